@@ -1,0 +1,3 @@
+"""p2pcards: peer-to-peer card games on a LAN with no trusted dealer."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,27 @@
+"""The engine contract shared by every game: see ``state.py`` for the model."""
+
+from .actions import Action
+from .dealer import Agent, LocalDealer, play
+from .errors import ConfigError, RuleViolation
+from .requests import (
+    Decide,
+    Decision,
+    Event,
+    Random,
+    RandomValue,
+    Request,
+    Reveal,
+    Revealed,
+    Shuffle,
+    Shuffled,
+    event_from_json,
+    event_to_json,
+    request_to_json,
+)
+from .state import GameState, mask_of, project, seats_of
+
+__all__ = [
+    "Action", "Agent", "ConfigError", "Decide", "Decision", "Event", "GameState", "LocalDealer",
+    "Random", "RandomValue", "Request", "Reveal", "Revealed", "RuleViolation", "Shuffle", "Shuffled",
+    "event_from_json", "event_to_json", "mask_of", "play", "project", "request_to_json", "seats_of",
+]

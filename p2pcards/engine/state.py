@@ -1,0 +1,329 @@
+"""The knowledge-aware state machine every game is built on.
+
+Cards live in **slots** (ints ``0..n_cards-1``); each slot sits in a **zone** (an ordered list of
+slots, bottom first, so ``zones[z][-1]`` is the top). A new state holds card ``i`` in slot ``i``,
+known to everyone -- the cards as they come out of the box -- and games shuffle what they must.
+
+A state is always somebody's **view**: ``viewer`` is the seat whose copy this is, or ``None`` for
+the full-information copy (tests, solver, audit). ``known[s]`` is the bitmask of seats that know
+the card in slot ``s``; it is public and identical in every copy. ``values[s]`` is the card, or
+``None`` where this copy's viewer is not in ``known[s]``. *Card values are the only private
+information*: every other field of a game is public, so ``view(p)`` is generic and a view can never
+hold something its seat may not know.
+
+Games subclass ``GameState`` and write rules as continuations: ``self.request(Reveal(...),
+then="check_play", player=p)`` stores the request; when its outcome arrives, the card table is
+updated here and ``self._after_check_play(player=p)`` runs. Decisions go to ``self._decide(p, a)``
+after ``self.validate(p, a)``. Every attribute not starting with ``_`` is JSON-like state.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+from .actions import Action
+from .errors import RuleViolation
+from .requests import (
+    Decide,
+    Decision,
+    Event,
+    Random,
+    RandomValue,
+    Request,
+    Reveal,
+    Revealed,
+    Shuffle,
+    Shuffled,
+)
+
+FORMAT_VERSION = 1
+
+
+def mask_of(seats: Iterable[int]) -> int:
+    m = 0
+    for s in seats:
+        m |= 1 << s
+    return m
+
+
+def seats_of(mask: int, n_players: int) -> tuple[int, ...]:
+    return tuple(s for s in range(n_players) if mask >> s & 1)
+
+
+class GameState:
+    game: ClassVar[str] = ""  # registry short name, e.g. "go-out-girl"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+
+    # ---- construction -------------------------------------------------------------------------
+    def __init__(self, n_players: int, n_cards: int, config: dict[str, Any] | None = None) -> None:
+        self.n_players = n_players
+        self.config = dict(config or {})
+        self.viewer: int | None = None
+        self.zones: dict[str, list[int]] = {}
+        self.zone_of: list[str] = [""] * n_cards
+        self.values: list[int | None] = list(range(n_cards))
+        self.known: list[int] = [self.all_mask] * n_cards
+        self.req: dict[str, Any] | None = None  # the pending request, as JSON
+        self.then: list[Any] | None = None  # continuation: [name, kwargs]
+        self._notes: list[str] | None = None
+
+    @property
+    def all_mask(self) -> int:
+        return (1 << self.n_players) - 1
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.values)
+
+    # ---- the contract -------------------------------------------------------------------------
+    def pending(self) -> Request | None:
+        """What must happen next; ``None`` once the game is over."""
+        r = self.req
+        if r is None:
+            return None
+        t = r["type"]
+        if t == "decide":
+            return Decide(r["player"])
+        if t == "shuffle":
+            return Shuffle(tuple(r["slots"]), r["by"])
+        if t == "reveal":
+            return Reveal(tuple(r["slots"]), tuple(r["to"]))
+        return Random(r["n"])
+
+    def legal(self, player: int) -> list[Action]:
+        """The actions ``player`` may take now, as far as this view can tell. Empty unless the
+        pending request is ``Decide(player)``."""
+        raise NotImplementedError
+
+    def validate(self, player: int, action: Action) -> None:
+        """Raise ``RuleViolation`` if this view can tell the action is illegal. Must not mutate.
+        The default checks membership in ``legal`` when this view knows the player's cards."""
+        if self.viewer is None or self.viewer == player:
+            if action not in self.legal(player):
+                raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
+
+    def apply(self, event: Event, *, trusted: bool = False) -> None:
+        """Apply a decision or a service outcome. ``trusted`` skips decision validation (for
+        simulations whose actions come straight from ``legal``)."""
+        r = self.req
+        if r is None:
+            raise RuleViolation(getattr(event, "player", None), "the game is over")
+        t = r["type"]
+        if isinstance(event, Decision):
+            if t != "decide" or r["player"] != event.player:
+                raise RuleViolation(event.player, "it is not this player's decision")
+            if not trusted:
+                self.validate(event.player, event.action)
+            self.req = self.then = None
+            self._decide(event.player, event.action)
+            return
+        if isinstance(event, Revealed) and t == "reveal":
+            self._on_revealed(event, r)
+        elif isinstance(event, Shuffled) and t == "shuffle":
+            self._on_shuffled(event, r)
+        elif isinstance(event, RandomValue) and t == "random":
+            if not 0 <= event.value < r["n"]:
+                raise RuleViolation(None, f"random value {event.value} out of range {r['n']}")
+        else:
+            raise RuleViolation(None, f"{type(event).__name__} does not answer pending {t}")
+        then = self.then
+        self.req = self.then = None
+        if then is not None:
+            name, kwargs = then
+            if isinstance(event, RandomValue):
+                kwargs = {**kwargs, "value": event.value}
+            getattr(self, "_after_" + name)(**kwargs)
+
+    def view(self, player: int) -> GameState:
+        """The copy of this state that seat ``player`` may see."""
+        if self.viewer is not None and self.viewer != player:
+            raise ValueError(f"the view of seat {self.viewer} cannot produce seat {player}'s view")
+        v = self.clone()
+        v.viewer = player
+        bit = 1 << player
+        vals = v.values
+        for s, k in enumerate(self.known):
+            if not k & bit:
+                vals[s] = None
+        return v
+
+    def clone(self) -> GameState:
+        c = object.__new__(type(self))
+        d = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        c.__dict__.update(pickle.loads(pickle.dumps(d, pickle.HIGHEST_PROTOCOL)))
+        for k, v in self.__dict__.items():
+            if k.startswith("_"):
+                c.__dict__[k] = v
+        c._notes = None
+        return c
+
+    def to_json(self) -> dict[str, Any]:
+        body = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        return {"game": self.game, "format": FORMAT_VERSION, "state": body}
+
+    @classmethod
+    def from_json_body(cls, body: dict[str, Any]) -> GameState:
+        s = object.__new__(cls)
+        s.__dict__.update(json.loads(json.dumps(body)))
+        s._notes = None
+        s._restore()
+        return s
+
+    def _restore(self) -> None:
+        """Rebuild derived, non-serialised attributes after ``from_json``/``clone``."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---- what games implement -----------------------------------------------------------------
+    def _decide(self, player: int, action: Action) -> None:
+        raise NotImplementedError
+
+    def describe(self, action: Action) -> str:
+        """A short human-readable text for an action, from this view."""
+        inner = " ".join(f"{k}={v}" for k, v in action.args)
+        return f"{action.kind} {inner}".strip()
+
+    def outcome(self) -> dict[str, Any] | None:
+        """The result once the game is over (winners, scores), else ``None``."""
+        raise NotImplementedError
+
+    def card_name(self, card: int | None) -> str:
+        return "?" if card is None else str(card)
+
+    # ---- helpers for games --------------------------------------------------------------------
+    def request(self, req: Request, then: str | None = None, **kwargs: Any) -> None:
+        if self.req is not None:
+            raise AssertionError("a request is already pending")
+        if isinstance(req, Decide):
+            self.req = {"type": "decide", "player": req.player}
+        elif isinstance(req, Shuffle):
+            self.req = {"type": "shuffle", "slots": list(req.slots), "by": req.by}
+        elif isinstance(req, Reveal):
+            self.req = {"type": "reveal", "slots": list(req.slots), "to": sorted(req.to)}
+        elif isinstance(req, Random):
+            if req.n < 1:
+                raise AssertionError("Random(n) needs n >= 1")
+            self.req = {"type": "random", "n": req.n}
+        self.then = None if then is None else [then, kwargs]
+
+    def decide(self, player: int) -> None:
+        self.request(Decide(player))
+
+    def reveal(self, slots: Sequence[int], to: Iterable[int] | None, then: str, **kw: Any) -> None:
+        """Open ``slots`` to the seats ``to`` (``None``: everyone). When every seat in ``to``
+        already knows every slot, the continuation runs at once with no request."""
+        seats = tuple(range(self.n_players)) if to is None else tuple(sorted(set(to)))
+        m = mask_of(seats)
+        if all(self.known[s] & m == m for s in slots):
+            getattr(self, "_after_" + then)(**kw)
+        else:
+            self.request(Reveal(tuple(slots), seats), then, **kw)
+
+    def zone(self, name: str) -> list[int]:
+        return self.zones[name]
+
+    def place(self, slot: int, zone: str, index: int | None = None) -> None:
+        """Move a slot to a zone (on top, or at ``index``). Knowledge is unchanged: a card put
+        face down stays known to whoever knew it."""
+        old = self.zone_of[slot]
+        if old:
+            self.zones[old].remove(slot)
+        z = self.zones.setdefault(zone, [])
+        if index is None:
+            z.append(slot)
+        else:
+            z.insert(index, slot)
+        self.zone_of[slot] = zone
+
+    def knows(self, seat: int, slot: int) -> bool:
+        return bool(self.known[slot] >> seat & 1)
+
+    def value(self, slot: int) -> int | None:
+        return self.values[slot]
+
+    def make_public(self, slots: Iterable[int]) -> None:
+        """Mark slots whose values every copy already holds as public (no deck operation)."""
+        for s in slots:
+            self.known[s] = self.all_mask
+
+    def say(self, text: str) -> None:
+        if self._notes is not None:
+            self._notes.append(text)
+
+    @property
+    def narrating(self) -> bool:
+        return self._notes is not None
+
+    def narrate(self) -> None:
+        """Start collecting log lines; ``take_notes()`` returns and clears them."""
+        self._notes = []
+
+    def take_notes(self) -> list[str]:
+        notes = self._notes or []
+        if self._notes is not None:
+            self._notes = []
+        return notes
+
+    # ---- service outcomes ---------------------------------------------------------------------
+    def _on_revealed(self, ev: Revealed, r: dict[str, Any]) -> None:
+        slots = list(ev.slots)
+        if slots != r["slots"]:
+            raise RuleViolation(None, "revealed slots differ from the request")
+        m = mask_of(r["to"])
+        sees = self.viewer is None or self.viewer in r["to"]
+        if sees:
+            if ev.values is None or len(ev.values) != len(slots):
+                raise RuleViolation(None, "a reveal to this seat came without its values")
+            for s, v in zip(slots, ev.values, strict=True):
+                if not 0 <= v < self.n_cards:
+                    raise RuleViolation(None, f"revealed card {v} does not exist")
+                old = self.values[s]
+                if old is not None and old != v:
+                    raise RuleViolation(None, f"slot {s} revealed as {v}, known to hold {old}")
+                self.values[s] = v
+        for s in slots:
+            self.known[s] |= m
+
+    def _on_shuffled(self, ev: Shuffled, r: dict[str, Any]) -> None:
+        slots = list(ev.slots)
+        if slots != r["slots"]:
+            raise RuleViolation(None, "shuffled slots differ from the request")
+        by = r["by"]
+        by_knows = by is not None and all(self.known[s] >> by & 1 for s in slots)
+        sees = self.viewer is None or (by_knows and self.viewer == by)
+        if sees:
+            vals = ev.values
+            if vals is None or len(vals) != len(slots) or any(v is None for v in vals):
+                raise RuleViolation(None, "a shuffle outcome came without the values this copy knows")
+            if sorted(vals) != sorted(self.values[s] for s in slots):  # type: ignore[type-var]
+                raise RuleViolation(by, "a shuffle changed which cards are in the slots")
+            for s, v in zip(slots, vals, strict=True):
+                self.values[s] = v
+        else:
+            for s in slots:
+                self.values[s] = None
+        k = (1 << by) if by_knows else 0
+        for s in slots:
+            self.known[s] = k
+
+
+def project(event: Event, req: Request, before: GameState, viewer: int) -> Event:
+    """The outcome that seat ``viewer``'s copy receives, given the full-information outcome and
+    the full state before it was applied."""
+    if isinstance(event, Revealed):
+        assert isinstance(req, Reveal)
+        return event if viewer in req.to else Revealed(event.slots, None)
+    if isinstance(event, Shuffled):
+        assert isinstance(req, Shuffle)
+        by = req.by
+        if by is not None and viewer == by and all(before.known[s] >> by & 1 for s in req.slots):
+            return event
+        return Shuffled(event.slots, None)
+    return event

@@ -1,0 +1,99 @@
+"""The one interface between the protocols (deck service, table) and the transport carrying them.
+
+A ``Channel`` is one seat's authenticated connection to the other seats of a table. Messages are
+JSON-able dicts grouped by *topic* ("deck", "game", "chat", ...); each topic has its own inbox, so
+one subsystem never eats another's messages. ``recv`` reports the *authenticated* sender seat: the
+in-process hub knows it by construction, the ZeroMQ mesh by the envelope's signature.
+
+``send`` is private to one seat (the mesh encrypts it to the recipient); ``broadcast`` goes to every
+other seat. Delivery between any two seats is in order and exactly once; a peer that replays or
+forges is the receiving protocol's to detect and name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections import defaultdict
+from typing import Any
+
+Message = dict[str, Any]
+
+
+class ChannelClosed(Exception):
+    """The channel was closed while waiting."""
+
+
+class Channel(ABC):
+    seat: int
+    seats: int
+
+    @abstractmethod
+    async def send(self, to: int, topic: str, body: Message) -> None:
+        """Send ``body`` to seat ``to`` only."""
+
+    @abstractmethod
+    async def broadcast(self, topic: str, body: Message) -> None:
+        """Send ``body`` to every other seat."""
+
+    @abstractmethod
+    async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
+        """The next message on ``topic``: ``(sender seat, body)``.
+
+        Raises ``TimeoutError`` after ``timeout`` seconds with nothing received."""
+
+    def others(self) -> list[int]:
+        return [s for s in range(self.seats) if s != self.seat]
+
+
+class InMemoryHub:
+    """In-process transport for tests, benchmarks and local tables: ``hub.channel(seat)``.
+
+    Bodies are round-tripped through a JSON-like copy so no peer shares objects with another.
+    ``hub.log`` records every delivery as ``(sender, recipient, topic, body)``."""
+
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self._inboxes: list[dict[str, asyncio.Queue[tuple[int, Message]]]] = [
+            defaultdict(asyncio.Queue) for _ in range(seats)
+        ]
+        self.log: list[tuple[int, int, str, Message]] = []
+        self.channels = [MemoryChannel(self, s) for s in range(seats)]
+
+    def channel(self, seat: int) -> MemoryChannel:
+        return self.channels[seat]
+
+    def deliver(self, sender: int, to: int, topic: str, body: Message) -> None:
+        copy = _copy(body)
+        self.log.append((sender, to, topic, copy))
+        self._inboxes[to][topic].put_nowait((sender, copy))
+
+
+class MemoryChannel(Channel):
+    def __init__(self, hub: InMemoryHub, seat: int) -> None:
+        self.hub = hub
+        self.seat = seat
+        self.seats = hub.seats
+
+    async def send(self, to: int, topic: str, body: Message) -> None:
+        if to == self.seat or not 0 <= to < self.seats:
+            raise ValueError(f"seat {self.seat} cannot send to seat {to}")
+        self.hub.deliver(self.seat, to, topic, body)
+
+    async def broadcast(self, topic: str, body: Message) -> None:
+        for to in self.others():
+            self.hub.deliver(self.seat, to, topic, body)
+
+    async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
+        queue = self.hub._inboxes[self.seat][topic]
+        if timeout is None:
+            return await queue.get()
+        return await asyncio.wait_for(queue.get(), timeout)
+
+
+def _copy(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_copy(x) for x in v]
+    return v
