@@ -13,7 +13,18 @@ from typing import Protocol
 
 from .actions import Action
 from .errors import RuleViolation
-from .requests import Decide, Decision, Event, Random, RandomValue, Request, Reveal, Revealed, Shuffle, Shuffled
+from .requests import (
+    Decide,
+    Decision,
+    Event,
+    Random,
+    RandomValue,
+    Request,
+    Reveal,
+    Revealed,
+    Shuffle,
+    Shuffled,
+)
 from .state import GameState, project
 
 Arrange = Callable[[int, tuple[int, ...]], Sequence[int]]

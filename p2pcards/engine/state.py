@@ -12,7 +12,7 @@ information*: every other field of a game is public, so ``view(p)`` is generic a
 hold something its seat may not know.
 
 Games subclass ``GameState`` and write rules as continuations: ``self.request(Reveal(...),
-then="check_play", player=p)`` stores the request; when its outcome arrives, the card table is
+"check_play", player=p)`` stores the request; when its outcome arrives, the card table is
 updated here and ``self._after_check_play(player=p)`` runs. Decisions go to ``self._decide(p, a)``
 after ``self.validate(p, a)``. Every attribute not starting with ``_`` is JSON-like state.
 """
@@ -102,9 +102,8 @@ class GameState:
     def validate(self, player: int, action: Action) -> None:
         """Raise ``RuleViolation`` if this view can tell the action is illegal. Must not mutate.
         The default checks membership in ``legal`` when this view knows the player's cards."""
-        if self.viewer is None or self.viewer == player:
-            if action not in self.legal(player):
-                raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
+        if (self.viewer is None or self.viewer == player) and action not in self.legal(player):
+            raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
 
     def apply(self, event: Event, *, trusted: bool = False) -> None:
         """Apply a decision or a service outcome. ``trusted`` skips decision validation (for
@@ -198,9 +197,11 @@ class GameState:
         return "?" if card is None else str(card)
 
     # ---- helpers for games --------------------------------------------------------------------
-    def request(self, req: Request, then: str | None = None, **kwargs: Any) -> None:
+    def request(self, req: Request, then: str | None = None, /, **kwargs: Any) -> None:
         if self.req is not None:
             raise AssertionError("a request is already pending")
+        if then is None and kwargs:
+            raise AssertionError("continuation arguments given without a continuation")
         if isinstance(req, Decide):
             self.req = {"type": "decide", "player": req.player}
         elif isinstance(req, Shuffle):
@@ -216,7 +217,7 @@ class GameState:
     def decide(self, player: int) -> None:
         self.request(Decide(player))
 
-    def reveal(self, slots: Sequence[int], to: Iterable[int] | None, then: str, **kw: Any) -> None:
+    def reveal(self, slots: Sequence[int], to: Iterable[int] | None, then: str, /, **kw: Any) -> None:
         """Open ``slots`` to the seats ``to`` (``None``: everyone). When every seat in ``to``
         already knows every slot, the continuation runs at once with no request."""
         seats = tuple(range(self.n_players)) if to is None else tuple(sorted(set(to)))

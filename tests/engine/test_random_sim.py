@@ -1,0 +1,95 @@
+"""The shared random-simulation test every registered game must pass (DESIGN.md, "The engine
+contract"; OpenSpiel's RandomSimTest): random legal playouts to the end from many seeds, with
+
+* clone equal to the original, JSON round-trip equal to the original;
+* card conservation: every slot in exactly one zone, every card in exactly one slot;
+* no view holding a card value its seat may not know: each seat keeps its own copy, fed only the
+  outcomes it may see, and it must equal ``full.view(seat)`` (which masks by the public
+  knowledge) and agree with the truth wherever it knows a card;
+* the deciding seat's legal actions computed from its own view equal those of the full state;
+* termination within a step bound.
+
+A game joins by adding its configurations to ``CONFIGS``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from p2pcards.bots.base import RandomBot
+from p2pcards.engine import Decide, LocalDealer, play
+from p2pcards.games import game_class, names, new_game, state_from_json
+
+# game -> list of (players, options); every configuration runs SEEDS seeds.
+CONFIGS: dict[str, list[tuple[int, dict]]] = {
+    "go-out-girl": [(n, {}) for n in (2, 3, 4, 5)],
+}
+SEEDS = 200
+LOCKSTEP_SEEDS = 12  # of those, how many also keep every seat's own copy in lockstep
+CHECK_EVERY = 9  # clone/JSON/legal-from-view checks on every k-th step of the other seeds
+MAX_STEPS = 200_000
+
+
+def test_every_registered_game_is_simulated():
+    assert set(names()) <= set(CONFIGS), "add the new game's configurations to CONFIGS"
+
+
+def check_invariants(state) -> None:
+    # conservation: zones partition the slots and agree with zone_of
+    seen: list[int] = []
+    for z, slots in state.zones.items():
+        for s in slots:
+            assert state.zone_of[s] == z, f"slot {s} is listed in zone {z} but recorded in {state.zone_of[s]}"
+        seen.extend(slots)
+    assert sorted(seen) == list(range(state.n_cards)), "a slot is missing from, or doubled in, the zones"
+    assert sorted(state.values) == list(range(state.n_cards)), "cards are not conserved"
+    # clone and JSON round-trip
+    c = state.clone()
+    assert c == state and c is not state
+    data = json.loads(json.dumps(state.to_json()))
+    assert state_from_json(data) == state
+    # legal actions: from the deciding seat's own view == from the full state
+    req = state.pending()
+    if isinstance(req, Decide):
+        v = state.view(req.player)
+        assert v.legal(req.player) == state.legal(req.player)
+        for s, val in enumerate(v.values):
+            if val is not None:
+                assert v.known[s] >> req.player & 1 and val == state.values[s]
+
+
+def run(game: str, players: int, options: dict, seed: int) -> None:
+    state = new_game(game, players, options)
+    agents = [RandomBot(p, seed * 31 + p) for p in range(players)]
+    counter = {"n": 0}
+    rng = random.Random(seed)
+    offset = rng.randrange(CHECK_EVERY)
+
+    def on_step(st, ev):
+        counter["n"] += 1
+        if counter["n"] % CHECK_EVERY == offset:
+            check_invariants(st)
+
+    lockstep = seed < LOCKSTEP_SEEDS
+    final = play(state, agents, LocalDealer(seed), views=lockstep, max_steps=MAX_STEPS,
+                 on_step=on_step)
+    assert final.pending() is None
+    assert final.outcome() is not None
+    check_invariants(final)
+
+
+@pytest.mark.parametrize(
+    "game,players,options",
+    [(g, n, o) for g, cfgs in CONFIGS.items() for n, o in cfgs],
+    ids=lambda x: str(x) if not isinstance(x, dict) else ",".join(f"{k}={v}" for k, v in x.items()) or "-",
+)
+def test_random_playouts(game, players, options):
+    assert game_class(game).min_players <= players <= game_class(game).max_players
+    for seed in range(SEEDS):
+        try:
+            run(game, players, options, seed)
+        except Exception as exc:  # name the seed, so a failure can be replayed
+            raise AssertionError(f"{game} players={players} {options} seed={seed}: {exc!r}") from exc
