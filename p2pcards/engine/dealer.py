@@ -73,17 +73,23 @@ def play(
     dealer: LocalDealer,
     *,
     views: bool = False,
+    copies: dict[int, GameState] | None = None,
     max_steps: int = 1_000_000,
     on_step: Callable[[GameState, Event], None] | None = None,
 ) -> GameState:
-    """Drive the full-information ``state`` to the end. With ``views=True`` every seat's own copy
-    is also kept, fed only its projected outcomes, and checked against ``state.view(seat)`` after
-    every step (slow; for tests). Returns the final state."""
-    seat_views = [state.view(p) for p in range(state.n_players)] if views else None
+    """Drive the full-information ``state`` to the end and return it.
+
+    ``copies`` maps seats to their own copies of the game (made with ``state.view(seat)``,
+    perhaps narrating): each is fed only the outcomes its seat may see, as a networked peer's
+    is, and that seat's agent decides from it. ``views=True`` keeps a copy for every seat and
+    checks each against ``state.view(seat)`` after every step (slow; for tests)."""
+    copies = dict(copies or {})
+    if views:
+        for p in range(state.n_players):
+            copies.setdefault(p, state.view(p))
 
     def arrange(by: int, slots: tuple[int, ...]) -> Sequence[int]:
-        v = seat_views[by] if seat_views else state.view(by)
-        return agents[by].arrange(v, slots)
+        return agents[by].arrange(copies[by] if by in copies else state.view(by), slots)
 
     for _ in range(max_steps):
         req = state.pending()
@@ -92,8 +98,8 @@ def play(
         if isinstance(req, Decide):
             p = req.player
             agent = agents[p]
-            if seat_views is not None:
-                v: GameState | None = seat_views[p]
+            if p in copies:
+                v: GameState | None = copies[p]
             else:
                 v = state.view(p) if agent.needs_view else None
             legal = (v or state).legal(p)
@@ -101,19 +107,17 @@ def play(
                 raise AssertionError(f"{state.game}: seat {p} must decide but has no legal action")
             event: Event = Decision(p, agent.decide(v, legal))
             state.apply(event, trusted=not views)
-            if seat_views is not None:
-                for sv in seat_views:
-                    sv.apply(event)
+            for c in copies.values():
+                c.apply(event)
         else:
-            before = state.clone() if seat_views is not None else state
+            before = state.clone() if copies else state
             event = dealer.fulfil(state, req, arrange)
             state.apply(event)
-            if seat_views is not None:
-                for p, sv in enumerate(seat_views):
-                    sv.apply(project(event, req, before, p))
-        if seat_views is not None:
-            for p, sv in enumerate(seat_views):
-                if sv != state.view(p):
+            for p, c in copies.items():
+                c.apply(project(event, req, before, p))
+        if views:
+            for p, c in copies.items():
+                if c != state.view(p):
                     raise AssertionError(f"seat {p}'s own copy diverged from its view of the game")
         if on_step is not None:
             on_step(state, event)

@@ -40,6 +40,7 @@ from .requests import (
 )
 
 FORMAT_VERSION = 1
+SPECTATOR = -1  # the viewer of a copy that holds only public cards
 
 
 def mask_of(seats: Iterable[int]) -> int:
@@ -138,17 +139,26 @@ class GameState:
             getattr(self, "_after_" + name)(**kwargs)
 
     def view(self, player: int) -> GameState:
-        """The copy of this state that seat ``player`` may see."""
-        if self.viewer is not None and self.viewer != player:
+        """The copy of this state that seat ``player`` may see; ``SPECTATOR`` (-1) sees only the
+        cards known to every seat."""
+        if self.viewer is not None and self.viewer != player and player != SPECTATOR:
             raise ValueError(f"the view of seat {self.viewer} cannot produce seat {player}'s view")
         v = self.clone()
         v.viewer = player
-        bit = 1 << player
+        need = self.all_mask if player == SPECTATOR else 1 << player
         vals = v.values
         for s, k in enumerate(self.known):
-            if not k & bit:
+            if k & need != need:
                 vals[s] = None
         return v
+
+    def sees(self, to: Sequence[int]) -> bool:
+        """Whether this copy learns what is opened to the seats ``to``."""
+        if self.viewer is None:
+            return True
+        if self.viewer == SPECTATOR:
+            return len(to) == self.n_players
+        return self.viewer in to
 
     def clone(self) -> GameState:
         c = object.__new__(type(self))
@@ -195,6 +205,15 @@ class GameState:
 
     def card_name(self, card: int | None) -> str:
         return "?" if card is None else str(card)
+
+    def status(self, seat: int | None = None) -> list[str]:
+        """Lines describing the table as this view sees it, for ``seat``'s screen."""
+        return []
+
+    @classmethod
+    def rules_text(cls) -> str:
+        """The card data and house rules, for ``p2pcards rules GAME``."""
+        return ""
 
     # ---- helpers for games --------------------------------------------------------------------
     def request(self, req: Request, then: str | None = None, /, **kwargs: Any) -> None:
@@ -278,7 +297,7 @@ class GameState:
         if slots != r["slots"]:
             raise RuleViolation(None, "revealed slots differ from the request")
         m = mask_of(r["to"])
-        sees = self.viewer is None or self.viewer in r["to"]
+        sees = self.sees(r["to"])
         if sees:
             if ev.values is None or len(ev.values) != len(slots):
                 raise RuleViolation(None, "a reveal to this seat came without its values")
@@ -320,7 +339,8 @@ def project(event: Event, req: Request, before: GameState, viewer: int) -> Event
     the full state before it was applied."""
     if isinstance(event, Revealed):
         assert isinstance(req, Reveal)
-        return event if viewer in req.to else Revealed(event.slots, None)
+        sees = viewer in req.to or (viewer == SPECTATOR and len(req.to) == before.n_players)
+        return event if sees else Revealed(event.slots, None)
     if isinstance(event, Shuffled):
         assert isinstance(req, Shuffle)
         by = req.by

@@ -643,6 +643,60 @@ class Game(GameState):
         return {"winner": self.winner, "wins": list(self.wins), "battles": self.battle,
                 "battle_winners": list(self.battle_winners)}
 
+    def status(self, seat: int | None = None) -> list[str]:
+        chars = self._data.characters
+        need = self.wins_needed()
+        wins = ", ".join(f"{self.pname(p)} {self.wins[p]}" for p in range(self.n_players))
+        lines = [f"Battle {self.battle} · wins: {wins} (a match takes {need})"]
+        top = self.top
+        if top is None:
+            lines.append("Centre field: empty")
+        else:
+            cards = " ".join(self.card_name(self.values[s]) for s in top["slots"])
+            as_ = f" as {top['number']}" if any(
+                self.number(self.values[s]) != top["number"] for s in top["slots"]) else ""
+            pair = " (as a pair)" if top["count"] != len(top["slots"]) else ""
+            lines.append(f"Centre field: {cards}{as_}{pair} by {self.pname(top['owner'])}, "
+                         f"{'●' * top['damage']} ({top['damage']} damage)")
+        for p in range(self.n_players):
+            ch = self.own_character(p)
+            if self.revealed[p] is not None:
+                who = f"{chars[ch].name} (life {chars[ch].life})"  # type: ignore[index]
+            elif ch is not None:
+                who = f"{chars[ch].name} (life {chars[ch].life}, face down)"
+            else:
+                who = "face-down character" if self.zones[f"char{p}"] else "choosing"
+            state = "" if self.alive[p] else " · eliminated"
+            mark = " ←" if self.req and self.req.get("player") == p else ""
+            you = " (you)" if p == seat else ""
+            lines.append(f"  {self.pname(p)}{you}: {who} · damage {self.damage[p]} · "
+                         f"{len(self.hand(p))} cards{state}{mark}")
+        if seat is not None:
+            hand = sorted((self.values[s] for s in self.hand(seat) if self.values[s] is not None),
+                          key=lambda c: (self.number(c) or 99, c))
+            lines.append("Your hand: " + (" ".join(self.card_name(c) for c in hand) or "(empty)"))
+        return lines
+
+    @classmethod
+    def rules_text(cls) -> str:
+        d = default()
+        out = ["Go Out Girl — card data (p2pcards/games/go_out_girl/cards.json)", "",
+               f"Battle cards: numbers 1–13 × {d.copies} and Guard × {d.guards} ({d.n_battle_cards} cards)",
+               "Hand sizes: " + ", ".join(f"{n} players {k}" for n, k in d.hand_sizes.items()),
+               "Battle wins for the match: " + ", ".join(f"{n} players {k}" for n, k in d.wins_needed.items()),
+               "", "Damage icons (● per card):"]
+        for n in range(1, 15):
+            label = "14 (Toyoko's 1)" if n == 14 else str(n)
+            house = "   [house value]" if n in d.house_numbers else ""
+            out.append(f"  {label:>16}: {'●' * d.damage[n]}{house}")
+        out += ["", "Characters:"]
+        for c in d.characters:
+            out.append(f"  {c.name} — life {c.life}, difficulty {'★' * c.difficulty}{'☆' * (3 - c.difficulty)}"
+                       f" — {c.ability}: {c.text}")
+        out += ["", "House rules (where the rulebook is silent):"]
+        out += [f"  • {text}" for _, text in d.house_rules]
+        return "\n".join(out)
+
     def describe(self, a: Action) -> str:
         k = a.kind
         if k == "play":

@@ -1,0 +1,29 @@
+"""Which bot plays which game at which level."""
+
+from __future__ import annotations
+
+import importlib
+
+from ..engine import ConfigError
+from .base import Bot, RandomBot
+
+LEVELS = ("random", "easy", "normal", "strong")
+
+# game -> level -> "module:Class"; "easy" is the heuristic bot, "normal"/"strong" the solver's.
+BOTS: dict[str, dict[str, str]] = {
+    "go-out-girl": {"easy": "p2pcards.bots.go_out_girl:GoOutGirlBot"},
+}
+
+
+def make_bot(game: str, seat: int, level: str = "easy", seed: int | None = None) -> Bot:
+    if level not in LEVELS:
+        raise ConfigError(f"unknown bot level {level!r}; choose one of: {', '.join(LEVELS)}")
+    if level == "random":
+        return RandomBot(seat, seed)
+    table = BOTS.get(game, {})
+    # fall back to the strongest available level below the one asked for
+    for lvl in LEVELS[LEVELS.index(level)::-1]:
+        if lvl in table:
+            module, cls = table[lvl].split(":")
+            return getattr(importlib.import_module(module), cls)(seat, seed)
+    return RandomBot(seat, seed)
