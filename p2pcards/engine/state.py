@@ -210,6 +210,14 @@ class GameState:
         """Lines describing the table as this view sees it, for ``seat``'s screen."""
         return []
 
+    def chat_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not send a chat line now (``None``: it may). The table enforces it."""
+        return None
+
+    def chat_audience(self, seat: int) -> list[int]:
+        """The seats that receive ``seat``'s chat lines (default: everyone else)."""
+        return [p for p in range(self.n_players) if p != seat]
+
     @classmethod
     def rules_text(cls) -> str:
         """The card data and house rules, for ``p2pcards rules GAME``."""

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Engine throughput: full games played by bots in one process with the trusted local dealer.
+
+Prints medians over repeated runs, with the machine's core count; ``--json`` prints one object.
+Each game contributes one entry to BENCHES: a function returning a dict of figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from p2pcards.bots.base import RandomBot  # noqa: E402
+from p2pcards.engine import LocalDealer, play  # noqa: E402
+from p2pcards.games import new_game  # noqa: E402
+
+RUNS = 5
+
+
+def median_rate(fn, runs: int = RUNS) -> tuple[float, list[float]]:
+    rates = []
+    for r in range(runs):
+        count, seconds = fn(r)
+        rates.append(count / seconds)
+    return statistics.median(rates), rates
+
+
+def gog_battles(run: int, seconds: float = 1.0) -> tuple[int, float]:
+    """Random-bot Go Out Girl matches with 4 players for about ``seconds``; counts battles."""
+    battles, seed = 0, run * 100_000
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        state = new_game("go-out-girl", 4)
+        final = play(state, [RandomBot(p, seed * 8 + p) for p in range(4)], LocalDealer(seed))
+        battles += final.outcome()["battles"]
+        seed += 1
+    return battles, time.perf_counter() - t0
+
+
+def bench_go_out_girl() -> dict:
+    rate, rates = median_rate(gog_battles)
+    return {"gog_battles_per_s": round(rate, 1), "gog_battles_per_s_runs": [round(r, 1) for r in rates]}
+
+
+BENCHES = [bench_go_out_girl]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args()
+    out: dict = {"cores": os.cpu_count(), "runs": RUNS}
+    for bench in BENCHES:
+        out.update(bench())
+    if args.json:
+        print(json.dumps(out))
+        return
+    print(f"engine benchmark — {out['cores']} cores, median of {RUNS} runs")
+    targets = {"gog_battles_per_s": 200}
+    for k, v in out.items():
+        if k in ("cores", "runs") or k.endswith("_runs"):
+            continue
+        t = f"   (target ≥ {targets[k]}: {'met' if v >= targets[k] else 'NOT met'})" if k in targets else ""
+        print(f"  {k:32} {v}{t}")
+
+
+if __name__ == "__main__":
+    main()
