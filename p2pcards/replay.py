@@ -1,0 +1,72 @@
+"""Re-running a whole game on the full-information engine: the game half of the end-of-game
+audit. The deck audit supplies the true outcome of every Shuffle, Reveal and Random (once every
+peer has revealed its secrets); the transcript supplies every decision. Replaying them on the
+full-information engine re-checks every rule, including the hidden claims no peer could check
+during play (a pass that should have been a withdrawal, a card that is not a Demon...)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import Decide, Decision, Event, GameState, RuleViolation, Shuffle, Shuffled
+from .games import new_game
+
+
+@dataclass
+class Verdict:
+    clean: bool
+    culprit: int | None = None  # the seat to blame, when not clean
+    reason: str = ""
+    step: int | None = None
+    outcome: dict[str, Any] | None = None
+    details: list[str] = field(default_factory=list)
+
+    def text(self, names: Sequence[str] | None = None) -> str:
+        if self.clean:
+            return "clean: every shuffle, deal and play checks out"
+        who = "no one" if self.culprit is None else (
+            names[self.culprit] if names and self.culprit < len(names) else f"seat {self.culprit + 1}")
+        at = "" if self.step is None else f" at step {self.step}"
+        return f"CHEATING DETECTED{at}: {who} — {self.reason}"
+
+
+def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence[Decision],
+           outcomes: Sequence[Event], *, expected_outcome: dict[str, Any] | None = None) -> Verdict:
+    """Replay ``decisions`` and the full-information ``outcomes`` (in request order) from a new
+    game. The outcome of a ``Shuffle(by=seat)`` may carry the arranged values; any malformed or
+    missing entry is reported as a verdict, never raised."""
+    state: GameState = new_game(game, players, options)
+    di = oi = 0
+    step = 0
+    try:
+        while (req := state.pending()) is not None:
+            if isinstance(req, Decide):
+                if di >= len(decisions):
+                    return Verdict(False, req.player, "the record ends before the game does", step)
+                d = decisions[di]
+                di += 1
+                if d.player != req.player:
+                    return Verdict(False, d.player, f"acted when seat {req.player + 1} was to decide",
+                                   step)
+                state.apply(d)
+            else:
+                if oi >= len(outcomes):
+                    return Verdict(False, None, "the deck record ends before the game does", step)
+                ev = outcomes[oi]
+                oi += 1
+                if isinstance(req, Shuffle) and isinstance(ev, Shuffled) and ev.values is None:
+                    return Verdict(False, None, "a shuffle outcome lacks its values", step)
+                state.apply(ev)
+            step += 1
+    except RuleViolation as exc:
+        return Verdict(False, exc.player, exc.reason, step)
+    if di != len(decisions):
+        extra = decisions[di]
+        return Verdict(False, extra.player, "acted after the game was over", step)
+    outcome = state.outcome()
+    if expected_outcome is not None and outcome != expected_outcome:
+        return Verdict(False, None, f"the table reported {expected_outcome}, the replay gives {outcome}",
+                       step, outcome)
+    return Verdict(True, outcome=outcome)

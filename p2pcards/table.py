@@ -1,0 +1,195 @@
+"""One game at one seat: engine ⇄ deck service ⇄ channel ⇄ player.
+
+Every peer runs the same engine on its own view. At each step the pending request says what
+happens: the deciding seat's player chooses and broadcasts its action (topic ``game``); every
+other peer checks it with its own engine, so an illegal action stops the table and names its
+sender. ``Shuffle``/``Reveal``/``Random`` go to the dealer (the mental-poker deck service on a
+real table). Chat lines (topic ``chat``) follow the game's table-talk rules on both ends.
+
+When the game ends, the audit: the dealer reveals every peer's secrets and returns the true
+outcome of every deck request, and the whole game is replayed on the full-information engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from protocol.channel import Channel
+
+from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation
+from .games import new_game
+from .replay import Verdict, replay
+
+
+class Dealer(Protocol):
+    async def fulfil(self, view: GameState, req: Request,
+                     arrange: Callable[[int, tuple[int, ...]], Any] | None = None) -> Event: ...
+
+    async def audit(self) -> list[Event]: ...
+
+
+class TableStopped(Exception):
+    """The table stopped: a peer broke the rules or the protocol (``culprit`` is its seat)."""
+
+    def __init__(self, culprit: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.culprit = culprit
+        self.reason = reason
+
+
+@dataclass
+class TableResult:
+    outcome: dict[str, Any] | None
+    verdict: Verdict | None
+    steps: int
+    decisions: list[Decision] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    turn_latencies: list[float] = field(default_factory=list)
+
+
+class Table:
+    def __init__(self, game: str, players: int, options: dict[str, Any], seat: int,
+                 channel: Channel, dealer: Dealer, player: Any, *,
+                 names: Sequence[str] | None = None, say: Callable[[str], Any] = print,
+                 audit: bool = True, replayed: Sequence[Decision] = ()) -> None:
+        self.game = game
+        self.players = players
+        self.options = dict(options)
+        self.seat = seat
+        self.channel = channel
+        self.dealer = dealer
+        self.player = player
+        self.names = list(names) if names else [f"Seat {p + 1}" for p in range(players)]
+        self.say = say
+        self.do_audit = audit
+        self.state: GameState = new_game(game, players, {**self.options, "names": self.names}).view(seat)
+        self.state.narrate()
+        self.decisions: list[Decision] = []
+        self.step = 0
+        self._early: dict[tuple[int, int], dict] = {}  # (step, sender) -> message
+        self._replayed = list(replayed)  # this seat's own recorded decisions (recovery)
+
+    # ---- the main loop --------------------------------------------------------------------------
+    async def run(self) -> TableResult:
+        timings = {"deck_s": 0.0, "wait_s": 0.0, "decide_s": 0.0}
+        latencies: list[float] = []
+        chat_task = asyncio.create_task(self._chat_loop())
+        try:
+            while (req := self.state.pending()) is not None:
+                self._flush()
+                t0 = time.perf_counter()
+                if isinstance(req, Decide):
+                    if req.player == self.seat:
+                        ev = await self._my_decision()
+                        timings["decide_s"] += time.perf_counter() - t0
+                    else:
+                        ev = await self._their_decision(req.player)
+                        timings["wait_s"] += time.perf_counter() - t0
+                        latencies.append(time.perf_counter() - t0)
+                    self._apply(ev, req.player)
+                    self.decisions.append(ev)  # type: ignore[arg-type]
+                else:
+                    ev = await self.dealer.fulfil(self.state, req, self._arrange)
+                    timings["deck_s"] += time.perf_counter() - t0
+                    self._apply(ev, None)
+                self.step += 1
+            self._flush()
+        finally:
+            chat_task.cancel()
+        outcome = self.state.outcome()
+        verdict = None
+        if self.do_audit:
+            t0 = time.perf_counter()
+            verdict = await self.audit(outcome)
+            timings["audit_s"] = time.perf_counter() - t0
+        return TableResult(outcome, verdict, self.step, self.decisions, timings, latencies)
+
+    def _apply(self, ev: Event, player: int | None) -> None:
+        try:
+            self.state.apply(ev)
+        except RuleViolation as exc:
+            culprit = exc.player if exc.player is not None else player
+            raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
+
+    def _flush(self) -> None:
+        for line in self.state.take_notes():
+            self.say(line)
+
+    def _name(self, seat: int | None) -> str:
+        return "the deck service" if seat is None else self.names[seat]
+
+    # ---- decisions ------------------------------------------------------------------------------
+    async def _my_decision(self) -> Decision:
+        legal = self.state.legal(self.seat)
+        if self._replayed:  # recovering: re-take the decision recorded before the crash
+            action = self._replayed.pop(0).action
+        else:
+            action = await _maybe_await(self.player.decide(self.state, legal))
+        self.state.validate(self.seat, action)
+        await self.channel.broadcast("game", {"step": self.step, "action": action.to_json()})
+        return Decision(self.seat, action)
+
+    async def _their_decision(self, player: int) -> Decision:
+        key = (self.step, player)
+        while key not in self._early:
+            sender, msg = await self.channel.recv("game")
+            step = msg.get("step") if isinstance(msg, dict) else None
+            if not isinstance(step, int) or "action" not in msg:
+                raise TableStopped(sender, f"{self._name(sender)} sent a malformed game message")
+            if step < self.step or (step, sender) in self._early:
+                raise TableStopped(sender, f"{self._name(sender)} sent a second action for step "
+                                   f"{step} (a replay, or out of turn)")
+            self._early[(step, sender)] = msg
+        msg = self._early.pop(key)
+        for (step, sender) in list(self._early):
+            if step == self.step:
+                raise TableStopped(sender, f"{self._name(sender)} acted out of turn")
+        try:
+            action = Action.from_json(msg["action"])
+        except ValueError as exc:
+            raise TableStopped(player, f"{self._name(player)} sent a malformed action: {exc}") from None
+        return Decision(player, action)
+
+    async def _arrange(self, by: int, slots: tuple[int, ...]) -> list[int]:
+        return list(await _maybe_await(self.player.arrange(self.state, slots)))
+
+    # ---- chat -----------------------------------------------------------------------------------
+    async def send_chat(self, text: str) -> str | None:
+        """Send a chat line; returns why it was refused, or ``None``."""
+        refusal = self.state.chat_refusal(self.seat)
+        if refusal:
+            return refusal
+        for p in self.state.chat_audience(self.seat):
+            await self.channel.send(p, "chat", {"text": text[:500]})
+        return None
+
+    async def _chat_loop(self) -> None:
+        while True:
+            sender, msg = await self.channel.recv("chat")
+            text = msg.get("text") if isinstance(msg, dict) else None
+            if not isinstance(text, str):
+                continue
+            refusal = self.state.chat_refusal(sender)
+            if refusal:
+                self.say(f"(a chat line from {self._name(sender)} was refused: {refusal})")
+            else:
+                self.say(f"{self._name(sender)}: {text}")
+
+    # ---- audit ----------------------------------------------------------------------------------
+    async def audit(self, outcome: dict[str, Any] | None) -> Verdict:
+        try:
+            outcomes = await self.dealer.audit()
+        except Exception as exc:  # a deck cheat: the dealer names the peer
+            culprit = getattr(exc, "peer", None)
+            return Verdict(False, culprit, f"deck audit failed: {exc}")
+        return replay(self.game, self.players, {**self.options, "names": self.names},
+                      self.decisions, outcomes, expected_outcome=outcome)
+
+
+async def _maybe_await(x: Any) -> Any:
+    return await x if inspect.isawaitable(x) else x

@@ -1,0 +1,157 @@
+"""The interactive prompt for a networked table.
+
+One input loop runs for the whole game, so you can chat, ask ``who`` or ``status`` while others
+play; when the game asks you to decide, the options are listed and a number takes one. Table
+events print above the prompt (prompt_toolkit's ``patch_stdout``). When standard input is not a
+terminal, plain lines are read instead (scripts, tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any
+
+from ..engine import Action, GameState
+
+HELP = """Commands (any time):
+  <number>     take that option (when it is your turn)
+  say <text>   chat with the table (the game's table-talk rules apply)
+  status       the table as you see it          who    the players and who is away
+  hint         advice for your seat (solver)     help   this text
+  quit         leave the table (run the same join command to come back)"""
+
+
+class Left(Exception):
+    """The player typed quit."""
+
+
+async def stdin_lines() -> AsyncIterator[str]:
+    """Lines from a non-terminal standard input, without blocking the event loop."""
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        yield line.rstrip("\n")
+
+
+async def prompt_lines(message: str = "> ") -> AsyncIterator[str]:
+    from prompt_toolkit import PromptSession
+
+    session: PromptSession[str] = PromptSession()
+    while True:
+        try:
+            yield await session.prompt_async(message)
+        except (EOFError, KeyboardInterrupt):
+            return
+
+
+class TerminalPlayer:
+    """A human seat at a networked table. ``chat(text)`` sends a line (returning a refusal
+    reason or ``None``); ``who()`` returns lines about the players; ``hinter(view, legal)``
+    returns advice text."""
+
+    needs_view = True
+
+    def __init__(self, seat: int, *, chat: Callable[[str], Awaitable[str | None]] | None = None,
+                 who: Callable[[], Sequence[str]] | None = None,
+                 hinter: Callable[[GameState, list[Action]], str | None] | None = None,
+                 lines: AsyncIterator[str] | None = None, out: Callable[[str], Any] = print) -> None:
+        self.seat = seat
+        self.chat = chat
+        self.who = who
+        self.hinter = hinter
+        self.out = out
+        self.view: GameState | None = None
+        self._lines = lines
+        self._pending: asyncio.Future[Action] | None = None
+        self._legal: list[Action] = []
+        self._quit = asyncio.Event()
+        self.rng = random.Random()
+
+    async def run_input(self) -> None:
+        """The input loop; returns (and sets ``quit``) when the player leaves or input ends."""
+        lines = self._lines
+        if lines is None:
+            lines = prompt_lines() if sys.stdin.isatty() else stdin_lines()
+        async for raw in lines:
+            text = raw.strip()
+            if not text:
+                continue
+            try:
+                await self.handle(text)
+            except Left:
+                break
+        self._quit.set()
+        if self._pending is not None and not self._pending.done():
+            self._pending.set_exception(Left())
+
+    @property
+    def left(self) -> bool:
+        return self._quit.is_set()
+
+    async def handle(self, text: str) -> None:
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        if word.isdigit():
+            if self._pending is None or self._pending.done():
+                self.out("It is not your turn to choose.")
+                return
+            i = int(word)
+            if not 1 <= i <= len(self._legal):
+                self.out(f"Not a choice: type a number from 1 to {len(self._legal)}.")
+                return
+            self._pending.set_result(self._legal[i - 1])
+        elif word in ("help", "?"):
+            self.out(HELP)
+        elif word == "status":
+            if self.view is not None:
+                for line in self.view.status(self.seat):
+                    self.out(line)
+        elif word == "who":
+            for line in (self.who() if self.who else []):
+                self.out(line)
+        elif word == "say":
+            if not rest.strip():
+                self.out("say what? e.g. 'say I need a Toy card'")
+            elif self.chat is None:
+                self.out("Chat is not available here.")
+            else:
+                refusal = await self.chat(rest.strip())
+                if refusal:
+                    self.out(f"Not sent: {refusal}")
+        elif word == "hint":
+            advice = None
+            if self.hinter is not None and self.view is not None and self._legal:
+                advice = self.hinter(self.view, self._legal)
+            self.out(advice or "No hint right now (hints are given when it is your turn).")
+        elif word in ("quit", "exit"):
+            raise Left()
+        else:
+            self.out(f"Unknown command {word!r}; type 'help'.")
+
+    async def decide(self, view: GameState, legal: list[Action]) -> Action:
+        if self.left:
+            raise Left()
+        self.view = view
+        self._legal = legal
+        self.out("")
+        for line in view.status(self.seat):
+            self.out(line)
+        self.out("Your options:")
+        for i, a in enumerate(legal):
+            self.out(f"  {i + 1:>2}. {view.describe(a)}")
+        self._pending = asyncio.get_running_loop().create_future()
+        try:
+            return await self._pending
+        finally:
+            self._pending = None
+            self._legal = []
+
+    async def arrange(self, view: GameState, slots: tuple[int, ...]) -> list[int]:
+        order = list(slots)
+        self.rng.shuffle(order)
+        return order
