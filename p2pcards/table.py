@@ -56,7 +56,8 @@ class Table:
     def __init__(self, game: str, players: int, options: dict[str, Any], seat: int,
                  channel: Channel, dealer: Dealer, player: Any, *,
                  names: Sequence[str] | None = None, say: Callable[[str], Any] = print,
-                 audit: bool = True, replayed: Sequence[Decision] = ()) -> None:
+                 audit: bool = True, journal: Callable[[dict], Any] | None = None,
+                 resume: Sequence[dict] = ()) -> None:
         self.game = game
         self.players = players
         self.options = dict(options)
@@ -72,7 +73,11 @@ class Table:
         self.decisions: list[Decision] = []
         self.step = 0
         self._early: dict[tuple[int, int], dict] = {}  # (step, sender) -> message
-        self._replayed = list(replayed)  # this seat's own recorded decisions (recovery)
+        # This seat's own choices, journalled as they are made (``journal``) so that a restarted
+        # peer re-makes exactly the same ones (``resume``) while it catches up.
+        self.journal = journal
+        self._resume_decisions = [r for r in resume if r.get("kind") == "decision"]
+        self._resume_arrangements = [r for r in resume if r.get("kind") == "arrange"]
 
     # ---- the main loop --------------------------------------------------------------------------
     async def run(self) -> TableResult:
@@ -126,10 +131,15 @@ class Table:
     # ---- decisions ------------------------------------------------------------------------------
     async def _my_decision(self) -> Decision:
         legal = self.state.legal(self.seat)
-        if self._replayed:  # recovering: re-take the decision recorded before the crash
-            action = self._replayed.pop(0).action
+        if self._resume_decisions:  # recovering: re-take the decision made before the crash
+            rec = self._resume_decisions.pop(0)
+            if rec.get("step") != self.step:
+                raise TableStopped(self.seat, "this seat's journal does not match the game")
+            action = Action.from_json(rec["action"])
         else:
             action = await _maybe_await(self.player.decide(self.state, legal))
+            if self.journal is not None:
+                self.journal({"kind": "decision", "step": self.step, "action": action.to_json()})
         self.state.validate(self.seat, action)
         await self.channel.broadcast("game", {"step": self.step, "action": action.to_json()})
         return Decision(self.seat, action)
@@ -156,7 +166,12 @@ class Table:
         return Decision(player, action)
 
     async def _arrange(self, by: int, slots: tuple[int, ...]) -> list[int]:
-        return list(await _maybe_await(self.player.arrange(self.state, slots)))
+        if self._resume_arrangements:
+            return list(self._resume_arrangements.pop(0)["order"])
+        order = list(await _maybe_await(self.player.arrange(self.state, slots)))
+        if self.journal is not None:
+            self.journal({"kind": "arrange", "step": self.step, "order": order})
+        return order
 
     # ---- chat -----------------------------------------------------------------------------------
     async def send_chat(self, text: str) -> str | None:
