@@ -7,6 +7,8 @@ from typing import Any
 
 def _freeze(v: Any) -> Any:
     if isinstance(v, list | tuple):
+        if not any(isinstance(x, list | tuple | dict) for x in v):
+            return tuple(v)
         return tuple(_freeze(x) for x in v)
     if isinstance(v, dict):
         raise TypeError("action arguments are scalars or lists, not dicts")
@@ -29,7 +31,14 @@ class Action:
 
     def __init__(self, kind: str, **args: Any) -> None:
         self.kind = kind
-        self.args = tuple(sorted((k, _freeze(v)) for k, v in args.items()))
+        if not args:
+            self.args: tuple[tuple[str, Any], ...] = ()
+        elif len(args) == 1:
+            ((k, v),) = args.items()
+            self.args = ((k, _freeze(v) if isinstance(v, list | tuple | dict) else v),)
+        else:
+            self.args = tuple(sorted((k, _freeze(v) if isinstance(v, list | tuple | dict) else v)
+                                     for k, v in args.items()))
         self._hash = hash((kind, self.args))
 
     def __getattr__(self, name: str) -> Any:
