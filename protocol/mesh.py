@@ -413,6 +413,7 @@ class Mesh:
         self._proof_asked: dict[tuple[int, int, int], float] = {}
         self._accused: set[int] = set()
         self._accused_faults: set[str] = set()
+        self._stuck: set[int] = set()  # senders whose next envelope we had to reject
         self._cp_answers: dict[int, dict[int, Any]] = {}
         self._log_budget = [20.0, now]
 
@@ -673,6 +674,9 @@ class Mesh:
             except (KeyError, ValueError, TypeError) as e:
                 raise JoinFailed(f"{address} sent a malformed welcome ({e})") from None
             path = transcript_path(table, self.home)
+            if rejoin and not path.exists() and w.get("yourseq") == 0:
+                log.info("no transcript of seat %d here, and the table holds nothing from it: starting afresh", w.get("seat"))
+                rejoin = False
             if rejoin:
                 if not path.exists():
                     raise MeshError(
@@ -803,6 +807,7 @@ class Mesh:
             "seat": seat,
             "game_info": self.game_info,
             "rejoin": rejoin,
+            "yourseq": self.verifier.chains[seat].seq if self.verifier is not None else 0,
             "hproof": hproof,
             "roster": [m.to_json() for m in self.roster] + ([] if rejoin else [{**entry.to_json(), "seat": seat}]),
         }
@@ -968,11 +973,11 @@ class Mesh:
         """Leave: tell the others (unless ``announce`` is False, as in a crash) and close all."""
         if self.closed:
             return
-        self.closed = True
         if announce and self.verifier is not None and self.seat >= 0:
             for s in self._members:
                 if s != self.seat:
                     self._send_ctl(s, "bye", {})
+        self.closed = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -1078,7 +1083,8 @@ class Mesh:
     def _send_heads(self, seat: int, reply: bool, extra: Message | None = None) -> None:
         heads = self._heads_list()
         self._heads_sent[seat] = (heads, time.monotonic())
-        self._send_ctl(seat, "heads", {"heads": heads, "reply": reply, "roster": self.roster_digest, **(extra or {})})
+        digest = self.roster_digest if self._full.is_set() else None  # compared only once full
+        self._send_ctl(seat, "heads", {"heads": heads, "reply": reply, "roster": digest, **(extra or {})})
 
     def _write(self, record: Message) -> None:
         if self.transcript is not None and not self.transcript.closed:
@@ -1149,7 +1155,7 @@ class Mesh:
                 self._drop(f"an envelope of our own seat we never sent (seq {env['seq']})")
             return
         if status == DUPLICATE:
-            log.debug("seat %d: duplicate seq %d from seat %d", self.seat, env["seq"], sender)
+            self._drop(f"duplicate envelope seat {sender} seq {env['seq']} (a replay, or a resend we no longer need)", logging.INFO)
             return
         if direct:
             self._heard(sender)
@@ -1190,6 +1196,7 @@ class Mesh:
             try:
                 body = open_box(env, self._box_key(sender, self.seat))
             except EnvelopeError as e:
+                self._stuck.add(sender)
                 self._fault(sender, e.reason, (env,))
                 return
         self.verifier.append(env, h)
@@ -1301,7 +1308,7 @@ class Mesh:
         now = time.monotonic()
         self._peer_heads[seat] = [seq for seq, _ in heads]
         digest = msg.get("roster")
-        if self._full.is_set() and isinstance(digest, str) and digest != self.roster_digest and len(self._members) == self.seats:
+        if self._full.is_set() and isinstance(digest, str) and digest != self.roster_digest:
             self._fault(seat, f"seat {seat} sees a different roster ({digest}, ours is {self.roster_digest})", (), once=f"roster{seat}")
         for s, (seq, h) in enumerate(heads):
             chain = self.verifier.chains[s]
@@ -1373,7 +1380,7 @@ class Mesh:
         """We hold fewer of ``s``'s envelopes than someone has: after a grace, ask for them."""
         assert self.verifier is not None
         have = self.verifier.chains[s].seq
-        if have >= self._known_max[s]:
+        if have >= self._known_max[s] or s in self._accused or s in self._stuck:
             self._behind_since.pop(s, None)
             return
         since = self._behind_since.setdefault(s, now)
