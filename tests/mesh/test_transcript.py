@@ -54,7 +54,7 @@ def test_every_peer_has_a_verifiable_transcript(recorded):
         msgs = t.messages()
         assert (seat, None, "game", {"from": seat}) in msgs
         # private bodies: readable to and from this seat only
-        for sender, to, topic, body in msgs:
+        for sender, to, _topic, body in msgs:
             if to is not None:
                 assert (body is not None) == (seat in (sender, to))
                 if body is not None:
