@@ -60,10 +60,14 @@ class TableInfo:
         return f"{self.host}:{self.port}"
 
     def __str__(self) -> str:
-        return f"{self.name}: {self.game}, {self.free} of {self.seats} seats free, at {self.address}"
+        return (
+            f"{self.name}: {self.game}, {self.free} of {self.seats} seats free, at {self.address}"
+        )
 
 
-def encode_txt(game: str, free: int, seats: int, fingerprint: str, version: str = TXT_VERSION) -> dict[str, str]:
+def encode_txt(
+    game: str, free: int, seats: int, fingerprint: str, version: str = TXT_VERSION
+) -> dict[str, str]:
     """The TXT properties for a table."""
     if not isinstance(free, int) or not isinstance(seats, int) or not 0 <= free <= seats:
         raise ValueError("free seats must be between 0 and the number of seats")
@@ -124,7 +128,9 @@ def lan_addresses() -> list[str]:
 class Advertiser:
     """One advertised table: ``update(free)`` as seats fill, ``close()`` to withdraw it."""
 
-    def __init__(self, aiozc: AsyncZeroconf, info: AsyncServiceInfo, txt: dict[str, str], owned: bool) -> None:
+    def __init__(
+        self, aiozc: AsyncZeroconf, info: AsyncServiceInfo, txt: dict[str, str], owned: bool
+    ) -> None:
         self._zc = aiozc
         self.info = info
         self._txt = txt
@@ -138,8 +144,16 @@ class Advertiser:
     async def update(self, free: int) -> None:
         if self.closed:
             return
-        self._txt = encode_txt(self._txt["game"], free, int(self._txt["seats"]), self._txt["fp"], self._txt["v"])
-        self.info = _service_info(self.info.name, self.info.port or 0, self.info.parsed_addresses(), self._txt, self.info.server)
+        self._txt = encode_txt(
+            self._txt["game"], free, int(self._txt["seats"]), self._txt["fp"], self._txt["v"]
+        )
+        self.info = _service_info(
+            self.info.name,
+            self.info.port or 0,
+            self.info.parsed_addresses(),
+            self._txt,
+            self.info.server,
+        )
         await self._zc.async_update_service(self.info)
 
     async def close(self) -> None:
@@ -153,7 +167,9 @@ class Advertiser:
             await self._zc.async_close()
 
 
-def _service_info(full_name: str, port: int, addresses: list[str], txt: dict[str, str], server: str | None) -> AsyncServiceInfo:
+def _service_info(
+    full_name: str, port: int, addresses: list[str], txt: dict[str, str], server: str | None
+) -> AsyncServiceInfo:
     return AsyncServiceInfo(
         SERVICE_TYPE,
         full_name,
@@ -182,7 +198,9 @@ async def advertise(
     owned = zeroconf is None
     aiozc = zeroconf or AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
     server = f"p2pcards-{fingerprint.lower().replace('-', '')}-{port}.local."
-    info = _service_info(f"{instance_name(player, fingerprint)}.{SERVICE_TYPE}", port, addresses, txt, server)
+    info = _service_info(
+        f"{instance_name(player, fingerprint)}.{SERVICE_TYPE}", port, addresses, txt, server
+    )
     try:
         await aiozc.async_register_service(info, allow_name_change=True)
     except (NonUniqueNameException, BadTypeInNameException, OSError) as e:
@@ -205,7 +223,9 @@ async def browse(
     aiozc = zeroconf or AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
     names: set[str] = set()
 
-    def on_change(zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange) -> None:
+    def on_change(
+        zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
+    ) -> None:
         if state_change is ServiceStateChange.Removed:
             names.discard(name)
         else:

@@ -82,7 +82,9 @@ class Equivocation(EnvelopeError):
 
 def canonical(obj: Any) -> bytes:
     try:
-        text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+        text = json.dumps(
+            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+        )
     except (TypeError, ValueError) as e:
         raise ValueError(f"not JSON-able: {e}") from None
     return text.encode("ascii")
@@ -140,7 +142,9 @@ def _is_hex(v: Any, n: int) -> bool:
 # -- sealing ----------------------------------------------------------------------------------
 
 
-def box_key(me: Identity, other_key: bytes, sender_key: bytes, recipient_key: bytes, table: str) -> bytes:
+def box_key(
+    me: Identity, other_key: bytes, sender_key: bytes, recipient_key: bytes, table: str
+) -> bytes:
     shared = me.x25519_shared(other_key)
     return HKDF(
         algorithm=hashes.SHA256(),
@@ -170,7 +174,15 @@ def seal(
     if not isinstance(body, dict):
         raise ValueError("a message body must be a dict")
     plain = canonical(body)  # raises ValueError if not JSON-able
-    env: Message = {"v": VERSION, "table": table, "from": seat, "seq": seq, "prev": prev, "to": to, "topic": topic}
+    env: Message = {
+        "v": VERSION,
+        "table": table,
+        "from": seat,
+        "seq": seq,
+        "prev": prev,
+        "to": to,
+        "topic": topic,
+    }
     if to is None:
         env["body"] = json.loads(plain)
     else:
@@ -189,10 +201,14 @@ def open_box(env: Message, key: bytes) -> Message:
         raw = unb64(env["box"], "box")
         if len(raw) < 12 + 16:
             raise ValueError("box too short")
-        plain = ChaCha20Poly1305(key).decrypt(raw[:12], raw[12:], BOX_DOMAIN + canonical(_header(env)))
+        plain = ChaCha20Poly1305(key).decrypt(
+            raw[:12], raw[12:], BOX_DOMAIN + canonical(_header(env))
+        )
         body = parse_canonical(plain, "private body")
     except (ValueError, InvalidTag) as e:
-        raise EnvelopeError(f"undecryptable private payload ({e or 'authentication failed'})", env, env.get("from")) from None
+        raise EnvelopeError(
+            f"undecryptable private payload ({e or 'authentication failed'})", env, env.get("from")
+        ) from None
     return body
 
 
@@ -230,7 +246,9 @@ def check_shape(env: Any, seats: int) -> None:
             raise EnvelopeError("box is not a string", env, seat)
     else:
         if to is not None:
-            raise EnvelopeError("an envelope with a plain body must be a broadcast (to: null)", env, seat)
+            raise EnvelopeError(
+                "an envelope with a plain body must be a broadcast (to: null)", env, seat
+            )
         if not isinstance(env["body"], dict):
             raise EnvelopeError("body is not an object", env, seat)
     if not isinstance(env["topic"], str) or not 0 < len(env["topic"]) <= MAX_TOPIC:
@@ -301,7 +319,9 @@ class Verifier:
         check_shape(env, self.seats)
         seat = env["from"]
         if env["table"] != self.table:
-            raise EnvelopeError(f"wrong table {env['table']} (this table is {self.table})", env, seat)
+            raise EnvelopeError(
+                f"wrong table {env['table']} (this table is {self.table})", env, seat
+            )
         key = self.keys.get(seat)
         if key is None:
             raise EnvelopeError(f"seat {seat} has no key yet", env, seat)
@@ -314,14 +334,25 @@ class Verifier:
             assert held is not None
             if chain.hash_at(seq) == h:
                 return DUPLICATE, h
-            raise Equivocation(seat, held, env, f"seat {seat} signed two different envelopes with seq {seq}")
+            raise Equivocation(
+                seat, held, env, f"seat {seat} signed two different envelopes with seq {seq}"
+            )
         if seq > chain.seq + 1:
             return FUTURE, h
         if env["prev"] != chain.head:
             held = chain.get(chain.seq)
             if held is None:
-                raise EnvelopeError(f"broken chain: seat {seat} seq 1 has prev {env['prev'][:12]}…, not genesis", env, seat)
-            raise Equivocation(seat, held, env, f"broken chain: seat {seat} seq {seq} does not follow its seq {seq - 1}")
+                raise EnvelopeError(
+                    f"broken chain: seat {seat} seq 1 has prev {env['prev'][:12]}…, not genesis",
+                    env,
+                    seat,
+                )
+            raise Equivocation(
+                seat,
+                held,
+                env,
+                f"broken chain: seat {seat} seq {seq} does not follow its seq {seq - 1}",
+            )
         return NEW, h
 
     def append(self, env: Message, h: str) -> None:

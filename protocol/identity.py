@@ -52,7 +52,9 @@ def ensure_dir(path: Path) -> Path:
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as e:
-        raise IdentityError(f"cannot create the p2pcards data directory {path}: {e.strerror or e}") from None
+        raise IdentityError(
+            f"cannot create the p2pcards data directory {path}: {e.strerror or e}"
+        ) from None
     if not path.is_dir():
         raise IdentityError(f"the p2pcards data directory {path} exists but is not a directory")
     return path
@@ -111,7 +113,9 @@ class Identity:
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
         seed = private_key.private_bytes(
-            serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
         )
         self._x25519_private = sodium.crypto_sign_ed25519_sk_to_curve25519(seed + self.public_key)
         self.x25519_public = x25519_public(self.public_key)
@@ -132,21 +136,27 @@ class Identity:
             return cls.load(path, home=directory)
         key = Ed25519PrivateKey.generate()
         pem = key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
         )
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:  # another process created it first: use theirs
             return cls.load(path, home=directory)
         except OSError as e:
-            raise IdentityError(f"cannot create the identity key {path}: {e.strerror or e}") from None
+            raise IdentityError(
+                f"cannot create the identity key {path}: {e.strerror or e}"
+            ) from None
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(pem)
                 f.flush()
                 os.fsync(f.fileno())
         except OSError as e:
-            raise IdentityError(f"cannot write the identity key {path}: {e.strerror or e}") from None
+            raise IdentityError(
+                f"cannot write the identity key {path}: {e.strerror or e}"
+            ) from None
         log.info("created a new identity %s in %s", fingerprint(cls(key).public_key), path)
         return cls(key, directory)
 
@@ -158,7 +168,9 @@ class Identity:
         except OSError as e:
             raise IdentityError(f"cannot read the identity key {path}: {e.strerror or e}") from None
         if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            log.warning("identity key %s is readable by others (mode %o); chmod 600 it", path, mode & 0o777)
+            log.warning(
+                "identity key %s is readable by others (mode %o); chmod 600 it", path, mode & 0o777
+            )
         hint = f"move {path} aside to start over with a new identity"
         if not data.strip():
             raise IdentityError(f"the identity key {path} is empty; {hint}")
@@ -167,7 +179,9 @@ class Identity:
         except TypeError:
             raise IdentityError(f"the identity key {path} is password-protected; {hint}") from None
         except (ValueError, UnicodeError) as e:
-            raise IdentityError(f"the identity key {path} is not a valid key file ({e}); {hint}") from None
+            raise IdentityError(
+                f"the identity key {path} is not a valid key file ({e}); {hint}"
+            ) from None
         except Exception as e:  # unsupported algorithms and other backend errors
             raise IdentityError(f"the identity key {path} cannot be loaded ({e}); {hint}") from None
         if not isinstance(key, Ed25519PrivateKey):

@@ -121,7 +121,14 @@ class Timings:
 
     @classmethod
     def fast(cls) -> Timings:
-        return cls(ping_after=0.15, away_after=0.9, heads_every=0.1, resend_after=0.15, handshake_timeout=5.0, tick=0.03)
+        return cls(
+            ping_after=0.15,
+            away_after=0.9,
+            heads_every=0.1,
+            resend_after=0.15,
+            handshake_timeout=5.0,
+            tick=0.03,
+        )
 
 
 # -- roster -----------------------------------------------------------------------------------
@@ -146,7 +153,13 @@ class Member:
         return fingerprint(self.key)
 
     def to_json(self) -> Message:
-        return {"seat": self.seat, "name": self.name, "key": self.key.hex(), "addr": self.addr, "sig": self.sig}
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "key": self.key.hex(),
+            "addr": self.addr,
+            "sig": self.sig,
+        }
 
     @classmethod
     def from_json(cls, d: Any, table: str, seats: int) -> Member:
@@ -166,7 +179,12 @@ class Member:
 
 
 def check_name(name: Any) -> str:
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or not name.isprintable():
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name) > MAX_NAME
+        or not name.isprintable()
+    ):
         raise ValueError(f"a player name is 1 to {MAX_NAME} printable characters")
     return name
 
@@ -243,8 +261,12 @@ class Replay:
     ``recorded[topic]`` is every ``(to, body)`` the transcript shows sent on that topic (``to`` None
     for a broadcast), in order; ``pending(topic)`` is the part the re-run has not re-sent yet."""
 
-    recorded: dict[str, list[tuple[int | None, Message]]] = field(default_factory=lambda: defaultdict(list))
-    _queue: dict[str, deque[tuple[int | None, bytes, int]]] = field(default_factory=lambda: defaultdict(deque))
+    recorded: dict[str, list[tuple[int | None, Message]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    _queue: dict[str, deque[tuple[int | None, bytes, int]]] = field(
+        default_factory=lambda: defaultdict(deque)
+    )
     swallowed: int = 0
 
     def add(self, topic: str, to: int | None, body: Message, seq: int) -> None:
@@ -373,7 +395,9 @@ class Mesh:
         self.code: str | None = None
         self._code_key: bytes | None = None
         self._members: dict[int, Member] = {}
-        self._dial: dict[int, str] = {}  # our own override of a member's address (the one we dialed)
+        self._dial: dict[
+            int, str
+        ] = {}  # our own override of a member's address (the one we dialed)
         self.verifier: Verifier | None = None
         self.transcript: TranscriptWriter | None = None
         self.transcript_path: Path | None = None
@@ -500,13 +524,22 @@ class Mesh:
             transcript = transcript_path(table, home)
         t = read_transcript(transcript, identity, tolerate_torn_tail=True)
         if t.key != identity.key_hex:
-            raise MeshError(f"{transcript} belongs to another identity ({fingerprint(bytes.fromhex(t.key))})")
+            raise MeshError(
+                f"{transcript} belongs to another identity ({fingerprint(bytes.fromhex(t.key))})"
+            )
         old_port = 0
         for m in t.roster:
             if m.get("seat") == t.seat:
                 with contextlib.suppress(ValueError):
                     old_port = _split_address(normalize_address(m["addr"]))[1]
-        self = cls(identity, bind=bind, port=old_port if port is None else port, timings=timings, home=home, fallback_port=port is None)
+        self = cls(
+            identity,
+            bind=bind,
+            port=old_port if port is None else port,
+            timings=timings,
+            home=home,
+            fallback_port=port is None,
+        )
         try:
             self._restore(t)
             self._start()
@@ -536,15 +569,25 @@ class Mesh:
             host = _route_ip(toward or "192.0.2.1")
         return f"tcp://{host}:{self.port}"
 
-    def _setup_table(self, table: str, seats: int, seat: int, game_info: dict[str, Any], code: str | None) -> None:
-        self.table, self.seats, self.seat, self.game_info, self.code = table, seats, seat, game_info, code
+    def _setup_table(
+        self, table: str, seats: int, seat: int, game_info: dict[str, Any], code: str | None
+    ) -> None:
+        self.table, self.seats, self.seat, self.game_info, self.code = (
+            table,
+            seats,
+            seat,
+            game_info,
+            code,
+        )
         self.verifier = Verifier(table, seats, {})
         self.transcript_path = transcript_path(table, self.home)
 
     def _open_transcript(self, fresh: bool) -> None:
         assert self.transcript_path is not None
         if fresh and self.transcript_path.exists():
-            raise MeshError(f"a transcript for table {self.table} already exists at {self.transcript_path}")
+            raise MeshError(
+                f"a transcript for table {self.table} already exists at {self.transcript_path}"
+            )
         self.transcript = TranscriptWriter(self.transcript_path)
         if fresh:
             rec: Message = {
@@ -626,7 +669,14 @@ class Mesh:
             jnonce = secrets.token_hex(32)
             addr = self._advertised(_split_address(address)[0])
             key = self.identity.key_hex
-            hello = {"t": "hello", "v": MESH_VERSION, "name": name, "key": key, "addr": addr, "nonce": jnonce}
+            hello = {
+                "t": "hello",
+                "v": MESH_VERSION,
+                "name": name,
+                "key": key,
+                "addr": addr,
+                "nonce": jnonce,
+            }
             await dealer.send_multipart([K_HS, canonical(hello)])
             ch = await self._hs_answer(dealer, address, t.handshake_timeout, "challenge")
             try:
@@ -634,13 +684,25 @@ class Mesh:
                 seats, rseat = ch["seats"], ch["seat"]
                 bytes.fromhex(table)
                 hkey = public_key_from_hex(hkey_hex)
-                if len(table) != 32 or not isinstance(hnonce, str) or not isinstance(seats, int) or not isinstance(rseat, int):
+                if (
+                    len(table) != 32
+                    or not isinstance(hnonce, str)
+                    or not isinstance(seats, int)
+                    or not isinstance(rseat, int)
+                ):
                     raise ValueError("bad fields")
             except (KeyError, ValueError, TypeError) as e:
                 raise JoinFailed(f"{address} sent a malformed challenge ({e})") from None
             ck = await asyncio.to_thread(code_key, code, table) if code is not None else None
             proof = code_proof(ck, "join", table, hnonce, jnonce, key, hkey_hex) if ck else None
-            signed = {"t": "join", "table": table, "hnonce": hnonce, "jnonce": jnonce, "key": key, "proof": proof}
+            signed = {
+                "t": "join",
+                "table": table,
+                "hnonce": hnonce,
+                "jnonce": jnonce,
+                "key": key,
+                "proof": proof,
+            }
             join = {
                 "t": "join",
                 "proof": proof,
@@ -657,10 +719,16 @@ class Mesh:
             if not ok:
                 raise JoinFailed(f"{address} sent a welcome it did not sign")
             rejoin = w.get("rejoin") is True
-            if ck is not None and not rejoin and not proofs_equal(
-                w.get("hproof"), code_proof(ck, "host", table, hnonce, jnonce, key, hkey_hex)
+            if (
+                ck is not None
+                and not rejoin
+                and not proofs_equal(
+                    w.get("hproof"), code_proof(ck, "host", table, hnonce, jnonce, key, hkey_hex)
+                )
             ):
-                raise JoinFailed(f"{address} did not prove it knows the table code: not the table you were given")
+                raise JoinFailed(
+                    f"{address} did not prove it knows the table code: not the table you were given"
+                )
             try:
                 seat, game_info = w["seat"], w["game_info"]
                 if w["table"] != table or w["seats"] != seats or not isinstance(game_info, dict):
@@ -675,7 +743,10 @@ class Mesh:
                 raise JoinFailed(f"{address} sent a malformed welcome ({e})") from None
             path = transcript_path(table, self.home)
             if rejoin and not path.exists() and w.get("yourseq") == 0:
-                log.info("no transcript of seat %d here, and the table holds nothing from it: starting afresh", w.get("seat"))
+                log.info(
+                    "no transcript of seat %d here, and the table holds nothing from it: starting afresh",
+                    w.get("seat"),
+                )
                 rejoin = False
             if rejoin:
                 if not path.exists():
@@ -707,7 +778,9 @@ class Mesh:
             if owned:
                 dealer.close(0)
 
-    async def _hs_answer(self, dealer: zmq.asyncio.Socket, address: str, timeout: float, want: str) -> Message:
+    async def _hs_answer(
+        self, dealer: zmq.asyncio.Socket, address: str, timeout: float, want: str
+    ) -> Message:
         try:
             frames = await asyncio.wait_for(dealer.recv_multipart(), timeout)
         except TimeoutError:
@@ -719,7 +792,9 @@ class Mesh:
                 raise ValueError("not a handshake frame")
             msg = parse_canonical(frames[1], "handshake")
         except ValueError as e:
-            raise JoinFailed(f"{address} answered with garbage ({e}): is that a p2pcards table?") from None
+            raise JoinFailed(
+                f"{address} answered with garbage ({e}): is that a p2pcards table?"
+            ) from None
         if msg.get("t") == "refused":
             raise JoinRefused(str(msg.get("reason", "no reason given")))
         if msg.get("t") != want:
@@ -735,7 +810,13 @@ class Mesh:
 
     def _on_hello(self, rid: bytes, msg: Message) -> None:
         if msg.get("v") != MESH_VERSION:
-            self._hs_reply(rid, {"t": "refused", "reason": f"incompatible p2pcards mesh version {msg.get('v')!r} (this table speaks {MESH_VERSION})"})
+            self._hs_reply(
+                rid,
+                {
+                    "t": "refused",
+                    "reason": f"incompatible p2pcards mesh version {msg.get('v')!r} (this table speaks {MESH_VERSION})",
+                },
+            )
             return
         try:
             check_name(msg["name"])
@@ -752,7 +833,15 @@ class Mesh:
         self._pending_hs[rid] = {"hello": msg, "hnonce": hnonce}
         self._hs_reply(
             rid,
-            {"t": "challenge", "v": MESH_VERSION, "table": self.table, "seats": self.seats, "seat": self.seat, "key": self.identity.key_hex, "nonce": hnonce},
+            {
+                "t": "challenge",
+                "v": MESH_VERSION,
+                "table": self.table,
+                "seats": self.seats,
+                "seat": self.seat,
+                "key": self.identity.key_hex,
+                "nonce": hnonce,
+            },
         )
 
     def _on_join(self, rid: bytes, msg: Message) -> None:
@@ -765,11 +854,26 @@ class Mesh:
         who = f"{name!r} ({fingerprint(bytes.fromhex(key_hex))})"
         key = bytes.fromhex(key_hex)
         proof = msg.get("proof")
-        signed = {"t": "join", "table": self.table, "hnonce": hnonce, "jnonce": jnonce, "key": key_hex, "proof": proof}
+        signed = {
+            "t": "join",
+            "table": self.table,
+            "hnonce": hnonce,
+            "jnonce": jnonce,
+            "key": key_hex,
+            "proof": proof,
+        }
         try:
             ok = verify(key, unb64(msg.get("sig"), "sig"), HS_DOMAIN + canonical(signed))
             entry = Member.from_json(
-                {"seat": 0, "name": name, "key": key_hex, "addr": addr, "sig": msg.get("entry_sig")}, self.table, self.seats
+                {
+                    "seat": 0,
+                    "name": name,
+                    "key": key_hex,
+                    "addr": addr,
+                    "sig": msg.get("entry_sig"),
+                },
+                self.table,
+                self.seats,
             )
         except ValueError as e:
             self._drop(f"malformed join from {who} ({e})")
@@ -784,22 +888,31 @@ class Mesh:
             log.info("seat %d: %s takes seat %d back", self.seat, who, existing.seat)
             seat, rejoin = existing.seat, True
         elif self.seat != 0:
-            self._refuse(rid, "this peer does not seat new players; join through the host's address", who)
+            self._refuse(
+                rid, "this peer does not seat new players; join through the host's address", who
+            )
             return
         elif self._full.is_set():
             self._refuse(rid, "the table is full", who)
             return
         elif self._code_key is None or not proofs_equal(
-            proof, code_proof(self._code_key, "join", self.table, hnonce, jnonce, key_hex, self.identity.key_hex)
+            proof,
+            code_proof(
+                self._code_key, "join", self.table, hnonce, jnonce, key_hex, self.identity.key_hex
+            ),
         ):
-            self._refuse(rid, "wrong table code" if proof else "this table needs its code (--code)", who)
+            self._refuse(
+                rid, "wrong table code" if proof else "this table needs its code (--code)", who
+            )
             return
         elif any(m.name.casefold() == name.casefold() for m in self._members.values()):
             self._refuse(rid, f"the name {name!r} is taken at this table; pick another one", who)
             return
         else:
             seat, rejoin = len(self._members), False
-            hproof = code_proof(self._code_key, "host", self.table, hnonce, jnonce, key_hex, self.identity.key_hex)
+            hproof = code_proof(
+                self._code_key, "host", self.table, hnonce, jnonce, key_hex, self.identity.key_hex
+            )
         welcome: Message = {
             "t": "welcome",
             "table": self.table,
@@ -809,7 +922,8 @@ class Mesh:
             "rejoin": rejoin,
             "yourseq": self.verifier.chains[seat].seq if self.verifier is not None else 0,
             "hproof": hproof,
-            "roster": [m.to_json() for m in self.roster] + ([] if rejoin else [{**entry.to_json(), "seat": seat}]),
+            "roster": [m.to_json() for m in self.roster]
+            + ([] if rejoin else [{**entry.to_json(), "seat": seat}]),
         }
         welcome["sig"] = b64(self.identity.sign(HS_DOMAIN + canonical(welcome)))
         if not rejoin:
@@ -866,7 +980,11 @@ class Mesh:
                 self._last_heard[s] = now
         log.info(
             "seat %d resumed table %s from %s: %d envelopes, %d of ours to replay",
-            self.seat, self.table, t.path, len(t.entries), sum(len(v) for v in self.replay.recorded.values()),
+            self.seat,
+            self.table,
+            t.path,
+            len(t.entries),
+            sum(len(v) for v in self.replay.recorded.values()),
         )
 
     def _peer_host(self) -> str | None:
@@ -1029,7 +1147,9 @@ class Mesh:
         assert self.verifier is not None
         chain = self.verifier.chains[self.seat]
         key = self._box_key(self.seat, to) if to is not None else None
-        env = seal(self.identity, self.table, self.seat, chain.seq + 1, chain.head, topic, body, to, key)
+        env = seal(
+            self.identity, self.table, self.seat, chain.seq + 1, chain.head, topic, body, to, key
+        )
         h = envelope_hash(env)
         self.verifier.append(env, h)
         self._write({"type": "out", "env": env})
@@ -1045,7 +1165,11 @@ class Mesh:
         if k is None:
             other = recipient if sender == self.seat else sender
             k = box_key(
-                self.identity, self._members[other].key, self._members[sender].key, self._members[recipient].key, self.table
+                self.identity,
+                self._members[other].key,
+                self._members[sender].key,
+                self._members[recipient].key,
+                self.table,
             )
             self._box_keys[(sender, recipient)] = k
         return k
@@ -1072,7 +1196,15 @@ class Mesh:
 
     def _send_ctl(self, seat: int, t: str, payload: Message) -> None:
         self._ctr += 1
-        msg = {"t": t, "table": self.table, "from": self.seat, "sess": self._sess, "boot": self._boot, "ctr": self._ctr, **payload}
+        msg = {
+            "t": t,
+            "table": self.table,
+            "from": self.seat,
+            "sess": self._sess,
+            "boot": self._boot,
+            "ctr": self._ctr,
+            **payload,
+        }
         msg["sig"] = b64(self.identity.sign(CTL_DOMAIN + canonical(msg)))
         self._send_frames(seat, [K_CTL, canonical(msg)])
 
@@ -1084,7 +1216,9 @@ class Mesh:
         heads = self._heads_list()
         self._heads_sent[seat] = (heads, time.monotonic())
         digest = self.roster_digest if self._full.is_set() else None  # compared only once full
-        self._send_ctl(seat, "heads", {"heads": heads, "reply": reply, "roster": digest, **(extra or {})})
+        self._send_ctl(
+            seat, "heads", {"heads": heads, "reply": reply, "roster": digest, **(extra or {})}
+        )
 
     def _write(self, record: Message) -> None:
         if self.transcript is not None and not self.transcript.closed:
@@ -1155,7 +1289,10 @@ class Mesh:
                 self._drop(f"an envelope of our own seat we never sent (seq {env['seq']})")
             return
         if status == DUPLICATE:
-            self._drop(f"duplicate envelope seat {sender} seq {env['seq']} (a replay, or a resend we no longer need)", logging.INFO)
+            self._drop(
+                f"duplicate envelope seat {sender} seq {env['seq']} (a replay, or a resend we no longer need)",
+                logging.INFO,
+            )
             return
         if direct:
             self._heard(sender)
@@ -1210,11 +1347,21 @@ class Mesh:
         try:
             msg = parse_canonical(data, "control message")
             seat = msg.get("from")
-            if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(msg.get("t"), str):
+            if (
+                not isinstance(seat, int)
+                or isinstance(seat, bool)
+                or not isinstance(msg.get("t"), str)
+            ):
                 raise ValueError("control message without a sender or type")
             if msg.get("table") != self.table:
-                raise ValueError(f"control message for another table {str(msg.get('table'))[:40]!r}")
-            if not (isinstance(msg.get("sess"), str) and isinstance(msg.get("boot"), int) and isinstance(msg.get("ctr"), int)):
+                raise ValueError(
+                    f"control message for another table {str(msg.get('table'))[:40]!r}"
+                )
+            if not (
+                isinstance(msg.get("sess"), str)
+                and isinstance(msg.get("boot"), int)
+                and isinstance(msg.get("ctr"), int)
+            ):
                 raise ValueError("control message without session and counter")
         except ValueError as e:
             self._drop(str(e))
@@ -1309,7 +1456,12 @@ class Mesh:
         self._peer_heads[seat] = [seq for seq, _ in heads]
         digest = msg.get("roster")
         if self._full.is_set() and isinstance(digest, str) and digest != self.roster_digest:
-            self._fault(seat, f"seat {seat} sees a different roster ({digest}, ours is {self.roster_digest})", (), once=f"roster{seat}")
+            self._fault(
+                seat,
+                f"seat {seat} sees a different roster ({digest}, ours is {self.roster_digest})",
+                (),
+                once=f"roster{seat}",
+            )
         for s, (seq, h) in enumerate(heads):
             chain = self.verifier.chains[s]
             if seq <= chain.seq:
@@ -1328,7 +1480,11 @@ class Mesh:
             target = msg.get("cpat")
             at: list[Any] = []
             for s, seq in enumerate(target if isinstance(target, list) else []):
-                h = self.verifier.chains[s].hash_at(seq) if isinstance(seq, int) and s < self.seats else None
+                h = (
+                    self.verifier.chains[s].hash_at(seq)
+                    if isinstance(seq, int) and s < self.seats
+                    else None
+                )
                 at.append([seq, h] if h is not None else None)
             self._send_heads(seat, reply=False, extra={"cpr": msg["cp"], "at": at})
         elif msg.get("reply") is True:
@@ -1384,7 +1540,10 @@ class Mesh:
             self._behind_since.pop(s, None)
             return
         since = self._behind_since.setdefault(s, now)
-        if now - since < self.timings.resend_after or now - self._last_want.get(s, 0.0) < self.timings.resend_after:
+        if (
+            now - since < self.timings.resend_after
+            or now - self._last_want.get(s, 0.0) < self.timings.resend_after
+        ):
             return
         target = s if s not in self.away else None
         if target is None:  # the author is away: ask someone who has them
@@ -1395,13 +1554,20 @@ class Mesh:
         if target is None:
             return
         self._last_want[s] = now
-        log.debug("seat %d asks seat %d for seat %d's envelopes from %d", self.seat, target, s, have + 1)
+        log.debug(
+            "seat %d asks seat %d for seat %d's envelopes from %d", self.seat, target, s, have + 1
+        )
         self._send_ctl(target, "want", {"seat": s, "from": have + 1})
 
     def _on_want(self, seat: int, msg: Message) -> None:
         assert self.verifier is not None
         s, start = msg["seat"], msg["from"]
-        if not isinstance(s, int) or not 0 <= s < self.seats or not isinstance(start, int) or start < 1:
+        if (
+            not isinstance(s, int)
+            or not 0 <= s < self.seats
+            or not isinstance(start, int)
+            or start < 1
+        ):
             raise ValueError("bad want")
         if s == self.seat:
             self._resend_own(seat, start - 1, force=True)
@@ -1453,7 +1619,13 @@ class Mesh:
         if now - self._proof_asked.get(key, -1e9) < self.timings.resend_after:
             return
         self._proof_asked[key] = now
-        log.info("seat %d: seat %d reports a different seat-%d envelope at seq %d; asking for it", self.seat, peer, s, seq)
+        log.info(
+            "seat %d: seat %d reports a different seat-%d envelope at seq %d; asking for it",
+            self.seat,
+            peer,
+            s,
+            seq,
+        )
         self._send_ctl(peer, "proof?", {"seat": s, "seq": seq})
 
     def _on_proof_request(self, seat: int, msg: Message) -> None:
@@ -1481,7 +1653,12 @@ class Mesh:
         s, seq = env["from"], env["seq"]
         mine = self.verifier.chains[s].get(seq)
         if mine is not None and envelope_hash(mine) != h:
-            self._equivocation(s, mine, env, f"seat {s} signed two different envelopes with seq {seq} (found comparing heads with seat {seat})")
+            self._equivocation(
+                s,
+                mine,
+                env,
+                f"seat {s} signed two different envelopes with seq {seq} (found comparing heads with seat {seat})",
+            )
 
     def _on_evidence(self, seat: int, msg: Message) -> None:
         try:
@@ -1491,13 +1668,17 @@ class Mesh:
             self._drop(f"evidence from seat {seat} rejected: {e}")
             return
         s = a["from"]
-        conflict = b["from"] == s and ha != hb and (
-            a["seq"] == b["seq"] or (b["seq"] == a["seq"] + 1 and b["prev"] != ha)
+        conflict = (
+            b["from"] == s
+            and ha != hb
+            and (a["seq"] == b["seq"] or (b["seq"] == a["seq"] + 1 and b["prev"] != ha))
         )
         if not conflict:
             self._drop(f"evidence from seat {seat} proves nothing")
             return
-        self._equivocation(s, a, b, str(msg.get("reason") or f"seat {s} equivocated (evidence from seat {seat})"))
+        self._equivocation(
+            s, a, b, str(msg.get("reason") or f"seat {s} equivocated (evidence from seat {seat})")
+        )
 
     def _equivocation(self, seat: int, first: Message, second: Message, reason: str) -> None:
         if seat in self._accused:
@@ -1505,14 +1686,20 @@ class Mesh:
         self._accused.add(seat)
         e = Equivocation(seat, first, second, reason)
         self.equivocations.append(e)
-        log.error("seat %d: EQUIVOCATION by %s (seat %d): %s", self.seat, self.name_of(seat), seat, reason)
-        self._write({"type": "fault", "seat": seat, "reason": reason, "first": first, "second": second})
+        log.error(
+            "seat %d: EQUIVOCATION by %s (seat %d): %s", self.seat, self.name_of(seat), seat, reason
+        )
+        self._write(
+            {"type": "fault", "seat": seat, "reason": reason, "first": first, "second": second}
+        )
         self._emit(MeshEvent("equivocation", seat, self.name_of(seat), reason, (first, second)))
         for s in self._members:
             if s not in (self.seat, seat):
                 self._send_ctl(s, "evidence", {"first": first, "second": second, "reason": reason})
 
-    def _fault(self, seat: int, reason: str, proof: tuple[Message, ...], once: str | None = None) -> None:
+    def _fault(
+        self, seat: int, reason: str, proof: tuple[Message, ...], once: str | None = None
+    ) -> None:
         tag = once or f"{seat}:{reason}"
         if tag in self._accused_faults:
             return
@@ -1568,7 +1755,6 @@ class Mesh:
                 self._send_ctl(s, "link", self._link_payload())
         for s in list(self._behind_since):
             self._check_behind(s, now)
-
 
 
 def _copy(v: Any) -> Any:

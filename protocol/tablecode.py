@@ -43,7 +43,9 @@ def normalize_code(text: str) -> str:
     if bad:
         raise ValueError(f"a table code has only letters and digits (not {''.join(bad)!r})")
     if len(raw) != CODE_LENGTH:
-        raise ValueError(f"a table code has {CODE_LENGTH} characters, like ABC-DEF (got {len(raw)})")
+        raise ValueError(
+            f"a table code has {CODE_LENGTH} characters, like ABC-DEF (got {len(raw)})"
+        )
     return format_code(raw)
 
 
@@ -63,11 +65,23 @@ def code_key(code: str, table: str) -> bytes:
     )
 
 
-def code_proof(key: bytes, role: str, table: str, host_nonce: str, join_nonce: str, joiner_key: str, host_key: str) -> str:
+def code_proof(
+    key: bytes,
+    role: str,
+    table: str,
+    host_nonce: str,
+    join_nonce: str,
+    joiner_key: str,
+    host_key: str,
+) -> str:
     """HMAC-SHA256 (hex) proving knowledge of the code; ``role`` is "join" or "host"."""
-    msg = "\n".join(["p2pcards/v1/code-proof", role, table, host_nonce, join_nonce, joiner_key, host_key])
+    msg = "\n".join(
+        ["p2pcards/v1/code-proof", role, table, host_nonce, join_nonce, joiner_key, host_key]
+    )
     return hmac.new(key, msg.encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def proofs_equal(a: object, b: str) -> bool:
-    return isinstance(a, str) and hmac.compare_digest(a.encode("ascii", "replace"), b.encode("ascii"))
+    return isinstance(a, str) and hmac.compare_digest(
+        a.encode("ascii", "replace"), b.encode("ascii")
+    )

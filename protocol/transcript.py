@@ -165,7 +165,9 @@ def read_transcript(
         lines.pop()
         torn = True
     else:
-        raise TranscriptError(path, len(lines), "truncated line (no end of line): the file was cut short")
+        raise TranscriptError(
+            path, len(lines), "truncated line (no end of line): the file was cut short"
+        )
 
     t: Transcript | None = None
     verifier: Verifier | None = None
@@ -181,7 +183,9 @@ def read_transcript(
         kind = rec.get("type")
         if t is None:
             if kind != "table":
-                raise TranscriptError(path, n, "the first line is not a table record: not a p2pcards transcript")
+                raise TranscriptError(
+                    path, n, "the first line is not a table record: not a p2pcards transcript"
+                )
             t = _table_record(path, n, rec)
             verifier = Verifier(t.table, t.seats, keys)
             t.valid_bytes = offset
@@ -197,12 +201,18 @@ def read_transcript(
                 raise TranscriptError(path, n, f"envelope rejected: {e.reason}") from None
             if status != NEW:
                 raise TranscriptError(
-                    path, n, f"envelope seat {env['from']} seq {env['seq']} is {status}: the chain has a gap or a repeat"
+                    path,
+                    n,
+                    f"envelope seat {env['from']} seq {env['seq']} is {status}: the chain has a gap or a repeat",
                 )
             if (kind == "out") != (env["from"] == t.seat):
-                raise TranscriptError(path, n, f"an '{kind}' record of an envelope from seat {env['from']}")
+                raise TranscriptError(
+                    path, n, f"an '{kind}' record of an envelope from seat {env['from']}"
+                )
             verifier.append(env, h)
-            t.entries.append(Entry(n, kind, env, h, _body(path, n, env, t, identity, keys, box_keys)))
+            t.entries.append(
+                Entry(n, kind, env, h, _body(path, n, env, t, identity, keys, box_keys))
+            )
         elif kind == "note":
             if not isinstance(rec.get("key"), str):
                 raise TranscriptError(path, n, "note without a key")
@@ -229,7 +239,9 @@ def _table_record(path: Path, n: int, rec: Message) -> Transcript:
         if not (isinstance(table, str) and len(table) == 32):
             raise ValueError("bad table id")
         bytes.fromhex(table)
-        if not (isinstance(seats, int) and seats >= 2 and isinstance(seat, int) and 0 <= seat < seats):
+        if not (
+            isinstance(seats, int) and seats >= 2 and isinstance(seat, int) and 0 <= seat < seats
+        ):
             raise ValueError("bad seats")
         public_key_from_hex(key)
     except (KeyError, ValueError, TypeError) as e:
@@ -247,7 +259,9 @@ def _table_record(path: Path, n: int, rec: Message) -> Transcript:
     )
 
 
-def _roster_record(path: Path, n: int, rec: Message, t: Transcript, keys: dict[int, bytes]) -> list[Message]:
+def _roster_record(
+    path: Path, n: int, rec: Message, t: Transcript, keys: dict[int, bytes]
+) -> list[Message]:
     roster = rec.get("roster")
     if not isinstance(roster, list):
         raise TranscriptError(path, n, "roster record without a roster list")

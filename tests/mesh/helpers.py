@@ -17,7 +17,9 @@ LOOPBACK = "127.0.0.1"
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 
 
-def run_async(timeout: float = 30.0) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Any]]:
+def run_async(
+    timeout: float = 30.0,
+) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Any]]:
     """Run an ``async def`` test in a fresh event loop, failing after ``timeout`` seconds."""
 
     def deco(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
@@ -40,7 +42,11 @@ async def make_table(tmp: Path, n: int, **host_kw: Any) -> list[Mesh]:
     host = await Mesh.host(identity(tmp, 0), n, bind=LOOPBACK, timings=t, name=NAMES[0], **host_kw)
     meshes = [host]
     for i in range(1, n):
-        meshes.append(await Mesh.join(identity(tmp, i), host.address, host.code, NAMES[i], bind=LOOPBACK, timings=t))
+        meshes.append(
+            await Mesh.join(
+                identity(tmp, i), host.address, host.code, NAMES[i], bind=LOOPBACK, timings=t
+            )
+        )
     await asyncio.gather(*(m.wait_full(10) for m in meshes))
     return meshes
 
@@ -53,7 +59,9 @@ def digest(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16]
 
 
-async def play(ch: Any, rounds: int, on_round: Callable[[int], Awaitable[None]] | None = None) -> dict[str, Any]:
+async def play(
+    ch: Any, rounds: int, on_round: Callable[[int], Awaitable[None]] | None = None
+) -> dict[str, Any]:
     """A small deterministic protocol standing in for the deck service: every round each seat
     broadcasts a value derived from everything it has seen and sends a private value to the
     next seat. Returns the common digest (same at every seat) and this seat's private state.
@@ -74,7 +82,13 @@ async def play(ch: Any, rounds: int, on_round: Callable[[int], Awaitable[None]] 
                 assert sender not in got, (me, topic, sender, body)
                 got[sender] = body
             else:
-                assert body["r"] > r and (topic, sender, body["r"]) not in early, (me, topic, sender, body, r)
+                assert body["r"] > r and (topic, sender, body["r"]) not in early, (
+                    me,
+                    topic,
+                    sender,
+                    body,
+                    r,
+                )
                 early[(topic, sender, body["r"])] = body
         return got
 

@@ -21,7 +21,13 @@ def test_txt_round_trip():
     txt = encode_txt("go-out-girl", 2, 4, "K7QF-2M9X")
     assert txt == {"game": "go-out-girl", "free": "2", "seats": "4", "v": "1", "fp": "K7QF-2M9X"}
     as_wire = {k.encode(): v.encode() for k, v in txt.items()}
-    assert decode_txt(as_wire) == {"game": "go-out-girl", "free": 2, "seats": 4, "version": "1", "fingerprint": "K7QF-2M9X"}
+    assert decode_txt(as_wire) == {
+        "game": "go-out-girl",
+        "free": 2,
+        "seats": 4,
+        "version": "1",
+        "fingerprint": "K7QF-2M9X",
+    }
     assert decode_txt({**as_wire, b"future": b"x"})["free"] == 2
 
 
@@ -52,7 +58,14 @@ def test_encode_checks_its_input():
 async def test_advertise_update_browse_withdraw_on_loopback():
     try:
         ad = await advertise(
-            "alice", 45678, game="go-out-girl", free=2, seats=3, fingerprint="K7QF-2M9X", addresses=LO, interfaces=LO
+            "alice",
+            45678,
+            game="go-out-girl",
+            free=2,
+            seats=3,
+            fingerprint="K7QF-2M9X",
+            addresses=LO,
+            interfaces=LO,
         )
     except (OSError, RuntimeError) as e:
         pytest.skip(f"zeroconf cannot bind to 127.0.0.1 here ({e}); TXT encoding is tested above")
@@ -60,7 +73,14 @@ async def test_advertise_update_browse_withdraw_on_loopback():
         found = [t for t in await browse(1.0, interfaces=LO) if t.fingerprint == "K7QF-2M9X"]
         assert len(found) == 1
         t = found[0]
-        assert (t.host, t.port, t.game, t.free, t.seats, t.version) == ("127.0.0.1", 45678, "go-out-girl", 2, 3, "1")
+        assert (t.host, t.port, t.game, t.free, t.seats, t.version) == (
+            "127.0.0.1",
+            45678,
+            "go-out-girl",
+            2,
+            3,
+            "1",
+        )
         assert t.address == "127.0.0.1:45678" and t.name == ad.name == "alice K7QF-2M9X"
         assert ad.info.name.endswith(SERVICE_TYPE)
         await ad.update(0)

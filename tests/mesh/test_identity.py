@@ -66,7 +66,9 @@ def test_bad_key_file_gets_a_clear_error(tmp_path, content, words):
 
 def test_a_key_of_another_kind_is_refused(tmp_path):
     rsa_key = rsa.generate_private_key(public_exponent=65537, key_size=1024)
-    pem = rsa_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    pem = rsa_key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     (tmp_path / KEY_FILE).write_bytes(pem)
     with pytest.raises(IdentityError, match="not an Ed25519 key"):
         Identity.load_or_create(tmp_path)

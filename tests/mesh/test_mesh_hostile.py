@@ -103,7 +103,10 @@ async def test_equivocation_is_named_by_head_comparison(tmp_path):
         assert len(found) == 1
         e = found[0]
         assert e.seat == 1
-        assert {envelope_hash(e.first), envelope_hash(e.second)} == {envelope_hash(a), envelope_hash(b)}
+        assert {envelope_hash(e.first), envelope_hash(e.second)} == {
+            envelope_hash(a),
+            envelope_hash(b),
+        }
         # the proof stands on its own: both carry bob's valid signature and the same seq
         from protocol.envelope import check_signature
 

@@ -29,9 +29,11 @@ async def test_crashed_peer_resumes_from_its_transcript_and_nothing_is_lost(tmp_
 
     async def carol_hook(r):
         if r == CRASH_AT - 1:  # from now on carol's envelopes reach her transcript but not the wire
+
             def lost(seat, frames):
                 if frames[0] == K_ENV:
                     swallowed_frames.append(frames)
+
             carol._send_frames = lost
         if r == CRASH_AT:
             crashed.set()
@@ -47,7 +49,9 @@ async def test_crashed_peer_resumes_from_its_transcript_and_nothing_is_lost(tmp_
     assert alice.waiting_for() == ["carol"]
     assert not any(t.done() for t in others)  # the table waits for her
 
-    again = await Mesh.resume(identity(tmp_path, 2), alice.table, bind=LOOPBACK, timings=Timings.fast())
+    again = await Mesh.resume(
+        identity(tmp_path, 2), alice.table, bind=LOOPBACK, timings=Timings.fast()
+    )
     assert again.address == carol.address  # same port, free again
     assert again.channel.replaying
     assert [b["r"] for _, b in again.channel.recorded("round")] == list(range(CRASH_AT + 1))
@@ -98,7 +102,12 @@ async def test_host_restarts_on_a_new_port_and_the_others_follow(tmp_path):
     squatter.bind((LOOPBACK, old_port))  # the old port is taken now
     squatter.listen()
     try:
-        again = await Mesh.resume(identity(tmp_path, 0), transcript=alice.transcript_path, bind=LOOPBACK, timings=Timings.fast())
+        again = await Mesh.resume(
+            identity(tmp_path, 0),
+            transcript=alice.transcript_path,
+            bind=LOOPBACK,
+            timings=Timings.fast(),
+        )
         assert again.port != old_port
         result = await play(again.channel, ROUNDS)
         results = await asyncio.gather(*others)
@@ -117,7 +126,9 @@ async def test_replay_checks_what_is_resent(tmp_path):
     await bob.channel.send(0, "deck", {"key": 42})
     await alice.channel.recv("game", 5)
     await bob.close(announce=False)
-    again = await Mesh.resume(identity(tmp_path, 1), alice.table, bind=LOOPBACK, timings=Timings.fast())
+    again = await Mesh.resume(
+        identity(tmp_path, 1), alice.table, bind=LOOPBACK, timings=Timings.fast()
+    )
     try:
         # the table can read the human's recorded decisions before re-running them
         assert again.channel.pending_replay("game") == [(None, {"move": "pass"})]
@@ -142,13 +153,18 @@ async def test_rejoining_through_join_resumes(tmp_path):
     alice, bob, carol = meshes
     await carol.channel.broadcast("game", {"x": 1})
     await carol.close(announce=False)
-    again = await Mesh.join(identity(tmp_path, 2), bob.address, None, "carol", bind=LOOPBACK, timings=Timings.fast())
+    again = await Mesh.join(
+        identity(tmp_path, 2), bob.address, None, "carol", bind=LOOPBACK, timings=Timings.fast()
+    )
     try:
         assert again.seat == 2 and again.channel.pending_replay("game") == [(None, {"x": 1})]
         await again.channel.broadcast("game", {"x": 1})
         await again.channel.broadcast("game", {"x": 2})
         for m in (alice, bob):
-            assert [await m.channel.recv("game", 5) for _ in range(2)] == [(2, {"x": 1}), (2, {"x": 2})]
+            assert [await m.channel.recv("game", 5) for _ in range(2)] == [
+                (2, {"x": 1}),
+                (2, {"x": 2}),
+            ]
     finally:
         await close_all([alice, bob, again])
 
@@ -158,7 +174,11 @@ PEER = Path(__file__).with_name("peer_proc.py")
 
 async def _spawn(*args):
     return await asyncio.create_subprocess_exec(
-        sys.executable, str(PEER), *map(str, args), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        sys.executable,
+        str(PEER),
+        *map(str, args),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
 
 
@@ -178,7 +198,9 @@ async def _line(proc, prefix):
 async def test_a_peer_killed_with_sigkill_restarts_in_a_new_process(tmp_path):
     t = Timings.fast()
     alice = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice")
-    bob = await Mesh.join(identity(tmp_path, 1), alice.address, alice.code, "bob", bind=LOOPBACK, timings=t)
+    bob = await Mesh.join(
+        identity(tmp_path, 1), alice.address, alice.code, "bob", bind=LOOPBACK, timings=t
+    )
     home = tmp_path / "home2"
     proc = await _spawn("join", home, alice.address, alice.code, "carol", ROUNDS)
     try:

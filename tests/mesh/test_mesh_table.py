@@ -71,26 +71,38 @@ async def test_topics_have_their_own_inboxes(tmp_path):
 async def test_wrong_or_missing_code_is_refused_and_the_table_is_unchanged(tmp_path):
     t = Timings.fast()
     host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice")
-    bob = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob", bind=LOOPBACK, timings=t)
+    bob = await Mesh.join(
+        identity(tmp_path, 1), host.address, host.code, "bob", bind=LOOPBACK, timings=t
+    )
     events = host.subscribe()
     before = (host.roster, host.free_seats, list(bob.roster))
     wrong = "ZZZ-ZZZ" if host.code != "ZZZ-ZZZ" else "YYY-YYY"
     with pytest.raises(JoinRefused, match="wrong table code"):
-        await Mesh.join(identity(tmp_path, 2), host.address, wrong, "mallory", bind=LOOPBACK, timings=t)
+        await Mesh.join(
+            identity(tmp_path, 2), host.address, wrong, "mallory", bind=LOOPBACK, timings=t
+        )
     with pytest.raises(JoinRefused, match="needs its code"):
-        await Mesh.join(identity(tmp_path, 2), host.address, None, "mallory", bind=LOOPBACK, timings=t)
+        await Mesh.join(
+            identity(tmp_path, 2), host.address, None, "mallory", bind=LOOPBACK, timings=t
+        )
     await asyncio.sleep(0.1)
     assert (host.roster, host.free_seats, list(bob.roster)) == before
     assert events.empty()
     with pytest.raises(JoinRefused, match="name 'Bob' is taken"):
-        await Mesh.join(identity(tmp_path, 2), host.address, host.code, "Bob", bind=LOOPBACK, timings=t)
-    carol = await Mesh.join(identity(tmp_path, 2), host.address, host.code, "carol", bind=LOOPBACK, timings=t)
+        await Mesh.join(
+            identity(tmp_path, 2), host.address, host.code, "Bob", bind=LOOPBACK, timings=t
+        )
+    carol = await Mesh.join(
+        identity(tmp_path, 2), host.address, host.code, "carol", bind=LOOPBACK, timings=t
+    )
     meshes = [host, bob, carol]
     try:
         await asyncio.gather(*(m.wait_full(5) for m in meshes))
         assert carol.seat == 2
         with pytest.raises(JoinRefused, match="full"):
-            await Mesh.join(identity(tmp_path, 3), host.address, host.code, "dave", bind=LOOPBACK, timings=t)
+            await Mesh.join(
+                identity(tmp_path, 3), host.address, host.code, "dave", bind=LOOPBACK, timings=t
+            )
     finally:
         await close_all(meshes)
 
@@ -104,9 +116,13 @@ async def test_joining_nowhere_fails_clearly(tmp_path):
         s.bind((LOOPBACK, 0))
         port = s.getsockname()[1]
     with pytest.raises(JoinFailed, match="no answer"):
-        await Mesh.join(identity(tmp_path, 1), f"{LOOPBACK}:{port}", "ABC-DEF", "bob", bind=LOOPBACK, timings=t)
+        await Mesh.join(
+            identity(tmp_path, 1), f"{LOOPBACK}:{port}", "ABC-DEF", "bob", bind=LOOPBACK, timings=t
+        )
     with pytest.raises(ValueError, match="HOST:PORT"):
-        await Mesh.join(identity(tmp_path, 1), "nonsense", "ABC-DEF", "bob", bind=LOOPBACK, timings=t)
+        await Mesh.join(
+            identity(tmp_path, 1), "nonsense", "ABC-DEF", "bob", bind=LOOPBACK, timings=t
+        )
 
 
 @run_async()

@@ -31,7 +31,11 @@ def recorded(tmp_path_factory):
         for m in meshes:
             m.finish({"winner": 1})
         await meshes[0].checkpoint(5)
-        result = (meshes[0].table, [m.identity for m in meshes], [m.transcript_path for m in meshes])
+        result = (
+            meshes[0].table,
+            [m.identity for m in meshes],
+            [m.transcript_path for m in meshes],
+        )
         await close_all(meshes)
         return result
 
@@ -90,7 +94,11 @@ def test_a_tampered_line_is_reported(recorded, tmp_path):
     _write(bad, lines[:n] + [canonical(rec)] + lines[n + 1 :])
     with pytest.raises(TranscriptError) as e:
         read_transcript(bad)
-    assert e.value.line == n + 1 and "bad signature" in str(e.value) and f"line {n + 1}" in str(e.value)
+    assert (
+        e.value.line == n + 1
+        and "bad signature" in str(e.value)
+        and f"line {n + 1}" in str(e.value)
+    )
 
 
 def test_a_dropped_or_reordered_line_breaks_the_chain(recorded, tmp_path):
