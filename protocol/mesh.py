@@ -122,8 +122,8 @@ class Timings:
     @classmethod
     def fast(cls) -> Timings:
         return cls(
-            ping_after=0.15,
-            away_after=0.9,
+            ping_after=0.2,
+            away_after=1.5,
             heads_every=0.1,
             resend_after=0.15,
             handshake_timeout=5.0,
@@ -771,6 +771,9 @@ class Mesh:
             self._open_transcript(fresh=True)
             for m in roster:
                 self._set_member(m, record=False)
+            own = self._own_entry(name, addr)
+            if self._members[seat] != own:  # a seat we take back: our address has changed
+                self._set_member(own, record=False)
             self._record_roster()
             self._start()
             self._link_all()
@@ -1195,6 +1198,7 @@ class Mesh:
                 log.debug("seat %d: send failed: %s", self.seat, exc)
 
     def _send_ctl(self, seat: int, t: str, payload: Message) -> None:
+        assert not {"t", "table", "from", "sess", "boot", "ctr", "sig"} & set(payload)
         self._ctr += 1
         msg = {
             "t": t,
@@ -1557,11 +1561,11 @@ class Mesh:
         log.debug(
             "seat %d asks seat %d for seat %d's envelopes from %d", self.seat, target, s, have + 1
         )
-        self._send_ctl(target, "want", {"seat": s, "from": have + 1})
+        self._send_ctl(target, "want", {"seat": s, "start": have + 1})
 
     def _on_want(self, seat: int, msg: Message) -> None:
         assert self.verifier is not None
-        s, start = msg["seat"], msg["from"]
+        s, start = msg["seat"], msg["start"]
         if (
             not isinstance(s, int)
             or not 0 <= s < self.seats

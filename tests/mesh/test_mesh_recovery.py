@@ -220,3 +220,71 @@ async def test_a_peer_killed_with_sigkill_restarts_in_a_new_process(tmp_path):
             proc.kill()
             await proc.wait()
         await close_all([alice, bob])
+
+
+@run_async(30)
+async def test_what_an_away_author_sent_is_relayed_by_the_others(tmp_path):
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    await carol.close(announce=False)  # carol is down...
+    await bob.channel.broadcast("game", {"n": 1})  # ...while bob talks to her
+    await bob.channel.send(2, "deck", {"key": "for carol"})
+    assert await alice.channel.recv("game", 5) == (1, {"n": 1})
+    await until(lambda: alice.verifier.chains[1].seq == 2, what="alice holds bob's envelopes")
+    await bob.close(announce=False)  # and then bob goes down too
+    again = await Mesh.resume(
+        identity(tmp_path, 2), alice.table, bind=LOOPBACK, timings=Timings.fast()
+    )
+    try:
+        # bob is away, so alice relays his envelopes (signed by him, readable only by carol)
+        assert await again.channel.recv("game", 10) == (1, {"n": 1})
+        assert await again.channel.recv("deck", 10) == (1, {"key": "for carol"})
+        assert 1 in again.away
+    finally:
+        await close_all([alice, again])
+
+
+@run_async(30)
+async def test_host_crash_before_the_table_is_full(tmp_path):
+    t = Timings.fast()
+    alice = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice")
+    bob = await Mesh.join(
+        identity(tmp_path, 1), alice.address, alice.code, "bob", bind=LOOPBACK, timings=t
+    )
+    code, address = alice.code, alice.address
+    await alice.close(announce=False)
+    alice = await Mesh.resume(identity(tmp_path, 0), alice.table, bind=LOOPBACK, timings=t)
+    assert alice.address == address and alice.code == code and alice.free_seats == 1
+    carol = await Mesh.join(identity(tmp_path, 2), address, code, "carol", bind=LOOPBACK, timings=t)
+    meshes = [alice, bob, carol]
+    try:
+        await asyncio.gather(*(m.wait_full(5) for m in meshes))
+        await carol.channel.broadcast("game", {"hi": 1})
+        assert await bob.channel.recv("game", 5) == (2, {"hi": 1})
+    finally:
+        await close_all(meshes)
+
+
+@run_async(30)
+async def test_a_joiner_that_lost_everything_before_the_start_gets_its_seat_back(tmp_path):
+    t = Timings.fast()
+    alice = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice")
+    bob = await Mesh.join(
+        identity(tmp_path, 1), alice.address, alice.code, "bob", bind=LOOPBACK, timings=t
+    )
+    await bob.close(announce=False)
+    bob.transcript_path.unlink()
+    bob = await Mesh.join(
+        identity(tmp_path, 1), alice.address, alice.code, "bob", bind=LOOPBACK, timings=t
+    )
+    carol = await Mesh.join(
+        identity(tmp_path, 2), alice.address, alice.code, "carol", bind=LOOPBACK, timings=t
+    )
+    meshes = [alice, bob, carol]
+    try:
+        await asyncio.gather(*(m.wait_full(5) for m in meshes))
+        assert [m.seat for m in meshes] == [0, 1, 2]
+        await bob.channel.send(2, "deck", {"k": 1})
+        assert await carol.channel.recv("deck", 5) == (1, {"k": 1})
+    finally:
+        await close_all(meshes)
