@@ -35,7 +35,6 @@ import secrets
 import socket
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,7 +62,8 @@ from .envelope import (
     seal,
     unb64,
 )
-from .identity import Identity, b32, fingerprint, public_key_from_hex, verify
+from .identity import Identity, fingerprint, public_key_from_hex, verify
+from .roster import Member, check_name, entry_payload, normalize_address, roster_digest
 from .tablecode import code_key, code_proof, new_code, new_table_id, normalize_code, proofs_equal
 from .transcript import (
     TRANSCRIPT_VERSION,
@@ -78,14 +78,12 @@ log = logging.getLogger("p2pcards.mesh")
 MESH_VERSION = 1
 CTL_DOMAIN = b"p2pcards/v1/ctl\n"
 HS_DOMAIN = b"p2pcards/v1/hs\n"
-ENTRY_DOMAIN = b"p2pcards/v1/entry\n"
 K_HS, K_CTL, K_ENV, K_RELAY = b"hs", b"ctl", b"env", b"relay"
 MAX_FRAME = 4 * 1024 * 1024
 HWM = 10_000
 MAX_PENDING_HANDSHAKES = 32
 MAX_FUTURE = 5_000
 MAX_BATCH = 1_000
-MAX_NAME = 32
 
 
 class MeshError(Exception):
@@ -129,89 +127,6 @@ class Timings:
             handshake_timeout=5.0,
             tick=0.03,
         )
-
-
-# -- roster -----------------------------------------------------------------------------------
-
-
-def entry_payload(table: str, name: str, key_hex: str, addr: str) -> bytes:
-    return ENTRY_DOMAIN + canonical({"table": table, "name": name, "key": key_hex, "addr": addr})
-
-
-@dataclass(frozen=True)
-class Member:
-    """One seat of the roster. ``sig`` is the member's own signature over table, name, key, addr."""
-
-    seat: int
-    name: str
-    key: bytes
-    addr: str
-    sig: str
-
-    @property
-    def fingerprint(self) -> str:
-        return fingerprint(self.key)
-
-    def to_json(self) -> Message:
-        return {
-            "seat": self.seat,
-            "name": self.name,
-            "key": self.key.hex(),
-            "addr": self.addr,
-            "sig": self.sig,
-        }
-
-    @classmethod
-    def from_json(cls, d: Any, table: str, seats: int) -> Member:
-        """Parse and verify a roster entry; ``ValueError`` with a reason."""
-        if not isinstance(d, dict) or set(d) != {"seat", "name", "key", "addr", "sig"}:
-            raise ValueError("roster entry has the wrong fields")
-        seat, name, addr = d["seat"], d["name"], d["addr"]
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-            raise ValueError(f"roster entry has bad seat {seat!r}")
-        check_name(name)
-        normalize_address(addr)
-        key = public_key_from_hex(d["key"])
-        sig = unb64(d["sig"], "entry signature")
-        if not verify(key, sig, entry_payload(table, name, d["key"], addr)):
-            raise ValueError(f"roster entry for seat {seat} is not signed by its key")
-        return cls(seat, name, key, addr, d["sig"])
-
-
-def check_name(name: Any) -> str:
-    if (
-        not isinstance(name, str)
-        or not name.strip()
-        or len(name) > MAX_NAME
-        or not name.isprintable()
-    ):
-        raise ValueError(f"a player name is 1 to {MAX_NAME} printable characters")
-    return name
-
-
-def roster_digest(members: Iterable[Member]) -> str:
-    """A short code over every seat's name and key: if all players see the same digest, nobody
-    (the host included) has shown different players different tables."""
-    import hashlib
-
-    data = canonical([[m.seat, m.name, m.key.hex()] for m in sorted(members, key=lambda m: m.seat)])
-    s = b32(hashlib.sha256(b"p2pcards/v1/roster\n" + data).digest(), 8)
-    return f"{s[:4]}-{s[4:]}"
-
-
-def normalize_address(text: Any) -> str:
-    """``host:port`` or ``tcp://host:port`` → ``tcp://host:port``; ``ValueError`` otherwise."""
-    if not isinstance(text, str):
-        raise ValueError("an address looks like HOST:PORT")
-    rest = text.strip()
-    if rest.startswith("tcp://"):
-        rest = rest[len("tcp://") :]
-    host, sep, port = rest.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"{text!r} is not an address like HOST:PORT")
-    if any(c.isspace() or c in "/*" for c in host):
-        raise ValueError(f"{text!r} is not an address like HOST:PORT")
-    return f"tcp://{host}:{int(port)}"
 
 
 def _split_address(addr: str) -> tuple[str, int]:

@@ -37,6 +37,7 @@ from .envelope import (
     parse_canonical,
 )
 from .identity import Identity, data_dir, ensure_dir, public_key_from_hex
+from .roster import Member
 
 TRANSCRIPT_VERSION = 1
 
@@ -265,13 +266,12 @@ def _roster_record(
     roster = rec.get("roster")
     if not isinstance(roster, list):
         raise TranscriptError(path, n, "roster record without a roster list")
-    for m in roster:
+    for d in roster:
         try:
-            seat, key = m["seat"], public_key_from_hex(m["key"])
-            if not (isinstance(seat, int) and 0 <= seat < t.seats):
-                raise ValueError(f"bad seat {seat!r}")
+            m = Member.from_json(d, t.table, t.seats)
         except (KeyError, TypeError, ValueError) as e:
             raise TranscriptError(path, n, f"bad roster entry ({e})") from None
+        seat, key = m.seat, m.key
         if seat in keys and keys[seat] != key:
             raise TranscriptError(path, n, f"seat {seat} changes its key")
         keys[seat] = key

@@ -136,3 +136,15 @@ def test_truncated_and_damaged_files(recorded, tmp_path):
     _write(other, [b'{"hello":"world"}'])
     with pytest.raises(TranscriptError, match="line 1: the first line is not a table record"):
         read_transcript(other)
+
+
+def test_a_renamed_player_in_the_roster_is_caught(recorded, tmp_path):
+    _, _, _, paths = recorded
+    lines = _lines(paths[1])
+    n = next(i for i, raw in enumerate(lines) if b'"type":"roster"' in raw)
+    rec = json.loads(lines[n])
+    rec["roster"][0]["name"] = "mallory"
+    bad = tmp_path / "renamed.jsonl"
+    _write(bad, lines[:n] + [canonical(rec)] + lines[n + 1 :])
+    with pytest.raises(TranscriptError, match=f"line {n + 1}: .*not signed by its key"):
+        read_transcript(bad)
