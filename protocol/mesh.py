@@ -340,6 +340,7 @@ class Mesh:
         self._ctl_state: dict[int, tuple[str, int, int]] = {}
         now = time.monotonic()
         self._started = now
+        self._last_tick = now
         self._last_heard: dict[int, float] = {}
         self._ever_heard: set[int] = set()
         self._last_ping: dict[int, float] = {}
@@ -1649,6 +1650,11 @@ class Mesh:
 
     def _tick(self, now: float) -> None:
         t = self.timings
+        stalled = now - self._last_tick - t.tick
+        self._last_tick = now
+        if stalled > t.ping_after:  # our own loop was stuck (or the machine slept): not their fault
+            for s in self._last_heard:
+                self._last_heard[s] += stalled
         heads = self._heads_list()
         for s in list(self._members):
             if s == self.seat:
