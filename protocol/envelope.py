@@ -1,0 +1,362 @@
+"""Signed, chained envelopes: the unit of everything a peer says to the table.
+
+Wire form (one ZeroMQ frame, canonical JSON, see ``canonical``)::
+
+    {"v": 1, "table": "<32 hex>", "from": <seat>, "seq": <1, 2, ...>, "prev": "<64 hex>",
+     "to": null | <seat>, "topic": "<str>", "body": {...}          # broadcast
+                                             "box": "<base64>"     # private (instead of body)
+     "sig": "<base64 Ed25519 signature>"}
+
+- ``seq`` counts *all* envelopes of the sender at this table, broadcast and private alike, from 1;
+  ``prev`` is ``hash`` of the sender's envelope ``seq - 1`` (64 zeros for seq 1). Each sender
+  therefore has exactly one chain.
+- Every envelope, private ones included, is delivered to *every* peer. A private payload is
+  encrypted so only its recipient (and its sender) can read it, but anyone can check its
+  signature and its place in the chain. So every peer holds every sender's complete chain, and
+  two peers can compare heads exactly: if a sender ever signed two different envelopes with the
+  same ``seq``, the two envelopes together are the proof (``Equivocation``).
+- ``sig`` is Ed25519 over ``b"p2pcards/v1/env\\n" + canonical(envelope without "sig")``.
+- ``hash`` of an envelope is SHA-256 (hex) of ``canonical(envelope with "sig")``.
+- ``box`` is base64 of ``nonce(12) || ChaCha20-Poly1305 ciphertext`` of ``canonical(body)``, with
+  associated data ``b"p2pcards/v1/box\\n" + canonical(header)`` where the header is the envelope
+  without ``box`` and ``sig``. The key is HKDF-SHA256 (salt = the 16 table-id bytes, info =
+  ``b"p2pcards/v1/box" + sender key + recipient key``) of the X25519 shared secret between the two
+  identity keys converted from Ed25519 to X25519 (libsodium). Static-static agreement means the
+  sender can decrypt its own private envelopes too, which replay after a crash needs.
+
+Canonical JSON: ``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+allow_nan=False)`` encoded as ASCII; keys sorted by code point, no whitespace, non-ASCII as
+``\\uXXXX`` escapes. Bodies should hold integers, strings, booleans, null, lists and objects
+(floats are allowed but their text form is Python's ``repr``). Receivers reject a frame that is not
+exactly the canonical encoding of what it parses to, and objects with duplicate keys.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from .identity import Identity, verify
+
+VERSION = 1
+GENESIS = "0" * 64
+ENV_DOMAIN = b"p2pcards/v1/env\n"
+BOX_DOMAIN = b"p2pcards/v1/box\n"
+MAX_TOPIC = 64
+
+Message = dict[str, Any]
+
+
+class EnvelopeError(Exception):
+    """An envelope was rejected; ``reason`` says why. ``seat`` is the claimed sender if known."""
+
+    def __init__(self, reason: str, env: Message | None = None, seat: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.env = env
+        self.seat = seat
+
+
+class Equivocation(EnvelopeError):
+    """Two envelopes validly signed by ``seat`` that cannot both come from an honest peer: the same
+    ``seq`` with different contents, or ``second`` does not chain onto ``first``."""
+
+    def __init__(self, seat: int, first: Message, second: Message, reason: str) -> None:
+        super().__init__(reason, second, seat)
+        self.first = first
+        self.second = second
+
+
+# -- canonical encoding -----------------------------------------------------------------------
+
+
+def canonical(obj: Any) -> bytes:
+    try:
+        text = json.dumps(
+            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+        )
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"not JSON-able: {e}") from None
+    return text.encode("ascii")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def parse_canonical(data: bytes, what: str = "frame") -> Message:
+    """Parse a canonical JSON object; ``ValueError`` with a reason otherwise."""
+    try:
+        obj = json.loads(data.decode("ascii"), object_pairs_hook=_no_duplicates)
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} is not ASCII JSON") from None
+    except ValueError as e:
+        raise ValueError(f"{what} is not valid JSON ({e})") from None
+    if not isinstance(obj, dict):
+        raise ValueError(f"{what} is not a JSON object")
+    if canonical(obj) != data:
+        raise ValueError(f"{what} is not in canonical form")
+    return obj
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def unb64(text: Any, what: str) -> bytes:
+    if not isinstance(text, str):
+        raise ValueError(f"{what} is not a string")
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise ValueError(f"{what} is not base64") from None
+
+
+def envelope_hash(env: Message) -> str:
+    return hashlib.sha256(canonical(env)).hexdigest()
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_hex(v: Any, n: int) -> bool:
+    return isinstance(v, str) and len(v) == n and all(c in "0123456789abcdef" for c in v)
+
+
+# -- sealing ----------------------------------------------------------------------------------
+
+
+def box_key(
+    me: Identity, other_key: bytes, sender_key: bytes, recipient_key: bytes, table: str
+) -> bytes:
+    shared = me.x25519_shared(other_key)
+    return HKDF(
+        algorithm=hashes.SHA256(),
+        length=32,
+        salt=bytes.fromhex(table),
+        info=b"p2pcards/v1/box" + sender_key + recipient_key,
+    ).derive(shared)
+
+
+def _header(env: Message) -> Message:
+    return {k: v for k, v in env.items() if k not in ("box", "sig", "body")}
+
+
+def seal(
+    me: Identity,
+    table: str,
+    seat: int,
+    seq: int,
+    prev: str,
+    topic: str,
+    body: Message,
+    to: int | None = None,
+    key: bytes | None = None,
+) -> Message:
+    """Build and sign one envelope. For a private one (``to`` set), ``key`` is the box key
+    (``box_key``) for sender ``seat`` → recipient ``to``."""
+    if not isinstance(body, dict):
+        raise ValueError("a message body must be a dict")
+    plain = canonical(body)  # raises ValueError if not JSON-able
+    env: Message = {
+        "v": VERSION,
+        "table": table,
+        "from": seat,
+        "seq": seq,
+        "prev": prev,
+        "to": to,
+        "topic": topic,
+    }
+    if to is None:
+        env["body"] = json.loads(plain)
+    else:
+        if key is None:
+            raise ValueError("a private envelope needs a box key")
+        nonce = os.urandom(12)
+        ct = ChaCha20Poly1305(key).encrypt(nonce, plain, BOX_DOMAIN + canonical(env))
+        env["box"] = b64(nonce + ct)
+    env["sig"] = b64(me.sign(ENV_DOMAIN + canonical(env)))
+    return env
+
+
+def open_box(env: Message, key: bytes) -> Message:
+    """Decrypt a private envelope's body; ``EnvelopeError`` if that fails."""
+    try:
+        raw = unb64(env["box"], "box")
+        if len(raw) < 12 + 16:
+            raise ValueError("box too short")
+        plain = ChaCha20Poly1305(key).decrypt(
+            raw[:12], raw[12:], BOX_DOMAIN + canonical(_header(env))
+        )
+        body = parse_canonical(plain, "private body")
+    except (ValueError, InvalidTag) as e:
+        raise EnvelopeError(
+            f"undecryptable private payload ({e or 'authentication failed'})", env, env.get("from")
+        ) from None
+    return body
+
+
+# -- checking ---------------------------------------------------------------------------------
+
+
+def check_shape(env: Any, seats: int) -> None:
+    """Structural checks that need no key; ``EnvelopeError`` with the reason."""
+    if not isinstance(env, dict):
+        raise EnvelopeError("envelope is not an object")
+    seat = env.get("from") if _is_int(env.get("from")) else None
+    base = {"v", "table", "from", "seq", "prev", "to", "topic", "sig"}
+    keys = set(env)
+    if keys == base | {"body"}:
+        private = False
+    elif keys == base | {"box"}:
+        private = True
+    else:
+        raise EnvelopeError(f"envelope has fields {sorted(keys)}", env, seat)
+    if env["v"] != VERSION or not _is_int(env["v"]):
+        raise EnvelopeError(f"unsupported envelope version {env['v']!r}", env, seat)
+    if not _is_hex(env["table"], 32):
+        raise EnvelopeError("table id is not 32 hex digits", env, seat)
+    if seat is None or not 0 <= seat < seats:
+        raise EnvelopeError(f"sender seat {env['from']!r} is not a seat of this table", env)
+    if not _is_int(env["seq"]) or env["seq"] < 1:
+        raise EnvelopeError(f"bad sequence number {env['seq']!r}", env, seat)
+    if not _is_hex(env["prev"], 64):
+        raise EnvelopeError("prev is not a 64-hex hash", env, seat)
+    to = env["to"]
+    if private:
+        if not _is_int(to) or not 0 <= to < seats or to == seat:
+            raise EnvelopeError(f"private envelope to bad seat {to!r}", env, seat)
+        if not isinstance(env["box"], str):
+            raise EnvelopeError("box is not a string", env, seat)
+    else:
+        if to is not None:
+            raise EnvelopeError(
+                "an envelope with a plain body must be a broadcast (to: null)", env, seat
+            )
+        if not isinstance(env["body"], dict):
+            raise EnvelopeError("body is not an object", env, seat)
+    if not isinstance(env["topic"], str) or not 0 < len(env["topic"]) <= MAX_TOPIC:
+        raise EnvelopeError("bad topic", env, seat)
+    if not isinstance(env["sig"], str):
+        raise EnvelopeError("signature is not a string", env, seat)
+
+
+def check_signature(env: Message, public_key: bytes) -> None:
+    try:
+        sig = unb64(env["sig"], "signature")
+    except ValueError as e:
+        raise EnvelopeError(str(e), env, env.get("from")) from None
+    unsigned = {k: v for k, v in env.items() if k != "sig"}
+    if len(sig) != 64 or not verify(public_key, sig, ENV_DOMAIN + canonical(unsigned)):
+        raise EnvelopeError(f"bad signature for seat {env['from']}", env, env["from"])
+
+
+@dataclass
+class Chain:
+    """One sender's chain as held by one peer: every envelope by seq (index seq-1) and hashes."""
+
+    seat: int
+    envs: list[Message] = field(default_factory=list)
+    hashes: list[str] = field(default_factory=list)
+
+    @property
+    def seq(self) -> int:
+        return len(self.envs)
+
+    @property
+    def head(self) -> str:
+        return self.hashes[-1] if self.hashes else GENESIS
+
+    def get(self, seq: int) -> Message | None:
+        return self.envs[seq - 1] if 1 <= seq <= len(self.envs) else None
+
+    def hash_at(self, seq: int) -> str | None:
+        if seq == 0:
+            return GENESIS
+        return self.hashes[seq - 1] if 1 <= seq <= len(self.hashes) else None
+
+    def append(self, env: Message, h: str) -> None:
+        assert env["seq"] == self.seq + 1 and env["prev"] == self.head
+        self.envs.append(env)
+        self.hashes.append(h)
+
+
+NEW, DUPLICATE, FUTURE = "new", "duplicate", "future"
+
+
+class Verifier:
+    """Checks envelopes for one table against the roster's keys and every sender's chain.
+
+    ``classify(env)`` runs every check that does not change state and says whether ``env`` is the
+    sender's next envelope (NEW), one already held (DUPLICATE), or one from further ahead (FUTURE,
+    signature checked, to buffer). It raises ``EnvelopeError`` with a reason for a bad envelope and
+    ``Equivocation`` when the envelope and one already held are proof of a lying sender.
+    ``append`` then records a NEW envelope."""
+
+    def __init__(self, table: str, seats: int, keys: dict[int, bytes]) -> None:
+        self.table = table
+        self.seats = seats
+        self.keys = keys
+        self.chains = {s: Chain(s) for s in range(seats)}
+
+    def classify(self, env: Any) -> tuple[str, str]:
+        check_shape(env, self.seats)
+        seat = env["from"]
+        if env["table"] != self.table:
+            raise EnvelopeError(
+                f"wrong table {env['table']} (this table is {self.table})", env, seat
+            )
+        key = self.keys.get(seat)
+        if key is None:
+            raise EnvelopeError(f"seat {seat} has no key yet", env, seat)
+        check_signature(env, key)
+        h = envelope_hash(env)
+        chain = self.chains[seat]
+        seq = env["seq"]
+        if seq <= chain.seq:
+            held = chain.get(seq)
+            assert held is not None
+            if chain.hash_at(seq) == h:
+                return DUPLICATE, h
+            raise Equivocation(
+                seat, held, env, f"seat {seat} signed two different envelopes with seq {seq}"
+            )
+        if seq > chain.seq + 1:
+            return FUTURE, h
+        if env["prev"] != chain.head:
+            held = chain.get(chain.seq)
+            if held is None:
+                raise EnvelopeError(
+                    f"broken chain: seat {seat} seq 1 has prev {env['prev'][:12]}…, not genesis",
+                    env,
+                    seat,
+                )
+            raise Equivocation(
+                seat,
+                held,
+                env,
+                f"broken chain: seat {seat} seq {seq} does not follow its seq {seq - 1}",
+            )
+        return NEW, h
+
+    def append(self, env: Message, h: str) -> None:
+        self.chains[env["from"]].append(env, h)
+
+    def heads(self) -> dict[int, tuple[int, str]]:
+        return {s: (c.seq, c.head) for s, c in self.chains.items()}

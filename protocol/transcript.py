@@ -1,0 +1,311 @@
+"""The transcript: one JSON Lines file per table per user, written as the game goes.
+
+``<data dir>/tables/<table id>.jsonl`` (mode 0600). Every line is one canonical-JSON record
+(see ``protocol.envelope.canonical``), written and flushed before the envelope it holds is sent or
+delivered, so after a crash the file holds at least everything this peer said and everything it
+acted on. Records, by ``type``:
+
+- ``table`` (first line): ``table`` id, ``seats``, own ``seat``, own ``key`` (hex), ``game_info``,
+  ``created`` (unix time), ``mesh`` (protocol version) and, for the host, the table ``code``.
+- ``roster``: the full roster so far, a list of members ``{seat, name, key, addr, sig}``; written
+  whenever it changes (a join, or a peer coming back on a new address).
+- ``out``: ``env``, an envelope this peer sent. ``in``: ``env``, an envelope it accepted (every
+  envelope of every peer reaches every peer, private ones encrypted, so this is the full record).
+- ``note``: ``key``/``value`` saved by the local table for its own recovery (never sent).
+- ``fault``: proof that a peer misbehaved (``seat``, ``reason``, ``first``/``second`` envelopes).
+- ``end``: the game finished (``result``).
+
+``read_transcript`` verifies every signature and every sender's chain and returns the messages,
+decrypting the private ones this user may read when given its ``Identity``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .envelope import (
+    NEW,
+    EnvelopeError,
+    Message,
+    Verifier,
+    box_key,
+    canonical,
+    open_box,
+    parse_canonical,
+)
+from .identity import Identity, data_dir, ensure_dir, public_key_from_hex
+from .roster import Member
+
+TRANSCRIPT_VERSION = 1
+
+
+class TranscriptError(Exception):
+    """A transcript file is unreadable, truncated or does not verify; ``line`` names the line."""
+
+    def __init__(self, path: Path | str, line: int | None, reason: str) -> None:
+        where = f"{path}, line {line}" if line is not None else str(path)
+        super().__init__(f"{where}: {reason}")
+        self.path = Path(path)
+        self.line = line
+        self.reason = reason
+
+
+def tables_dir(home: str | os.PathLike[str] | None = None) -> Path:
+    return data_dir(home) / "tables"
+
+
+def transcript_path(table: str, home: str | os.PathLike[str] | None = None) -> Path:
+    return tables_dir(home) / f"{table}.jsonl"
+
+
+class TranscriptWriter:
+    """Appends records, one flushed line each. Creates the file (0600) and its directory."""
+
+    def __init__(self, path: Path) -> None:
+        ensure_dir(path.parent)
+        self.path = path
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._f = os.fdopen(fd, "ab", buffering=0)
+
+    def write(self, record: Message) -> None:
+        self._f.write(canonical(record) + b"\n")
+
+    def close(self) -> None:
+        if not self._f.closed:
+            self._f.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._f.closed
+
+
+@dataclass
+class Entry:
+    """One envelope of the transcript. ``body`` is the message if this reader could read it
+    (broadcasts always; private ones to or from the reading identity), else ``None``."""
+
+    line: int
+    direction: str  # "in" or "out"
+    env: Message
+    hash: str
+    body: Message | None
+
+    @property
+    def sender(self) -> int:
+        return self.env["from"]
+
+    @property
+    def seq(self) -> int:
+        return self.env["seq"]
+
+    @property
+    def to(self) -> int | None:
+        return self.env["to"]
+
+    @property
+    def topic(self) -> str:
+        return self.env["topic"]
+
+
+@dataclass
+class Transcript:
+    path: Path
+    table: str
+    seats: int
+    seat: int
+    key: str
+    game_info: dict[str, Any]
+    created: float
+    code: str | None
+    roster: list[dict[str, Any]]
+    entries: list[Entry] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)
+    faults: list[Message] = field(default_factory=list)
+    result: Any = None
+    finished: bool = False
+    torn_tail: bool = False
+    valid_bytes: int = 0  # length of the verified prefix of the file
+
+    def messages(self) -> list[tuple[int, int | None, str, Message | None]]:
+        """``(sender, to, topic, body)`` for every envelope in file order (``to`` None = all)."""
+        return [(e.sender, e.to, e.topic, e.body) for e in self.entries]
+
+    def heads(self) -> dict[int, tuple[int, str]]:
+        """Per sender, ``(seq, hash)`` of its last envelope in this transcript."""
+        out: dict[int, tuple[int, str]] = {}
+        for e in self.entries:
+            out[e.sender] = (e.seq, e.hash)
+        return out
+
+
+def read_transcript(
+    path: str | os.PathLike[str],
+    identity: Identity | None = None,
+    *,
+    tolerate_torn_tail: bool = False,
+) -> Transcript:
+    """Read and verify a transcript; ``TranscriptError`` naming the line on any problem.
+
+    With ``tolerate_torn_tail`` (crash recovery), a last line without its newline is treated as
+    never written (``torn_tail`` is set and ``valid_bytes`` says where the good part ends)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise TranscriptError(path, None, f"cannot read: {e.strerror or e}") from None
+    if not data:
+        raise TranscriptError(path, None, "empty file: not a p2pcards transcript")
+    lines = data.split(b"\n")
+    torn = False
+    if lines[-1] == b"":
+        lines.pop()
+    elif tolerate_torn_tail:
+        lines.pop()
+        torn = True
+    else:
+        raise TranscriptError(
+            path, len(lines), "truncated line (no end of line): the file was cut short"
+        )
+
+    t: Transcript | None = None
+    verifier: Verifier | None = None
+    keys: dict[int, bytes] = {}
+    box_keys: dict[tuple[int, int], bytes] = {}
+    offset = 0
+    for n, raw in enumerate(lines, start=1):
+        offset += len(raw) + 1
+        try:
+            rec = parse_canonical(raw, "record")
+        except ValueError as e:
+            raise TranscriptError(path, n, f"{e} (the line is damaged or truncated)") from None
+        kind = rec.get("type")
+        if t is None:
+            if kind != "table":
+                raise TranscriptError(
+                    path, n, "the first line is not a table record: not a p2pcards transcript"
+                )
+            t = _table_record(path, n, rec)
+            verifier = Verifier(t.table, t.seats, keys)
+            t.valid_bytes = offset
+            continue
+        assert verifier is not None
+        if kind == "roster":
+            t.roster = _roster_record(path, n, rec, t, keys)
+        elif kind in ("in", "out"):
+            env = rec.get("env")
+            try:
+                status, h = verifier.classify(env)
+            except EnvelopeError as e:
+                raise TranscriptError(path, n, f"envelope rejected: {e.reason}") from None
+            if status != NEW:
+                raise TranscriptError(
+                    path,
+                    n,
+                    f"envelope seat {env['from']} seq {env['seq']} is {status}: the chain has a gap or a repeat",
+                )
+            if (kind == "out") != (env["from"] == t.seat):
+                raise TranscriptError(
+                    path, n, f"an '{kind}' record of an envelope from seat {env['from']}"
+                )
+            verifier.append(env, h)
+            t.entries.append(
+                Entry(n, kind, env, h, _body(path, n, env, t, identity, keys, box_keys))
+            )
+        elif kind == "note":
+            if not isinstance(rec.get("key"), str):
+                raise TranscriptError(path, n, "note without a key")
+            t.notes[rec["key"]] = rec.get("value")
+        elif kind == "fault":
+            t.faults.append(rec)
+        elif kind == "end":
+            t.finished = True
+            t.result = rec.get("result")
+        else:
+            raise TranscriptError(path, n, f"unknown record type {kind!r}")
+        t.valid_bytes = offset
+    if t is None:
+        raise TranscriptError(path, 1, "no table record: not a p2pcards transcript")
+    t.torn_tail = torn
+    return t
+
+
+def _table_record(path: Path, n: int, rec: Message) -> Transcript:
+    try:
+        table, seats, seat, key = rec["table"], rec["seats"], rec["seat"], rec["key"]
+        if rec.get("mesh") != TRANSCRIPT_VERSION:
+            raise ValueError(f"unsupported transcript version {rec.get('mesh')!r}")
+        if not (isinstance(table, str) and len(table) == 32):
+            raise ValueError("bad table id")
+        bytes.fromhex(table)
+        if not (
+            isinstance(seats, int) and seats >= 2 and isinstance(seat, int) and 0 <= seat < seats
+        ):
+            raise ValueError("bad seats")
+        public_key_from_hex(key)
+    except (KeyError, ValueError, TypeError) as e:
+        raise TranscriptError(path, n, f"bad table record ({e})") from None
+    return Transcript(
+        path=path,
+        table=table,
+        seats=seats,
+        seat=seat,
+        key=key,
+        game_info=rec.get("game_info") or {},
+        created=rec.get("created") or 0.0,
+        code=rec.get("code"),
+        roster=[],
+    )
+
+
+def _roster_record(
+    path: Path, n: int, rec: Message, t: Transcript, keys: dict[int, bytes]
+) -> list[Message]:
+    roster = rec.get("roster")
+    if not isinstance(roster, list):
+        raise TranscriptError(path, n, "roster record without a roster list")
+    for d in roster:
+        try:
+            m = Member.from_json(d, t.table, t.seats)
+        except (KeyError, TypeError, ValueError) as e:
+            raise TranscriptError(path, n, f"bad roster entry ({e})") from None
+        seat, key = m.seat, m.key
+        if seat in keys and keys[seat] != key:
+            raise TranscriptError(path, n, f"seat {seat} changes its key")
+        keys[seat] = key
+    if t.seat in keys and keys[t.seat].hex() != t.key:
+        raise TranscriptError(path, n, "the roster gives this transcript's own seat another key")
+    return roster
+
+
+def _body(
+    path: Path,
+    n: int,
+    env: Message,
+    t: Transcript,
+    identity: Identity | None,
+    keys: dict[int, bytes],
+    cache: dict[tuple[int, int], bytes],
+) -> Message | None:
+    if env["to"] is None:
+        return env["body"]
+    if identity is None or identity.key_hex != t.key or t.seat not in (env["from"], env["to"]):
+        return None
+    pair = (env["from"], env["to"])
+    if pair not in cache:
+        other = env["to"] if env["from"] == t.seat else env["from"]
+        cache[pair] = box_key(identity, keys[other], keys[env["from"]], keys[env["to"]], t.table)
+    try:
+        return open_box(env, cache[pair])
+    except EnvelopeError as e:
+        raise TranscriptError(path, n, e.reason) from None
+
+
+def find_transcripts(home: str | os.PathLike[str] | None = None) -> list[Path]:
+    """Every transcript in the data dir, newest first."""
+    d = tables_dir(home)
+    if not d.is_dir():
+        return []
+    return sorted(d.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)

@@ -1,0 +1,94 @@
+"""mDNS discovery. The live test runs on 127.0.0.1 only (zeroconf bound to the loopback interface,
+so nothing leaves the machine); where that cannot bind it is skipped and the TXT tests still run."""
+
+import pytest
+
+from protocol.discovery import (
+    SERVICE_TYPE,
+    advertise,
+    browse,
+    decode_txt,
+    encode_txt,
+    instance_name,
+)
+from protocol.identity import Identity
+
+from .helpers import run_async
+
+LO = ["127.0.0.1"]
+
+
+def test_txt_round_trip():
+    txt = encode_txt("go-out-girl", 2, 4, "K7QF-2M9X")
+    assert txt == {"game": "go-out-girl", "free": "2", "seats": "4", "v": "1", "fp": "K7QF-2M9X"}
+    as_wire = {k.encode(): v.encode() for k, v in txt.items()}
+    assert decode_txt(as_wire) == {
+        "game": "go-out-girl",
+        "free": 2,
+        "seats": 4,
+        "version": "1",
+        "fingerprint": "K7QF-2M9X",
+    }
+    assert decode_txt({**as_wire, b"future": b"x"})["free"] == 2
+
+
+@pytest.mark.parametrize(
+    "props, words",
+    [
+        ({b"game": b"x", b"seats": b"4", b"v": b"1", b"fp": b"A"}, "lacks 'free'"),
+        ({b"game": b"x", b"free": b"many", b"seats": b"4", b"v": b"1", b"fp": b"A"}, "bad TXT"),
+        ({b"game": b"x", b"free": b"5", b"seats": b"4", b"v": b"1", b"fp": b"A"}, "out of range"),
+        ({b"game": None, b"free": b"1", b"seats": b"4", b"v": b"1", b"fp": b"A"}, "missing"),
+    ],
+)
+def test_bad_txt_is_refused(props, words):
+    with pytest.raises(ValueError, match=words):
+        decode_txt(props)
+
+
+def test_encode_checks_its_input():
+    with pytest.raises(ValueError):
+        encode_txt("g", 5, 4, "fp")
+    with pytest.raises(ValueError):
+        encode_txt("g" * 300, 1, 4, "fp")
+    assert instance_name("alice.example", "K7QF-2M9X") == "alice example K7QF-2M9X"
+    assert len(instance_name("é" * 100, "K7QF-2M9X").encode()) <= 63
+
+
+@run_async(40)
+async def test_advertise_update_browse_withdraw_on_loopback():
+    fp = Identity.generate().fingerprint  # unique, in case other test runs share the loopback
+    try:
+        ad = await advertise(
+            "alice",
+            45678,
+            game="go-out-girl",
+            free=2,
+            seats=3,
+            fingerprint=fp,
+            addresses=LO,
+            interfaces=LO,
+        )
+    except (OSError, RuntimeError) as e:
+        pytest.skip(f"zeroconf cannot bind to 127.0.0.1 here ({e}); TXT encoding is tested above")
+    try:
+        found = [t for t in await browse(1.0, interfaces=LO) if t.fingerprint == fp]
+        assert len(found) == 1
+        t = found[0]
+        assert (t.host, t.port, t.game, t.free, t.seats, t.version) == (
+            "127.0.0.1",
+            45678,
+            "go-out-girl",
+            2,
+            3,
+            "1",
+        )
+        assert t.address == "127.0.0.1:45678" and t.name == ad.name == f"alice {fp}"
+        assert ad.info.name.endswith(SERVICE_TYPE)
+        await ad.update(0)
+        found = [t for t in await browse(1.0, interfaces=LO) if t.fingerprint == fp]
+        assert [t.free for t in found] == [0]
+        assert await browse(0.5, interfaces=LO, game="other-game") == []
+    finally:
+        await ad.close()
+    assert [t for t in await browse(1.0, interfaces=LO) if t.fingerprint == fp] == []

@@ -1,0 +1,148 @@
+"""Garbage, forgeries, replays and equivocation are caught, logged and named; honest play goes on."""
+
+import asyncio
+import logging
+
+import zmq
+import zmq.asyncio
+
+from protocol.envelope import GENESIS, canonical, envelope_hash, seal
+from protocol.identity import Identity
+from protocol.mesh import K_CTL, K_ENV, K_HS
+
+from .helpers import close_all, make_table, run_async, until
+
+
+async def exchange(meshes, tag):
+    """Everyone broadcasts and sends privately once; everyone receives it all."""
+    for m in meshes:
+        await m.channel.broadcast("b", {"tag": tag, "from": m.seat})
+        await m.channel.send((m.seat + 1) % len(meshes), "p", {"tag": tag})
+    for m in meshes:
+        got = sorted([await m.channel.recv("b", 5) for _ in range(len(meshes) - 1)])
+        assert [b["tag"] for _, b in got] == [tag] * (len(meshes) - 1)
+        assert (await m.channel.recv("p", 5))[1] == {"tag": tag}
+
+
+@run_async()
+async def test_garbage_and_bad_envelopes_are_dropped_with_a_log_line(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="p2pcards.mesh")
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    await exchange(meshes, "before")
+    ctx = zmq.asyncio.Context()
+    raw = ctx.socket(zmq.DEALER)
+    raw.setsockopt(zmq.LINGER, 0)
+    raw.connect(host.address)
+    try:
+        old = bob.verifier.chains[1].get(1)
+        nxt = bob.verifier.chains[1].seq + 1
+        head = bob.verifier.chains[1].head
+        forged = seal(Identity.generate(), host.table, 1, nxt, head, "b", {"tag": "forged"})
+        wrong_table = seal(bob.identity, "ab" * 16, 1, nxt, head, "b", {"tag": "elsewhere"})
+        ctl = {"t": "heads", "table": host.table, "from": 1, "sess": "x", "boot": 1, "ctr": 1}
+        ctl["sig"] = "AAAA"
+        attempts = [
+            ([b"just one frame"], "expected 2 frames"),
+            ([b"a", b"b", b"c"], "expected 2 frames"),
+            ([b"zzz", b"{}"], "unknown frame kind"),
+            ([K_ENV, b"\x00\xffnot json"], "not ASCII JSON"),
+            ([K_ENV, b"[1,2,3]"], "not a JSON object"),
+            ([K_ENV, b'{"v": 1}'], "not in canonical form"),
+            ([K_ENV, canonical({"v": 1, "hello": "world"})], "envelope has fields"),
+            ([K_ENV, canonical(forged)], "bad signature"),
+            ([K_ENV, canonical(wrong_table)], "wrong table"),
+            ([K_ENV, canonical(old)], "duplicate"),  # a replay of bob's first envelope
+            ([K_CTL, canonical(ctl)], "bad signature"),
+            ([K_HS, b"{}"], "unexpected handshake"),
+        ]
+        for frames, _ in attempts:
+            await raw.send_multipart(frames)
+        # replay a genuine control message of bob's: the counter gives it away
+        sent = {}
+        orig = bob._send_frames
+
+        def spy(seat, frames):
+            if seat == 0 and frames[0] == K_CTL:
+                sent["ctl"] = frames
+            orig(seat, frames)
+
+        bob._send_frames = spy
+        bob._send_heads(0, reply=False)
+        await until(lambda: "ctl" in sent)
+        await asyncio.sleep(0.05)
+        await raw.send_multipart(sent["ctl"])
+        await until(lambda: "replayed control message" in caplog.text, what="replayed ctl logged")
+        for _, words in attempts:
+            await until(lambda w=words: w in caplog.text, what=f"a log line with {words!r}")
+        assert not [e for e in host.events if e.kind in ("fault", "equivocation")]
+        await exchange(meshes, "after")  # and everyone plays on
+    finally:
+        raw.close(0)
+        ctx.term()
+        await close_all(meshes)
+
+
+@run_async()
+async def test_equivocation_is_named_by_head_comparison(tmp_path):
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        await exchange(meshes, "honest")
+        # bob tells alice one thing and carol another, under the same sequence number
+        chain = bob.verifier.chains[1]
+        a = seal(bob.identity, bob.table, 1, chain.seq + 1, chain.head, "b", {"card": "ace"})
+        b = seal(bob.identity, bob.table, 1, chain.seq + 1, chain.head, "b", {"card": "king"})
+        bob.verifier.append(a, envelope_hash(a))
+        bob._sent_at.append(0.0)
+        bob._send_frames(0, [K_ENV, canonical(a)])
+        bob._send_frames(2, [K_ENV, canonical(b)])
+        assert await host.channel.recv("b", 5) == (1, {"card": "ace"})
+        assert await carol.channel.recv("b", 5) == (1, {"card": "king"})
+        found = await host.checkpoint(5)
+        assert len(found) == 1
+        e = found[0]
+        assert e.seat == 1
+        assert {envelope_hash(e.first), envelope_hash(e.second)} == {
+            envelope_hash(a),
+            envelope_hash(b),
+        }
+        # the proof stands on its own: both carry bob's valid signature and the same seq
+        from protocol.envelope import check_signature
+
+        for env in (e.first, e.second):
+            check_signature(env, bob.identity.public_key)
+        assert e.first["seq"] == e.second["seq"]
+        # carol learns it too (from her own comparison or alice's evidence), with the proof
+        await until(lambda: [x.seat for x in carol.equivocations] == [1], what="carol names bob")
+        ev = [x for x in host.events if x.kind == "equivocation"]
+        assert ev and ev[0].seat == 1 and ev[0].name == "bob" and len(ev[0].proof) == 2
+        # and it is in the transcript
+        from protocol.transcript import read_transcript
+
+        t = read_transcript(host.transcript_path)
+        assert [f["seat"] for f in t.faults] == [1]
+    finally:
+        await close_all(meshes)
+
+
+@run_async()
+async def test_a_genesis_forgery_is_not_blamed_on_anyone(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="p2pcards.mesh")
+    meshes = await make_table(tmp_path, 2)
+    host, bob = meshes
+    try:
+        ctx = zmq.asyncio.Context()
+        raw = ctx.socket(zmq.DEALER)
+        raw.setsockopt(zmq.LINGER, 0)
+        raw.connect(bob.address)
+        env = seal(Identity.generate(), host.table, 0, 1, GENESIS, "b", {"x": 1})
+        await raw.send_multipart([K_ENV, canonical(env)])
+        await until(lambda: "bad signature" in caplog.text)
+        raw.close(0)
+        ctx.term()
+        assert bob.equivocations == []
+        await host.channel.broadcast("b", {"x": 2})
+        assert await bob.channel.recv("b", 5) == (0, {"x": 2})
+    finally:
+        await close_all(meshes)
