@@ -103,6 +103,136 @@ def rules(game: GameArg) -> None:
         fail(str(exc))
 
 
+# ---- networked play ---------------------------------------------------------------------------
+
+BindOpt = Annotated[str, typer.Option(help="Address to listen on (127.0.0.1 keeps the table on "
+                                      "this machine).")]
+
+
+def _network_errors(fn):
+    """Run a network command, turning every expected failure into a clear one-line message."""
+    import asyncio
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from protocol.identity import IdentityError
+        from protocol.mesh import MeshError
+        from protocol.transcript import TranscriptError
+
+        from .table import TableStopped
+
+        try:
+            return asyncio.run(fn(*args, **kwargs))
+        except TableStopped as exc:
+            fail(f"the table stopped: {exc.reason}", 3)
+        except (ConfigError, MeshError, IdentityError, TranscriptError, OSError) as exc:
+            fail(str(exc), 1)
+        except KeyboardInterrupt:
+            typer.echo("\nInterrupted. Run the same command again to rejoin your seat.")
+            raise typer.Exit(130) from None
+    return wrapper
+
+
+@app.command()
+def host(
+    game: GameArg,
+    players: Annotated[int, typer.Option(min=2, max=5, help="Seats at the table.")] = 4,
+    bots: Annotated[int, typer.Option(min=0, max=4, help="Seats filled by bots (each its own "
+                                      "process on this machine).")] = 0,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any).")] = 0,
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "host",
+    bind: BindOpt = "0.0.0.0",
+    difficulty: Annotated[str | None, typer.Option(help="Out Of This World difficulty.")] = None,
+    adventure: Annotated[str | None, typer.Option(help="Out Of This World adventure.")] = None,
+    euro: Annotated[bool, typer.Option("--euro", help="The Girl and the Robot's Euro variant.")] = False,
+    bot_level: Annotated[str, typer.Option(help="Level of the bots: random, easy, normal, strong.")] = "easy",
+    discovery: Annotated[bool, typer.Option(help="Advertise the table on the LAN (mDNS).")] = True,
+    autoplay: Annotated[bool, typer.Option(hidden=True, help="A bot plays the host's seat.")] = False,
+) -> None:
+    """Open a table: prints its address and code; others run 'p2pcards join'."""
+    check_game(game)
+    if bots > players - 1:
+        fail(f"--bots can fill at most {players - 1} of {players} seats (one is yours)")
+    from .net import host_table
+
+    _network_errors(host_table)(game, players, game_options(difficulty, adventure, euro),
+                                bots=bots, port=port, name=name, bind=bind, bot_level=bot_level,
+                                discovery=discovery, autoplay=autoplay)
+
+
+@app.command()
+def join(
+    address: Annotated[str | None, typer.Argument(help="HOST:PORT of the table; omit to look "
+                                                  "for tables on the LAN.", show_default=False)] = None,
+    code: Annotated[str | None, typer.Option(help="The table code the host printed.")] = None,
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "player",
+    bind: BindOpt = "0.0.0.0",
+    resume: Annotated[bool, typer.Option("--resume", help="Take your seat back at the table you "
+                                         "were playing (after a crash).")] = False,
+) -> None:
+    """Join a table (or take your seat back after a crash: run the same command again)."""
+    from .net import join_table
+
+    _network_errors(join_table)(address, code, name, bind=bind, resume=resume)
+
+
+@app.command()
+def bot(
+    address: Annotated[str, typer.Argument(help="HOST:PORT of the table.", show_default=False)],
+    code: Annotated[str | None, typer.Option(help="The table code.")] = None,
+    name: Annotated[str, typer.Option(help="The bot's name at the table.")] = "bot",
+    level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
+    bind: BindOpt = "0.0.0.0",
+    json_result: Annotated[bool, typer.Option("--json", help="Print the result as one JSON "
+                                              "line.")] = False,
+) -> None:
+    """Sit a bot at a table, as its own process (run again after a crash to resume its seat)."""
+    from .net import bot_seat
+
+    _network_errors(bot_seat)(address, code, name, level=level, bind=bind, json_result=json_result)
+
+
+@app.command()
+def demo(
+    game: Annotated[str, typer.Argument(help=f"The game: {', '.join(names())}.")] = "go-out-girl",
+    players: Annotated[int, typer.Option(min=2, max=5, help="Peers (separate processes).")] = 4,
+    level: Annotated[str, typer.Option(help="Bot level.")] = "easy",
+) -> None:
+    """A complete game between peers as separate processes on 127.0.0.1, with the mental-poker
+    deck and the end-of-game audit."""
+    check_game(game)
+    from .net import run_demo
+
+    ok = _network_errors(run_demo)(game, players, level)
+    if not ok:
+        raise typer.Exit(1)
+
+
+@app.command()
+def audit(
+    transcript: Annotated[str, typer.Argument(help="A transcript file (see 'p2pcards tables').",
+                                              show_default=False)],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+) -> None:
+    """Check a game's transcript: signatures and chains, the deck audit, and a replay of the whole
+    game on the full-information engine. Exits 1 on a bad game."""
+    from .audit import audit_transcript
+
+    try:
+        report = audit_transcript(transcript)
+    except ConfigError as exc:
+        fail(str(exc), 2)
+    if json_out:
+        import json
+
+        typer.echo(json.dumps(report.to_json()))
+    else:
+        for line in report.lines():
+            typer.echo(line)
+    raise typer.Exit(0 if report.clean else 1)
+
+
 def main() -> None:
     app()
 

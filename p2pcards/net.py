@@ -1,0 +1,305 @@
+"""The flows behind ``p2pcards host``, ``join``, ``bot`` and ``demo``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from protocol.identity import Identity, data_dir
+from protocol.mesh import JoinRefused, Mesh, MeshError
+from protocol.transcript import find_transcripts, read_transcript
+
+from .bots.registry import make_bot
+from .lobby import GameInfo, play_seat, spawn_bot
+from .table import TableResult, TableStopped
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def _code_hint(mesh: Mesh) -> str:
+    return f"p2pcards join {mesh.address.removeprefix('tcp://')} --code {mesh.code}"
+
+
+def _results(mesh: Mesh, result: TableResult) -> None:
+    names = [mesh.name_of(s) for s in range(mesh.seats)]
+    out = result.outcome or {}
+    if "winner" in out:
+        say(f"Winner: {names[out['winner']]}")
+    elif out:
+        say(f"Result: {out}")
+    if result.verdict is not None:
+        say(f"Audit: {result.verdict.text(names)}")
+
+
+async def host_table(game: str, players: int, options: dict[str, Any], *, bots: int, port: int,
+                     name: str, bind: str, bot_level: str, discovery: bool, autoplay: bool,
+                     home: str | None = None) -> TableResult:
+    info = GameInfo(game, players, options)
+    info.check()
+    me = Identity.load_or_create(home)
+    mesh = await Mesh.host(me, players, port=port, game_info=info.to_json(), name=name, bind=bind,
+                           home=home)
+    procs: list = []
+    ad = None
+    try:
+        say(f"Table open for {game}, {players} seats. Your fingerprint: {me.fingerprint}")
+        say(f"Address: {mesh.address.removeprefix('tcp://')}   Table code: {mesh.code}")
+        say(f"Others join with:  {_code_hint(mesh)}")
+        if discovery and bind != "127.0.0.1":
+            ad = await _advertise(mesh, game, players, me)
+        bot_home = data_dir(home) / "bots" / mesh.table
+        for i in range(bots):
+            procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
+                                   name=f"bot{i + 1}", level=bot_level, home=bot_home / str(i),
+                                   extra=["--bind", bind]))
+        await _wait_for_players(mesh, ad)
+        player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
+        result = await _play(mesh, player)
+        _results(mesh, result)
+        return result
+    finally:
+        if ad is not None:
+            await ad.close()
+        await _reap(procs)
+        await mesh.close()
+
+
+async def _advertise(mesh: Mesh, game: str, players: int, me: Identity):
+    from protocol.discovery import advertise
+
+    try:
+        return await advertise(mesh.name, mesh.port, game=game, free=mesh.free_seats,
+                               seats=players, fingerprint=me.fingerprint)
+    except RuntimeError as exc:
+        say(f"(not advertised on the LAN: {exc}; players can still join by address)")
+        return None
+
+
+async def _wait_for_players(mesh: Mesh, ad: Any) -> None:
+    q = mesh.subscribe()
+    while not mesh.full:
+        say(f"Waiting for players: {mesh.seats - mesh.free_seats} of {mesh.seats} seated.")
+        ev = await q.get()
+        if ev.kind == "joined":
+            say(f"{ev.name} joined.")
+            if ad is not None:
+                await ad.update(mesh.free_seats)
+    say("The table is full: " + ", ".join(mesh.name_of(s) for s in range(mesh.seats)))
+    if ad is not None:
+        await ad.close()
+
+
+def _terminal(mesh: Mesh):
+    from .ui.terminal import TerminalPlayer
+
+    return TerminalPlayer(mesh.seat, who=lambda: _who(mesh), hinter=_hinter(mesh))
+
+
+def _hinter(mesh: Mesh):
+    try:
+        from solver.hints import hinter_for
+    except ImportError:
+        return None
+    return hinter_for(GameInfo.from_json(mesh.game_info).game)
+
+
+def _who(mesh: Mesh) -> list[str]:
+    lines = []
+    for s in range(mesh.seats):
+        tag = " (you)" if s == mesh.seat else ""
+        away = " — away" if s in mesh.away else ""
+        lines.append(f"  seat {s + 1}: {mesh.name_of(s)}{tag}{away}")
+    return lines
+
+
+async def _play(mesh: Mesh, player: Any) -> TableResult:
+    """Run the seat; a human's prompt runs alongside and can chat through the table."""
+    from .ui.terminal import Left, TerminalPlayer
+
+    if not isinstance(player, TerminalPlayer):
+        return await play_seat(mesh, player, say=say)
+
+    def attach(table):
+        player.chat = table.send_chat
+
+    game = asyncio.create_task(play_seat(mesh, player, say=say, on_table=attach))
+    typing = asyncio.create_task(player.run_input())
+    try:
+        done, _ = await asyncio.wait({game, typing}, return_when=asyncio.FIRST_COMPLETED)
+        if game in done:
+            return game.result()
+        # the player left: stop, keeping everything on disk for a later rejoin
+        game.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Left):
+            await game
+        raise TableStopped(mesh.seat, "you left the table; run the same command to rejoin")
+    finally:
+        typing.cancel()
+
+
+async def join_table(address: str | None, code: str | None, name: str, *, bind: str,
+                     resume: bool, home: str | None = None) -> TableResult | None:
+    me = Identity.load_or_create(home)
+    say(f"Your fingerprint: {me.fingerprint}")
+    if resume:
+        mesh = await _resume_latest(me, home, bind)
+    else:
+        if address is None:
+            address = await _pick_table()
+            if address is None:
+                return None
+        if code is None and sys.stdin.isatty():
+            code = input("Table code: ").strip() or None
+        try:
+            mesh = await Mesh.join(me, address, code, name, bind=bind, home=home)
+        except JoinRefused as exc:
+            raise MeshError(f"the table refused to seat you: {exc.reason}") from None
+    try:
+        say(f"Seated at {mesh.address.removeprefix('tcp://')} as seat {mesh.seat + 1}.")
+        if not mesh.full:
+            say("Waiting for the table to fill...")
+        result = await _play(mesh, _terminal(mesh))
+        _results(mesh, result)
+        return result
+    finally:
+        await mesh.close()
+
+
+async def _resume_latest(me: Identity, home: str | None, bind: str) -> Mesh:
+    for path in find_transcripts(home):
+        with contextlib.suppress(Exception):
+            t = read_transcript(path, me, tolerate_torn_tail=True)
+            if not t.finished and t.key == me.key_hex:
+                say(f"Resuming table {t.table} (seat {t.seat + 1}).")
+                return await Mesh.resume(me, transcript=path, bind=bind, home=home)
+    raise MeshError("there is no unfinished table to resume on this machine")
+
+
+async def _pick_table() -> str | None:
+    from protocol.discovery import browse
+
+    say("Looking for tables on the LAN...")
+    tables = await browse(3.0)
+    if not tables:
+        say("No table found. Ask the host for its address and code: p2pcards join HOST:PORT --code CODE")
+        return None
+    for i, t in enumerate(tables, 1):
+        say(f"  {i}. {t}")
+    if not sys.stdin.isatty():
+        return tables[0].address if len(tables) == 1 else None
+    while True:
+        text = input(f"Which table (1-{len(tables)})? ").strip()
+        if text.isdigit() and 1 <= int(text) <= len(tables):
+            return tables[int(text) - 1].address
+
+
+async def bot_seat(address: str, code: str | None, name: str, *, level: str, bind: str,
+                   json_result: bool, home: str | None = None) -> TableResult:
+    me = Identity.load_or_create(home)
+    t0 = time.perf_counter()
+    try:
+        mesh = await Mesh.join(me, address, code, name, bind=bind, home=home)
+    except JoinRefused as exc:
+        raise MeshError(f"the table refused the bot: {exc.reason}") from None
+    try:
+        info = GameInfo.from_json(mesh.game_info)
+        quiet = (lambda text: None) if json_result else say
+        bot = make_bot(info.game, mesh.seat, level, int.from_bytes(os.urandom(4), "big"))
+        result = await play_seat(mesh, bot, say=quiet)
+        if json_result:
+            v = result.verdict
+            print(json.dumps({
+                "seat": mesh.seat, "name": mesh.name, "outcome": result.outcome,
+                "verdict": None if v is None else {"clean": v.clean, "culprit": v.culprit,
+                                                   "reason": v.reason},
+                "steps": result.steps, "wall_s": round(time.perf_counter() - t0, 3),
+                "timings": {k: round(x, 3) for k, x in result.timings.items()},
+            }), flush=True)
+        else:
+            _results(mesh, result)
+        return result
+    finally:
+        await mesh.close()
+
+
+async def _reap(procs: list) -> None:
+    for p in procs:
+        for _ in range(100):
+            if p.poll() is not None:
+                break
+            await asyncio.sleep(0.1)
+        if p.poll() is None:
+            p.terminate()
+
+
+async def run_demo(game: str, players: int, level: str) -> bool:
+    """A host (this process, a bot seat) and players-1 bot processes on 127.0.0.1."""
+    info = GameInfo(game, players, {})
+    info.check()
+    root = Path(tempfile.mkdtemp(prefix="p2pcards-demo-"))
+    t0 = time.perf_counter()
+    procs = []
+    try:
+        me = Identity.load_or_create(str(root / "host"))
+        mesh = await Mesh.host(me, players, game_info=info.to_json(), name="host",
+                               bind="127.0.0.1", home=str(root / "host"))
+        say(f"demo: {game}, {players} peers as separate processes on 127.0.0.1, "
+            f"mental-poker deck, end-of-game audit")
+        for i in range(1, players):
+            procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
+                                   name=f"bot{i}", level=level, home=root / f"bot{i}",
+                                   quiet=False, extra=["--bind", "127.0.0.1", "--json"]))
+        await mesh.wait_full()
+        t_full = time.perf_counter()
+        bot = make_bot(game, mesh.seat, level, 1)
+        result = await play_seat(mesh, bot, say=say)
+        t_end = time.perf_counter()
+        names = [mesh.name_of(s) for s in range(players)]
+        await mesh.close()
+        reports = []
+        for p in procs:
+            out, _ = await asyncio.to_thread(p.communicate, timeout=120)
+            line = (out or b"").decode().strip().splitlines()
+            reports.append(json.loads(line[-1]) if line else None)
+        say("")
+        out = result.outcome or {}
+        if "winner" in out:
+            say(f"Winner: {names[out['winner']]}  ({out})")
+        say("Audit verdicts:")
+        v = result.verdict
+        say(f"  {names[0]:>6} (this process): {v.text(names) if v else 'not audited'}")
+        ok = bool(v and v.clean)
+        for r in reports:
+            if r is None:
+                say("  a bot process ended without a report")
+                ok = False
+                continue
+            rv = r.get("verdict") or {}
+            clean = bool(rv.get("clean"))
+            ok = ok and clean and r.get("outcome") == result.outcome
+            text = "clean" if clean else f"NOT clean: {rv.get('reason')}"
+            say(f"  {r['name']:>6} (pid-separate):  {text}; outcome agrees: {r.get('outcome') == result.outcome}")
+        tm = result.timings
+        lat = sorted(result.turn_latencies)
+        p95 = lat[int(0.95 * (len(lat) - 1))] * 1000 if lat else 0.0
+        say("Timings:")
+        say(f"  seating {t_full - t0:.2f} s, game {t_end - t_full:.2f} s ({result.steps} steps), "
+            f"deck service {tm.get('deck_s', 0):.2f} s, audit {tm.get('audit_s', 0):.2f} s")
+        say(f"  waiting on other seats' turns: median {1000 * lat[len(lat) // 2] if lat else 0:.1f} ms, "
+            f"p95 {p95:.1f} ms")
+        return ok
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        shutil.rmtree(root, ignore_errors=True)
