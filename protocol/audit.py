@@ -23,16 +23,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .group import InvalidPoint, Point, card_table
+from .group import InvalidPoint, Point, Scalar, card_table
 from .kdf import PeerSecrets
 from .params import DeckParams
 from .steps import (
+    blind_points,
     commitment,
     decode,
     descriptor_of,
     lock_points,
     random_value,
     rekey_points,
+    shuffle_chain,
     shuffle_points,
     vec_digest,
 )
@@ -257,19 +259,21 @@ class _Auditor:
         S: list[int] = desc["slots"]
         by = desc["by"]
         m, n = len(S), self.n
-        rekeyed = any(self.lock_ref[s] is not None for s in S)
-        chain = ([("rekey", j) for j in range(1, n)] if rekeyed else [])
-        chain += [("shuffle", j) for j in range(n)] + [("lock", j) for j in range(n)]
+        chain = shuffle_chain(n, [self.lock_ref[s] is None for s in S], self.p.n_cards,
+                              self.p.lock_proofs)
         cur = [self.ct[s] for s in S]
         author: tuple[int, str] | None = None
         for step, j in chain:
             body = self.msg(op, step, j)
             self.compare(j, op, step, "prev", body.get("prev"), vec_digest(cur).hex())
             sec = self.sec(j, op, step)
+            locked_want: list[str] | None = None
+            proof_want: list[Scalar] | None = None
             try:
-                if step == "rekey":
+                if step == "blind":
+                    want, proof_want = blind_points(sec, op, j, cur, self.tid)
+                elif step == "rekey":
                     want = rekey_points(sec, op, cur, [self.key(j, s, op, step) for s in S])
-                    locked_want, proof_want = None, None
                 elif step == "shuffle":
                     if by is None:
                         perm = sec.permutation(op, m)
@@ -282,19 +286,18 @@ class _Auditor:
                         perm = list(range(m))
                     strip = [self.key(0, s, op, step) for s in S] if j == 0 else None
                     want = shuffle_points(sec, op, cur, perm, strip)  # type: ignore[arg-type]
-                    locked_want, proof_want = None, None
                 else:
-                    locked_want_l, want, pr = lock_points(sec, op, j, cur, rekeyed, self.tid,
-                                                          self.p.lock_proofs)
-                    locked_want = [p.hex() for p in locked_want_l]
-                    proof_want = None if pr is None else [x.hex() for x in pr]
+                    locked_l, want, proof_want = lock_points(sec, op, j, cur, chain, self.tid,
+                                                             self.p.lock_proofs)
+                    locked_want = [p.hex() for p in locked_l]
             except InvalidPoint as exc:
                 assert author is not None  # the deck state only ever holds valid points
                 self.stop(author[0], op, author[1], f"points: {exc}")
             if step == "lock":
                 self.compare(j, op, step, "locked", body.get("locked"), locked_want)
-                if self.p.lock_proofs:
-                    self.compare(j, op, step, "proof", body.get("proof"), proof_want)
+            if step == "blind" or (step == "lock" and self.p.lock_proofs):
+                self.compare(j, op, step, "proof", body.get("proof"),
+                             None if proof_want is None else [x.hex() for x in proof_want])
             self.compare(j, op, step, "points", body.get("points"), [p.hex() for p in want])
             cur = self.vec(body, "points", m, j, op, step)
             author = (j, step)

@@ -42,6 +42,7 @@ from .group import (
 from .kdf import PeerSecrets
 from .params import TOPIC, VERSION, DeckParams
 from .steps import (
+    blind_points,
     commitment,
     decode,
     descriptor,
@@ -52,6 +53,7 @@ from .steps import (
     lock_points,
     random_value,
     rekey_points,
+    shuffle_chain,
     shuffle_points,
     vec_digest,
 )
@@ -86,7 +88,7 @@ class DeckPeer:
     lock step (every peer of a table must agree; see SPEC.md for the cost)."""
 
     def __init__(self, channel: Channel, table_id: bytes, deck_spec: str, n_cards: int, seed: bytes,
-                 timeout: float = 60.0, *, lock_proofs: bool = False) -> None:
+                 timeout: float = 60.0, *, lock_proofs: bool = True) -> None:
         if channel.seats < 2:
             raise ValueError("a deck needs at least two seats")
         self.ch = channel
@@ -225,12 +227,9 @@ class DeckPeer:
         others = [j for j in range(self.n) if j != self.seat]
         kind = desc["kind"]
         if kind == "shuffle":
-            rekey = any(self.lock_ref[s] is not None for s in desc["slots"])
-            steps = (["rekey"] if rekey else []) + ["shuffle", "lock"]
-            exp = {(st, j) for st in steps for j in others}
-            if rekey:
-                exp.discard(("rekey", 0))
-            return exp
+            chain = shuffle_chain(self.n, [self.lock_ref[s] is None for s in desc["slots"]],
+                                     self.params.n_cards, self.params.lock_proofs)
+            return {(st, j) for st, j in chain if j != self.seat}
         if kind == "open":
             to = desc["to"]
             if len(to) == self.n:
@@ -353,21 +352,22 @@ class DeckPeer:
         S: list[int] = desc["slots"]
         by: int | None = desc["by"]
         m, n, me = len(S), self.n, self.seat
-        sec = self.secrets
-        rekeyed = any(self.lock_ref[s] is not None for s in S)
-        chain = ([("rekey", j) for j in range(1, n)] if rekeyed else [])
-        chain += [("shuffle", j) for j in range(n)] + [("lock", j) for j in range(n)]
+        sec, tid, proofs = self.secrets, self.params.table_id, self.params.lock_proofs
+        chain = shuffle_chain(n, [self.lock_ref[s] is None for s in S], self.params.n_cards, proofs)
         cur = [self.ct[s] for s in S]
         cur_author: tuple[int, str] | None = None  # who published cur (None: the deck state)
         lock_io: list[tuple[list[Point], list[Point]]] = []
         my_perm: list[int] | None = None
         for idx, (step, j) in enumerate(chain):
             nxt = chain[idx + 1] if idx + 1 < len(chain) else None
+            fresh: list[Point]
             if j == me:
                 try:
-                    if step == "rekey":
-                        out = await asyncio.to_thread(rekey_points, sec, op, cur,
-                                                    [self._my_key(s) for s in S])
+                    if step == "blind":
+                        fresh, proof = await asyncio.to_thread(blind_points, sec, op, me, cur, tid)
+                    elif step == "rekey":
+                        fresh = await asyncio.to_thread(rekey_points, sec, op, cur,
+                                                        [self._my_key(s) for s in S])
                     elif step == "shuffle":
                         if by is None:
                             my_perm = self._permutation(op, m)
@@ -377,43 +377,47 @@ class DeckPeer:
                         else:
                             my_perm = list(range(m))
                         strip = [self._my_key(s) for s in S] if me == 0 else None
-                        out = await asyncio.to_thread(shuffle_points, sec, op, cur, my_perm, strip)
+                        fresh = await asyncio.to_thread(shuffle_points, sec, op, cur, my_perm, strip)
                     else:
-                        locked, out, proof = await asyncio.to_thread(
-                            lock_points, sec, op, me, cur, rekeyed, self.params.table_id,
-                            self.params.lock_proofs)
+                        locked, fresh, proof = await asyncio.to_thread(
+                            lock_points, sec, op, me, cur, chain, tid, proofs)
                 except InvalidPoint as exc:  # only an unvalidated input can be: the previous one
                     assert cur_author is not None
                     raise CheatDetected(cur_author[0], cur_author[1], f"points: {exc}", op) from None
                 fields: dict[str, Any] = {"prev": _hex(vec_digest(cur))}
                 if step == "lock":
                     fields["locked"] = [_hex(p) for p in locked]
-                    if self.params.lock_proofs:
-                        fields["proof"] = None if proof is None else [_hex(x) for x in proof]
-                fields["points"] = [_hex(p) for p in out]
+                if step == "blind" or (step == "lock" and proofs):
+                    fields["proof"] = None if proof is None else [_hex(x) for x in proof]
+                fields["points"] = [_hex(p) for p in fresh]
                 await self._bcast(self._envelope(op, desc, step, **fields))
             else:
                 body = await self._wait(op, step, j)
                 if body.get("prev") != _hex(vec_digest(cur)):
                     self._equivocation(op, step, j, cur_author, S)
-                # validate now unless this seat multiplies the vector next (which validates it)
-                mine_next = nxt is not None and nxt[1] == me
-                proofs = step == "lock" and self.params.lock_proofs and m > 0
-                if step == "lock":
-                    locked = await self._points(body, "locked", m, j, step, op, validate=not proofs)
+                if step == "blind":
+                    fresh = await self._points(body, "points", m, j, step, op, validate=False)
+                    await self._check_proof(body, op, j, step, cur, fresh)
+                elif step == "lock":
+                    proven = proofs and m > 0
+                    locked = await self._points(body, "locked", m, j, step, op, validate=not proven)
                     self.seen.update(locked)
-                out = await self._points(body, "points", m, j, step, op, validate=not (mine_next or proofs))
-                if step == "lock":
-                    if set(locked) & set(out):
+                    fresh = await self._points(body, "points", m, j, step, op,
+                                               validate=not (proven or (nxt is not None and nxt[1] == me)))
+                    if set(locked) & set(fresh):
                         raise CheatDetected(j, step, "locked and points share a point", op)
-                    if proofs:
-                        await self._check_proof(body, op, j, locked, out)
-                    elif self.params.lock_proofs and body.get("proof") is not None:
-                        raise CheatDetected(j, step, "a proof over no slots", op)
-            self.seen.update(out)
+                    if proven:
+                        await self._check_proof(body, op, j, step, locked, fresh)
+                    elif body.get("proof") is not None:
+                        raise CheatDetected(j, step, "an unexpected proof", op)
+                else:
+                    # validated now unless this seat multiplies it next (which validates it)
+                    fresh = await self._points(body, "points", m, j, step, op,
+                                               validate=not (nxt is not None and nxt[1] == me))
+            self.seen.update(fresh)
             if step == "lock":
                 lock_io.append((cur, locked))
-            cur, cur_author = out, (j, step)
+            cur, cur_author = fresh, (j, step)
         old = [self.plain[s] for s in S]
         for i, s in enumerate(S):
             self.ct[s] = cur[i]
@@ -436,24 +440,27 @@ class DeckPeer:
             raise CheatDetected(j, step, "prev does not match the deck state", op)
         raise Equivocation(authors[0], j, step, f"seat {j} starts from another deck state", op)
 
-    async def _check_proof(self, body: dict[str, Any], op: int, j: int, locked: list[Point],
-                     out: list[Point]) -> None:
+    async def _check_proof(self, body: dict[str, Any], op: int, j: int, step: str,
+                           before: list[Point], after: list[Point]) -> None:
+        """Verify a batched proof that one scalar maps ``before`` to ``after`` (a blind step's
+        plain points to its output; a lock step's ``locked`` to its ``points``). The proof's
+        combinations multiply every point, so this also validates them all."""
         pr = body.get("proof")
         if not isinstance(pr, list) or len(pr) != 2:
-            raise CheatDetected(j, "lock", "missing or malformed lock proof", op)
-        e, z = (self._scalar(x, j, "lock", op, "proof") for x in pr)
-        d = dleq_statement(self.params.table_id, op, j, locked, out)
+            raise CheatDetected(j, step, "missing or malformed proof", op)
+        e, z = (self._scalar(x, j, step, op, "proof") for x in pr)
+        d = dleq_statement(step.encode(), self.params.table_id, op, j, before, after)
         try:
-            ok = await asyncio.to_thread(dleq_verify, locked, out, (e, z), d)
+            ok = await asyncio.to_thread(dleq_verify, before, after, (e, z), d)
         except InvalidPoint as exc:
-            m = len(locked)
+            m = len(before)
             idx = exc.index if exc.index is not None else 0
             field = "locked" if idx < m else "points"
-            raise CheatDetected(j, "lock", f"{field}: point {idx % m if m else idx} is not a valid "
+            raise CheatDetected(j, step, f"{field}: point {idx % m if m else idx} is not a valid "
                                 "element of the prime-order subgroup", op) from None
         if not ok:
-            raise CheatDetected(j, "lock", "the lock proof fails: points is not one scalar times "
-                                "locked (a substituted card)", op)
+            raise CheatDetected(j, step, "the proof fails: points are not all one scalar times "
+                                "their inputs (a substituted card)", op)
 
     # ---- opening -------------------------------------------------------------------------------------
     async def _open_op(self, op: int, desc: dict[str, Any]) -> list[int] | None:
@@ -499,6 +506,11 @@ class DeckPeer:
             if self.plain[s] is not None and self.plain[s] != c:
                 raise UndecodableCard(None, "keys", f"slot {s} opens to card {c} but this seat "
                                       f"knows it holds {self.plain[s]}", op)
+            elsewhere = [t for t, v in enumerate(self.plain) if v == c and t != s]
+            if elsewhere or c in values:
+                raise UndecodableCard(None, "keys", f"card {c} opens in slot {s} but is also in slot "
+                                      f"{elsewhere[0] if elsewhere else S[values.index(c)]}: a "
+                                      "duplicated card; the audit names who", op)
             values.append(c)
         for s, c in zip(S, values, strict=True):
             self.plain[s] = c

@@ -7,6 +7,7 @@ u32be length prefix. From it:
 ============  ======================================================  ===========================
 purpose       what                                                    derivation
 ============  ======================================================  ===========================
+``blind``     b: the proven layer on plain points (seat n-1)         scalar(op, 0)
 ``rekey``     r: the common layer put on while stripping slot keys   scalar(op, 0)
 ``shuffle``   s: the shuffle-pass scalar                              scalar(op, 0)
 ``lock``      k_i: the per-slot key of position i of a lock pass     scalar(op, i)
@@ -57,6 +58,9 @@ class PeerSecrets:
         if not extra:
             self._cache[key] = k
         return k
+
+    def blind_scalar(self, op: int) -> Scalar:
+        return self.scalar("blind", op)
 
     def rekey_scalar(self, op: int) -> Scalar:
         return self.scalar("rekey", op)

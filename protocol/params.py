@@ -17,7 +17,7 @@ class DeckParams:
     deck_spec: str
     n_cards: int
     seats: int
-    lock_proofs: bool = False
+    lock_proofs: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {"table_id": self.table_id.hex(), "deck_spec": self.deck_spec,
@@ -26,4 +26,4 @@ class DeckParams:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> DeckParams:
         return cls(bytes.fromhex(d["table_id"]), d["deck_spec"], int(d["n_cards"]),
-                   int(d["seats"]), bool(d.get("lock_proofs", False)))
+                   int(d["seats"]), bool(d.get("lock_proofs", True)))

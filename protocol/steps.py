@@ -65,6 +65,38 @@ def vec_digest(points: Sequence[Point]) -> bytes:
 
 
 # ---- shuffle operation -------------------------------------------------------------------------------
+def shuffle_chain(n: int, plain: Sequence[bool], n_cards: int, proofs: bool
+                  ) -> list[tuple[str, int]]:
+    """The steps of a shuffle operation in order, as ``(step, seat)``. ``plain[i]``: position
+    ``i`` of the operation holds a plain card point.
+
+    * ``blind`` -- only with lock proofs, when some slot is plain and some card lies outside the
+      slots. Card points are public, so the first seat to multiply a plain point could put any
+      outside card in its place. The blind step multiplies every position by one scalar ``b`` and
+      proves it. Its author never again sees a point that carries only its own layers: seat 0
+      when a rekey follows (seat 0 shuffles after every other seat rekeyed), else seat n-1
+      (which shuffles last);
+    * ``rekey`` (seats 1..n-1) -- when some slot is locked;
+    * ``shuffle`` (seats 0..n-1), then ``lock`` (seats 0..n-1)."""
+    rekey = not all(plain)
+    chain = []
+    if proofs and any(plain) and len(plain) < n_cards:
+        chain.append(("blind", 0 if rekey else n - 1))
+    if rekey:
+        chain += [("rekey", j) for j in range(1, n)]
+    chain += [("shuffle", j) for j in range(n)] + [("lock", j) for j in range(n)]
+    return chain
+
+
+def blind_points(sec: PeerSecrets, op: int, seat: int, pts: Sequence[Point], table_id: bytes
+                 ) -> tuple[list[Point], list[Scalar]]:
+    """Blind step: ``b * p`` for every position, with a proof that one ``b`` served them all."""
+    b = sec.blind_scalar(op)
+    out = mul_all(b, pts)
+    d = dleq_statement(b"blind", table_id, op, seat, pts, out)
+    return out, list(dleq_prove(b, pts, out, sec.dleq_nonce(op, d), d))
+
+
 def rekey_points(sec: PeerSecrets, op: int, cur: Sequence[Point], old_keys: Sequence[Scalar | None]
                  ) -> list[Point]:
     """Rekey step of seats 1..n-1: position ``i`` times ``r * k_i^-1`` (``r`` alone for a plain
@@ -86,33 +118,42 @@ def shuffle_points(sec: PeerSecrets, op: int, cur: Sequence[Point], perm: Sequen
     return mul_each(ks, src)
 
 
-def common_layer(sec: PeerSecrets, op: int, seat: int, rekeyed: bool) -> Scalar:
-    """The layer a seat holds on every slot before its lock step: ``s`` (``s * r`` when it
-    rekeyed, i.e. seats >= 1 of an operation with locked slots)."""
-    s = sec.shuffle_scalar(op)
-    return scalar_mul(s, sec.rekey_scalar(op)) if rekeyed and seat > 0 else s
+def common_layer(sec: PeerSecrets, op: int, seat: int, chain: Sequence[tuple[str, int]]) -> Scalar:
+    """The layer a seat holds on every slot before its lock step: ``s``, times ``r`` if it rekeyed,
+    times ``b`` if it blinded."""
+    c = sec.shuffle_scalar(op)
+    if ("rekey", seat) in chain:
+        c = scalar_mul(c, sec.rekey_scalar(op))
+    if ("blind", seat) in chain:
+        c = scalar_mul(c, sec.blind_scalar(op))
+    return c
 
 
-def lock_points(sec: PeerSecrets, op: int, seat: int, x: Sequence[Point], rekeyed: bool,
-                table_id: bytes, proofs: bool) -> tuple[list[Point], list[Point], list[Scalar] | None]:
+def lock_points(sec: PeerSecrets, op: int, seat: int, x: Sequence[Point],
+                chain: Sequence[tuple[str, int]], table_id: bytes, proofs: bool
+                ) -> tuple[list[Point], list[Point], list[Scalar] | None]:
     """Lock step: ``locked_i = k_i * x_i`` then ``out_i = c^-1 * locked_i`` (``c`` the common
     layer). Locking *before* stripping means every published point still carries a layer of
-    every seat. Returns ``(locked, out, proof)``."""
+    every seat. With ``proofs``, a batched Chaum-Pedersen proof that one scalar maps ``locked`` to
+    ``out``. Returns ``(locked, out, proof)``."""
     ks = [sec.lock_key(op, i) for i in range(len(x))]
     locked = mul_each(ks, x)
-    t = scalar_inv(common_layer(sec, op, seat, rekeyed))
+    t = scalar_inv(common_layer(sec, op, seat, chain))
     out = mul_all(t, locked)
     proof = None
     if proofs and locked:
-        d = dleq_statement(table_id, op, seat, locked, out)
+        d = dleq_statement(b"lock", table_id, op, seat, locked, out)
         proof = list(dleq_prove(t, locked, out, sec.dleq_nonce(op, d), d))
     return locked, out, proof
 
 
 # ---- batched Chaum-Pedersen proof that out_i = t * locked_i for one t ---------------------------------
-def dleq_statement(table_id: bytes, op: int, seat: int, ys: Sequence[Point], zs: Sequence[Point]
-                   ) -> bytes:
-    h = hashlib.sha512(DOMAIN + b"/dleq" + lp(table_id) + u64(op) + u32(seat) + u32(len(ys)))
+def dleq_statement(label: bytes, table_id: bytes, op: int, seat: int, ys: Sequence[Point],
+                   zs: Sequence[Point]) -> bytes:
+    """``SHA-512(b"p2pcards/v1/dleq" || lp(label) || lp(T) || u64be(op) || u32be(seat) ||
+    u32be(m) || ys || zs)``: binds a proof to its step, table, operation and seat."""
+    h = hashlib.sha512(DOMAIN + b"/dleq" + lp(label) + lp(table_id) + u64(op) + u32(seat)
+                       + u32(len(ys)))
     for p in ys:
         h.update(p)
     for p in zs:
