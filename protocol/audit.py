@@ -154,11 +154,14 @@ class _Auditor:
     def msg(self, op: int, step: str, seat: int) -> dict[str, Any]:
         body = self.byop.get(op, {}).get((step, seat))
         if body is None:
-            reason = "message missing from the record (withheld)"
-            ab = self.aborts.get(op)
-            if ab:
-                reason += "; " + "; ".join(f"seat {a} aborted blaming seat {c}: {r}" for a, c, r in ab)
-            self.stop(seat, op, step, reason)
+            aborted = sorted((o, a, c, ab, r) for o, lst in self.aborts.items() if o <= op
+                             for a, c, ab, r in lst)
+            if aborted:  # the table stopped: report the first claim, blame nobody for silence
+                o, a, c, ab, r = aborted[0]
+                self.stop(c if isinstance(c, int) else None, o, str(ab),
+                          f"seat {a} stopped the table: {r} (its claim; the messages after it are "
+                          "missing)")
+            self.stop(seat, op, step, "message missing from the record (withheld)")
         return body  # type: ignore[return-value]
 
     def vec(self, body: dict[str, Any], fieldname: str, m: int, seat: int, op: int, step: str
@@ -205,7 +208,7 @@ class _Auditor:
                 elif kind == "random":
                     self.random(op, desc)
                 else:
-                    self.audit_op(op, desc)
+                    self.stop(None, op, "?", f"unknown operation kind {kind!r}")
         except _Stop:
             pass
         devs = sorted(self.devs, key=lambda d: -1 if d.op is None else d.op)
@@ -229,7 +232,11 @@ class _Auditor:
                 self.dev(sender, op, step, f"message claims to come from seat {body.get('seat')!r}")
                 continue
             if step == "abort":
-                self.aborts.setdefault(op, []).append((sender, body.get("culprit"), body.get("reason")))
+                self.aborts.setdefault(op, []).append(
+                    (sender, body.get("culprit"), body.get("about"), body.get("reason")))
+                continue
+            if step == "secrets":
+                self.flat.append((sender, body))
                 continue
             slot = self.byop.setdefault(op, {})
             if (step, sender) in slot:
@@ -351,12 +358,3 @@ class _Auditor:
             except (TypeError, ValueError):
                 self.stop(j, op, "reveal", "nonce is malformed")
         self.outcomes.append({"op": op, **desc, "value": random_value(self.tid, op, desc["n"], nonces)})
-
-    def audit_op(self, op: int, desc: dict[str, Any]) -> None:
-        for j in range(self.n):
-            body = self.byop.get(op, {}).get(("secrets", j))
-            if body is None and self.secrets_in is None:
-                self.dev(j, op, "secrets", "revealed no secrets")
-            elif body is not None and j in self.secrets and body.get("seed") != self.secrets[j].seed.hex():
-                self.dev(j, op, "secrets", "revealed another seed than the one audited")
-        self.outcomes.append({"op": op, **desc})

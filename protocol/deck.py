@@ -58,6 +58,8 @@ from .steps import (
     vec_digest,
 )
 
+AUDIT = -1  # inbox key of the audit's secrets messages, which stand outside the operations
+
 
 def _hex(b: bytes) -> str:
     return b.hex()
@@ -116,6 +118,7 @@ class DeckPeer:
         self._inbox: dict[tuple[int, str, int], dict[str, Any]] = {}
         self._expected: dict[int, set[tuple[str, int]]] = {}
         self._public: list[tuple[int, dict[str, Any]]] = []
+        self._auditing = False
 
     # ---- hooks (adversarial tests override these) ------------------------------------------------
     def _permutation(self, op: int, m: int) -> list[int]:
@@ -174,10 +177,22 @@ class DeckPeer:
 
     async def audit(self) -> AuditReport:
         """Reveal this seat's seed (and its private arrangements), collect everyone's, and run the
-        audit over the public record. The deck is closed afterwards."""
-        report = await self._run(descriptor("audit"), self._audit_op)
+        audit over the public record. The deck is closed afterwards. Also the way to name the
+        culprit after a failed operation (e.g. ``UndecodableCard``): every seat calls ``audit()``
+        once all have stopped. The exchange is not a numbered operation, so seats that stopped at
+        different operations still meet."""
+        if self.closed:
+            raise DeckClosed(None, "secrets", "the deck was already audited")
+        self._auditing = True
+        orders = {str(k): v for k, v in self.orders.items()}
+        body = self._envelope(self.op, {"kind": "audit"}, "secrets", seed=_hex(self.secrets.seed),
+                              orders=orders)
+        await self._bcast(body)
+        for j in range(self.n):
+            if j != self.seat:
+                await self._wait(AUDIT, "secrets", j)
         self.closed = True
-        return report
+        return audit(self.params, self.record()["messages"], ops=self.ops)
 
     def record(self) -> dict[str, Any]:
         """The public record: the parameters and every broadcast deck message this peer sent or
@@ -202,7 +217,7 @@ class DeckPeer:
     async def _run(self, desc: dict[str, Any], body: Any) -> Any:
         if self.failed is not None:
             raise DeckClosed(self.failed.peer, self.failed.step, f"the deck failed: {self.failed}")
-        if self.closed:
+        if self.closed or self._auditing:
             raise DeckClosed(None, desc["kind"], "the deck was audited; its secrets are public")
         op = self.op
         self.op += 1
@@ -265,16 +280,25 @@ class DeckPeer:
             raise CheatDetected(sender, step, f"unknown protocol version {body.get('v')!r}", op)
         if step == "abort":
             culprit = body.get("culprit")
-            raise PeerAborted(sender, culprit if isinstance(culprit, int) else None,
-                              str(body.get("about")), str(body.get("reason")), op)
+            self._public.append((sender, body))
+            if self.failed is None:  # once failed, the table audits: aborts are only recorded
+                raise PeerAborted(sender, culprit if isinstance(culprit, int) else None,
+                                  str(body.get("about")), str(body.get("reason")), op)
+            return
+        if step == "secrets":
+            if body.get("kind") != "audit":
+                raise CheatDetected(sender, step, "malformed secrets message", op)
+            op = AUDIT
         key = (op, step, sender)
         if key in self._inbox:
-            raise CheatDetected(sender, step, f"replayed message (op {op} {step} already received)", op)
-        if op < self.op:
+            raise CheatDetected(sender, step, f"replayed message ({step} of op {op} already received)",
+                                body["op"])
+        stopped = self.failed is not None or self._auditing
+        if 0 <= op < self.op and not stopped:
             self._check_expected(op, step, sender, body)
         self._inbox[key] = body
-        desc = self.ops[op] if op < self.op else descriptor_of(body)
-        if desc is None or not self._is_private(desc, step):
+        desc = self.ops[op] if 0 <= op < self.op else descriptor_of(body)
+        if desc is None or desc["kind"] == "audit" or not self._is_private(desc, step):
             self._public.append((sender, body))
 
     async def _wait(self, op: int, step: str, sender: int) -> dict[str, Any]:
@@ -312,6 +336,7 @@ class DeckPeer:
 
     async def _send_abort(self, op: int, desc: dict[str, Any], exc: DeckError) -> None:
         body = self._envelope(op, desc, "abort", culprit=exc.peer, about=exc.step, reason=exc.reason)
+        self._public.append((self.seat, body))
         with contextlib.suppress(Exception):  # best effort: the table is stopping anyway
             await self.ch.broadcast(TOPIC, body)
 
@@ -561,13 +586,3 @@ class DeckPeer:
                 raise Equivocation(i, j, "commit", f"seat {j} received another commitment from "
                                    f"seat {i} than this seat did", op)
         return random_value(tid, op, desc["n"], nonces)
-
-    # ---- audit ----------------------------------------------------------------------------------------
-    async def _audit_op(self, op: int, desc: dict[str, Any]) -> AuditReport:
-        orders = {str(k): v for k, v in self.orders.items()}
-        await self._bcast(self._envelope(op, desc, "secrets", seed=_hex(self.secrets.seed), orders=orders))
-        for j in range(self.n):
-            if j != self.seat:
-                await self._wait(op, "secrets", j)
-        rec = self.record()
-        return audit(self.params, rec["messages"], ops=self.ops)
