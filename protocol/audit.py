@@ -154,13 +154,8 @@ class _Auditor:
     def msg(self, op: int, step: str, seat: int) -> dict[str, Any]:
         body = self.byop.get(op, {}).get((step, seat))
         if body is None:
-            aborted = sorted((o, a, c, ab, r) for o, lst in self.aborts.items() if o <= op
-                             for a, c, ab, r in lst)
-            if aborted:  # the table stopped: report the first claim, blame nobody for silence
-                o, a, c, ab, r = aborted[0]
-                self.stop(c if isinstance(c, int) else None, o, str(ab),
-                          f"seat {a} stopped the table: {r} (its claim; the messages after it are "
-                          "missing)")
+            if any(o <= op for o in self.aborts):
+                raise _Stop  # the table stopped there: silence after it blames nobody
             self.stop(seat, op, step, "message missing from the record (withheld)")
         return body  # type: ignore[return-value]
 
@@ -211,6 +206,12 @@ class _Auditor:
                     self.stop(None, op, "?", f"unknown operation kind {kind!r}")
         except _Stop:
             pass
+        # a seat that stopped the table left a claim: it stands when nothing earlier explains it
+        # (it may be about a private message, e.g. a wrong key, which no record holds)
+        for o in sorted(self.aborts):
+            for a, c, about, reason in self.aborts[o]:
+                self.dev(c if isinstance(c, int) else None, o, str(about),
+                         f"claimed by seat {a}, which stopped the table: {reason}")
         devs = sorted(self.devs, key=lambda d: -1 if d.op is None else d.op)
         verdict = devs[0] if devs else CLEAN
         return AuditReport(verdict, self.outcomes, devs, list(self.values))

@@ -319,13 +319,18 @@ class DeckPeer:
     def _envelope(self, op: int, desc: dict[str, Any], step: str, **fields: Any) -> dict[str, Any]:
         return {"v": VERSION, "op": op, **desc, "step": step, "seat": self.seat, **fields}
 
-    async def _bcast(self, body: dict[str, Any]) -> None:
-        self._public.append((self.seat, body))
-        for to, b in self._outgoing(None, body):
+    async def _bcast(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Broadcast ``body``; returns what was actually published (the first message out, which
+        differs from ``body`` only for an adversarial ``_outgoing``): the peer goes on from it."""
+        out = self._outgoing(None, body)
+        first = out[0][1] if out else body
+        self._public.append((self.seat, first))
+        for to, b in out:
             if to is None:
                 await self.ch.broadcast(TOPIC, b)
             else:
                 await self.ch.send(to, TOPIC, b)
+        return first
 
     async def _send(self, to: int, body: dict[str, Any]) -> None:
         for t, b in self._outgoing(to, body):
@@ -415,7 +420,12 @@ class DeckPeer:
                 if step == "blind" or (step == "lock" and proofs):
                     fields["proof"] = None if proof is None else [_hex(x) for x in proof]
                 fields["points"] = [_hex(p) for p in fresh]
-                await self._bcast(self._envelope(op, desc, step, **fields))
+                env = self._envelope(op, desc, step, **fields)
+                sent = await self._bcast(env)
+                if sent is not env:  # (adversarial tests) go on from what was really published
+                    fresh = [bytes.fromhex(x) for x in sent["points"]]
+                    if step == "lock":
+                        locked = [bytes.fromhex(x) for x in sent["locked"]]
             else:
                 body = await self._wait(op, step, j)
                 if body.get("prev") != _hex(vec_digest(cur)):
@@ -565,16 +575,15 @@ class DeckPeer:
         await self._bcast(self._envelope(op, desc, "reveal", nonce=_hex(nonce), echo=echo))
         nonces: list[bytes] = [b""] * n
         nonces[me] = nonce
-        for j in range(n):
-            if j == me:
-                continue
-            body = await self._wait(op, "reveal", j)
+        reveals = {j: await self._wait(op, "reveal", j) for j in range(n) if j != me}
+        for j, body in reveals.items():  # first what is provable from this seat's own view ...
             try:
                 nonces[j] = _unhex(body.get("nonce"), 32)
             except _Malformed as exc:
                 raise CheatDetected(j, "reveal", f"nonce: {exc}", op) from None
             if commitment(tid, op, j, nonces[j]) != commits[j]:
                 raise CheatDetected(j, "reveal", "the nonce does not open its commitment", op)
+        for j, body in reveals.items():  # ... then whether every seat saw the same commitments
             their = body.get("echo")
             if not isinstance(their, list) or len(their) != n:
                 raise CheatDetected(j, "reveal", f"echo must list {n} commitments", op)
