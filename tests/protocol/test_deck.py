@@ -282,3 +282,22 @@ def test_seeds_determine_every_message() -> None:
     assert a != c
     first_diff = next(m for m, m2 in zip(a[0], c[0], strict=True) if m != m2)
     assert first_diff[0] == 1  # the first message that changes is seat 1's own
+
+
+@pytest.mark.parametrize("proofs", [True, False])
+def test_degenerate_operations(proofs: bool) -> None:
+    """Empty and one-slot shuffles and openings, random(1), a reorder of one unknown card."""
+
+    async def main() -> list[Any]:
+        _, peers = make_table(3, 6, tag="edge", lock_proofs=proofs)
+        assert await ok(peers, lambda p: p.shuffle([])) == [[], [], []]
+        assert await ok(peers, lambda p: p.shuffle([5])) == [[None]] * 3
+        assert await ok(peers, lambda p: p.open([], [0])) == [[], None, None]
+        five = await ok(peers, lambda p: p.open([5], [0]))
+        assert await ok(peers, lambda p: p.random(1)) == [0, 0, 0]
+        assert await ok(peers, lambda p: p.reorder([5], 2, [5] if p.seat == 2 else None)) == [[None]] * 3
+        final = await ok(peers, lambda p: p.open_all(list(range(6))))
+        assert final[0][5] == five[0][0] and sorted(final[0]) == list(range(6))
+        return await ok(peers, lambda p: p.audit())
+
+    assert all(r.clean for r in asyncio.run(main()))
