@@ -89,7 +89,7 @@ def test_withheld_shuffle_step_times_out_naming_the_seat() -> None:
     def withhold(peer, to, body):
         return [] if body["step"] == "shuffle" else [(to, body)]
 
-    errors, _ = run(1, withhold, [shuffle_all], timeout=0.3)
+    errors, _ = run(1, withhold, [shuffle_all], timeout=0.5)
     # the first seat to time out stops the table; a seat that has not timed out yet learns it
     # from that seat's abort; both name seat 1
     timeouts = [e for e in (errors[0], errors[2]) if isinstance(e, DeckTimeout)]
@@ -182,7 +182,7 @@ def test_withheld_key_times_out_naming_the_seat() -> None:
     def withhold(peer, to, body):
         return [] if body["step"] == "keys" and to == 0 else [(to, body)]
 
-    errors, _ = run(2, withhold, [shuffle_all, lambda p: p.open([4], [0, 1])], timeout=0.3)
+    errors, _ = run(2, withhold, [shuffle_all, lambda p: p.open([4], [0, 1])], timeout=0.5)
     err = errors[0]
     assert isinstance(err, DeckTimeout) and (err.peer, err.step, err.op) == (2, "keys", 1)
     assert errors[1] is None  # seat 1 got its key
