@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from deck_helpers import make_table
 
-from p2pcards.deck_dealer import DeckDealer
+from p2pcards.deck_dealer import DeckDealer, play_in_process, replay_full
 from p2pcards.engine import (
     Action,
     Decide,
@@ -28,6 +28,8 @@ from p2pcards.engine import (
     Random,
     RandomValue,
     Request,
+    Revealed,
+    RuleViolation,
     Shuffle,
     project,
     request_to_json,
@@ -149,63 +151,66 @@ def play_local(n: int, seed: int, randoms: list[int]) -> list[tuple[Any, list[An
     return trace
 
 
+class ValueBlind:
+    """Decides and arranges without looking at card values, so both runs take the same path."""
+
+    needs_view = True
+
+    def decide(self, view: GameState | None, legal: list[Action]) -> Action:
+        return decide(view, legal)  # type: ignore[arg-type]
+
+    def arrange(self, view: GameState, slots: Sequence[int]) -> list[int]:
+        return arrange(view, slots)
+
+
 async def play_deck(n: int, peers: list[DeckPeer]) -> dict[str, Any]:
     dealers = [DeckDealer(d, p) for p, d in enumerate(peers)]
     views = [Toy(n).view(p) for p in range(n)]
-    steps: list[dict[str, Any]] = []
-    while (req := views[0].pending()) is not None:
-        assert all(v.pending() == req for v in views)
-        if isinstance(req, Decide):
-            p = req.player
-            ev: Event = Decision(p, decide(views[p], views[p].legal(p)))
-            events: list[Event] = [ev] * n
-        else:
-            events = await asyncio.gather(*(
-                dealers[p].fulfil(views[p], req, lambda by, slots: arrange(views[by], slots))
-                for p in range(n)))
-        for v, e in zip(views, events, strict=True):
-            v.apply(e)
-        steps.append({"req": req, "events": events, "views": [v.clone() for v in views]})
+    snapshots: list[list[GameState]] = []
+    steps = await play_in_process(views, dealers, [ValueBlind()] * n,
+                                  on_step=lambda st, vs: snapshots.append([v.clone() for v in vs]))
     audited = await asyncio.gather(*(d.audit() for d in dealers))
-    return {"steps": steps, "full": [f for _, f in audited[0][1]], "audited": audited}
+    return {"steps": steps, "snapshots": snapshots, "full": [f for _, f in audited[0][1]],
+            "audited": audited}
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])
 def test_deck_dealer_is_interchangeable_with_the_local_dealer(n: int) -> None:
     _, peers = make_table(n, N_CARDS, tag=f"dealer{n}")
     run = asyncio.run(play_deck(n, peers))
-    steps = run["steps"]
-    randoms = [s["events"][0].value for s in steps if isinstance(s["req"], Random)]
+    steps, snaps = run["steps"], run["snapshots"]
+    randoms = [s.events[0].value for s in steps if isinstance(s.request, Random)]
     local = play_local(n, seed=n, randoms=randoms)
 
     # 1. step by step, every seat knows the same things as in the LocalDealer game
-    assert [request_to_json(s["req"]) for s in steps] == [r for r, _ in local]
-    for s, (_, shapes) in zip(steps, local, strict=True):
-        assert [shape(v) for v in s["views"]] == shapes
-    kinds = [type(s["req"]).__name__ for s in steps]
-    assert {"Shuffle", "Reveal", "Random", "Decide"} <= set(kinds)
-    assert any(isinstance(s["req"], Shuffle) and s["req"].by == 0 for s in steps)
+    assert [request_to_json(s.request) for s in steps] == [r for r, _ in local]
+    for views, (_, shapes) in zip(snaps, local, strict=True):
+        assert [shape(v) for v in views] == shapes
+    kinds = {type(s.request).__name__ for s in steps}
+    assert {"Shuffle", "Reveal", "Random", "Decide"} <= kinds
+    assert any(isinstance(s.request, Shuffle) and s.request.by == 0 for s in steps)
 
     # 2. every seat got the same full-information events from the audit, one per service request
     full_events = run["full"]
     assert all([f for _, f in a[1]] == full_events for a in run["audited"])
-    assert len(full_events) == sum(not isinstance(s["req"], Decide) for s in steps)
+    assert len(full_events) == sum(not isinstance(s.request, Decide) for s in steps)
 
-    # 3. they replay cleanly on a full-information copy, which matches every seat's view, and
-    #    projecting each one gives exactly what each seat received
-    full = Toy(n)
-    it = iter(full_events)
-    for s in steps:
-        req: Request = s["req"]
-        before = full.clone()
-        ev = s["events"][0] if isinstance(req, Decide) else next(it)
-        full.apply(ev)
+    # 3. they replay cleanly on a full-information copy, projecting each one gives exactly what
+    #    each seat received, and the copy matches every seat's view at every step
+    def same_views(i: int, full: GameState) -> None:
         for p in range(n):
-            if not isinstance(req, Decide):
-                assert project(ev, req, before, p) == s["events"][p]
-            assert full.view(p) == s["views"][p]
+            assert full.view(p) == snaps[i][p]
+
+    full = replay_full(Toy(n), steps, full_events, on_step=same_views)
     assert full.pending() is None
     assert sorted(full.values) == list(range(N_CARDS))  # type: ignore[type-var]
+
+    # 4. the replay check has teeth: a wrong card in one audited event is refused
+    i = next(k for k, e in enumerate(full_events) if isinstance(e, Revealed))
+    bad = list(full_events)
+    bad[i] = Revealed(bad[i].slots, tuple((v + 1) % N_CARDS for v in bad[i].values))
+    with pytest.raises((AssertionError, RuleViolation)):
+        replay_full(Toy(n), steps, bad)
 
 
 class Lazy(DeckPeer):
