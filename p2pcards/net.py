@@ -288,7 +288,7 @@ async def run_demo(game: str, players: int, level: str) -> bool:
             clean = bool(rv.get("clean"))
             ok = ok and clean and r.get("outcome") == result.outcome
             text = "clean" if clean else f"NOT clean: {rv.get('reason')}"
-            say(f"  {r['name']:>6} (pid-separate):  {text}; outcome agrees: {r.get('outcome') == result.outcome}")
+            say(f"  {r['name']:>6} (own process):  {text}; outcome agrees: {r.get('outcome') == result.outcome}")
         tm = result.timings
         lat = sorted(result.turn_latencies)
         p95 = lat[int(0.95 * (len(lat) - 1))] * 1000 if lat else 0.0

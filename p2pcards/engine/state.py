@@ -228,7 +228,8 @@ class GameState:
         if self.req is not None:
             raise AssertionError("a request is already pending")
         if then is None and kwargs:
-            raise AssertionError("continuation arguments given without a continuation")
+            raise AssertionError("continuation arguments given without a continuation: name the "
+                                 "continuation positionally, request(req, 'name', **kwargs)")
         if isinstance(req, Decide):
             self.req = {"type": "decide", "player": req.player}
         elif isinstance(req, Shuffle):

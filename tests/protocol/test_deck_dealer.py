@@ -52,28 +52,28 @@ class Toy(GameState):
         self.zones["table"] = []
         self.plays = 0
         self.first: int | None = None
-        self.request(Shuffle(tuple(self.zones["deck"])), then="deal", p=0, k=2)
+        self.request(Shuffle(tuple(self.zones["deck"])), "deal", p=0, k=2)
 
     def _after_deal(self, p: int, k: int) -> None:
         if p < self.n_players:
             top = self.zones["deck"][-k:]
             for s in list(top):
                 self.place(s, f"hand{p}")
-            self.reveal(top, [p], then="deal", p=p + 1, k=k)
+            self.reveal(top, [p], "deal", p=p + 1, k=k)
         elif k == 2:
             top3 = self.zones["deck"][-3:]
-            self.reveal(top3, [0], then="reorder", top=list(top3))
+            self.reveal(top3, [0], "reorder", top=list(top3))
 
     def _after_reorder(self, top: list[int]) -> None:
-        self.request(Shuffle(tuple(top), by=0), then="flip")
+        self.request(Shuffle(tuple(top), by=0), "flip")
 
     def _after_flip(self) -> None:
         s = self.zones["deck"][-1]
         self.place(s, "table")
-        self.reveal([s], None, then="pick")
+        self.reveal([s], None, "pick")
 
     def _after_pick(self) -> None:
-        self.request(Random(self.n_players), then="first")
+        self.request(Random(self.n_players), "first")
 
     def _after_first(self, value: int) -> None:
         self.first = value
@@ -86,7 +86,7 @@ class Toy(GameState):
 
     def _decide(self, player: int, action: Action) -> None:
         self.place(action.slot, "table")
-        self.reveal([action.slot], None, then="next", p=player)
+        self.reveal([action.slot], None, "next", p=player)
 
     def _after_next(self, p: int) -> None:
         self.plays += 1
@@ -95,7 +95,7 @@ class Toy(GameState):
             return
         for s in list(self.zones["table"]):
             self.place(s, "deck", 0)
-        self.request(Shuffle(tuple(self.zones["deck"])), then="deal", p=0, k=1)
+        self.request(Shuffle(tuple(self.zones["deck"])), "deal", p=0, k=1)
 
     def outcome(self) -> dict[str, Any] | None:
         return None if self.req is not None else {"first": self.first}
