@@ -3,7 +3,7 @@ mesh with the mental-poker deck, then audit it.
 
 Files (under the data directory, ``$P2PCARDS_HOME`` or the platformdirs user data dir):
 ``identity.pem`` (this user's key), ``tables/<table>.jsonl`` (the signed transcript, written by the
-mesh) and ``tables/<table>.seat.jsonl`` (this seat's secrets: the deck seed and its private
+mesh) and ``tables/<table>.seat`` (this seat's secrets: the deck seed and its private
 arrangements, plus its own decisions, so a restarted peer re-makes exactly the same choices).
 """
 
@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from protocol.deck import DeckPeer
-
 from protocol.channel import Channel, Message
+from protocol.deck import DeckPeer
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
 
@@ -158,7 +157,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     info = GameInfo.from_json(mesh.game_info)
     names = [mesh.name_of(s) for s in range(mesh.seats)]
     assert mesh.transcript_path is not None
-    journal = SeatJournal(mesh.transcript_path.with_suffix(".seat.jsonl"))
+    journal = SeatJournal(mesh.transcript_path.with_suffix(".seat"))
     resume = [r for r in journal.records if r.get("kind") in ("decision", "arrange")]
     n_cards = new_game(info.game, info.players, info.options).n_cards
     deck = DeckPeer(PatientChannel(mesh.channel, mesh), bytes.fromhex(mesh.table), deck_spec(info),

@@ -1,0 +1,113 @@
+"""The networked table over real loopback sockets (in one process): every peer checks every
+received action with its own engine; an illegal play stops the table and every other peer names
+the sender. Also the table-talk rules, enforced on both ends."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2pcards.bots.registry import make_bot
+from p2pcards.engine import Action
+from p2pcards.lobby import GameInfo, play_seat
+from p2pcards.table import TableStopped
+from protocol.mesh import Mesh
+from tests.mesh.helpers import LOOPBACK, NAMES, close_all, identity, run_async
+
+pytestmark = pytest.mark.network
+
+
+async def table_of(tmp, n, game="go-out-girl", options=None):
+    from protocol.mesh import Timings
+
+    t = Timings.fast()
+    info = GameInfo(game, n, options or {}).to_json()
+    host = await Mesh.host(identity(tmp, 0), n, bind=LOOPBACK, timings=t, name=NAMES[0],
+                           game_info=info)
+    meshes = [host] + [await Mesh.join(identity(tmp, i), host.address, host.code, NAMES[i],
+                                       bind=LOOPBACK, timings=t) for i in range(1, n)]
+    await asyncio.gather(*(m.wait_full(10) for m in meshes))
+    return meshes
+
+
+class Cheat:
+    """Plays honestly, except that its first play claims a card it does not hold: it plays its
+    lowest card as a 13."""
+
+    needs_view = True
+
+    def __init__(self, seat):
+        self.bot = make_bot("go-out-girl", seat, "easy", 7)
+        self.done = False
+
+    def decide(self, view, legal):
+        plays = [a for a in legal if a.kind == "play"]
+        if not self.done and plays and view.top is None:
+            self.done = True
+            low = min(view.hand(self.bot.seat), key=lambda s: view.number(view.values[s]) or 99)
+            if view.number(view.values[low]) not in (0, 13):
+                return Action("play", slots=[low], number=13, count=1)
+        return self.bot.decide(view, legal)
+
+    def arrange(self, view, slots):
+        return self.bot.arrange(view, slots)
+
+
+@run_async(timeout=120)
+async def test_an_illegal_play_is_named_by_every_other_peer(tmp_path, monkeypatch):
+    meshes = await table_of(tmp_path, 3)
+    cheat_seat = 1
+    cheat = Cheat(cheat_seat)
+    try:
+        async def seat(m):
+            player = cheat if m.seat == cheat_seat else make_bot("go-out-girl", m.seat, "easy", m.seat)
+            table_box = {}
+
+            def keep(table):
+                table_box["t"] = table
+                if m.seat == cheat_seat:  # the cheat's own engine would refuse; it skips the check
+                    monkeypatch.setattr(table.state, "validate", lambda p, a: None)
+            return await play_seat(m, player, on_table=keep, say=lambda s: None, deck_timeout=5)
+
+        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        honest = [r for i, r in enumerate(results) if i != cheat_seat]
+        assert all(isinstance(r, TableStopped) for r in honest), results
+        assert all(r.culprit == cheat_seat for r in honest)
+        assert all(NAMES[cheat_seat] in r.reason and "as 13" in r.reason for r in honest)
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_chat_lines_follow_the_games_table_talk_rules(tmp_path):
+    """A refused line is not sent, and a line a receiver's engine refuses is dropped with a
+    notice (the check runs on both ends)."""
+    from p2pcards.deck_dealer import DeckDealer  # noqa: F401  (the lobby's dealer)
+    from p2pcards.table import Table
+
+    meshes = await table_of(tmp_path, 2)
+    heard: list[str] = []
+    try:
+        tables = [Table("go-out-girl", 2, {}, m.seat, m.channel, None, None,  # type: ignore[arg-type]
+                        names=NAMES[:2], say=heard.append) for m in meshes]
+        listen = asyncio.create_task(tables[1]._chat_loop())
+        assert await tables[0].send_chat("hello there") is None
+        for _ in range(100):
+            if heard:
+                break
+            await asyncio.sleep(0.05)
+        assert heard == ["alice: hello there"]
+        # now a game state in which seat 0 may not talk: both ends refuse
+        for t in tables:
+            t.state.chat_refusal = lambda seat: "only the Vocal Player may talk now"
+        assert await tables[0].send_chat("psst") == "only the Vocal Player may talk now"
+        await meshes[0].channel.send(1, "chat", {"text": "sneaky"})  # a modified client
+        for _ in range(100):
+            if len(heard) > 1:
+                break
+            await asyncio.sleep(0.05)
+        assert "refused" in heard[1] and "sneaky" not in heard[1]
+        listen.cancel()
+    finally:
+        await close_all(meshes)
