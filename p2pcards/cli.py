@@ -121,9 +121,14 @@ def _network_errors(fn):
         from protocol.transcript import TranscriptError
 
         from .table import TableStopped
+        from .ui.terminal import Left
 
         try:
             return asyncio.run(fn(*args, **kwargs))
+        except Left:
+            typer.echo("You left the table. Your seat is kept: 'p2pcards join --resume' takes it "
+                       "back while the others wait.")
+            raise typer.Exit(0) from None
         except TableStopped as exc:
             fail(f"the table stopped: {exc.reason}", 3)
         except (ConfigError, MeshError, IdentityError, TranscriptError, OSError) as exc:
@@ -186,11 +191,14 @@ def bot(
     bind: BindOpt = "0.0.0.0",
     json_result: Annotated[bool, typer.Option("--json", help="Print the result as one JSON "
                                               "line.")] = False,
+    patience: Annotated[float, typer.Option(min=1, help="Seconds to wait for an absent player "
+                                            "before giving up.")] = 1800,
 ) -> None:
     """Sit a bot at a table, as its own process (run again after a crash to resume its seat)."""
     from .net import bot_seat
 
-    _network_errors(bot_seat)(address, code, name, level=level, bind=bind, json_result=json_result)
+    _network_errors(bot_seat)(address, code, name, level=level, bind=bind, json_result=json_result,
+                              patience=patience)
 
 
 @app.command()

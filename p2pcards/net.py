@@ -19,7 +19,7 @@ from protocol.transcript import find_transcripts, read_transcript
 
 from .bots.registry import make_bot
 from .lobby import GameInfo, play_seat, spawn_bot
-from .table import TableResult, TableStopped
+from .table import TableResult
 
 
 def say(text: str) -> None:
@@ -70,7 +70,6 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
     finally:
         if ad is not None:
             await ad.close()
-        await _reap(procs)
         await mesh.close()
 
 
@@ -136,13 +135,13 @@ async def _play(mesh: Mesh, player: Any) -> TableResult:
     typing = asyncio.create_task(player.run_input())
     try:
         done, _ = await asyncio.wait({game, typing}, return_when=asyncio.FIRST_COMPLETED)
-        if game in done:
+        if game in done and not (game.exception() and isinstance(game.exception(), Left)):
             return game.result()
         # the player left: stop, keeping everything on disk for a later rejoin
         game.cancel()
         with contextlib.suppress(asyncio.CancelledError, Left):
             await game
-        raise TableStopped(mesh.seat, "you left the table; run the same command to rejoin")
+        raise Left()
     finally:
         typing.cancel()
 
@@ -203,8 +202,22 @@ async def _pick_table() -> str | None:
             return tables[int(text) - 1].address
 
 
+async def _patience(mesh: Mesh, patience: float) -> None:
+    """Returns once some seat has been away for ``patience`` seconds in a row."""
+    since: float | None = None
+    while True:
+        await asyncio.sleep(1.0)
+        if mesh.away:
+            since = since or time.monotonic()
+            if time.monotonic() - since >= patience:
+                return
+        else:
+            since = None
+
+
 async def bot_seat(address: str, code: str | None, name: str, *, level: str, bind: str,
-                   json_result: bool, home: str | None = None) -> TableResult:
+                   json_result: bool, patience: float = 1800.0,
+                   home: str | None = None) -> TableResult:
     me = Identity.load_or_create(home)
     t0 = time.perf_counter()
     try:
@@ -215,7 +228,16 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
         info = GameInfo.from_json(mesh.game_info)
         quiet = (lambda text: None) if json_result else say
         bot = make_bot(info.game, mesh.seat, level, int.from_bytes(os.urandom(4), "big"))
-        result = await play_seat(mesh, bot, say=quiet)
+        game = asyncio.create_task(play_seat(mesh, bot, say=quiet))
+        watch = asyncio.create_task(_patience(mesh, patience))
+        done, _ = await asyncio.wait({game, watch}, return_when=asyncio.FIRST_COMPLETED)
+        if game not in done:
+            game.cancel()
+            raise MeshError(f"gave up after waiting {patience:.0f} s for "
+                            f"{', '.join(mesh.waiting_for()) or 'an absent player'}; "
+                            "run the same command to sit the bot down again")
+        watch.cancel()
+        result = game.result()
         if json_result:
             v = result.verdict
             print(json.dumps({
@@ -230,16 +252,6 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
         return result
     finally:
         await mesh.close()
-
-
-async def _reap(procs: list) -> None:
-    for p in procs:
-        for _ in range(100):
-            if p.poll() is not None:
-                break
-            await asyncio.sleep(0.1)
-        if p.poll() is None:
-            p.terminate()
 
 
 async def run_demo(game: str, players: int, level: str) -> bool:

@@ -123,6 +123,8 @@ class TerminalPlayer:
                 refusal = await self.chat(rest.strip())
                 if refusal:
                     self.out(f"Not sent: {refusal}")
+                else:
+                    self.out(f"(you): {rest.strip()}")
         elif word == "hint":
             advice = None
             if self.hinter is not None and self.view is not None and self._legal:

@@ -154,7 +154,8 @@ class Game(GameState):
         phase = self.phase
         p = player
         if phase == "choose":
-            return [Action("character", slot=s) for s in sorted(self.zones[f"chars{p}"])]
+            return [Action("character", slot=s) for s in
+                    sorted(self.zones[f"chars{p}"], key=lambda s: self.values[s])]  # type: ignore[arg-type,return-value]
         groups = self._groups(p)
         if phase in ("damage", "discard"):
             return [Action(phase, slot=ss[0]) for _, ss in sorted(groups.items())]
@@ -709,7 +710,11 @@ class Game(GameState):
                 extra += f" as {a.number}"
             return f"play {cards}{extra}"
         if k == "character":
-            return f"choose {self.card_name(self.values[a.slot])}"
+            v = self.values[a.slot]
+            if v is None:
+                return "choose a character"
+            c = self._data.characters[self.character_of_card(v)[1]]
+            return f"choose {c.name} (life {c.life}) — {c.ability}: {c.text}"
         if k in ("guard",):
             return "play Guard (pass without damage)"
         if k == "pass":
