@@ -10,6 +10,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -254,64 +255,107 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
         await mesh.close()
 
 
-async def run_demo(game: str, players: int, level: str) -> bool:
-    """A host (this process, a bot seat) and players-1 bot processes on 127.0.0.1."""
+@dataclass
+class MatchReport:
+    """A local networked match: this process hosts (a bot seat), the others are bot processes."""
+
+    game: str
+    names: list[str]
+    result: TableResult
+    bot_reports: list[dict | None]
+    seating_s: float
+    game_s: float
+    transcript: Path | None = None
+    envelopes: int = 0
+    transcript_bytes: int = 0
+
+    @property
+    def ok(self) -> bool:
+        v = self.result.verdict
+        return bool(v and v.clean) and all(
+            r is not None and (r.get("verdict") or {}).get("clean") and
+            r.get("outcome") == self.result.outcome for r in self.bot_reports)
+
+
+async def local_match(game: str, players: int, level: str, root: Path,
+                      say_: Any = say) -> MatchReport:
+    """Play one match on 127.0.0.1 with ``players - 1`` bot processes; data under ``root``."""
     info = GameInfo(game, players, {})
     info.check()
-    root = Path(tempfile.mkdtemp(prefix="p2pcards-demo-"))
     t0 = time.perf_counter()
     procs = []
     try:
         me = Identity.load_or_create(str(root / "host"))
         mesh = await Mesh.host(me, players, game_info=info.to_json(), name="host",
                                bind="127.0.0.1", home=str(root / "host"))
-        say(f"demo: {game}, {players} peers as separate processes on 127.0.0.1, "
-            f"mental-poker deck, end-of-game audit")
         for i in range(1, players):
             procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
                                    name=f"bot{i}", level=level, home=root / f"bot{i}",
                                    quiet=False, extra=["--bind", "127.0.0.1", "--json"]))
         await mesh.wait_full()
         t_full = time.perf_counter()
-        bot = make_bot(game, mesh.seat, level, 1)
-        result = await play_seat(mesh, bot, say=say)
+        result = await play_seat(mesh, make_bot(game, mesh.seat, level, 1), say=say_)
         t_end = time.perf_counter()
         names = [mesh.name_of(s) for s in range(players)]
+        path = mesh.transcript_path
         await mesh.close()
-        reports = []
+        reports: list[dict | None] = []
         for p in procs:
-            out, _ = await asyncio.to_thread(p.communicate, timeout=120)
-            line = (out or b"").decode().strip().splitlines()
-            reports.append(json.loads(line[-1]) if line else None)
-        say("")
-        out = result.outcome or {}
-        if "winner" in out:
-            say(f"Winner: {names[out['winner']]}  ({out})")
-        say("Audit verdicts:")
-        v = result.verdict
-        say(f"  {names[0]:>6} (this process): {v.text(names) if v else 'not audited'}")
-        ok = bool(v and v.clean)
-        for r in reports:
-            if r is None:
-                say("  a bot process ended without a report")
-                ok = False
-                continue
-            rv = r.get("verdict") or {}
-            clean = bool(rv.get("clean"))
-            ok = ok and clean and r.get("outcome") == result.outcome
-            text = "clean" if clean else f"NOT clean: {rv.get('reason')}"
-            say(f"  {r['name']:>6} (own process):  {text}; outcome agrees: {r.get('outcome') == result.outcome}")
-        tm = result.timings
-        lat = sorted(result.turn_latencies)
-        p95 = lat[int(0.95 * (len(lat) - 1))] * 1000 if lat else 0.0
-        say("Timings:")
-        say(f"  seating {t_full - t0:.2f} s, game {t_end - t_full:.2f} s ({result.steps} steps), "
-            f"deck service {tm.get('deck_s', 0):.2f} s, audit {tm.get('audit_s', 0):.2f} s")
-        say(f"  waiting on other seats' turns: median {1000 * lat[len(lat) // 2] if lat else 0:.1f} ms, "
-            f"p95 {p95:.1f} ms")
-        return ok
+            out, _ = await asyncio.to_thread(p.communicate, timeout=300)
+            lines = [ln for ln in (out or b"").decode().splitlines() if ln.startswith("{")]
+            reports.append(json.loads(lines[-1]) if lines else None)
+        rep = MatchReport(game, names, result, reports, t_full - t0, t_end - t_full, path)
+        if path is not None and path.exists():
+            data = path.read_bytes()
+            rep.transcript_bytes = len(data)
+            rep.envelopes = sum(1 for ln in data.splitlines() if b'"env"' in ln)
+        return rep
     finally:
         for p in procs:
             if p.poll() is None:
                 p.kill()
+
+
+def percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+async def run_demo(game: str, players: int, level: str) -> bool:
+    """A host (this process, a bot seat) and players-1 bot processes on 127.0.0.1."""
+    root = Path(tempfile.mkdtemp(prefix="p2pcards-demo-"))
+    try:
+        say(f"demo: {game}, {players} peers as separate processes on 127.0.0.1, "
+            f"mental-poker deck, end-of-game audit")
+        m = await local_match(game, players, level, root)
+        r = m.result
+        say("")
+        out = r.outcome or {}
+        if "winner" in out:
+            say(f"Winner: {m.names[out['winner']]}  ({out})")
+        else:
+            say(f"Result: {out}")
+        say("Audit verdicts (each peer audits the whole game itself):")
+        v = r.verdict
+        say(f"  {m.names[0]:>6} (this process): {v.text(m.names) if v else 'not audited'}")
+        for rep in m.bot_reports:
+            if rep is None:
+                say("  a bot process ended without a report")
+                continue
+            rv = rep.get("verdict") or {}
+            text = "clean" if rv.get("clean") else f"NOT clean: {rv.get('reason')}"
+            say(f"  {rep['name']:>6} (own process):  {text}; same result: "
+                f"{'yes' if rep.get('outcome') == r.outcome else 'NO'}")
+        tm = r.timings
+        lat = r.turn_latencies
+        say("Timings:")
+        say(f"  seating {m.seating_s:.2f} s; game {m.game_s:.2f} s ({r.steps} steps); deck service "
+            f"{tm.get('deck_s', 0):.2f} s; audit {tm.get('audit_s', 0):.2f} s")
+        say(f"  other seats' turns as seen here: median {1000 * percentile(lat, 0.5):.1f} ms, "
+            f"p95 {1000 * percentile(lat, 0.95):.1f} ms")
+        say("All peers agree and the game audits clean." if m.ok else "PROBLEM: see above.")
+        return m.ok
+    finally:
         shutil.rmtree(root, ignore_errors=True)
