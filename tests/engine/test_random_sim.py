@@ -26,6 +26,7 @@ from p2pcards.games import game_class, names, new_game, state_from_json
 # game -> list of (players, options); every configuration runs SEEDS seeds.
 CONFIGS: dict[str, list[tuple[int, dict]]] = {
     "go-out-girl": [(n, {}) for n in (2, 3, 4, 5)],
+    "girl-and-robot": [(n, {"euro": e}) for n in (2, 3, 4) for e in (False, True)],
 }
 SEEDS = 200
 LOCKSTEP_SEEDS = 12  # of those, how many also keep every seat's own copy in lockstep
