@@ -140,7 +140,7 @@ class Game(GameState):
     def _fresh_turn() -> dict[str, Any]:
         return {"played": 0, "deal": False, "digger": False, "no_draw": False, "may_skip": False,
                 "ban": False, "double": False, "hex": False, "provoke": False, "borrow": None,
-                "ally_called": False, "draws": 0, "left": 0}
+                "ally_called": False, "ended": False, "left": 0}
 
     @staticmethod
     def _fresh_fx() -> dict[str, Any]:
@@ -1321,7 +1321,8 @@ class Game(GameState):
         self.decide(q)
 
     def _do_end(self, p: int, a: Action) -> None:
-        self.tf["draws"] = a.draw
+        self.tf["ended"] = True
+        self.tf["left"] = a.draw  # the end-of-turn draws still to make
         need = 0
         if self.tf["provoke"]:
             need += max(0, 2 - self.tf["played"])
@@ -1347,10 +1348,13 @@ class Game(GameState):
         self._ally_window(["before_draw", {}])
 
     def _after_before_draw(self) -> None:
-        self._aside_window(["draws", {}])
+        tf = self.tf
+        if tf["left"] > 0 and not tf["no_draw"] and not tf["ban"]:
+            self._aside_window(["draws", {}])
+        else:
+            self._next_draw()
 
     def _after_draws(self) -> None:
-        self.tf["left"] = self.tf["draws"]
         self._next_draw()
 
     def _next_draw(self) -> None:
@@ -1368,7 +1372,7 @@ class Game(GameState):
         """Seat p draws one card (``mode`` "end": a Demon kills unless defeated; "robot": the
         Robot's draw, where a Demon simply goes back face up)."""
         discard = self.zones["discard"]
-        from_discard = self.tf["digger"] and p == self.turn and bool(discard)
+        from_discard = self.tf["digger"] and mode == "end" and p == self.turn and bool(discard)
         pile = discard if from_discard else self.zones["draw"]
         if not pile:
             self.say(f"{self.pname(p)} has no card to draw: the Draw Pile is empty.")
