@@ -39,6 +39,10 @@ from .data import FACE_DOWN_WEAPONS, CardData, default
 GIRL, ROBOT, QUEEN, SHADOW = "girl", "robot", "queen", "shadow"
 TEAM_OF = {GIRL: 0, ROBOT: 0, QUEEN: 1, SHADOW: 1}
 TEAM_NAMES = ("the Girl's team", "the Evil Queen's team")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 DEMON = "demon"
 CANCEL = "cancel_action"
 ALLY_TURN = ("manipulate", "scout", "smoke_bomb")  # may be played during the ally's turn
@@ -740,7 +744,7 @@ class Game(GameState):
     def _target_text(self, params: dict[str, Any]) -> str:
         out = ""
         if "target" in params:
-            out += f" on {self.pname(params['target'])}"
+            out += f" → {self.pname(params['target'])}"
         if "weapon" in params:
             out += f" (taking {self._weapon_text(params['weapon'])})"
         if "ability" in params:
@@ -1008,7 +1012,7 @@ class Game(GameState):
     # ---- abilities ----------------------------------------------------------------------------
     def _ability_text(self, aid: str) -> str:
         ab = self._data.ability(aid)
-        return f"{ab.text.rstrip('.')} ({ab.cost})"
+        return f"[{ab.cost}] {ab.text.rstrip('.')}"
 
     def _do_ability(self, p: int, a: Action) -> None:
         cost = self._data.ability(a.id).cost
@@ -1476,7 +1480,7 @@ class Game(GameState):
             self.winner = 1 - team
             self.phase = "over"
             self.task = None
-            self.say(f"{TEAM_NAMES[team].capitalize()} is dead: {TEAM_NAMES[1 - team]} wins!")
+            self.say(f"{_cap(TEAM_NAMES[team])} is dead: {TEAM_NAMES[1 - team]} wins!")
             return
         self._bury_aside(p, k)
 
@@ -1550,7 +1554,7 @@ class Game(GameState):
             return None
         winners = [p for p in range(self.n_players) if self.team[p] == self.winner]
         return {"team": ("girl", "queen")[self.winner], "winners": winners,
-                "result": f"{TEAM_NAMES[self.winner].capitalize()} wins",
+                "result": f"{_cap(TEAM_NAMES[self.winner])} wins",
                 "alive": list(self.alive), "turns": self.turns}
 
     def chat_audience(self, seat: int) -> list[int]:
