@@ -30,9 +30,10 @@ revealed later, and in full by the end-of-game audit on the full-information eng
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ...engine import Action, ConfigError, GameState, RuleViolation, Shuffle
+from ...engine import Action, ConfigError, GameState, RuleViolation, Shuffle, mask_of
 from ...engine.requests import Random
 from .data import FACE_DOWN_WEAPONS, CardData, default
 
@@ -296,6 +297,27 @@ class Game(GameState):
             self.safe.pop(str(slot), None)
         if old.startswith("aside") and not zone.startswith("aside"):
             self.aside_turn.pop(str(slot), None)
+
+    def reveal(self, slots: Sequence[int], to: Iterable[int] | None, then: str, /, **kw: Any) -> None:
+        """As ``GameState.reveal``, except that a card this reveal would make known to every
+        seat (e.g. a card given to the only other player, who held it) is revealed to all: no
+        seat learns more, and a spectator's copy, which only ever receives reveals to all, stays
+        equal to the public view."""
+        if to is None:
+            super().reveal(slots, None, then, **kw)
+            return
+        m = mask_of(to)
+        public = [s for s in slots if self.known[s] | m == self.all_mask]
+        if not public:
+            super().reveal(slots, to, then, **kw)
+        elif len(public) == len(slots):
+            super().reveal(slots, None, then, **kw)
+        else:
+            rest = [s for s in slots if s not in public]
+            super().reveal(public, None, "reveal_rest", rest=rest, to=sorted(set(to)), then=then, kw=kw)
+
+    def _after_reveal_rest(self, rest: list[int], to: list[int], then: str, kw: dict[str, Any]) -> None:
+        super().reveal(rest, to, then, **kw)
 
     def _k(self, k: list[Any], **extra: Any) -> None:
         """Run a continuation ``[name, kwargs]``."""
