@@ -39,6 +39,7 @@ class GirlAndRobotBot(Bot):
         super().__init__(seat, seed)
         self._turn_key: tuple[int, int] = (-1, -1)
         self._turn_steps = 0
+        self._memo: dict[tuple, float] = {}  # figures of the current decision
 
     # ---- what the bot knows -------------------------------------------------------------------
     def team(self, v: Game) -> int:
@@ -60,6 +61,12 @@ class GirlAndRobotBot(Bot):
 
     def odds(self, v: Game, depth: int = 0) -> float:
         """The chance that the card ``depth`` below the top of the Draw Pile is a Demon."""
+        key = ("odds", depth)
+        if key not in self._memo:
+            self._memo[key] = self._odds(v, depth)
+        return self._memo[key]
+
+    def _odds(self, v: Game, depth: int) -> float:
         draw = v.zones["draw"]
         if depth >= len(draw):
             return 0.0
@@ -90,6 +97,12 @@ class GirlAndRobotBot(Bot):
         """How dangerous the coming draw is for seat p (the turn's player): the Demon odds,
         weighed by how many weapons they can use."""
         p = self.seat if p is None else p
+        key = ("risk", p)
+        if key not in self._memo:
+            self._memo[key] = self._risk(v, p)
+        return self._memo[key]
+
+    def _risk(self, v: Game, p: int) -> float:
         tf = v.tf
         if p == v.turn and (tf["no_draw"] or tf["ban"]):
             return 0.0
@@ -104,6 +117,7 @@ class GirlAndRobotBot(Bot):
     # ---- the decision -------------------------------------------------------------------------
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
+        self._memo = {}
         if len(legal) == 1:
             return legal[0]
         handler = getattr(self, "_" + view.phase, None)
@@ -449,6 +463,7 @@ class GirlAndRobotBot(Bot):
     # ---- Manipulate's private reorder ---------------------------------------------------------
     def arrange(self, view: Game, slots: tuple[int, ...]) -> Sequence[int]:  # type: ignore[override]
         v = view
+        self._memo = {}
         draw = v.zones["draw"]
         seq = self.drawers(v)
         depth = {s: len(draw) - 1 - draw.index(s) for s in slots}

@@ -1590,8 +1590,8 @@ class Game(GameState):
 
     def status(self, seat: int | None = None) -> list[str]:
         draw = self.zones["draw"]
-        lines = [f"Turn {self.turns} · {self.pname(self.turn) if self.turn >= 0 else '-'} to play"
-                 f" · order {'clockwise' if self.direction == 1 else 'counter-clockwise'}"
+        head = f"Turn {self.turns} · {self.pname(self.turn)} to play" if self.turns else "Setting up"
+        lines = [f"{head} · order {'clockwise' if self.direction == 1 else 'counter-clockwise'}"
                  f"{' · Euro variant' if self.config.get('euro') else ''}"]
         known = []
         for depth, s in enumerate(reversed(draw)):
