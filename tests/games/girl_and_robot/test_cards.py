@@ -593,3 +593,23 @@ def test_face_down_weapons_are_hidden_claims(kind):
     assert not t.knows(2, s) and not t.knows(3, s) and not t.knows(1, s)
     g.turn = 3
     assert {"weapon": s} not in g.ability_variants(3, "shadow_destroy_one")
+
+
+def test_lure_without_a_demon():
+    """"Lure: Search the Draw Pile for a Demon, shuffle the pile..." With every Demon set aside
+    there is none to take: the pile is still shuffled. Saying so while a Demon is there is
+    refused by the full-information engine (the audit)."""
+    g = rig(["girl", "queen"], hands={0: ["lure"]}, draw=["*", "*", "*"])
+    t = Table(g)
+    t.play(0, "lure")
+    t.pass_all()
+    assert t.legal(0) == [Action("nodemon")]
+    t.act(0, "nodemon")
+    assert any(isinstance(r, Shuffle) for r in t.requests) and g.phase == "turn"
+    g2 = rig(["girl", "queen"], hands={0: ["lure"]}, draw=["*", "demon", "*"])
+    t2 = Table(g2)
+    t2.play(0, "lure")
+    t2.pass_all()
+    from p2pcards.engine import RuleViolation
+    with pytest.raises(RuleViolation):
+        g2.validate(0, Action("nodemon"))
