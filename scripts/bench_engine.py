@@ -49,7 +49,35 @@ def bench_go_out_girl() -> dict:
     return {"gog_battles_per_s": round(rate, 1), "gog_battles_per_s_runs": [round(r, 1) for r in rates]}
 
 
-BENCHES = [bench_go_out_girl]
+def gar_games(run: int, seconds: float = 1.0) -> tuple[int, float, int]:
+    """Heuristic-bot games of The Girl and the Robot with 4 players for about ``seconds``;
+    returns (games, seconds, turns played)."""
+    from p2pcards.bots.girl_and_robot import GirlAndRobotBot
+
+    games, turns, seed = 0, 0, run * 100_000
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        state = new_game("girl-and-robot", 4)
+        final = play(state, [GirlAndRobotBot(p, seed * 8 + p) for p in range(4)], LocalDealer(seed))
+        games += 1
+        turns += final.outcome()["turns"]
+        seed += 1
+    return games, time.perf_counter() - t0, turns
+
+
+def bench_girl_and_robot() -> dict:
+    rates, total_games, total_turns = [], 0, 0
+    for r in range(RUNS):
+        games, seconds, turns = gar_games(r)
+        rates.append(games / seconds)
+        total_games += games
+        total_turns += turns
+    return {"gar_games_per_s": round(statistics.median(rates), 1),
+            "gar_games_per_s_runs": [round(r, 1) for r in rates],
+            "gar_avg_turns_per_game": round(total_turns / total_games, 1)}
+
+
+BENCHES = [bench_go_out_girl, bench_girl_and_robot]
 
 
 def main() -> None:

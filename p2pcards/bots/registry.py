@@ -12,6 +12,7 @@ LEVELS = ("random", "easy", "normal", "strong")
 # game -> level -> "module:Class"; "easy" is the heuristic bot, "normal"/"strong" the solver's.
 BOTS: dict[str, dict[str, str]] = {
     "go-out-girl": {"easy": "p2pcards.bots.go_out_girl:GoOutGirlBot"},
+    "girl-and-robot": {"easy": "p2pcards.bots.girl_and_robot:GirlAndRobotBot"},
 }
 
 
