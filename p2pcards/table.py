@@ -190,6 +190,8 @@ class Table:
             if not isinstance(text, str):
                 continue
             refusal = self.state.chat_refusal(sender)
+            if self.seat not in self.state.chat_audience(sender):
+                refusal = "it was not meant for this seat (team talk)"
             if refusal:
                 self.say(f"(a chat line from {self._name(sender)} was refused: {refusal})")
             else:

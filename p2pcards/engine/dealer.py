@@ -25,7 +25,7 @@ from .requests import (
     Shuffle,
     Shuffled,
 )
-from .state import GameState, project
+from .state import SPECTATOR, GameState, project
 
 Arrange = Callable[[int, tuple[int, ...]], Sequence[int]]
 
@@ -85,7 +85,7 @@ def play(
     checks each against ``state.view(seat)`` after every step (slow; for tests)."""
     copies = dict(copies or {})
     if views:
-        for p in range(state.n_players):
+        for p in [*range(state.n_players), SPECTATOR]:
             copies.setdefault(p, state.view(p))
 
     def arrange(by: int, slots: tuple[int, ...]) -> Sequence[int]:
@@ -118,7 +118,8 @@ def play(
         if views:
             for p, c in copies.items():
                 if c != state.view(p):
-                    raise AssertionError(f"seat {p}'s own copy diverged from its view of the game")
+                    who = "the spectator" if p == SPECTATOR else f"seat {p}"
+                    raise AssertionError(f"{who}'s own copy diverged from its view of the game")
         if on_step is not None:
             on_step(state, event)
     raise AssertionError(f"{state.game}: no end after {max_steps} steps")

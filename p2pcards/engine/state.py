@@ -210,6 +210,12 @@ class GameState:
         """Lines describing the table as this view sees it, for ``seat``'s screen."""
         return []
 
+    def arrangement_prompt(self, by: int, slots: tuple[int, ...]) -> str | None:
+        """For ``Shuffle(slots, by=seat)``: a question for a human when the order is theirs to
+        choose (e.g. "put the top 3 cards back in any order"); ``None`` when the order does not
+        matter to them (it is then random)."""
+        return None
+
     def chat_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not send a chat line now (``None``: it may). The table enforces it."""
         return None
@@ -252,8 +258,12 @@ class GameState:
         m = mask_of(seats)
         if all(self.known[s] & m == m for s in slots):
             getattr(self, "_after_" + then)(**kw)
-        else:
-            self.request(Reveal(tuple(slots), seats), then, **kw)
+            return
+        if all(self.known[s] | m == self.all_mask for s in slots):
+            # the cards become public anyway: open them to everyone, which tells no seat anything
+            # new and lets public copies (spectators, logs) learn them too
+            seats = tuple(range(self.n_players))
+        self.request(Reveal(tuple(slots), seats), then, **kw)
 
     def zone(self, name: str) -> list[int]:
         return self.zones[name]

@@ -11,6 +11,7 @@ from typing import TextIO
 from ..bots.registry import make_bot
 from ..engine import SPECTATOR, Action, ConfigError, GameState, LocalDealer, RuleViolation, play
 from ..games import new_game
+from . import arrange as arrange_ui
 
 HELP = """Type the number of an action to take it. Other commands:
   status  show the table again      hint  advice from the solver (where available)
@@ -26,11 +27,11 @@ class PromptHuman:
 
     needs_view = True
 
-    def __init__(self, seat: int, *, inp: Callable[[str], str] = input, out: TextIO = sys.stdout,
+    def __init__(self, seat: int, *, inp: Callable[[str], str] = input, out: TextIO | None = None,
                  hinter: Callable[[GameState, list[Action]], str] | None = None) -> None:
         self.seat = seat
         self.input = inp
-        self.out = out
+        self.out = out if out is not None else sys.stdout
         self.hinter = hinter
         self.rng = random.Random()
 
@@ -71,14 +72,26 @@ class PromptHuman:
                 self.show([f"Not a choice: type a number from 1 to {len(legal)}, or 'help'."])
 
     def arrange(self, view: GameState, slots: tuple[int, ...]) -> list[int]:
-        order = list(slots)
-        self.rng.shuffle(order)
-        return order
+        prompt = view.arrangement_prompt(self.seat, slots)
+        if prompt is None:
+            order = list(slots)
+            self.rng.shuffle(order)
+            return order
+        self.show(view.take_notes())
+        self.show(arrange_ui.question(view, slots, prompt))
+        while True:
+            try:
+                answer = arrange_ui.parse(self.input("order> "), slots)
+            except EOFError:
+                raise Quit() from None
+            if isinstance(answer, list):
+                return answer
+            self.show([f"Not an order: {answer}"])
 
 
 def play_local(game: str, players: int, bots: int, seed: int | None, options: dict,
                bot_level: str = "easy", *, inp: Callable[[str], str] = input,
-               out: TextIO = sys.stdout, hinter=None) -> GameState:
+               out: TextIO | None = None, hinter=None) -> GameState:
     """Run a whole game in-process. With ``bots == players`` every seat is a bot and the public
     log is printed; otherwise seat 1 is the human at this prompt."""
     if not 0 <= bots <= players:
@@ -86,6 +99,7 @@ def play_local(game: str, players: int, bots: int, seed: int | None, options: di
     if players - bots > 1:
         raise ConfigError("local play has one human seat; use 'p2pcards host' to play with "
                           "more people")
+    out = out if out is not None else sys.stdout
     rng = random.Random(seed)
     names = ["Player"] + [f"Bot {i}" for i in range(1, players)] if bots < players else \
         [f"Bot {i + 1}" for i in range(players)]

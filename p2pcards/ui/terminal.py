@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from ..engine import Action, GameState
+from . import arrange as arrange_ui
 
 HELP = """Commands (any time):
   <number>     take that option (when it is your turn)
@@ -70,6 +71,7 @@ class TerminalPlayer:
         self._pending: asyncio.Future[Action] | None = None
         self._legal: list[Action] = []
         self._quit = asyncio.Event()
+        self._arranging: tuple[asyncio.Future[list[int] | str], tuple[int, ...]] | None = None
         self.rng = random.Random()
 
     async def run_input(self) -> None:
@@ -94,6 +96,11 @@ class TerminalPlayer:
         return self._quit.is_set()
 
     async def handle(self, text: str) -> None:
+        if self._arranging is not None and (text[:1].isdigit() or not text.strip()):
+            fut, slots = self._arranging
+            if not fut.done():
+                fut.set_result(arrange_ui.parse(text, slots))
+            return
         word, _, rest = text.partition(" ")
         word = word.lower()
         if word.isdigit():
@@ -154,6 +161,19 @@ class TerminalPlayer:
             self._legal = []
 
     async def arrange(self, view: GameState, slots: tuple[int, ...]) -> list[int]:
-        order = list(slots)
-        self.rng.shuffle(order)
-        return order
+        prompt = view.arrangement_prompt(self.seat, slots)
+        if prompt is None:
+            order = list(slots)
+            self.rng.shuffle(order)
+            return order
+        for line in arrange_ui.question(view, slots, prompt):
+            self.out(line)
+        while True:
+            self._arranging = (asyncio.get_running_loop().create_future(), slots)
+            try:
+                answer = await self._arranging[0]
+            finally:
+                self._arranging = None
+            if isinstance(answer, list):
+                return answer
+            self.out(f"Not an order: {answer}")
