@@ -23,9 +23,14 @@ from p2pcards.bots.base import RandomBot
 from p2pcards.engine import Decide, LocalDealer, play
 from p2pcards.games import game_class, names, new_game, state_from_json
 
-# game -> list of (players, options); every configuration runs SEEDS seeds.
-CONFIGS: dict[str, list[tuple[int, dict]]] = {
+# game -> list of (players, options) or (players, options, seeds); every configuration runs
+# SEEDS seeds unless it gives its own count.
+CONFIGS: dict[str, list[tuple]] = {
     "go-out-girl": [(n, {}) for n in (2, 3, 4, 5)],
+    "out-of-this-world": [(n, {"difficulty": d}, 36) for n in (3, 4, 5)
+                          for d in ("easier", "standard", "tough", "epic")]
+    + [(4, {"adventure": a, "difficulty": "tough"}, 24) for a in (
+        "birthday-bash", "hit-the-books", "night-school", "stained-glass", "confrontation")],
 }
 SEEDS = 200
 LOCKSTEP_SEEDS = 12  # of those, how many also keep every seat's own copy in lockstep
@@ -82,13 +87,13 @@ def run(game: str, players: int, options: dict, seed: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "game,players,options",
-    [(g, n, o) for g, cfgs in CONFIGS.items() for n, o in cfgs],
+    "game,players,options,seeds",
+    [(g, c[0], c[1], c[2] if len(c) > 2 else SEEDS) for g, cfgs in CONFIGS.items() for c in cfgs],
     ids=lambda x: str(x) if not isinstance(x, dict) else ",".join(f"{k}={v}" for k, v in x.items()) or "-",
 )
-def test_random_playouts(game, players, options):
+def test_random_playouts(game, players, options, seeds):
     assert game_class(game).min_players <= players <= game_class(game).max_players
-    for seed in range(SEEDS):
+    for seed in range(seeds):
         try:
             run(game, players, options, seed)
         except Exception as exc:  # name the seed, so a failure can be replayed
