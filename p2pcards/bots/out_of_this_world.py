@@ -143,9 +143,13 @@ class OutOfThisWorldBot(Bot):
         excess = max(0, weights[owner] - LEVEL) - max(0, weights[owner] - w - LEVEL)
         weights[owner] -= w
         after = max(weights)
+        clear = 0.0
+        if after == 0 and before > 0:  # a round with no Foe left costs nothing, unless more come
+            left = sum(len(view.stack(i)) for i in range(view.n_stacks))
+            clear = before * 0.84 ** left
         if view.time > before + 1:  # no hurry: a round losing LEVEL tokens is the norm
             before, after = max(before, LEVEL), max(after, LEVEL)
-        return max(before - after, excess)
+        return max(before - after, excess, clear)
 
     # ---- taking a card ------------------------------------------------------------------------
     def _take(self, view: Game, legal: list[Action]) -> Action:

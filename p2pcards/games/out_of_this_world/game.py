@@ -127,8 +127,6 @@ class Game(GameState):
         s.drawing: dict[str, Any] | None = None
         s.result: str | None = None
         s.reason = ""
-        s.say(f"Out Of This World: {adv.name} at {s._diff.name} difficulty, {players} players, "
-              f"{adv.time_tokens} Time tokens.")
         s.request(Random(players), "first_vocal")
         return s
 
@@ -601,6 +599,8 @@ class Game(GameState):
 
     # set-up
     def _after_first_vocal(self, value: int) -> None:
+        self.say(f"Out Of This World: {self._adv.name} at {self._diff.name} difficulty, "
+                 f"{self.n_players} players, {self.time} Time tokens.")
         self.vocal = self.turn = value
         self.say(f"{self.pname(value)} takes the Vocal Player token.")
         self.phase = "characters"
@@ -1155,7 +1155,7 @@ class Game(GameState):
                                 kw: dict[str, Any]) -> None:
         slot = self._difficult_pool()[value]
         self.place(slot, dest)
-        self.say(f"Difficult Foe {self.card_name(self.values[slot])} joins the Adventure deck.")
+        self.say(f"{self.card_name(self.values[slot])} joins the Adventure deck.")
         self._pick_difficult(k - 1, dest, then, **kw)
 
     # ---- winning ------------------------------------------------------------------------------
