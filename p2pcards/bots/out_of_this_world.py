@@ -49,6 +49,10 @@ class OutOfThisWorldBot(Bot):
         assert view is not None
         if len(legal) == 1:
             return legal[0]
+        # per-decision caches: the table does not change while the bot thinks
+        self._needs = [max(0, view.points_needed() - view.points(q)) for q in range(view.n_players)]
+        self._wanted_keys = {w["card"] for w in view._adv.win if w["kind"] == "equipped"}
+        self._memo: dict = {}
         step = view.step
         if step == "character":
             return min(legal, key=lambda a: (CHARACTER_ORDER.index(a.key)
@@ -73,7 +77,7 @@ class OutOfThisWorldBot(Bot):
                 if view.values[s] is not None}
 
     def _need(self, view: Game, p: int) -> int:
-        return max(0, view.points_needed() - view.points(p))
+        return self._needs[p]
 
     def _token_value(self, view: Game) -> float:
         team_need = sum(self._need(view, q) for q in range(view.n_players))
@@ -93,6 +97,12 @@ class OutOfThisWorldBot(Bot):
 
     def _gain_for(self, view: Game, q: int, c: CardDef) -> float:
         """What card c adds to seat q's hand, as far as this view knows q's hand."""
+        key = ("gain", q, c)
+        if key not in self._memo:
+            self._memo[key] = self._gain_for_uncached(view, q, c)
+        return self._memo[key]
+
+    def _gain_for_uncached(self, view: Game, q: int, c: CardDef) -> float:
         known = [view.card(s) for s in view.hand(q) if view.values[s] is not None]
         cards: list[CardDef] = [d for d in known if d is not None]
         gain = self._potential(view, [*cards, c], q) - self._potential(view, cards, q)
@@ -103,7 +113,7 @@ class OutOfThisWorldBot(Bot):
 
     def _wanted(self, view: Game, c: CardDef) -> int:
         """Whether the adventure's win condition asks for this Item to be equipped."""
-        return int(any(w.get("card") == c.key and w["kind"] == "equipped" for w in view._adv.win))
+        return int(c.key in self._wanted_keys)
 
     def _severity(self, view: Game, c: CardDef) -> float:
         """Harm (in points) of keeping a Foe, beyond the Time it costs."""
@@ -223,7 +233,10 @@ class OutOfThisWorldBot(Bot):
     def _use(self, view: Game, hand: dict[int, CardDef], base: float, spare: int,
              slots: tuple[int, ...]) -> float:
         """The potential these cards take out of the hand."""
-        lost = base - self._potential(view, [c for s, c in hand.items() if s not in slots])
+        key = ("use", tuple(sorted(slots)))
+        if key not in self._memo:
+            self._memo[key] = self._potential(view, [c for s, c in hand.items() if s not in slots])
+        lost = base - self._memo[key]
         if spare > 0:
             lost *= max(0.2, 1.0 - spare / len(slots))
         return lost
