@@ -1358,10 +1358,11 @@ def rules_text(d: CardData) -> str:
                + (", everyone may talk all the time" if x.table_talk else "")
                for x in d.difficulties.values()), ""]
 
-    def item_line(c: CardDef) -> str:
+    def item_line(c: CardDef, typed: bool = False) -> str:
         n = f"{c.count}× " if c.count > 1 else ""
         ab = f" — {c.text}" if c.text else ""
-        return f"    {n}{c.name} ({c.value}){ab}{_house_mark(c.house)}"
+        value = f"{d.type_name(c.type)} {c.value}" if typed else str(c.value)
+        return f"    {n}{c.name} ({value}){ab}{_house_mark(c.house)}"
 
     out.append("Items (64):")
     for t in (*d.type_names, WILD):
@@ -1388,7 +1389,7 @@ def rules_text(d: CardData) -> str:
             out.append(f"    \"{a.flavor}\"")
         out += [f"    • {r}" for r in a.special_rules]
         for c in a.cards:
-            out.append((item_line(c) if c.is_item else foe_line(c)).replace("    ", "      ", 1)
+            out.append((item_line(c, True) if c.is_item else foe_line(c)).replace("    ", "      ", 1)
                        + ("" if c.is_item else " [Difficult]" if c.difficult else ""))
     out += ["", "House rules (where the rulebook is silent):"]
     out += [f"  • {text}" for _, text in d.house_rules]

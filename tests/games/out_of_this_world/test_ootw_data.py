@@ -187,3 +187,21 @@ def test_a_player_made_adventure_loads(tmp_path: Path):
     d = D.load(D.DATA_FILE, adv)
     assert d.adventures["my-block"].time_tokens == 6
     assert len(d.deck("my-block")) == 79
+
+
+def test_the_doc_page_lists_every_house_card_and_character():
+    """docs/out-of-this-world.md names every card, character and adventure with house content."""
+    doc = " ".join((Path(__file__).resolve().parents[3] / "docs" / "out-of-this-world.md")
+                   .read_text(encoding="utf-8").split())  # line breaks do not matter
+    d = D.load()
+    for c in (*d.items, *d.foes, *d.difficult_foes, *(c for a in d.adventures.values() for c in a.cards)):
+        if c.house:
+            assert c.name in doc, c.name
+    for ch in d.characters:
+        assert f"{ch.sides[0]} / {ch.sides[1]}" in doc or ch.sides[0] in doc, ch.key
+        if ch.house == ("*",):
+            assert ch.ability in doc
+    for a in d.adventures.values():
+        assert a.name in doc and a.key in doc
+    for key in ("first_vocal", "leg_it_lap", "spend_anyone", "deck_exhausted"):
+        assert key in {k for k, _ in d.house_rules}
