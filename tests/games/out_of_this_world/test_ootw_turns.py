@@ -290,6 +290,19 @@ def test_spend_an_equipped_items_ability_once_and_it_still_counts():
     assert spend not in g.legal(1)
 
 
+def test_a_spend_needs_a_target():
+    """House rule: a Spend needs a target — the Walkman cannot bring back a Time token that was
+    never lost, the Boombox needs one of your (non-Difficult) Foes."""
+    g, d = start(4, seed=1, chars=["nina_ned", "zoe_zack", "rita_rick", "malala_bart"])
+    rig(g, equipped={1: ["walkman", "boombox"]}, foes={0: ["vampire_babysitter"], 2: ["slime_blob"]},
+        stacks=[["kazoo"], ["dice"], [], [], []])
+    at_turn(g, 0)
+    take(g, 0, "kazoo", d)
+    assert not [a for a in g.legal(0) if a.kind == "spend"]
+    g.time = 7
+    assert [a for a in g.legal(0) if a.kind == "spend"] == [A("spend", item=slot(g, "walkman", "equip1"))]
+
+
 def test_slingshot_gives_the_whole_hand_away_one_card_at_a_time():
     """Slingshot: "SPEND: Give all your hand cards to other players." The receivers see their
     cards; nobody else does."""
