@@ -259,3 +259,28 @@ def test_night_school_has_seven_time_tokens():
     """Night School (house adventure): "Start with 7 Time tokens." """
     g, d = start(3, seed=2, adventure="night-school")
     assert g.time == 7
+
+
+def test_discard_and_move_foe_spends():
+    """Swiss army knife (house): "SPEND: Discard one of your Foes (even a Difficult Foe)."
+    Skateboard (house): "SPEND: Move one of your Foes to the player on your left." Ritual candle
+    (house, Confrontation): "SPEND: Discard one Foe in front of any player (not a Difficult Foe)." """
+    g, d = start(4, seed=1, chars=CHARS, adventure="confrontation")
+    rig(g, equipped={3: ["swiss_army_knife", "skateboard", "ritual_candle"]},
+        foes={0: ["vampire_babysitter", "slime_blob"], 2: ["alley_cat", "poltergeist"]},
+        stacks=[["kazoo"], ["dice"], ["wrench"], [], []])
+    knife, board, candle = (slot(g, k, "equip3") for k in ("swiss_army_knife", "skateboard", "ritual_candle"))
+    vb, blob = slot(g, "vampire_babysitter", "foes0"), slot(g, "slime_blob", "foes0")
+    cat, polt = slot(g, "alley_cat", "foes2"), slot(g, "poltergeist", "foes2")
+    at_turn(g, 0)
+    take(g, 0, "kazoo", d)
+    spends = {(a.item, a.foe) for a in g.legal(0) if a.kind == "spend"}
+    assert spends == {(knife, vb), (knife, blob), (board, vb), (board, blob),
+                      (candle, blob), (candle, cat)}
+    act(g, 0, A("spend", item=knife, foe=vb), d)
+    assert g.zone_of[vb] == "discard" and g.defeated == {}
+    take(g, 1, "dice", d)
+    act(g, 1, A("done"), d)
+    take(g, 2, "wrench", d)
+    act(g, 2, A("spend", item=board, foe=polt), d)
+    assert g.zone_of[polt] == "foes3" and g.spent == [knife, board]
