@@ -31,7 +31,6 @@ from .data import WILD, Adventure, CardData, CardDef, Character, default
 
 DONE = Action("done")
 LEG_IT = Action("leg_it")
-GO_STEPS = ("take", "action", "give")
 
 
 def _norm(text: str) -> str:
@@ -368,7 +367,6 @@ class Game(GameState):
     def _defeat_actions(self, p: int, classes: dict[int, list[int]]) -> list[Action]:
         acts: list[Action] = []
         counts = {cid: len(ss) for cid, ss in classes.items()}
-        done: set[tuple[str, bool]] = set()
         cache: dict[tuple[str, ...], list[tuple[int, ...]]] = {}
         for f in self.defeatable(p):
             c = self.card(f)
@@ -386,7 +384,6 @@ class Game(GameState):
                     if twice:
                         kw["twice"] = True
                     acts.append(Action("defeat", **kw))
-            done.add((c.key, False))
         return acts
 
     def _matching_sets(self, reqs: tuple[str, ...], counts: dict[int, int]) -> list[tuple[int, ...]]:
