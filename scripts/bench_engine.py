@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from p2pcards.bots.base import RandomBot  # noqa: E402
+from p2pcards.bots.registry import make_bot  # noqa: E402
 from p2pcards.engine import LocalDealer, play  # noqa: E402
 from p2pcards.games import new_game  # noqa: E402
 
@@ -77,7 +78,37 @@ def bench_girl_and_robot() -> dict:
             "gar_avg_turns_per_game": round(total_turns / total_games, 1)}
 
 
-BENCHES = [bench_go_out_girl, bench_girl_and_robot]
+def ootw_team(seed: int, players: int = 4, options: dict | None = None):
+    """One full Out Of This World game played by the heuristic bots (each from its own view)."""
+    state = new_game("out-of-this-world", players, options or {})
+    bots = [make_bot("out-of-this-world", p, "easy", seed * 8 + p) for p in range(players)]
+    return play(state, bots, LocalDealer(seed))
+
+
+def ootw_games(run: int, seconds: float = 1.0) -> tuple[int, float]:
+    """Full 4-player heuristic-bot games (Patrol the Block, Standard) for about ``seconds``."""
+    games, seed = 0, run * 100_000
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        ootw_team(seed)
+        games += 1
+        seed += 1
+    return games, time.perf_counter() - t0
+
+
+WIN_RATE_SEEDS = 200
+
+
+def bench_out_of_this_world() -> dict:
+    rate, rates = median_rate(ootw_games)
+    wins = sum(ootw_team(seed, 4, {"adventure": "patrol-the-block", "difficulty": "standard"})
+               .outcome()["won"] for seed in range(WIN_RATE_SEEDS))
+    return {"ootw_games_per_s": round(rate, 2), "ootw_games_per_s_runs": [round(r, 2) for r in rates],
+            "ootw_heuristic_win_rate": round(wins / WIN_RATE_SEEDS, 3),
+            "ootw_heuristic_win_rate_seeds": WIN_RATE_SEEDS}
+
+
+BENCHES = [bench_go_out_girl, bench_out_of_this_world, bench_girl_and_robot]
 
 
 def main() -> None:
@@ -91,11 +122,14 @@ def main() -> None:
         print(json.dumps(out))
         return
     print(f"engine benchmark — {out['cores']} cores, median of {RUNS} runs")
-    targets = {"gog_battles_per_s": 200}
+    targets = {"gog_battles_per_s": 200, "ootw_games_per_s": 5}
     for k, v in out.items():
-        if k in ("cores", "runs") or k.endswith("_runs"):
+        if k in ("cores", "runs") or k.endswith(("_runs", "_seeds")):
             continue
         t = f"   (target ≥ {targets[k]}: {'met' if v >= targets[k] else 'NOT met'})" if k in targets else ""
+        if k == "ootw_heuristic_win_rate":
+            t = (f"   (Patrol the Block, Standard, {out['ootw_heuristic_win_rate_seeds']} seeds: "
+                 "the baseline for the solver)")
         print(f"  {k:32} {v}{t}")
 
 

@@ -10,6 +10,7 @@ from ..engine import ConfigError, GameState
 
 GAMES: dict[str, str] = {
     "go-out-girl": "p2pcards.games.go_out_girl",
+    "out-of-this-world": "p2pcards.games.out_of_this_world",
     "girl-and-robot": "p2pcards.games.girl_and_robot",
 }
 

@@ -27,6 +27,10 @@ from p2pcards.games import game_class, names, new_game, state_from_json
 # SEEDS seeds unless it gives its own count.
 CONFIGS: dict[str, list[tuple]] = {
     "go-out-girl": [(n, {}) for n in (2, 3, 4, 5)],
+    "out-of-this-world": [(n, {"difficulty": d}, 36) for n in (3, 4, 5)
+                          for d in ("easier", "standard", "tough", "epic")]
+    + [(4, {"adventure": a, "difficulty": "tough"}, 24) for a in (
+        "birthday-bash", "hit-the-books", "night-school", "stained-glass", "confrontation")],
     "girl-and-robot": [(n, {"euro": e}, 120) for n in (2, 3, 4) for e in (False, True)],
 }
 SEEDS = 200

@@ -1,0 +1,1 @@
+"""Adventure data files (``*.json``); a package only so that installs ship them."""
