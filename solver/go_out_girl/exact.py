@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from .model import OVER, Battle, describe
+from .model import OVER, Battle, narrate
 
 NODE_LIMIT = 3_000_000
 
@@ -152,6 +152,6 @@ class ExactSolver:
 def line_text(line: list[tuple[int, tuple]], names: list[str]) -> list[str]:
     out = []
     for actor, a in line:
-        who = "deck" if actor < 0 else names[actor]
-        out.append(f"{who}: {describe(a)}")
+        who = "Deck" if actor < 0 else names[actor]
+        out.append(f"{who} {narrate(a)}")
     return out

@@ -463,3 +463,24 @@ def describe(a: tuple) -> str:
             "S": "pass (take the damage)", "W": "withdraw (the damage would reach your life)",
             "B": "reveal Kira: Akane Barrier (pass without damage, discard instead)",
             "K": "keep your cards (do not use Let's Talk)"}[k]
+
+
+def narrate(a: tuple) -> str:
+    """Third-person text for a model action, for principal lines."""
+    k = a[0]
+    if k == "P":
+        return describe(a).replace("play ", "plays ", 1)
+    if k == "X":
+        return "resets with " + " ".join(["2"] * a[1] + ["3"] * a[2]) + " and will lead"
+    if k == "D":
+        return f"lays {card_text(a[1])} face down as damage"
+    if k == "C":
+        return f"discards {card_text(a[1])}"
+    if k == "V":
+        return f"gives {card_text(a[1])} to the pile's owner (Let's Talk)"
+    if k == "N":
+        return f"the reshuffled deck yields {card_text(a[1])} (worst case)"
+    return {"R": "reveals the character", "G": "plays Guard (no damage)",
+            "S": "passes and takes the damage", "W": "withdraws (eliminated)",
+            "B": "reveals Kira: Akane Barrier (no damage, discards instead)",
+            "K": "keeps the cards"}[k]
