@@ -27,11 +27,11 @@ from p2pcards.games.go_out_girl.game import Game
 
 from .convert import action_map
 from .determinize import ViewInfo
-from .model import CHAR_NAMES, KYOKO, LIFE, Battle, card_text, describe
+from .model import CHAR_KEYS, CHAR_NAMES, KYOKO, LIFE, Battle, card_text, describe
 from .partition import Partition, min_plays_fast, partition
 from .policy import choose_character, heuristic, rollout
 
-BUDGET = 60_000  # simulated decisions per hint (≈ 110 ms here)
+BUDGET = 40_000  # simulated decisions per hint (≈ 90 ms of one core here)
 HORIZON = 400  # decisions per playout before it is scored by the estimate (a battle is ~60)
 MAX_CANDIDATES = 8
 MIN_ROUNDS = 6
@@ -102,7 +102,7 @@ def plan_text(view: Game, p: int) -> tuple[str | None, int | None, Partition | N
     ability = _ability(view, p)
     part = partition(counts, ability)
     ch = view.own_character(p)
-    who = f" as {CHAR_NAMES[ch].split()[-1]}" if ch is not None else ""
+    who = f" as {CHAR_KEYS[ch].capitalize()}" if ch is not None else ""
     return (f"your hand empties in {part.plays} play{'s' * (part.plays != 1)} at best{who}: "
             f"{part.text()}", part.plays, part)
 
@@ -161,7 +161,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
 
     if len(cands) == 1:
         c = cands[0]
-        return Advice(c.action, c.text, "it is the only sensible move here", plan, plan_plays,
+        return Advice(c.action, c.text, "it is the only legal move", plan, plan_plays,
                       cands, 0, 0, time.perf_counter() - t0)
 
     spent, rounds, halved = 0, 0, False
@@ -205,7 +205,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         reason += f"; {CHAR_NAMES[ch]} has life {LIFE[ch]}"
         counts = _hand_counts(view, me)
         part = partition(counts, ch if ch != KYOKO else None)
-        plan = (f"with {CHAR_NAMES[ch].split()[-1]} your hand empties in {part.plays} plays at "
+        plan = (f"with {CHAR_KEYS[ch].capitalize()} your hand empties in {part.plays} plays at "
                 f"best: {part.text()}")
         plan_plays = part.plays
     return Advice(best.action, best.text, reason + ".", plan, plan_plays, cands, rounds, spent,
@@ -218,7 +218,7 @@ def hand_text(view: Game, p: int) -> str:
 
 
 def hinter(view: Game, legal: list[Action], *, seed: int = 0,
-           deadline: float | None = 0.2) -> str | None:
+           deadline: float | None = 0.17) -> str | None:
     """The ``hint`` command's text for this seat."""
     if not legal or view.viewer is None:
         return None
