@@ -38,7 +38,7 @@ def check_header(data: Any) -> dict[str, Any]:
     if fmt != FORMAT:
         raise PositionError("format", f"this p2pcards reads position format {FORMAT}, not {fmt!r}")
     game = data.get("game")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         known = ", ".join(GAMES)
         raise PositionError("game", f"{game!r} has no puzzle solver; positions exist for: {known}")
     return data

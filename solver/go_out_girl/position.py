@@ -113,7 +113,7 @@ def parse(data: Any) -> Position:
             raise PositionError(w, "must be an object")
         unknown = set(s) - {"hand", "character", "revealed", "damage", "alive", "locked", "pile", "name"}
         if unknown:
-            raise PositionError(w, f"unknown field(s) {', '.join(sorted(unknown))}")
+            raise PositionError(w, f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
         alive = _bool(s, "alive", w, True)
         revealed = _bool(s, "revealed", w, not alive)
         if not alive and not revealed:
@@ -218,7 +218,7 @@ def _parse_field(f: Any, seats: list[Seat], to_move: int) -> dict[str, Any] | No
         raise PositionError("field", "must be an object or null")
     unknown = set(f) - {"cards", "owner", "as", "count", "damage"}
     if unknown:
-        raise PositionError("field", f"unknown field(s) {', '.join(sorted(unknown))}")
+        raise PositionError("field", f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
     cards = parse_cards(f.get("cards"), "field.cards")
     if not cards:
         raise PositionError("field.cards", "an empty field is null")
