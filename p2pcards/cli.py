@@ -93,6 +93,59 @@ def _hinter(game: str):
     return hinter_for(game)
 
 
+def _position_command(run, json_out: bool) -> None:
+    """Run a solver position command; malformed positions are reported, never a traceback."""
+    import json
+
+    try:
+        from solver.errors import PositionError
+    except ImportError:
+        fail("the solver is not installed")
+    try:
+        result, text = run()
+    except PositionError as exc:
+        fail(f"bad position: {exc}")
+    except ConfigError as exc:
+        fail(str(exc))
+    typer.echo(json.dumps(result, indent=2) if json_out else text)
+
+
+@app.command()
+def solve(
+    file: Annotated[str, typer.Argument(help="A full-information position (docs/puzzles.md).",
+                                        show_default=False)],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """Solve a puzzle exactly: does the player to move have a forced win?"""
+    def run():
+        from solver import positions
+
+        return positions.solve(positions.read(file))
+
+    _position_command(run, json_out)
+
+
+@app.command()
+def hint(
+    position: Annotated[str | None, typer.Option("--position", help="A position file "
+                                                 "(docs/puzzles.md): a full position or one "
+                                                 "seat's view.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the advice as JSON.")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the advisor's sampling.")] = 0,
+) -> None:
+    """Advice for the seat to move in a position, from what that seat can see. (During a game,
+    type 'hint' at your prompt.)"""
+    if position is None:
+        fail("give a position file with --position FILE (during a game, type 'hint' at the prompt)")
+
+    def run():
+        from solver import positions
+
+        return positions.hint(positions.read(position), seed)
+
+    _position_command(run, json_out)
+
+
 @app.command()
 def rules(game: GameArg) -> None:
     """Print a game's card data and the house rules p2pcards uses where the rulebook is silent."""

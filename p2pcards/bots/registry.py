@@ -11,7 +11,9 @@ LEVELS = ("random", "easy", "normal", "strong")
 
 # game -> level -> "module:Class"; "easy" is the heuristic bot, "normal"/"strong" the solver's.
 BOTS: dict[str, dict[str, str]] = {
-    "go-out-girl": {"easy": "p2pcards.bots.go_out_girl:GoOutGirlBot"},
+    "go-out-girl": {"easy": "p2pcards.bots.go_out_girl:GoOutGirlBot",
+                    "normal": "solver.go_out_girl.bots:NormalBot",
+                    "strong": "solver.go_out_girl.bots:StrongBot"},
     "out-of-this-world": {"easy": "p2pcards.bots.out_of_this_world:OutOfThisWorldBot"},
     "girl-and-robot": {"easy": "p2pcards.bots.girl_and_robot:GirlAndRobotBot"},
 }

@@ -1,0 +1,228 @@
+"""Move advice for one seat of a Go Out Girl battle, from that seat's view alone.
+
+Flat Monte Carlo over sampled deals (as UECda's champion FujiGokoro does for Daifugo):
+
+1. read the view once (``ViewInfo``) and list a few candidate moves -- every legal move when
+   there are few, otherwise the heuristic's choice, every non-play move and the plays that best
+   shorten the hand's fewest-plays partition;
+2. in rounds, sample one determinization (the hidden cards dealt consistently with the view),
+   and play every candidate out on it with the heuristic rollout policy for every seat, to the
+   end of the battle or a horizon where ``estimate`` scores the position (common random numbers:
+   the same deal and the same reshuffles for every candidate of a round);
+3. after half the work, keep only the better half of the candidates (successive halving);
+4. recommend the candidate with the best mean; ties go to the heuristic's own choice.
+
+Work is counted in simulated decisions (``budget``), so a hint is deterministic for a fixed seed;
+``deadline`` (seconds, or ``None``) optionally stops early at a round boundary on a slow machine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from p2pcards.engine import Action
+from p2pcards.games.go_out_girl.game import Game
+
+from .convert import action_map
+from .determinize import ViewInfo
+from .model import CHAR_KEYS, CHAR_NAMES, KYOKO, LIFE, Battle, card_text, describe
+from .partition import Partition, min_plays_fast, partition
+from .policy import choose_character, heuristic, rollout
+
+BUDGET = 40_000  # simulated decisions per hint (≈ 90 ms of one core here)
+HORIZON = 400  # decisions per playout before it is scored by the estimate (a battle is ~60)
+MAX_CANDIDATES = 8
+MIN_ROUNDS = 6
+
+
+@dataclass
+class Candidate:
+    action: Action
+    model: tuple | None
+    text: str
+    total: float = 0.0
+    runs: int = 0
+    alive: bool = True
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.runs if self.runs else 0.0
+
+
+@dataclass
+class Advice:
+    action: Action
+    text: str
+    reason: str
+    plan: str | None = None
+    plan_plays: int | None = None
+    candidates: list[Candidate] = field(default_factory=list)
+    rounds: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+
+    def render(self) -> str:
+        lines = [f"Hint: {self.text}"]
+        if self.plan:
+            lines.append(f"  Plan: {self.plan}")
+        lines.append(f"  Why: {self.reason}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {
+            "action": self.action.to_json(), "text": self.text, "reason": self.reason,
+            "plan": self.plan, "plan_plays": self.plan_plays,
+            "candidates": [{"action": c.action.to_json(), "text": c.text,
+                            "win_rate": round(c.mean, 4), "playouts": c.runs}
+                           for c in sorted(self.candidates, key=lambda c: -c.mean)],
+            "rounds": self.rounds, "decisions": self.decisions,
+        }
+
+
+def _hand_counts(view: Game, p: int) -> list[int]:
+    c = [0] * 14
+    for s in view.hand(p):
+        c[view.number(view.values[s])] += 1  # type: ignore[arg-type]
+    return c
+
+
+def _ability(view: Game, p: int) -> int | None:
+    ch = view.own_character(p)
+    if ch == KYOKO and view.revealed[p] is None:
+        return None  # Kyoko restricts only once revealed
+    return ch
+
+
+def plan_text(view: Game, p: int) -> tuple[str | None, int | None, Partition | None]:
+    counts = _hand_counts(view, p)
+    if not any(counts):
+        return None, None, None
+    ability = _ability(view, p)
+    part = partition(counts, ability)
+    ch = view.own_character(p)
+    who = f" as {CHAR_KEYS[ch].capitalize()}" if ch is not None else ""
+    return (f"your hand empties in {part.plays} play{'s' * (part.plays != 1)} at best{who}: "
+            f"{part.text()}", part.plays, part)
+
+
+def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
+    """At most ``limit`` candidates: the heuristic's move, the non-play moves, then the plays
+    that leave the fewest plays to go (fuller groups and lower numbers first)."""
+    if len(cands) <= limit:
+        return cands
+    p = b.turn
+    first = heuristic(b)
+    keep = [first] if first in cands else []
+    others = [a for a in cands if a[0] != "P" and a not in keep]
+    plays = [a for a in cands if a[0] == "P" and a not in keep]
+    ability = b.char[p] if b.revealed[p] else None
+
+    def after(a: tuple) -> tuple:
+        h = b.hands[p][:]
+        for n, k in a[3]:
+            h[n] -= k
+        return (min_plays_fast(h, ability), -sum(k for _, k in a[3]), a[1])
+
+    plays.sort(key=after)
+    return (keep + others + plays)[:limit]
+
+
+def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDGET,
+           horizon: int = HORIZON, deadline: float | None = None,
+           max_candidates: int = MAX_CANDIDATES) -> Advice:
+    """The recommended action for the seat whose view this is, with its plan and reason."""
+    t0 = time.perf_counter()
+    me = view.viewer
+    if me is None or me < 0:
+        raise ValueError("advice needs a seat's view")
+    if not legal:
+        raise ValueError("no legal action to advise on")
+    rng = random.Random(seed)
+    info = ViewInfo(view)
+    plan, plan_plays, _ = plan_text(view, me) if view.phase != "choose" else (None, None, None)
+
+    if view.phase == "choose":
+        cands = [Candidate(a, None, view.describe(a)) for a in legal]
+        chars = [view.character_of_card(view.values[a.slot])[1] for a in legal]  # type: ignore[arg-type]
+
+        def world(r: random.Random, i: int) -> Battle:
+            return info.sample_start(r, chars[i], choose_character)
+    else:
+        amap = action_map(view, legal)
+        probe = info.sample(random.Random(seed))
+        models = _prune(probe, [a for a in probe.legal() if a in amap], max_candidates)
+        cands = [Candidate(amap[a], a, view.describe(amap[a])) for a in models]
+        heur = heuristic(probe)
+
+        def world(r: random.Random, i: int) -> Battle:
+            return shared  # the same deal for every candidate of the round
+
+    if len(cands) == 1:
+        c = cands[0]
+        return Advice(c.action, c.text, "it is the only legal move", plan, plan_plays,
+                      cands, 0, 0, time.perf_counter() - t0)
+
+    spent, rounds, halved = 0, 0, False
+    while True:
+        rounds += 1
+        deal_seed = rng.getrandbits(64)
+        shared = None if view.phase == "choose" else info.sample(random.Random(deal_seed))
+        for i, c in enumerate(cands):
+            if not c.alive:
+                continue
+            r = random.Random(deal_seed ^ 0x5EED)
+            b = world(r, i).copy()
+            b.rng = r
+            if c.model is not None:
+                b.apply(c.model)
+            v, steps = rollout(b, me, horizon)
+            c.total += v
+            c.runs += 1
+            spent += steps + 1
+        if rounds >= MIN_ROUNDS and spent >= budget:
+            break
+        if deadline is not None and rounds >= MIN_ROUNDS and time.perf_counter() - t0 > deadline:
+            break
+        if not halved and spent >= budget // 2 and sum(c.alive for c in cands) > 3:
+            ranked = sorted((c for c in cands if c.alive), key=lambda c: -c.mean)
+            for c in ranked[max(3, len(ranked) // 2):]:
+                c.alive = False
+            halved = True
+
+    def rank(c: Candidate) -> tuple:
+        return (c.alive, c.mean, view.phase != "choose" and c.model == heur)
+
+    best = max(cands, key=rank)
+    alive = sorted((c for c in cands if c.alive and c is not best), key=lambda c: -c.mean)
+    reason = (f"wins the battle in {best.mean:.0%} of {best.runs} sampled deals played out")
+    if alive:
+        nxt = alive[0]
+        reason += f", against {nxt.mean:.0%} for \"{nxt.text}\" (next best)"
+    if view.phase == "choose":
+        ch = view.character_of_card(view.values[best.action.slot])[1]  # type: ignore[arg-type]
+        reason += f"; {CHAR_NAMES[ch]} has life {LIFE[ch]}"
+        counts = _hand_counts(view, me)
+        part = partition(counts, ch if ch != KYOKO else None)
+        plan = (f"with {CHAR_KEYS[ch].capitalize()} your hand empties in {part.plays} plays at "
+                f"best: {part.text()}")
+        plan_plays = part.plays
+    return Advice(best.action, best.text, reason + ".", plan, plan_plays, cands, rounds, spent,
+                  time.perf_counter() - t0)
+
+
+def hand_text(view: Game, p: int) -> str:
+    c = _hand_counts(view, p)
+    return " ".join(card_text(n) for n in list(range(1, 14)) + [0] for _ in range(c[n]))
+
+
+def hinter(view: Game, legal: list[Action], *, seed: int = 0,
+           deadline: float | None = 0.17) -> str | None:
+    """The ``hint`` command's text for this seat."""
+    if not legal or view.viewer is None:
+        return None
+    return advise(view, legal, seed=seed, deadline=deadline).render()
+
+
+__all__ = ["Advice", "advise", "describe", "hinter", "plan_text"]

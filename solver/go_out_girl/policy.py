@@ -1,0 +1,207 @@
+"""The rollout policy and the evaluation of unfinished playouts.
+
+The policy plays every seat in a playout. It is the heuristic bot's way of playing
+(``p2pcards.bots.go_out_girl``: shed low cards in big groups, keep Guards and high cards for when
+they matter, reveal when the ability pays), written over the model's count vectors so a playout
+costs tens of microseconds a move. A truncated playout is scored by ``estimate``: each seat still
+in the battle is rated by how many plays its hand needs (the fewest-plays partition, closed
+form), its Guards and the life it has left, and the ratings become win chances by a softmax.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from .model import (
+    BARRIER,
+    DAMAGE_PH,
+    DISCARD_PH,
+    GIVE,
+    GUARD,
+    GUARD_A,
+    KEEP,
+    KIRA,
+    KYOKO,
+    LEAD,
+    LIFE,
+    NERAI,
+    NIWA,
+    OVER,
+    PASS,
+    REVEAL,
+    SATSUKI,
+    SHIAN,
+    TEN,
+    TOYOKO,
+    WITHDRAW,
+    Battle,
+)
+from .partition import min_plays_fast
+
+
+def keep_value(n: int, h: list[int]) -> float:
+    """How much a card of number n is worth keeping (a Guard is precious)."""
+    if n == GUARD:
+        return 100.0
+    return n + 3.0 * (h[n] - 1)
+
+
+def worst_card(h: list[int]) -> int:
+    best_n, best_v = -1, 1e9
+    for n in range(14):
+        if h[n]:
+            v = keep_value(n, h)
+            if v < best_v:
+                best_n, best_v = n, v
+    return best_n
+
+
+def _play_size(a: tuple) -> int:
+    return sum(k for _, k in a[3])
+
+
+def lead_choice(plays: list[tuple]) -> tuple:
+    best, key = plays[0], None
+    for a in plays:
+        k = (_play_size(a) * 2 - a[1] / 4, -a[1])
+        if key is None or k > key:
+            best, key = a, k
+    return best
+
+
+def can_play(b: Battle, p: int) -> bool:
+    top = b.top
+    if top is None:
+        return True
+    h = b.hands[p]
+    return any(h[n] >= top[1] for n in range(top[0] + 1, 14))
+
+
+def should_reveal(b: Battle, p: int) -> bool:
+    ch = b.char[p]
+    top = b.top
+    h = b.hands[p]
+    if ch == SATSUKI:
+        return True
+    if ch == NERAI:
+        return h[4] + h[5] > 0 and (top is None or top[0] < 6)
+    if ch == TOYOKO:
+        return h[1] > 0 and (top is None or top[0] >= 9)
+    if ch == SHIAN:
+        return top is not None and h[2] + h[3] >= 3 and top[2] >= 1
+    if ch in (NIWA, TEN):
+        return top is not None and not can_play(b, p)
+    if ch == KYOKO:
+        return top is not None and top[1] == 2 and not can_play(b, p)
+    return False
+
+
+def heuristic(b: Battle) -> tuple:
+    """The heuristic bot's choice in this position, for the seat to move."""
+    p = b.turn
+    h = b.hands[p]
+    ph = b.phase
+    if ph == DAMAGE_PH:
+        return ("D", worst_card(h))
+    if ph == DISCARD_PH:
+        return ("C", worst_card(h))
+    if ph == GIVE:
+        n = worst_card(h)
+        return KEEP if n == GUARD else ("V", n)
+    plays = b.plays(p)
+    if ph == LEAD:
+        return lead_choice(plays)
+    top = b.top
+    rev = b.revealed[p]
+    if not rev and should_reveal(b, p):
+        return REVEAL
+    if top is None:
+        if plays:
+            return lead_choice(plays)
+        return GUARD_A if h[GUARD] else REVEAL
+    ch = b.char[p]
+    if rev and ch == SHIAN and (top[0] >= 10 or top[2] >= 2):
+        for a in range(4):
+            if a <= h[2] and 3 - a <= h[3] and not b._stalls_after_reset(p, a, 3 - a):
+                return ("X", a, 3 - a)
+    d = top[2]
+    lethal = b.damage[p] + d >= LIFE[ch]
+    if plays:
+        best = min(plays, key=lambda a: (a[1], _play_size(a)))
+        waste = best[1] >= 13 and d <= 1 and b.size[p] > 4
+        if not waste or lethal:
+            return best
+    barrier = not rev and ch == KIRA
+    if lethal:
+        if barrier:
+            return BARRIER
+        if h[GUARD]:
+            return GUARD_A
+        return plays[0] if plays else WITHDRAW
+    if barrier and d >= 2:
+        return BARRIER
+    if h[GUARD] and (d >= 2 or b.damage[p] + d >= LIFE[ch] - 1):
+        return GUARD_A
+    if plays:
+        return min(plays, key=lambda a: a[1])
+    return PASS
+
+
+def choose_character(h: list[int], options: list[int], rng: random.Random) -> int:
+    """The heuristic bot's character choice for a hand (count vector)."""
+    def score(ch: int) -> float:
+        s = LIFE[ch] * (0.6 if h[GUARD] else 1.0)
+        if ch == NERAI:
+            s += 1.5 * (h[4] + h[5] + h[6])
+        elif ch == TOYOKO:
+            s += 3.0 * h[1]
+        elif ch == SHIAN:
+            s += 2.0 * (h[2] + h[3]) if h[2] + h[3] >= 3 else 0
+        elif ch == NIWA:
+            s += 0.5 * sum(1 for n in range(1, 6) if h[n])
+        elif ch == KIRA:
+            s += 2.0
+        elif ch == TEN:
+            s += 1.0
+        elif ch == KYOKO:
+            s += 0.8 * sum(1 for n in range(1, 14) if h[n] == 1) - 3
+        return s + rng.random() * 0.01
+    return max(options, key=score)
+
+
+def plays_needed(b: Battle, q: int) -> int:
+    ch = b.char[q]
+    ability = ch if (ch != KYOKO or b.revealed[q]) else None
+    return min_plays_fast(b.hands[q], ability)
+
+
+def rating(b: Battle, q: int) -> float:
+    life = LIFE[b.char[q]] - b.damage[q]
+    return -plays_needed(b, q) + 0.35 * b.hands[q][GUARD] + 0.25 * min(life, 4) - (
+        0.8 if life <= 1 else 0.0)
+
+
+def estimate(b: Battle, me: int, temperature: float = 1.2) -> float:
+    """My chance of winning this battle, from a position where it is not over yet."""
+    if b.phase == OVER:
+        return 1.0 if b.winner == me else 0.0
+    if not b.alive[me]:
+        return 0.0
+    rs = [(q, rating(b, q)) for q in range(b.n) if b.alive[q]]
+    top = max(r for _, r in rs)
+    z = sum(math.exp((r - top) / temperature) for _, r in rs)
+    mine = next(r for q, r in rs if q == me)
+    return math.exp((mine - top) / temperature) / z
+
+
+def rollout(b: Battle, me: int, horizon: int, policy=heuristic) -> tuple[float, int]:
+    """Play ``b`` on with ``policy`` for at most ``horizon`` decisions; my win value (1/0 at the
+    end of the battle, ``estimate`` if cut short) and the decisions made."""
+    steps = 0
+    while b.phase != OVER and steps < horizon:
+        b.apply(policy(b))
+        steps += 1
+    if b.phase == OVER:
+        return (1.0 if b.winner == me else 0.0), steps
+    return estimate(b, me), steps

@@ -1,0 +1,62 @@
+"""Puzzle positions (``docs/puzzles.md``): read a position file and hand it to its game's
+module -- ``solve`` (exact, full information) or ``hint`` (a seat's view). A game joins by adding
+its module to ``GAMES``; the module provides ``solve``, ``render_solve``, ``hint`` and
+``render_hint``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from .errors import PositionError
+
+FORMAT = 1
+GAMES: dict[str, str] = {
+    "go-out-girl": "solver.go_out_girl.puzzle",
+}
+
+
+def read(path: str | Path) -> dict[str, Any]:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PositionError("", f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PositionError("", f"{path.name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    return check_header(data)
+
+
+def check_header(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise PositionError("", "a position is a JSON object")
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise PositionError("format", f"this p2pcards reads position format {FORMAT}, not {fmt!r}")
+    game = data.get("game")
+    if not isinstance(game, str) or game not in GAMES:
+        known = ", ".join(GAMES)
+        raise PositionError("game", f"{game!r} has no puzzle solver; positions exist for: {known}")
+    return data
+
+
+def _module(data: dict[str, Any]):
+    return importlib.import_module(GAMES[data["game"]])
+
+
+def solve(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    data = check_header(data)
+    m = _module(data)
+    result = m.solve(data)
+    return result, m.render_solve(result)
+
+
+def hint(data: dict[str, Any], seed: int = 0) -> tuple[dict[str, Any], str]:
+    data = check_header(data)
+    m = _module(data)
+    result = m.hint(data, seed)
+    return result, m.render_hint(result)
