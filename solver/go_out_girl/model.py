@@ -178,8 +178,8 @@ class Battle:
             return [("C", n) for n in range(14) if h[n]]
         if ph == GIVE:
             return [("V", n) for n in range(14) if h[n]] + [KEEP]
-        if ph == LEAD:
-            return self.plays(p)
+        if ph == LEAD:  # after a Reset: a new tableau card, or a Guard (a pass)
+            return self.plays(p) + ([GUARD_A] if h[GUARD] else [])
         acts: list[tuple] = []
         rev = self.revealed[p]
         if not rev:
@@ -193,19 +193,12 @@ class Battle:
             if rev and ch == SHIAN:
                 c2, c3 = h[2], h[3]
                 for a in range(4):
-                    if a <= c2 and 3 - a <= c3 and not self._stalls_after_reset(p, a, 3 - a):
+                    if a <= c2 and 3 - a <= c3:
                         acts.append(("X", a, 3 - a))
             if not rev and ch == KIRA:
                 acts.append(BARRIER)
             acts.append(WITHDRAW if self.damage[p] + top[2] >= LIFE[ch] else PASS)
         return acts
-
-    def _stalls_after_reset(self, p: int, a: int, b: int) -> bool:
-        """A Reset that leaves only Guards: the engine then offers no lead at all (a rules bug
-        reported to the lead); the model leaves such a Reset out."""
-        h = self.hands[p]
-        rest = self.size[p] - a - b
-        return rest > 0 and rest == h[GUARD]
 
     def plays(self, p: int) -> list[tuple]:
         h = self.hands[p]

@@ -123,7 +123,7 @@ def heuristic(b: Battle) -> tuple:
     ch = b.char[p]
     if rev and ch == SHIAN and (top[0] >= 10 or top[2] >= 2):
         for a in range(4):
-            if a <= h[2] and 3 - a <= h[3] and not b._stalls_after_reset(p, a, 3 - a):
+            if a <= h[2] and 3 - a <= h[3]:
                 return ("X", a, 3 - a)
     d = top[2]
     lethal = b.damage[p] + d >= LIFE[ch]

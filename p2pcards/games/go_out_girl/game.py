@@ -161,8 +161,11 @@ class Game(GameState):
             return [Action(phase, slot=ss[0]) for _, ss in sorted(groups.items())]
         if phase == "give":
             return [Action("give", slot=ss[0]) for _, ss in sorted(groups.items())] + [KEEP]
-        if phase == "lead":
-            return self._plays(p, groups)
+        if phase == "lead":  # after Shian's Reset: a new tableau card, or a Guard (a pass)
+            acts = self._plays(p, groups)
+            if GUARD in groups:
+                acts.append(Action("guard", slot=groups[GUARD][0]))
+            return acts
         # phase == "turn"
         acts: list[Action] = []
         rev = self.revealed[p]
@@ -268,7 +271,7 @@ class Game(GameState):
         allowed = {
             "choose": {"character"},
             "turn": {"reveal", "play", "guard", "pass", "withdraw", "barrier", "reset"},
-            "lead": {"play"},
+            "lead": {"play", "guard"},
             "damage": {"damage"},
             "discard": {"discard"},
             "give": {"give", "keep"},
