@@ -27,11 +27,12 @@ from protocol.mesh import Mesh, Timings
 
 from . import __version__
 from .deck_dealer import DeckDealer
-from .engine import ConfigError, Event, GameState, Request
+from .engine import ConfigError, Event, GameState, Request, Shuffle
 from .games import game_class, new_game
 from .table import Table, TableResult
 
 DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
+DECISION_TIMEOUT = 6 * 3600.0  # a step that waits on a person's choice (a private arrangement)
 
 
 @dataclass
@@ -132,12 +133,19 @@ class DealerAdapter:
         self.dealer = dealer
 
     async def fulfil(self, view: GameState, req: Request, arrange=None) -> Event:
-        from .engine import Shuffle
-
         order = None
         if isinstance(req, Shuffle) and req.by == self.dealer.seat and arrange is not None:
             order = await arrange(req.by, req.slots)
-        return await self.dealer.fulfil(view, req, (lambda by, slots: order) if order else None)
+        deck = self.dealer.deck
+        usual = deck.timeout
+        if isinstance(req, Shuffle) and req.by is not None and req.by != self.dealer.seat and \
+                view.arrangement_prompt(req.by, req.slots) is not None:
+            # the arranger may be a human thinking it over: that is a decision, not a deck step
+            deck.timeout = DECISION_TIMEOUT
+        try:
+            return await self.dealer.fulfil(view, req, (lambda by, slots: order) if order else None)
+        finally:
+            deck.timeout = usual
 
     async def audit(self) -> list[Event]:
         _, pairs = await self.dealer.audit()

@@ -9,6 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mesh.helpers import LOOPBACK, play  # noqa: E402
+
 from protocol.identity import Identity  # noqa: E402
 from protocol.mesh import Mesh, Timings  # noqa: E402
 

@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from deck_helpers import adversary, make_table, together
 
 from protocol import group as g
 from protocol.deck import DeckPeer
@@ -19,6 +18,8 @@ from protocol.errors import (
     PeerAborted,
     UndecodableCard,
 )
+
+from .deck_helpers import adversary, make_table, together
 
 N = 12
 ALL = list(range(N))

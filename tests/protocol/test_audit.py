@@ -8,12 +8,13 @@ import json
 from typing import Any
 
 import pytest
-from deck_helpers import make_table, ok, seed
 
 from protocol import group as g
 from protocol.audit import RevealedSecrets, audit, secrets_from_messages
 from protocol.deck import DeckPeer
 from protocol.replay import ReplayChannel, ReplayDiverged
+
+from .deck_helpers import make_table, ok, seed
 
 N = 30
 

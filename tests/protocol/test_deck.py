@@ -9,12 +9,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from deck_helpers import make_table, ok, seed
 
 from protocol import group as g
 from protocol.deck import DeckPeer
 from protocol.kdf import PeerSecrets
 from protocol.steps import shuffle_chain
+
+from .deck_helpers import make_table, ok, seed
 
 
 def all_points_of(peer: DeckPeer) -> set[bytes]:

@@ -15,9 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from deck_helpers import make_table
 
-from p2pcards.deck_dealer import DeckDealer, play_in_process, replay_full
+from p2pcards.deck_dealer import DeckDealer
 from p2pcards.engine import (
     Action,
     Decide,
@@ -36,6 +35,9 @@ from p2pcards.engine import (
 )
 from protocol.deck import DeckPeer
 from protocol.errors import DeckError
+
+from .deck_helpers import make_table
+from .inproc import play_in_process, replay_full
 
 N_CARDS = 24
 
