@@ -75,14 +75,7 @@ def play(
     except KeyboardInterrupt:
         typer.echo("\nInterrupted.")
         raise typer.Exit(130) from None
-    result = final.outcome() or {}
-    typer.echo(f"Result: {summarise(final, result)}")
-
-
-def summarise(state, result: dict) -> str:
-    if "winner" in result and hasattr(state, "pname"):
-        return f"{state.pname(result['winner'])} wins ({result})"
-    return str(result)
+    typer.echo(f"Result: {final.result_text()}")
 
 
 def _hinter(game: str):

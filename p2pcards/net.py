@@ -33,11 +33,7 @@ def _code_hint(mesh: Mesh) -> str:
 
 def _results(mesh: Mesh, result: TableResult) -> None:
     names = [mesh.name_of(s) for s in range(mesh.seats)]
-    out = result.outcome or {}
-    if "winner" in out:
-        say(f"Winner: {names[out['winner']]}")
-    elif out:
-        say(f"Result: {out}")
+    say(f"Result: {result.text}")
     if result.verdict is not None:
         say(f"Audit: {result.verdict.text(names)}")
 
@@ -332,11 +328,7 @@ async def run_demo(game: str, players: int, level: str) -> bool:
         m = await local_match(game, players, level, root)
         r = m.result
         say("")
-        out = r.outcome or {}
-        if "winner" in out:
-            say(f"Winner: {m.names[out['winner']]}  ({out})")
-        else:
-            say(f"Result: {out}")
+        say(f"Result: {r.text}")
         say("Audit verdicts (each peer audits the whole game itself):")
         v = r.verdict
         say(f"  {m.names[0]:>6} (this process): {v.text(m.names) if v else 'not audited'}")

@@ -50,6 +50,7 @@ class TableResult:
     decisions: list[Decision] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     turn_latencies: list[float] = field(default_factory=list)
+    text: str = ""  # the result in words
 
 
 class Table:
@@ -112,7 +113,8 @@ class Table:
             t0 = time.perf_counter()
             verdict = await self.audit(outcome)
             timings["audit_s"] = time.perf_counter() - t0
-        return TableResult(outcome, verdict, self.step, self.decisions, timings, latencies)
+        return TableResult(outcome, verdict, self.step, self.decisions, timings, latencies,
+                           self.state.result_text())
 
     def _apply(self, ev: Event, player: int | None) -> None:
         try:

@@ -206,6 +206,11 @@ class GameState:
     def card_name(self, card: int | None) -> str:
         return "?" if card is None else str(card)
 
+    def result_text(self) -> str:
+        """The result in words, once the game is over."""
+        o = self.outcome()
+        return "" if o is None else str(o)
+
     def status(self, seat: int | None = None) -> list[str]:
         """Lines describing the table as this view sees it, for ``seat``'s screen."""
         return []

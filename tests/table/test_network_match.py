@@ -30,7 +30,7 @@ def test_host_and_three_bot_processes_finish_and_audit_clean(tmp_path):
     bots = [start_bot(tmp_path, address, code, i) for i in (1, 2, 3)]
     reports = [bot_report(b) for b in bots]
     out = finish_host(host)
-    assert "Audit: clean" in out and "Winner:" in out
+    assert "Audit: clean" in out and "wins the match" in out
     outcomes = {json.dumps(r["outcome"], sort_keys=True) for r in reports}
     assert len(outcomes) == 1, "every peer reached the same result"
     assert all(r["verdict"]["clean"] for r in reports)

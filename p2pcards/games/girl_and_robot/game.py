@@ -1579,6 +1579,19 @@ class Game(GameState):
                 "result": f"{_cap(TEAM_NAMES[self.winner])} wins",
                 "alive": list(self.alive), "turns": self.turns}
 
+    def result_text(self) -> str:
+        o = self.outcome()
+        if o is None:
+            return ""
+        who = ", ".join(self.pname(p) for p in o["winners"])
+        return f"{o['result']} ({who}) after {o['turns']} turns"
+
+    def arrangement_prompt(self, by: int, slots: tuple[int, ...]) -> str | None:
+        if slots and all(self.zone_of[s] == "draw" for s in slots):
+            return ("Manipulate: put these cards back on the draw pile in the order you choose. "
+                    "Position 1 goes deepest; the last position is the top card, drawn first.")
+        return None
+
     def chat_audience(self, seat: int) -> list[int]:
         a = self.living_ally(seat)
         return [] if a is None else [a]

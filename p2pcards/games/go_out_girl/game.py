@@ -701,6 +701,12 @@ class Game(GameState):
         out += [f"  • {text}" for _, text in d.house_rules]
         return "\n".join(out)
 
+    def result_text(self) -> str:
+        if self.winner is None:
+            return ""
+        wins = ", ".join(f"{self.pname(p)} {self.wins[p]}" for p in range(self.n_players))
+        return f"{self.pname(self.winner)} wins the match after {self.battle} battle(s) (wins: {wins})"
+
     def describe(self, a: Action) -> str:
         k = a.kind
         if k == "play":

@@ -1203,6 +1203,15 @@ class Game(GameState):
                 "time_tokens": self.time,
                 "points": [self.points(p) for p in range(self.n_players)]}
 
+    def result_text(self) -> str:
+        o = self.outcome()
+        if o is None:
+            return ""
+        pts = ", ".join(f"{self.pname(p)} {o['points'][p]}" for p in range(self.n_players))
+        verdict = "The team wins" if o["won"] else "The team loses"
+        return (f"{verdict} ({o['reason']}) after {o['rounds']} round(s); "
+                f"equipped points: {pts}; time tokens left: {o['time_tokens']}")
+
     def chat_refusal(self, seat: int) -> str | None:
         if self.phase != "go" or self.result is not None or self._diff.table_talk:
             return None

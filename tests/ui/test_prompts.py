@@ -1,0 +1,139 @@
+"""The prompts a person types into: bad input gets a one-line reason and the prompt again with
+nothing changed; a private arrangement the game leaves to the player is asked for."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+
+from p2pcards.engine import Action
+from p2pcards.ui import arrange as arrange_ui
+from p2pcards.ui.local import PromptHuman, Quit, play_local
+from p2pcards.ui.terminal import TerminalPlayer
+from tests.games.go_out_girl.rig import setup
+
+
+def scripted(*answers):
+    it = iter(answers)
+
+    def inp(prompt):
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+    return inp
+
+
+def test_bad_input_gets_a_reason_and_the_prompt_again():
+    s, _ = setup(3, {0: "5 9", 1: "7", 2: "3"})
+    view = s.view(0)
+    before = view.clone()
+    out = io.StringIO()
+    human = PromptHuman(0, inp=scripted("banana", "0", "99", "help", "2"), out=out)
+    legal = view.legal(0)
+    action = human.decide(view, legal)
+    assert action == legal[1]
+    text = out.getvalue()
+    assert text.count("Not a choice: type a number from 1 to") == 3
+    assert "Type the number of an action" in text
+    assert view == before, "typing changes nothing until an action is taken"
+
+
+def test_end_of_input_leaves_the_game():
+    s, _ = setup(3, {0: "5 9", 1: "7", 2: "3"})
+    with pytest.raises(Quit):
+        PromptHuman(0, inp=scripted(), out=io.StringIO()).decide(s.view(0), s.view(0).legal(0))
+
+
+def test_a_whole_local_game_with_a_human_who_always_takes_option_one():
+    out = io.StringIO()
+    final = play_local("go-out-girl", 3, 2, 5, {}, inp=lambda prompt: "1", out=out)
+    assert final.outcome() is not None and "wins the match" in final.result_text()
+    assert "Your hand:" in out.getvalue()
+
+
+def test_arrangement_answers():
+    slots = (10, 11, 12)
+    assert arrange_ui.parse("3 1 2", slots) == [12, 10, 11]
+    assert arrange_ui.parse("", slots) == [10, 11, 12]
+    assert "each number from 1 to 3 once" in arrange_ui.parse("1 1 2", slots)
+    assert isinstance(arrange_ui.parse("x", slots), str)
+
+
+class Manipulating:
+    """A stand-in view whose game asks the player to arrange (as Manipulate does)."""
+
+    def __init__(self):
+        self.values = {10: 1, 11: 2, 12: 3}
+
+    def arrangement_prompt(self, by, slots):
+        return "Put them back in the order you choose."
+
+    def card_name(self, v):
+        return f"card{v}"
+
+    def take_notes(self):
+        return []
+
+
+def test_local_prompt_asks_for_an_arrangement():
+    out = io.StringIO()
+    human = PromptHuman(0, inp=scripted("2 2 1", "2 3 1"), out=out)
+    assert human.arrange(Manipulating(), (10, 11, 12)) == [11, 12, 10]
+    assert "Put them back" in out.getvalue() and "Not an order" in out.getvalue()
+
+
+def test_network_prompt_takes_numbers_commands_and_arrangements():
+    async def main():
+        lines: list[str] = []
+        sent: list[str] = []
+
+        async def chat(text):
+            if text == "forbidden":
+                return "only the Vocal Player may talk now"
+            sent.append(text)
+            return None
+
+        feed: asyncio.Queue[str] = asyncio.Queue()
+
+        async def source():
+            while True:
+                yield await feed.get()
+
+        p = TerminalPlayer(0, chat=chat, lines=source(), out=lines.append,
+                           who=lambda: ["  seat 1: you"])
+        loop_task = asyncio.create_task(p.run_input())
+        s, _ = setup(3, {0: "5 9", 1: "7", 2: "3"})
+        view = s.view(0)
+        legal = view.legal(0)
+        decision = asyncio.create_task(p.decide(view, legal))
+        while "Your options:" not in lines:  # type only once the options are on screen
+            await asyncio.sleep(0.01)
+        for text in ("7", "99", "say hello", "say forbidden", "who", "2"):
+            await feed.put(text)
+        action = await asyncio.wait_for(decision, 5)
+        assert action == legal[1]
+        assert sent == ["hello"]
+        assert any("Not sent: only the Vocal Player" in ln for ln in lines)
+        assert any("Not a choice" in ln for ln in lines)
+        assert "  seat 1: you" in lines
+        order = asyncio.create_task(p.arrange(Manipulating(), (10, 11, 12)))
+        while not any("Put them back" in ln for ln in lines):
+            await asyncio.sleep(0.01)
+        await feed.put("3 2 1")
+        assert await asyncio.wait_for(order, 5) == [12, 11, 10]
+        await feed.put("quit")
+        await asyncio.wait_for(loop_task, 5)
+        assert p.left
+
+    asyncio.run(main())
+
+
+def test_listed_actions_are_always_legal():
+    s, _ = setup(3, {0: "5 5 9 G", 1: "7", 2: "3"})
+    view = s.view(0)
+    for a in view.legal(0):
+        view.validate(0, a)
+    assert Action("pass") not in view.legal(0), "no pass on an empty field"
