@@ -11,8 +11,8 @@ def question(view: GameState, slots: tuple[int, ...], prompt: str) -> list[str]:
     for i, s in enumerate(slots, 1):
         lines.append(f"  {i}. {view.card_name(view.values[s])}")
     lines.append(f"Type the cards' numbers in their new order, position 1 first "
-                 f"(e.g. {' '.join(str(i) for i in range(len(slots), 0, -1))}), or press Enter "
-                 f"to keep them as they are.")
+                 f"(e.g. {' '.join(str(i) for i in range(len(slots), 0, -1))}); cards you leave "
+                 f"out follow in their current order, and Enter keeps them as they are.")
     return lines
 
 
@@ -22,6 +22,9 @@ def parse(text: str, slots: tuple[int, ...]) -> list[int] | str:
     if not words:
         return list(slots)
     k = len(slots)
-    if not all(w.isdigit() for w in words) or sorted(int(w) for w in words) != list(range(1, k + 1)):
-        return f"give each number from 1 to {k} once, e.g. {' '.join(str(i) for i in range(1, k + 1))}"
-    return [slots[int(w) - 1] for w in words]
+    picks = [int(w) for w in words if w.isdigit()]
+    if len(picks) != len(words) or len(set(picks)) != len(picks) or \
+            not all(1 <= i <= k for i in picks):
+        return f"give numbers from 1 to {k}, each at most once, e.g. {' '.join(str(i) for i in range(k, 0, -1))}"
+    order = picks + [i for i in range(1, k + 1) if i not in picks]
+    return [slots[i - 1] for i in order]

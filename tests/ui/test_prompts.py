@@ -58,7 +58,9 @@ def test_arrangement_answers():
     slots = (10, 11, 12)
     assert arrange_ui.parse("3 1 2", slots) == [12, 10, 11]
     assert arrange_ui.parse("", slots) == [10, 11, 12]
-    assert "each number from 1 to 3 once" in arrange_ui.parse("1 1 2", slots)
+    assert arrange_ui.parse("3", slots) == [12, 10, 11], "the rest keep their order"
+    assert "each at most once" in arrange_ui.parse("1 1 2", slots)
+    assert isinstance(arrange_ui.parse("4", slots), str)
     assert isinstance(arrange_ui.parse("x", slots), str)
 
 
@@ -80,7 +82,7 @@ class Manipulating:
 
 def test_local_prompt_asks_for_an_arrangement():
     out = io.StringIO()
-    human = PromptHuman(0, inp=scripted("2 2 1", "2 3 1"), out=out)
+    human = PromptHuman(0, inp=scripted("2 2 1", "0", "2 3 1"), out=out)
     assert human.arrange(Manipulating(), (10, 11, 12)) == [11, 12, 10]
     assert "Put them back" in out.getvalue() and "Not an order" in out.getvalue()
 

@@ -6,13 +6,13 @@ Points cards by value, the Demons, then the Weapons (Basic Swords first)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ...engine import ConfigError
+from ...engine.datafile import read_json
 
 DATA_FILE = Path(__file__).with_name("cards.json")
 
@@ -240,13 +240,7 @@ def parse(raw: Any, source: str = "cards.json") -> CardData:
 
 def load(path: Path | str = DATA_FILE) -> CardData:
     path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path.name}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    return parse(raw, path.name)
+    return parse(read_json(path), path.name)
 
 
 @cache

@@ -16,13 +16,13 @@ Characters have ``powers``: ``{"do": POWER, ...params}`` (see ``POWERS``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ...engine import ConfigError
+from ...engine.datafile import read_json
 
 HERE = Path(__file__).parent
 DATA_FILE = HERE / "cards.json"
@@ -656,21 +656,12 @@ def _adventure(raw: Any, source: str) -> Adventure:
                      _house(raw, source), source)
 
 
-def _read(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path.name}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-
-
 def load(path: Path | str = DATA_FILE, adventure_dir: Path | str = ADVENTURE_DIR) -> CardData:
     path, adventure_dir = Path(path), Path(adventure_dir)
-    advs = [(f"adventures/{p.name}", _read(p)) for p in sorted(adventure_dir.glob("*.json"))]
+    advs = [(f"adventures/{p.name}", read_json(p)) for p in sorted(adventure_dir.glob("*.json"))]
     if not advs:
         raise ConfigError(f"no adventure files in {adventure_dir}")
-    return parse(_read(path), advs, path.name)
+    return parse(read_json(path), advs, path.name)
 
 
 @cache

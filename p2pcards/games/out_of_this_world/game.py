@@ -1209,8 +1209,8 @@ class Game(GameState):
             return ""
         pts = ", ".join(f"{self.pname(p)} {o['points'][p]}" for p in range(self.n_players))
         verdict = "The team wins" if o["won"] else "The team loses"
-        return (f"{verdict} ({o['reason']}) after {o['rounds']} round(s); "
-                f"equipped points: {pts}; time tokens left: {o['time_tokens']}")
+        return (f"{verdict} {self._adv.name} ({self._diff.name}): {o['reason']}, after "
+                f"{o['rounds']} round(s); equipped points: {pts}; time tokens left: {o['time_tokens']}")
 
     def chat_refusal(self, seat: int) -> str | None:
         if self.phase != "go" or self.result is not None or self._diff.table_talk:
