@@ -25,6 +25,14 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def check_level(level: str) -> str:
+    from .bots.registry import LEVELS
+
+    if level not in LEVELS:
+        fail(f"unknown bot level {level!r}; choose one of: {', '.join(LEVELS)}")
+    return level
+
+
 def check_game(game: str) -> str:
     try:
         game_class(game)
@@ -62,6 +70,7 @@ def play(
     from .ui.local import Quit, play_local
 
     check_game(game)
+    check_level(bot_level)
     if bots is None:
         bots = players - 1
     try:
@@ -203,6 +212,7 @@ def host(
 ) -> None:
     """Open a table: prints its address and code; others run 'p2pcards join'."""
     check_game(game)
+    check_level(bot_level)
     if bots > players - 1:
         fail(f"--bots can fill at most {players - 1} of {players} seats (one is yours)")
     from .net import host_table
@@ -233,7 +243,8 @@ def bot(
     address: Annotated[str, typer.Argument(help="HOST:PORT of the table.", show_default=False)],
     code: Annotated[str | None, typer.Option(help="The table code.")] = None,
     name: Annotated[str, typer.Option(help="The bot's name at the table.")] = "bot",
-    level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
+    level: Annotated[str, typer.Option("--bot-level", "--level",
+                                       help="random, easy, normal or strong.")] = "easy",
     bind: BindOpt = "0.0.0.0",
     json_result: Annotated[bool, typer.Option("--json", help="Print the result as one JSON "
                                               "line.")] = False,
@@ -241,6 +252,7 @@ def bot(
                                             "before giving up.")] = 1800,
 ) -> None:
     """Sit a bot at a table, as its own process (run again after a crash to resume its seat)."""
+    check_level(level)
     from .net import bot_seat
 
     _network_errors(bot_seat)(address, code, name, level=level, bind=bind, json_result=json_result,
@@ -251,11 +263,13 @@ def bot(
 def demo(
     game: Annotated[str, typer.Argument(help=f"The game: {', '.join(names())}.")] = "go-out-girl",
     players: Annotated[int, typer.Option(min=2, max=5, help="Peers (separate processes).")] = 4,
-    level: Annotated[str, typer.Option(help="Bot level.")] = "easy",
+    level: Annotated[str, typer.Option("--bot-level", "--level",
+                                       help="random, easy, normal or strong.")] = "easy",
 ) -> None:
     """A complete game between peers as separate processes on 127.0.0.1, with the mental-poker
     deck and the end-of-game audit."""
     check_game(game)
+    check_level(level)
     from .net import run_demo
 
     ok = _network_errors(run_demo)(game, players, level)
