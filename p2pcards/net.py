@@ -27,6 +27,16 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
+def checked_address(address: str) -> str:
+    """HOST:PORT as the mesh wants it, or a clear error."""
+    from protocol.roster import normalize_address
+
+    try:
+        return normalize_address(address)
+    except ValueError as exc:
+        raise MeshError(f"{exc} (for example 192.168.1.20:41234)") from None
+
+
 def _code_hint(mesh: Mesh) -> str:
     return f"p2pcards join {mesh.address.removeprefix('tcp://')} --code {mesh.code}"
 
@@ -154,6 +164,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             address = await _pick_table()
             if address is None:
                 return None
+        address = checked_address(address)
         if code is None and sys.stdin.isatty():
             code = input("Table code: ").strip() or None
         try:
@@ -215,6 +226,7 @@ async def _patience(mesh: Mesh, patience: float) -> None:
 async def bot_seat(address: str, code: str | None, name: str, *, level: str, bind: str,
                    json_result: bool, patience: float = 1800.0,
                    home: str | None = None) -> TableResult:
+    address = checked_address(address)
     me = Identity.load_or_create(home)
     t0 = time.perf_counter()
     try:
