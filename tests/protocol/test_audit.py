@@ -12,9 +12,9 @@ import pytest
 from protocol import group as g
 from protocol.audit import RevealedSecrets, audit, secrets_from_messages
 from protocol.deck import DeckPeer
-from protocol.replay import ReplayChannel, ReplayDiverged
 
 from .deck_helpers import make_table, ok, seed
+from .replay_channel import ReplayChannel, ReplayDiverged
 
 N = 30
 

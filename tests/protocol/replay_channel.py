@@ -1,4 +1,4 @@
-"""Crash recovery: a restarted peer replays its transcript to rebuild its state.
+"""A test stand-in for the mesh's replay mode: shows the deck service re-runs identically from its seed.
 
 Every secret of a ``DeckPeer`` derives from its seed, so a peer that restarts with the same seed
 and is fed, in order, the messages it had received recomputes exactly the messages it had sent.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from .channel import Channel, Message
+from protocol.channel import Channel, Message
 
 
 class ReplayDiverged(Exception):
