@@ -119,12 +119,24 @@ def _hinter(mesh: Mesh):
     return hinter_for(GameInfo.from_json(mesh.game_info).game)
 
 
+def _digest(mesh: Mesh) -> str:
+    d = mesh.roster_digest
+    return d() if callable(d) else d
+
+
+def _fingerprint(mesh: Mesh, seat: int) -> str:
+    for m in mesh.roster:
+        if m.seat == seat:
+            return m.fingerprint
+    return "?"
+
+
 def _who(mesh: Mesh) -> list[str]:
     lines = []
     for s in range(mesh.seats):
         tag = " (you)" if s == mesh.seat else ""
         away = " — away" if s in mesh.away else ""
-        lines.append(f"  seat {s + 1}: {mesh.name_of(s)}{tag}{away}")
+        lines.append(f"  seat {s + 1}: {mesh.name_of(s)}{tag} [{_fingerprint(mesh, s)}]{away}")
     return lines
 
 
@@ -134,6 +146,11 @@ async def _play(mesh: Mesh, player: Any) -> TableResult:
 
     if not isinstance(player, TerminalPlayer):
         return await play_seat(mesh, player, say=say)
+    await mesh.wait_full()
+    say("Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
+                                for s in range(mesh.seats)))
+    say(f"Roster code: {_digest(mesh)} — read it aloud: everyone should see the same one.")
+    say("Type 'help' for the commands.")
 
     def attach(table):
         player.chat = table.send_chat
