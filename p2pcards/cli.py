@@ -67,6 +67,7 @@ def play(
     bot_level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
 ) -> None:
     """Play in-process against bots (one human at this prompt), or watch bots play."""
+    from .ui.hints import hinter
     from .ui.local import Quit, play_local
 
     check_game(game)
@@ -75,7 +76,7 @@ def play(
         bots = players - 1
     try:
         final = play_local(game, players, bots, seed, game_options(difficulty, adventure, euro),
-                           bot_level, hinter=_hinter(game))
+                           bot_level, hinter=hinter(game))
     except ConfigError as exc:
         fail(str(exc))
     except Quit:
@@ -87,12 +88,6 @@ def play(
     typer.echo(f"Result: {final.result_text()}")
 
 
-def _hinter(game: str):
-    try:
-        from solver.hints import hinter_for
-    except ImportError:
-        return None
-    return hinter_for(game)
 
 
 def _position_command(run, json_out: bool) -> None:

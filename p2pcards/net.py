@@ -112,11 +112,9 @@ def _terminal(mesh: Mesh):
 
 
 def _hinter(mesh: Mesh):
-    try:
-        from solver.hints import hinter_for
-    except ImportError:
-        return None
-    return hinter_for(GameInfo.from_json(mesh.game_info).game)
+    from .ui.hints import hinter
+
+    return hinter(GameInfo.from_json(mesh.game_info).game)
 
 
 def _digest(mesh: Mesh) -> str:
