@@ -273,6 +273,30 @@ def demo(
 
 
 @app.command()
+def tables() -> None:
+    """List the games saved on this machine (their transcripts), newest first."""
+    import datetime
+
+    from protocol.transcript import TranscriptError, find_transcripts, read_transcript
+
+    paths = find_transcripts()
+    if not paths:
+        typer.echo("No saved games yet (they are kept in the data directory under tables/).")
+        return
+    for path in paths:
+        try:
+            t = read_transcript(path, tolerate_torn_tail=True)
+        except (TranscriptError, OSError) as exc:
+            typer.echo(f"{path}\n    unreadable: {exc}")
+            continue
+        when = datetime.datetime.fromtimestamp(t.created).strftime("%Y-%m-%d %H:%M")
+        names = ", ".join(str(m.get("name", "?")) for m in sorted(t.roster, key=lambda m: m.get("seat", 0)))
+        state = "finished" if t.finished else "unfinished (p2pcards join --resume)"
+        typer.echo(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of {t.seats}  "
+                   f"[{names}]  {state}\n    {path}")
+
+
+@app.command()
 def audit(
     transcript: Annotated[str, typer.Argument(help="A transcript file (see 'p2pcards tables').",
                                               show_default=False)],

@@ -45,6 +45,10 @@ def test_host_and_three_bot_processes_finish_and_audit_clean(tmp_path):
     cli = subprocess.run([sys.executable, "-m", "p2pcards", "audit", str(transcript_of(homes[2]))],
                          env=env_for(homes[2]), capture_output=True, text=True, timeout=120)
     assert cli.returncode == 0 and "Verdict: clean" in cli.stdout
+    listing = subprocess.run([sys.executable, "-m", "p2pcards", "tables"], env=env_for(homes[2]),
+                             capture_output=True, text=True, timeout=60)
+    assert "go-out-girl" in listing.stdout and "finished" in listing.stdout
+    assert str(transcript_of(homes[2])) in listing.stdout
 
 
 def test_a_bot_killed_mid_battle_comes_back_and_the_match_finishes(tmp_path):
