@@ -20,10 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol.channel import Channel
+from protocol.errors import DeckError
 
 from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation
 from .games import new_game
 from .replay import Verdict, replay
+
+MAX_AHEAD = 10_000  # steps a peer's action may arrive ahead of ours (a bound on buffering)
 
 
 class Dealer(Protocol):
@@ -100,7 +103,11 @@ class Table:
                     self._apply(ev, req.player)
                     self.decisions.append(ev)  # type: ignore[arg-type]
                 else:
-                    ev = await self.dealer.fulfil(self.state, req, self._arrange)
+                    try:
+                        ev = await self.dealer.fulfil(self.state, req, self._arrange)
+                    except DeckError as exc:  # the deck service caught a peer: stop, name it
+                        raise TableStopped(exc.peer, f"{self._name(exc.peer)}: {exc.reason} "
+                                           f"(deck step {exc.step})") from None
                     timings["deck_s"] += time.perf_counter() - t0
                     self._apply(ev, None)
                 self.step += 1
@@ -153,6 +160,9 @@ class Table:
             step = msg.get("step") if isinstance(msg, dict) else None
             if not isinstance(step, int) or "action" not in msg:
                 raise TableStopped(sender, f"{self._name(sender)} sent a malformed game message")
+            if step > self.step + MAX_AHEAD:
+                raise TableStopped(sender, f"{self._name(sender)} sent an action for step {step}, "
+                                   f"far beyond the game's step {self.step}")
             if step < self.step or (step, sender) in self._early:
                 raise TableStopped(sender, f"{self._name(sender)} sent a second action for step "
                                    f"{step} (a replay, or out of turn)")

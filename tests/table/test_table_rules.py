@@ -111,3 +111,22 @@ async def test_chat_lines_follow_the_games_table_talk_rules(tmp_path):
         listen.cancel()
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_a_present_peer_that_withholds_a_deck_step_is_named(tmp_path):
+    """Connected (heartbeats flow) but silent in the deck protocol: not "away", so the others'
+    deck timeout runs, and the table stops naming the peer — a traceback would be a bug."""
+    meshes = await table_of(tmp_path, 3)
+    try:
+        runs = [asyncio.create_task(play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                                              say=lambda s: None, deck_timeout=2.0))
+                for m in meshes]
+        await asyncio.sleep(0.3)  # the game is under way; seat 2's program now stops playing
+        runs[2].cancel()
+        results = await asyncio.gather(*runs[:2], return_exceptions=True)
+        assert all(isinstance(r, TableStopped) for r in results), results
+        assert all(r.culprit == 2 and NAMES[2] in r.reason for r in results)
+        assert not meshes[0].away, "the silent peer was present the whole time"
+    finally:
+        await close_all(meshes)
