@@ -140,7 +140,7 @@ def _who(mesh: Mesh) -> list[str]:
 
 async def _play(mesh: Mesh, player: Any) -> TableResult:
     """Run the seat; a human's prompt runs alongside and can chat through the table."""
-    from .ui.terminal import Left, TerminalPlayer
+    from .ui.terminal import TerminalPlayer
 
     if not isinstance(player, TerminalPlayer):
         return await play_seat(mesh, player, say=say)
@@ -152,6 +152,22 @@ async def _play(mesh: Mesh, player: Any) -> TableResult:
 
     def attach(table):
         player.chat = table.send_chat
+
+    with _above_the_prompt():
+        return await _play_human(mesh, player, attach)
+
+
+def _above_the_prompt():
+    """At a terminal, table events print above the prompt line (prompt_toolkit's patch_stdout)."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from prompt_toolkit.patch_stdout import patch_stdout
+
+        return patch_stdout(raw=True)
+    return contextlib.nullcontext()
+
+
+async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
+    from .ui.terminal import Left
 
     game = asyncio.create_task(play_seat(mesh, player, say=say, on_table=attach))
     typing = asyncio.create_task(player.run_input())
