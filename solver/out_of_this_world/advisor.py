@@ -657,7 +657,8 @@ def _take_reason(view: Game, r: Reader, p: Problem, chosen: Action, options: lis
     gap = ""
     if alt is not None and options:
         diff = (options[0][1] - alt[1]) / 100
-        gap = f"; {diff:.1f} points better than \"{alt[0]}\""
+        gap = (f"; \"{alt[0]}\" would cost the game's last Time token" if diff * 100 >= LOSE // 2
+               else f"; {diff:.1f} points better than \"{alt[0]}\"")
     if plan is None:
         return "it is the only card you may take" + gap + "."
     t = p.takes[plan.take] if plan.take is not None else None
