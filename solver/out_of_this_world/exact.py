@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .model import CHANCE, OVER, TAKE, Round
 
-NODE_LIMIT = 1_500_000
+NODE_LIMIT = 500_000
 
 
 class TooBig(RuntimeError):
