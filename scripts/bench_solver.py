@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""Solver benchmark (Go Out Girl): hint latency, CP-SAT against brute force, bot strength.
+"""Solver benchmark: hint latency, CP-SAT against brute force, bot strength.
 
 * hint latency: median and p95 of the ``hint`` advice (``solver.hints``, ``num_workers=1``) over
-  random positions taken from heuristic-bot games (2-5 players, every decision kind);
-* the fewest-plays partition: CP-SAT against brute-force enumeration on hands of 9 to 20 cards
-  (median times and their ratio; the optima must agree);
-* the strong bot's share of battle wins in four-player battles against three heuristic bots
-  (an equal bot gets 0.25), and against three random bots.
+  random positions taken from heuristic-bot games (every decision kind), for Go Out Girl (2-5
+  players), Out Of This World (3-5 players, every adventure) and The Girl and the Robot (2-4);
+* Go Out Girl's fewest-plays partition: CP-SAT against brute-force enumeration on hands of 9 to
+  20 cards (median times and their ratio; the optima must agree);
+* Out Of This World's set plan: CP-SAT against brute-force enumeration on hands of 3 to 8 cards
+  (median times and their ratio; the optima must agree -- enumeration is exponential beyond);
+* the strong Go Out Girl bot's share of battle wins in four-player battles against three
+  heuristic bots (an equal bot gets 0.25), and against three random bots;
+* the strong Out Of This World team's win rate on Patrol the Block at Standard (4 players, the
+  same seeds as ``scripts/bench_engine.py``'s heuristic team), beside the heuristic team's.
 
 Prints medians and ratios with the machine's core count; ``--json`` prints one object.
 """
@@ -26,13 +31,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from p2pcards.bots.base import RandomBot  # noqa: E402
+from p2pcards.bots.girl_and_robot import GirlAndRobotBot  # noqa: E402
 from p2pcards.bots.go_out_girl import GoOutGirlBot  # noqa: E402
+from p2pcards.bots.out_of_this_world import OutOfThisWorldBot  # noqa: E402
 from p2pcards.engine import Decide, Decision, LocalDealer, play  # noqa: E402
 from p2pcards.games import new_game  # noqa: E402
 from solver.go_out_girl.bots import StrongBot  # noqa: E402
 from solver.go_out_girl.model import KYOKO, NERAI, SHIAN, TOYOKO  # noqa: E402
 from solver.go_out_girl.partition import min_plays_brute, partition  # noqa: E402
 from solver.hints import hinter_for  # noqa: E402
+from solver.out_of_this_world import setplan  # noqa: E402
+from solver.out_of_this_world.advisor import problem  # noqa: E402
+from solver.out_of_this_world.bots import StrongBot as OotwStrongBot  # noqa: E402
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -158,47 +168,225 @@ def bench_bots(battles: int, jobs: int) -> dict:
     return out
 
 
+OOTW_ADVENTURES = ("patrol-the-block", "birthday-bash", "hit-the-books", "night-school",
+                   "stained-glass", "confrontation")
+
+
+def game_positions(game: str, count: int, seed: int, rate: float, make, options) -> list:
+    """(view, legal) at random decisions (more than one legal action) of heuristic-bot games."""
+    rng = random.Random(seed)
+    out: list = []
+    game_seed = seed * 1000
+    while len(out) < count:
+        n, opts = options(rng)
+        g = new_game(game, n, opts)
+        dealer = LocalDealer(game_seed)
+        bots = [make(q, game_seed + q) for q in range(n)]
+        game_seed += 1
+        picks = 0
+        while (req := g.pending()) is not None and picks < 4:
+            if isinstance(req, Decide):
+                p = req.player
+                v = g.view(p)
+                legal = v.legal(p)
+                if len(legal) > 1 and rng.random() < rate:
+                    out.append((v, legal))
+                    picks += 1
+                g.apply(Decision(p, bots[p].decide(v, legal) if len(legal) > 1 else legal[0]))
+            else:
+                g.apply(dealer.fulfil(g, req))
+    return out[:count]
+
+
+def time_hints(prefix: str, game: str, positions: list) -> dict:
+    hinter = hinter_for(game, seed=0)
+    assert hinter is not None
+    times, cpu, kinds = [], [], {}
+    t = time.perf_counter()
+    hinter(*positions[0])  # the first hint of a session also imports OR-Tools
+    first = (time.perf_counter() - t) * 1000
+    for view, legal in positions:
+        t, c = time.perf_counter(), time.process_time()
+        text = hinter(view, legal)
+        times.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+        assert text and text.startswith("Hint:")
+        k = getattr(view, "step", None) or view.phase
+        kinds[k] = kinds.get(k, 0) + 1
+    return {f"{prefix}_hint_positions": len(times),
+            f"{prefix}_hint_median_ms": round(statistics.median(times), 1),
+            f"{prefix}_hint_p95_ms": round(pct(times, 0.95), 1),
+            f"{prefix}_hint_max_ms": round(max(times), 1),
+            f"{prefix}_hint_cpu_median_ms": round(statistics.median(cpu), 1),
+            f"{prefix}_hint_cpu_p95_ms": round(pct(cpu, 0.95), 1),
+            f"{prefix}_hint_first_ms": round(first, 1), f"{prefix}_hint_kinds": kinds}
+
+
+def bench_ootw_hints(count: int) -> dict:
+    def options(rng):
+        return rng.choice([3, 4, 4, 5]), {"adventure": rng.choice(OOTW_ADVENTURES),
+                                          "difficulty": rng.choice(["standard", "tough"])}
+    positions = game_positions("out-of-this-world", count, 2, 0.03, OutOfThisWorldBot, options)
+    return time_hints("ootw", "out-of-this-world", positions)
+
+
+def bench_gar_hints(count: int) -> dict:
+    def options(rng):
+        return rng.choice([2, 3, 4, 4]), {}
+    positions = game_positions("girl-and-robot", count, 3, 0.05, GirlAndRobotBot, options)
+    return time_hints("gar", "girl-and-robot", positions)
+
+
+def bench_setplan(per_size: int = 20) -> dict:
+    """The set plan of real seats' views (take and action decisions), with the hand cut down to
+    3..8 cards: CP-SAT against brute force."""
+    rng = random.Random(9)
+    views = [(v, legal) for v, legal in game_positions(
+        "out-of-this-world", 150, 4, 0.05, OutOfThisWorldBot,
+        lambda r: (r.choice([3, 4, 5]), {"adventure": r.choice(OOTW_ADVENTURES)}))
+        if v.step in ("take", "action")]
+    rows, cp_all, bf_all = {}, [], []
+    for size in range(3, 9):
+        cp_t, bf_t = [], []
+        while len(cp_t) < per_size:
+            v, legal = rng.choice(views)
+            cards = [v._cls[v.values[s]] for s in v.hand(v.viewer)]
+            pool = [c for c in range(len(v._cls_card)) if v._cinfo(c).is_item]
+            while len(cards) < size:
+                cards.append(rng.choice(pool))
+            cards = rng.sample(cards, size)
+            hand: dict[int, int] = {}
+            for c in cards:
+                hand[c] = hand.get(c, 0) + 1
+            p, _ = problem(v, hand=hand, legal=legal)
+            t = time.perf_counter()
+            a = setplan.solve(p)
+            cp_t.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            b = setplan.brute(p)
+            bf_t.append(time.perf_counter() - t)
+            assert a.value == b.value, (size, a.value, b.value)
+        rows[size] = {"cpsat_ms": round(statistics.median(cp_t) * 1000, 3),
+                      "brute_ms": round(statistics.median(bf_t) * 1000, 3),
+                      "ratio": round(statistics.median(cp_t) / statistics.median(bf_t), 2)}
+        cp_all += cp_t
+        bf_all += bf_t
+    return {"ootw_setplan_by_size": rows,
+            "ootw_setplan_cpsat_median_ms": round(statistics.median(cp_all) * 1000, 3),
+            "ootw_setplan_brute_median_ms": round(statistics.median(bf_all) * 1000, 3),
+            "ootw_setplan_cpsat_over_brute": round(statistics.median(cp_all) / statistics.median(bf_all), 2)}
+
+
+OOTW_SEEDS = 200
+
+
+def _ootw_games(args: tuple[str, list[int]]) -> list[tuple[int, bool, int]]:
+    """Whole 4-player Patrol the Block games at Standard: (seed, won, team points)."""
+    level, seeds = args
+    out = []
+    for seed in seeds:
+        cls = OotwStrongBot if level == "strong" else OutOfThisWorldBot
+        agents = [cls(p, seed * 8 + p) for p in range(4)]
+        final = play(new_game("out-of-this-world", 4, {"adventure": "patrol-the-block",
+                                                      "difficulty": "standard"}),
+                     agents, LocalDealer(seed))
+        o = final.outcome()
+        out.append((seed, o["won"], sum(o["points"])))
+    return out
+
+
+def bench_ootw_team(seeds: int, jobs: int) -> dict:
+    out = {}
+    for level in ("strong", "heuristic"):
+        t = time.perf_counter()
+        shares = [(level, list(range(j, seeds, jobs))) for j in range(jobs)]
+        if jobs == 1:
+            results = _ootw_games(shares[0])
+        else:
+            with ProcessPoolExecutor(jobs) as ex:
+                results = [r for part in ex.map(_ootw_games, shares) for r in part]
+        key = f"ootw_{level}"
+        out[f"{key}_win_rate"] = round(sum(r[1] for r in results) / len(results), 3)
+        out[f"{key}_points"] = round(sum(r[2] for r in results) / len(results), 1)
+        out[f"{key}_seconds"] = round(time.perf_counter() - t, 1)
+    out["ootw_team_seeds"] = seeds
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--positions", type=int, default=200, help="hint positions (default 200)")
     ap.add_argument("--battles", type=int, default=400, help="battles per opponent (default 400)")
     ap.add_argument("--jobs", type=int, default=1, help="processes for the bot battles (default 1)")
-    ap.add_argument("--skip-bots", action="store_true", help="leave out the (long) bot battles")
+    ap.add_argument("--skip-bots", action="store_true", help="leave out the (long) bot games")
+    ap.add_argument("--games", default="gog,ootw,gar",
+                    help="which games to benchmark (default gog,ootw,gar)")
+    ap.add_argument("--seeds", type=int, default=OOTW_SEEDS,
+                    help=f"Out Of This World team games per level (default {OOTW_SEEDS})")
     args = ap.parse_args()
+    games = set(args.games.split(","))
     out: dict = {"cores": os.cpu_count(), "num_workers": 1}
     t0 = time.perf_counter()
-    out.update(bench_hints(args.positions))
-    out.update(bench_partition())
+    if "gog" in games:
+        out.update(bench_hints(args.positions))
+        out.update(bench_partition())
+    if "ootw" in games:
+        out.update(bench_ootw_hints(args.positions))
+        out.update(bench_setplan())
+    if "gar" in games:
+        out.update(bench_gar_hints(args.positions))
     if not args.skip_bots:
-        out.update(bench_bots(args.battles, args.jobs))
+        if "gog" in games:
+            out.update(bench_bots(args.battles, args.jobs))
+        if "ootw" in games:
+            out.update(bench_ootw_team(args.seeds, args.jobs))
     out["seconds"] = round(time.perf_counter() - t0, 1)
     if args.json:
         print(json.dumps(out))
         return
     print(f"solver benchmark — {out['cores']} cores, CP-SAT num_workers=1, {out['seconds']} s")
-    print(f"  hint latency over {out['gog_hint_positions']} positions: median "
-          f"{out['gog_hint_median_ms']} ms, p95 {out['gog_hint_p95_ms']} ms "
-          f"(target p95 ≤ 250: {'met' if out['gog_hint_p95_ms'] <= 250 else 'NOT met'}), "
-          f"max {out['gog_hint_max_ms']} ms")
-    print(f"    CPU time per hint: median {out['gog_hint_cpu_median_ms']} ms, p95 "
-          f"{out['gog_hint_cpu_p95_ms']} ms; first hint of a session (imports OR-Tools) "
-          f"{out['gog_hint_first_ms']} ms; phases {out['gog_hint_phases']}")
-    print("  fewest plays, CP-SAT vs brute force (median ms per hand, ratio CP-SAT/brute):")
-    for size, row in out["partition_by_size"].items():
-        print(f"    {size:>2} cards: CP-SAT {row['cpsat_ms']:>7} ms  brute {row['brute_ms']:>7} ms  "
-              f"ratio {row['ratio']}")
-    print(f"    all sizes: CP-SAT {out['partition_cpsat_median_ms']} ms, brute "
-          f"{out['partition_brute_median_ms']} ms, ratio {out['partition_cpsat_over_brute']}")
+    for prefix, name in (("gog", "Go Out Girl"), ("ootw", "Out Of This World"),
+                         ("gar", "The Girl and the Robot")):
+        if f"{prefix}_hint_p95_ms" not in out:
+            continue
+        p95 = out[f"{prefix}_hint_p95_ms"]
+        kinds = out.get(f"{prefix}_hint_kinds") or out.get(f"{prefix}_hint_phases")
+        print(f"  {name} hint latency over {out[f'{prefix}_hint_positions']} positions: median "
+              f"{out[f'{prefix}_hint_median_ms']} ms, p95 {p95} ms (target p95 ≤ 250: "
+              f"{'met' if p95 <= 250 else 'NOT met'}), max {out[f'{prefix}_hint_max_ms']} ms")
+        print(f"    CPU time per hint: median {out[f'{prefix}_hint_cpu_median_ms']} ms, p95 "
+              f"{out[f'{prefix}_hint_cpu_p95_ms']} ms; first hint of a session "
+              f"{out[f'{prefix}_hint_first_ms']} ms; decisions {kinds}")
+    if "partition_by_size" in out:
+        print("  Go Out Girl fewest plays, CP-SAT vs brute force (median ms per hand, ratio CP-SAT/brute):")
+        for size, row in out["partition_by_size"].items():
+            print(f"    {size:>2} cards: CP-SAT {row['cpsat_ms']:>7} ms  brute {row['brute_ms']:>7} ms  "
+                  f"ratio {row['ratio']}")
+        print(f"    all sizes: CP-SAT {out['partition_cpsat_median_ms']} ms, brute "
+              f"{out['partition_brute_median_ms']} ms, ratio {out['partition_cpsat_over_brute']}")
+    if "ootw_setplan_by_size" in out:
+        print("  Out Of This World set plan, CP-SAT vs brute force (median ms per hand, ratio CP-SAT/brute):")
+        for size, row in out["ootw_setplan_by_size"].items():
+            print(f"    {size:>2} cards: CP-SAT {row['cpsat_ms']:>7} ms  brute {row['brute_ms']:>8} ms  "
+                  f"ratio {row['ratio']}")
+        print(f"    all sizes: CP-SAT {out['ootw_setplan_cpsat_median_ms']} ms, brute "
+              f"{out['ootw_setplan_brute_median_ms']} ms, ratio {out['ootw_setplan_cpsat_over_brute']}")
     if "gog_strong_win_share" in out:
         s = out["gog_strong_win_share"]
-        print(f"  strong bot vs 3 heuristic bots: win share {s} over "
+        print(f"  Go Out Girl strong bot vs 3 heuristic bots: win share {s} over "
               f"{out['gog_strong_win_battles']} battles (target ≥ 0.40: "
               f"{'met' if s >= 0.40 else 'NOT met'}; an equal bot gets 0.25), "
               f"{out['gog_strong_seconds']} s")
-        print(f"  strong bot vs 3 random bots:    win share {out['gog_strong_win_share_vs_random']} "
+        print(f"  Go Out Girl strong bot vs 3 random bots:    win share {out['gog_strong_win_share_vs_random']} "
               f"over {out['gog_strong_win_battles_vs_random']} battles, "
               f"{out['gog_strong_seconds_vs_random']} s")
+    if "ootw_strong_win_rate" in out:
+        print(f"  Out Of This World, Patrol the Block at Standard, 4 players, {out['ootw_team_seeds']} "
+              f"seeds: strong team win rate {out['ootw_strong_win_rate']} (team points "
+              f"{out['ootw_strong_points']}, {out['ootw_strong_seconds']} s), heuristic team "
+              f"{out['ootw_heuristic_win_rate']} (team points {out['ootw_heuristic_points']}, "
+              f"{out['ootw_heuristic_seconds']} s)")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ Hinter = Callable[[GameState, list[Action]], "str | None"]
 
 ADVISORS: dict[str, str] = {
     "go-out-girl": "solver.go_out_girl.advisor:hinter",
+    "out-of-this-world": "solver.out_of_this_world.advisor:hinter",
+    "girl-and-robot": "solver.girl_and_robot.advisor:hinter",
 }
 
 

@@ -15,6 +15,7 @@ from .errors import PositionError
 FORMAT = 1
 GAMES: dict[str, str] = {
     "go-out-girl": "solver.go_out_girl.puzzle",
+    "out-of-this-world": "solver.out_of_this_world.puzzle",
 }
 
 

@@ -14,7 +14,9 @@ BOTS: dict[str, dict[str, str]] = {
     "go-out-girl": {"easy": "p2pcards.bots.go_out_girl:GoOutGirlBot",
                     "normal": "solver.go_out_girl.bots:NormalBot",
                     "strong": "solver.go_out_girl.bots:StrongBot"},
-    "out-of-this-world": {"easy": "p2pcards.bots.out_of_this_world:OutOfThisWorldBot"},
+    "out-of-this-world": {"easy": "p2pcards.bots.out_of_this_world:OutOfThisWorldBot",
+                          "normal": "solver.out_of_this_world.bots:NormalBot",
+                          "strong": "solver.out_of_this_world.bots:StrongBot"},
     "girl-and-robot": {"easy": "p2pcards.bots.girl_and_robot:GirlAndRobotBot"},
 }
 

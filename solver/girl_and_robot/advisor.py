@@ -1,0 +1,251 @@
+"""Advice for one seat of The Girl and the Robot, from that seat's view alone.
+
+At the seat's own turn, before its draw, the advisor weighs each legal action by **the chance
+that the seat dies at this turn's draw** once the action is taken (``death``):
+
+* no draw at all: Evade, Ambush and Provoke (their "you may choose not to draw"), the Robot's
+  skip, ending the turn without drawing when allowed -- 0;
+* a draw that cannot kill: Grave Digger (the discard pile holds no Demon), A Deal with a Demon
+  (the Demon is set aside), a weapon placed (the Demon is defeated; the weapon is used up),
+  Peace Treaty (the players' own cards go on top) -- 0;
+* a changed pile: Smoke Bomb (the pile is shuffled: the top is any of its cards), Lure (a Demon
+  goes under the top two, the rest is shuffled), Manipulate (the top three face-down cards in the
+  seat's order: only all-Demons kill), the Girl's and the Queen's two-card reveals (two Demons
+  kill), the Robot's draw (the top card is taken first; a Demon is put back elsewhere);
+* anything else leaves the odds as they are (``odds.Odds``).
+
+When the chance of dying is high (``HIGH``) the advice is the action that lowers it most, the
+cheapest card first; a seat with a weapon is advised to keep it when the next card is likely a
+Demon. Otherwise, and in the other decisions (answering an Action card, helping the ally,
+defending, placing a Demon), the advice is the heuristic bot's move from the same view, with the
+odds as its reason. Nothing is sampled: the advice is a function of the view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from p2pcards.bots.girl_and_robot import KEEP, GirlAndRobotBot
+from p2pcards.engine import Action
+from p2pcards.games.girl_and_robot.game import DEMON, Game
+
+from .odds import ONE, ZERO, Odds, odds
+
+HIGH = Fraction(1, 5)  # a chance of dying worth a card to avoid
+WEAPON_HIGH = Fraction(1, 2)  # with a weapon: worth a card to keep the weapon
+NO_DRAW = ("evade", "ambush", "provoke")
+SAFE_DRAW = ("grave_digger", "deal_with_demon", "peace_treaty")
+
+
+@dataclass
+class Advice:
+    action: Action
+    text: str
+    reason: str
+    plan: str | None = None
+    odds: Fraction = ZERO
+    death: Fraction = ZERO
+    options: list[tuple[str, Fraction]] = field(default_factory=list)
+
+    def render(self) -> str:
+        lines = [f"Hint: {self.text}"]
+        if self.plan:
+            lines.append(f"  Odds: {self.plan}")
+        lines.append(f"  Why: {self.reason}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action.to_json(), "text": self.text, "reason": self.reason,
+                "odds": self.plan, "demon_next": float(self.odds), "death": float(self.death),
+                "options": [{"text": t, "death": float(d)} for t, d in self.options]}
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p):.0%}"
+
+
+def draw_odds(view: Game, o: Odds) -> Fraction:
+    """The chance that this seat's coming end-of-turn draw is a Demon."""
+    tf = view.tf
+    if tf["no_draw"] or tf["ban"]:
+        return ZERO
+    if tf["digger"] and view.zones["discard"]:
+        return ZERO
+    return o.top
+
+
+def death_after(view: Game, o: Odds, a: Action, me: int) -> Fraction | None:
+    """The chance of dying at this turn's draw after action ``a`` (None: the action does not
+    change it, as far as this one-step look can tell)."""
+    p = draw_odds(view, o)
+    armed = bool(view.defenders(me))
+    k = a.kind
+    if k == "end":
+        if a.draw == 0:
+            return ZERO
+        if armed:
+            return ZERO
+        return o.within(2) if a.draw == 2 else p
+    if armed:
+        return ZERO
+    if k == "hide":
+        return ZERO
+    if k == "play":
+        card = a.card
+        cat = view.category(card)
+        if cat == "weapon":
+            return ZERO if a.get("target") == me else None
+        if card in NO_DRAW or card in SAFE_DRAW:
+            return ZERO if card != "grave_digger" or view.zones["discard"] else None
+        if card == "smoke_bomb":
+            n = len(o.pile)
+            return Fraction(o.demons_in_pile()) / n if n else ZERO
+        if card == "lure":
+            # a Demon (if any) goes under the top two, the other cards are shuffled
+            n = len(o.pile)
+            d = o.demons_in_pile()
+            some = ONE if DEMON in o.pile else 1 - o.none_among(sum(c is None for c in o.pile))
+            if n <= 1 or d == 0:
+                return ZERO
+            return max(ZERO, Fraction(d - some) / (n - 1))
+        if card == "manipulate":
+            return _manipulated(o)
+        return None
+    if k == "ability":
+        aid = a.id
+        if aid == "robot_skip":
+            return ZERO
+        if aid in ("girl_bottom2", "queen_top2"):
+            cards = o.pile[-2:] if aid == "girl_bottom2" else o.pile[:2]
+            if any(c is not None and c != DEMON for c in cards):
+                return ZERO
+            known = sum(c == DEMON for c in cards)
+            return o.all_among(len(cards) - known) if cards else p
+        if aid == "robot_draw":
+            return o.at(1) if len(o.pile) > 1 else ZERO
+    return None
+
+
+def _manipulated(o: Odds) -> Fraction:
+    """Manipulate: the seat reorders the face-down cards among the top three; it dies only if
+    the top is face up and a Demon, or every card it may put on top is one."""
+    if not o.pile:
+        return ZERO
+    if o.faceup and o.faceup[0]:
+        return o.top
+    down = [c for c, up in zip(o.pile[:3], o.faceup[:3], strict=False) if not up]
+    if any(c is not None and c != DEMON for c in down):
+        return ZERO
+    known = sum(c == DEMON for c in down)
+    return o.all_among(len(down) - known)
+
+
+def _cost(view: Game, a: Action) -> float:
+    if a.kind in ("play", "hide"):
+        k = view.kind(a.slot)
+        return KEEP.get(k or "", 3)
+    if a.kind == "ability":
+        return 1.0 + view._data.ability(a.id).cost
+    return 0.0
+
+
+def advise(view: Game, legal: list[Action], *, seed: int = 0) -> Advice:
+    """The recommended action for the seat whose view this is, with the odds behind it.
+    Deterministic (``seed`` is accepted for the ``hint`` interface; nothing is sampled)."""
+    me = view.viewer
+    if me is None or me < 0:
+        raise ValueError("advice needs a seat's view")
+    if not legal:
+        raise ValueError("no legal action to advise on")
+    o = odds(view)
+    bot = GirlAndRobotBot(me, seed)
+    base = bot.decide(view, legal)
+    plan = o.text()
+    nxt = o.top
+    if view.phase == "turn" and view.turn == me:
+        return _advise_turn(view, legal, o, base, plan)
+    why = _other_reason(view, o, base, me)
+    return Advice(base, view.describe(base), why, plan, nxt)
+
+
+def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: str) -> Advice:
+    me = view.viewer
+    assert me is not None
+    p = draw_odds(view, o)
+    armed = bool(view.defenders(me))
+    baseline = ZERO if armed else p
+    options: list[tuple[Action, Fraction]] = []
+    for a in legal:
+        d = death_after(view, o, a, me)
+        if d is not None:
+            options.append((a, d))
+    opts = [(view.describe(a), d) for a, d in options]
+    weapons = len(view.defenders(me))
+    arms = f"you have {weapons} weapon{'s' * (weapons != 1)}" if weapons else "you have no weapon"
+    if p == 0:
+        reason = ("your draw cannot be a Demon now" if view.tf["no_draw"] or view.tf["ban"]
+                  or view.tf["digger"] else "the next card is no Demon")
+        return Advice(base, view.describe(base), f"{reason}; {_plain(view, base)}", plan, p,
+                      ZERO, opts)
+    if not armed and baseline >= HIGH:
+        best = min(options, key=lambda t: (t[1], _cost(view, t[0]), t[0].kind == "end"),
+                   default=None)
+        if best is not None and best[1] < baseline:
+            a, d = best
+            return Advice(a, view.describe(a),
+                          f"{arms} and your draw is a Demon with chance {_pct(baseline)}; "
+                          f"{view.describe(a)} brings the chance of dying to {_pct(d)}.",
+                          plan, p, d, opts)
+        return Advice(base, view.describe(base), f"{arms} and your draw is a Demon with chance "
+                      f"{_pct(baseline)}, and nothing you can do now lowers it.", plan, p,
+                      baseline, opts)
+    if armed and p >= WEAPON_HIGH:
+        keep = [(a, d) for a, d in options if d == 0 and (
+            (a.kind == "play" and (a.card in NO_DRAW or a.card in SAFE_DRAW))
+            or (a.kind == "ability" and a.id == "robot_skip")
+            or (a.kind == "end" and a.draw == 0))]
+        if keep:
+            a = min(keep, key=lambda t: (_cost(view, t[0]), t[0].kind == "end"))[0]
+            return Advice(a, view.describe(a), f"{arms}, but your draw is a Demon with chance "
+                          f"{_pct(p)}: {view.describe(a)} saves a weapon.", plan, p, ZERO, opts)
+    why = (f"{arms}: a Demon drawn costs a weapon, not your life" if armed else
+           f"the chance of a Demon ({_pct(p)}) is low enough to keep your cards")
+    return Advice(base, view.describe(base), f"{why}; {_plain(view, base)}", plan, p, baseline,
+                  opts)
+
+
+def _plain(view: Game, a: Action) -> str:
+    if a.kind == "end":
+        return f"{view.describe(a)}."
+    return f"{view.describe(a)} is the best use of your turn."
+
+
+def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
+    ph = view.phase
+    if ph == "defend":
+        return "the Demon must be defeated with a weapon; this one is the least useful to keep."
+    if ph == "position":
+        return ("place the Demon where the other team draws it first (the next draws, in turn "
+                "order, are known).")
+    if ph == "ally":
+        drawer = view.turn
+        return (f"{view.pname(drawer)} draws next: {o.text()}; "
+                f"{'help them' if a.kind != 'pass' else 'nothing to play now'}.")
+    if ph == "respond":
+        return ("cancel only what hurts your team" if a.kind == "cancel"
+                else "this Action card does not hurt your team enough to cancel it") + "."
+    if ph == "drawn":
+        return "the rules: a Demon drawn is revealed at once."
+    return "it is the heuristic player's choice from your view."
+
+
+def hinter(view: Game, legal: list[Action], *, seed: int = 0) -> str | None:
+    """The ``hint`` command's text for this seat."""
+    if not legal or view.viewer is None or view.viewer < 0:
+        return None
+    return advise(view, legal, seed=seed).render()
+
+
+__all__ = ["Advice", "advise", "death_after", "hinter", "odds", "ONE"]

@@ -1,0 +1,143 @@
+"""Exact round planning for full-information Out Of This World positions.
+
+The team plays as one: every seat's take and action is the planner's choice, and the plan is the
+best for the rest of the round, judged at the round's end by ``Round.outcome()``: first whether
+the team wins, then the fewest Time tokens lost (net of any gained back), then the most points
+equipped by the team. A random discard (a Possessed Doll taken, a Mall Phantom defeated...) is
+an adversary's choice: the plan's outcome holds whatever card it hits.
+
+Search: depth-first over the round model with memoisation on the whole state (so the same
+position reached through different orders -- two Equips swapped, a Pass before or after a take
+-- is solved once). Reductions: cards are equivalent by rules class (hands are sorted tuples of
+classes), stacks with the same cards are interchangeable (the key sorts them, and a take from a
+stack identical to one already tried is skipped), a Spend that only looks at a stack is left out
+(every card is known), and the end of round's random discards and discarding down are left out
+(they come after the victory check and cost no Time). A position whose search passes
+``node_limit`` distinct states is refused (``TooBig``) rather than answered approximately.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from .model import CHANCE, OVER, TAKE, Round
+
+NODE_LIMIT = 500_000
+
+
+class TooBig(RuntimeError):
+    pass
+
+
+@dataclass
+class Step:
+    seat: int  # the seat acting, or the seat whose card a random discard takes
+    action: tuple
+    chance: bool
+    card: int | None = None  # the card taken (for a take)
+
+
+@dataclass
+class PlanResult:
+    outcome: tuple[bool, int, int]  # (won, -tokens lost, team points)
+    line: list[Step]
+    nodes: int
+
+    @property
+    def won(self) -> bool:
+        return self.outcome[0]
+
+    @property
+    def tokens_lost(self) -> int:
+        return -self.outcome[1]
+
+    @property
+    def points(self) -> int:
+        return self.outcome[2]
+
+
+def canonical_key(m: Round) -> tuple:
+    k = m.key()
+    return k[:3] + (tuple(sorted(k[3])),) + k[4:]
+
+
+def moves(m: Round) -> list[tuple]:
+    """The model's legal actions, with takes from identical stacks tried once."""
+    acts = m.legal()
+    if m.step != TAKE:
+        return acts
+    seen: set[tuple] = set()
+    out = []
+    for a in acts:
+        if a[0] == "T":
+            sig = (m.stacks[a[1]], a[2])
+            if sig in seen:
+                continue
+            seen.add(sig)
+        out.append(a)
+    return out
+
+
+class Planner:
+    def __init__(self, root: Round, node_limit: int = NODE_LIMIT) -> None:
+        self.root = root.copy()
+        self.memo: dict[tuple, tuple[bool, int, int]] = {}
+        self.nodes = 0
+        self.node_limit = node_limit
+
+    def value(self, m: Round) -> tuple[bool, int, int]:
+        if m.step == OVER:
+            return m.outcome()
+        key = canonical_key(m)
+        v = self.memo.get(key)
+        if v is not None:
+            return v
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise TooBig(f"more than {self.node_limit:,} positions")
+        best: tuple[bool, int, int] | None = None
+        chance = m.step == CHANCE
+        for a in moves(m):
+            c = m.copy()
+            c.apply(a)
+            r = self.value(c)
+            if best is None or (r < best if chance else r > best):
+                best = r
+        assert best is not None, "a position with no move"
+        self.memo[key] = best
+        return best
+
+    def solve(self) -> PlanResult:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20_000))
+        try:
+            best = self.value(self.root)
+            line = self.line(self.root, best)
+        finally:
+            sys.setrecursionlimit(limit)
+        return PlanResult(best, line, self.nodes)
+
+    def line(self, m: Round, target: tuple[bool, int, int]) -> list[Step]:
+        """The principal line: at each decision the first move that keeps the best outcome; at
+        each random discard the card that hurts most."""
+        out: list[Step] = []
+        m = m.copy()
+        while m.step != OVER:
+            chance = m.step == CHANCE
+            seat = m.pending[1][1] if chance else m.turn
+            for a in moves(m):
+                c = m.copy()
+                c.apply(a)
+                if self.value(c) == target:
+                    card = m.stacks[a[1]][-1] if a[0] == "T" else None
+                    out.append(Step(seat, a, chance, card))
+                    m = c
+                    break
+            else:  # pragma: no cover - the memo guarantees a move
+                raise AssertionError("no move keeps the outcome")
+        return out
+
+
+def plan(root: Round, node_limit: int = NODE_LIMIT) -> PlanResult:
+    return Planner(root, node_limit).solve()

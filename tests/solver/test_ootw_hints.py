@@ -1,0 +1,100 @@
+"""Out Of This World hints use the seat's view alone: two full states with the same view for the
+seat and different hidden cards (the others' hands, the cards under the stack tops, the deck)
+give the same hint; the advice is legal and explains itself."""
+
+from __future__ import annotations
+
+import random
+
+from p2pcards.bots.out_of_this_world import OutOfThisWorldBot
+from p2pcards.engine import Decide, Decision, LocalDealer
+from p2pcards.games import new_game
+from solver.hints import hinter_for
+from solver.out_of_this_world.advisor import advise
+
+
+def position(seed: int, players: int = 4, *, step: str = "take", skip: int = 0):
+    """A full state of a heuristic-bot game at a decision in ``step`` (after ``skip`` such)."""
+    g = new_game("out-of-this-world", players)
+    dealer = LocalDealer(seed)
+    bots = [OutOfThisWorldBot(q, seed + q) for q in range(players)]
+    seen = 0
+    while (req := g.pending()) is not None:
+        if isinstance(req, Decide):
+            p = req.player
+            legal = g.legal(p)
+            if g.step == step and len(legal) > 1:
+                if seen == skip:
+                    return g, p
+                seen += 1
+            g.apply(Decision(p, bots[p].decide(g.view(p), legal)))
+        else:
+            g.apply(dealer.fulfil(g, req))
+    raise AssertionError("no such decision")
+
+
+def swap_hidden(full, seat: int, rng: random.Random):
+    """Another full state with the same view for ``seat``: the Items it has not seen are dealt
+    again among the slots it has not seen (the others' hands, under the stack tops, the deck);
+    the Foes it has not seen stay out of the hands."""
+    other = full.clone()
+    hidden = [s for s in range(other.n_cards) if not other.knows(seat, s)]
+    hands = [s for s in hidden if other.zone_of[s].startswith("hand")]
+    rest = [s for s in hidden if s not in hands]
+    items = [other.values[s] for s in hidden if other.cdef(other.values[s]).is_item]
+    foes = [other.values[s] for s in hidden if not other.cdef(other.values[s]).is_item]
+    rng.shuffle(items)
+    for s in hands:
+        other.values[s] = items.pop()
+    pool = items + foes
+    rng.shuffle(pool)
+    for s in rest:
+        other.values[s] = pool.pop()
+    return other
+
+
+def others(s, p: int) -> list[list[int]]:
+    return [sorted(s.values[x] for x in s.hand(q)) for q in range(s.n_players) if q != p]
+
+
+def test_same_view_same_hint():
+    rng = random.Random(5)
+    hinter = hinter_for("out-of-this-world", seed=11)
+    assert hinter is not None
+    checked = hands_differ = 0
+    for seed, step, skip in [(1, "take", 3), (2, "action", 5), (3, "take", 20), (4, "action", 30),
+                             (6, "take", 45), (7, "action", 2)]:
+        full, p = position(seed, step=step, skip=skip)
+        other = swap_hidden(full, p, rng)
+        assert other != full
+        hands_differ += others(other, p) != others(full, p)
+        v1, v2 = full.view(p), other.view(p)
+        assert v1 == v2
+        h1 = hinter(v1, v1.legal(p))
+        h2 = hinter(v2, v2.legal(p))
+        assert h1 == h2 and h1.startswith("Hint: ")
+        assert advise(v1, v1.legal(p)).to_json() == advise(v2, v2.legal(p)).to_json()
+        checked += 1
+    assert checked == 6 and hands_differ >= 3
+
+
+def test_advice_is_legal_and_explained():
+    for seed in range(10, 16):
+        for step in ("take", "action"):
+            full, p = position(seed, players=3 + seed % 3, step=step, skip=seed)
+            view = full.view(p)
+            legal = view.legal(p)
+            a = advise(view, legal)
+            assert a.action in legal
+            assert a.reason and a.text == view.describe(a.action)
+            if step == "take":
+                assert a.options and a.options[0][1] >= a.options[-1][1]
+
+
+def test_hint_registry():
+    full, p = position(8, step="take", skip=2)
+    view = full.view(p)
+    hinter = hinter_for("out-of-this-world")
+    text = hinter(view, view.legal(p))
+    assert text.startswith("Hint: ") and "Why:" in text and "Plan:" in text
+    assert hinter(view, []) is None
