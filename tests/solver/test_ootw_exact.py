@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
-from ootw_helpers import engine_value, random_position, round_over
-
 from p2pcards.engine import Decide, Decision, LocalDealer, Random, RandomValue
 from solver.out_of_this_world.exact import Planner, TooBig, plan
 from solver.out_of_this_world.model import action_map, round_from_game
 from solver.out_of_this_world.position import build, parse
+
+from .ootw_helpers import engine_value, random_position, round_over
 
 POSITIONS = 110
 SMALL = 400  # planner states: bigger positions are skipped (the engine search would be slow)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gar_rig import Table, rig
-
 from p2pcards.engine import Action, Reveal
+
+from .gar_rig import Table, rig
 
 # ---- the Girl -------------------------------------------------------------------------------
 

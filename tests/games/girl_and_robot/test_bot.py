@@ -3,13 +3,13 @@ team moves it is meant to make."""
 
 from __future__ import annotations
 
-from gar_rig import Table, rig
-
 from p2pcards.bots.base import RandomBot
 from p2pcards.bots.girl_and_robot import GirlAndRobotBot
 from p2pcards.bots.registry import make_bot
 from p2pcards.engine import Action, LocalDealer, RandomValue, play
 from p2pcards.games import new_game
+
+from .gar_rig import Table, rig
 
 
 def test_registered_as_easy():

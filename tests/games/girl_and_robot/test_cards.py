@@ -4,9 +4,10 @@ requests that carry its hidden information."""
 from __future__ import annotations
 
 import pytest
-from gar_rig import Table, rig
 
 from p2pcards.engine import Action, Random, Reveal, Shuffle
+
+from .gar_rig import Table, rig
 
 # ---- Action cards ---------------------------------------------------------------------------
 

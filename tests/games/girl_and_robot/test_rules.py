@@ -4,7 +4,6 @@ Euro Variant), each quoting the text it checks."""
 from __future__ import annotations
 
 import pytest
-from gar_rig import Table, rig
 
 from p2pcards.engine import (
     SPECTATOR,
@@ -23,6 +22,8 @@ from p2pcards.engine import (
 )
 from p2pcards.games import new_game
 from p2pcards.games.girl_and_robot.game import Game, arrangements
+
+from .gar_rig import Table, rig
 
 # ---- setup ----------------------------------------------------------------------------------
 

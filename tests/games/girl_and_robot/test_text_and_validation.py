@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from gar_rig import Table, rig
 
 from p2pcards.bots.base import RandomBot
 from p2pcards.engine import Action, Decide, LocalDealer, RuleViolation, play
 from p2pcards.games import new_game
+
+from .gar_rig import Table, rig
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

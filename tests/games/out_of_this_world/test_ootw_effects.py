@@ -4,9 +4,10 @@ the card data's effect vocabulary. Each test quotes the card or rule it checks."
 from __future__ import annotations
 
 import pytest
-from ootw_helpers import A, act, at_turn, decider, find, keys, rig, run, slot, start, take
 
 from p2pcards.engine import Decision, Random, RuleViolation
+
+from .ootw_helpers import A, act, at_turn, decider, find, keys, rig, run, slot, start, take
 
 CHARS = ["penny_percy", "zoe_zack", "rita_rick", "nina_ned"]
 

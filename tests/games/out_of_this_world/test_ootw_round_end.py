@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ootw_helpers import A, RiggedDealer, act, at_turn, decider, keys, rig, start, take
-
 from p2pcards.engine import Random, Shuffle
+
+from .ootw_helpers import A, RiggedDealer, act, at_turn, decider, keys, rig, start, take
 
 
 def end_round(g, d, p, key="kazoo"):

@@ -4,11 +4,12 @@ Each test quotes the rule it checks."""
 from __future__ import annotations
 
 import pytest
-from ootw_helpers import NAMES, A, RiggedDealer, act, decider, keys, run, start
 
 from p2pcards.engine import ConfigError, Decision, LocalDealer, Random, RuleViolation
 from p2pcards.games import new_game
 from p2pcards.games.out_of_this_world.game import Game
+
+from .ootw_helpers import NAMES, A, RiggedDealer, act, decider, keys, run, start
 
 
 def difficult_in_deck(g: Game) -> int:

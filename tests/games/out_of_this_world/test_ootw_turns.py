@@ -4,7 +4,10 @@ Defeat and Spend. Each test quotes the rule it checks."""
 from __future__ import annotations
 
 import pytest
-from ootw_helpers import (
+
+from p2pcards.engine import Decision, LocalDealer, Reveal, RuleViolation, project
+
+from .ootw_helpers import (
     A,
     RiggedDealer,
     act,
@@ -18,8 +21,6 @@ from ootw_helpers import (
     start,
     take,
 )
-
-from p2pcards.engine import Decision, LocalDealer, Reveal, RuleViolation, project
 
 
 def test_gear_up_deals_five_stacks_of_four_with_the_tops_open():
