@@ -47,6 +47,7 @@ class Prices:
     hold_value: int = 25  # a kept pair of one value v: hold_value * v
     hold_type: int = 18  # a kept pair of one type: hold_type * the lower value
     pass_share: float = 0.8  # share of a card's keep worth its receiver gets from a Pass
+    pass_need: bool = False  # scale it by the receiver's need against the team's average
     future: float = 0.25  # share of a Time token a Foe left in play costs in later rounds
     others_clear: float = 0.5  # share of their Foes the others are expected to keep to the end
     own_clear: float = 0.2  # each later turn this round may clear this share of one's own Foes
@@ -182,6 +183,9 @@ class Reader:
             return 0
         c = self.cdef(cid)
         worth = self.keep_worth(cid, q) * self.prices.pass_share
+        if self.prices.pass_need:
+            avg = sum(self.needs) / self.n
+            worth *= max(0.5, min(2.0, self.needs[q] / avg)) if avg else 1.0
         known = [self.cdef(self.cls(s)) for s in self.v.hand(q) if self.v.values[s] is not None]
         if sum(1 for d in known if d.is_item and (d.value == c.value or d.type == c.type
                                                   or WILD in (d.type, c.type))) >= 2:
