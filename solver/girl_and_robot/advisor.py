@@ -248,4 +248,4 @@ def hinter(view: Game, legal: list[Action], *, seed: int = 0) -> str | None:
     return advise(view, legal, seed=seed).render()
 
 
-__all__ = ["Advice", "advise", "death_after", "hinter", "odds", "ONE"]
+__all__ = ["Advice", "advise", "death_after", "hinter", "odds"]

@@ -380,16 +380,8 @@ def problem(view: Game, prices: Prices = DEFAULT, *, taken: bool | None = None,
         keep_cap=view.hand_limit(me), hold=hold, pass_value=pass_value, foes=foes, takes=takes,
         spends=spends, equip_any=bool(view.power(me, "equip_any")),
         pass_any=bool(view.power(me, "pass_any")),
-        can_equip=not _blocked_elsewhere(view, me, "no_equip", foes),
-        can_pass=not _blocked_elsewhere(view, me, "no_pass", foes),
         equip_w=int(round(setplan.EQUIP_W * scale)))
     return p, r
-
-
-def _blocked_elsewhere(view: Game, me: int, do: str, foes: list[FoeSpec]) -> bool:
-    """A standing restriction the plan cannot lift (none today: every blocking Foe in front of
-    the seat is one of its own, which it may defeat)."""
-    return False
 
 
 # ---- engine actions for plan steps -----------------------------------------------------------
