@@ -32,8 +32,8 @@ async def table_of(tmp, n, game="go-out-girl", options=None):
 
 
 class Cheat:
-    """Plays honestly, except that its first play claims a card it does not hold: it plays its
-    lowest card as a 13."""
+    """Plays honestly, except that at its first chance to play a single card (leading, or on a
+    single card below 13) it plays its lowest card claiming it is a 13."""
 
     needs_view = True
 
@@ -42,11 +42,12 @@ class Cheat:
         self.done = False
 
     def decide(self, view, legal):
-        plays = [a for a in legal if a.kind == "play"]
-        if not self.done and plays and view.top is None:
-            self.done = True
+        top = view.top
+        single = top is None or (top["count"] == 1 and top["number"] < 13)
+        if not self.done and view.phase == "turn" and single:
             low = min(view.hand(self.bot.seat), key=lambda s: view.number(view.values[s]) or 99)
             if view.number(view.values[low]) not in (0, 13):
+                self.done = True
                 return Action("play", slots=[low], number=13, count=1)
         return self.bot.decide(view, legal)
 
@@ -118,13 +119,28 @@ async def test_a_present_peer_that_withholds_a_deck_step_is_named(tmp_path):
     """Connected (heartbeats flow) but silent in the deck protocol: not "away", so the others'
     deck timeout runs, and the table stops naming the peer — a traceback would be a bug."""
     meshes = await table_of(tmp_path, 3)
+    ch = meshes[2].channel
+    sent = {"deck": 0}
+    real_send, real_broadcast = ch.send, ch.broadcast
+
+    def withholding(real):
+        async def send(*args):
+            topic = args[-2]
+            if topic == "deck":
+                sent["deck"] += 1
+                if sent["deck"] > 6:  # from its 7th deck message on, seat 2 stays silent
+                    return
+            await real(*args)
+        return send
+
+    ch.send, ch.broadcast = withholding(real_send), withholding(real_broadcast)
     try:
         runs = [asyncio.create_task(play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
                                               say=lambda s: None, deck_timeout=2.0))
                 for m in meshes]
-        await asyncio.sleep(0.3)  # the game is under way; seat 2's program now stops playing
-        runs[2].cancel()
         results = await asyncio.gather(*runs[:2], return_exceptions=True)
+        runs[2].cancel()
+        assert sent["deck"] > 6, "seat 2 did stop answering"
         assert all(isinstance(r, TableStopped) for r in results), results
         assert all(r.culprit == 2 and NAMES[2] in r.reason for r in results), results
     finally:
