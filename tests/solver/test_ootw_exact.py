@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from ootw_helpers import engine_value, random_position, round_over
+from ootw_solver_helpers import engine_value, random_position, round_over
 
 from p2pcards.engine import Decide, Decision, LocalDealer, Random, RandomValue
 from solver.out_of_this_world.exact import Planner, TooBig, plan
