@@ -12,13 +12,19 @@ and the advice is the plan's first step:
   (highest first), Passes, other Defeats and Spends; no action when the plan is empty;
 * **discard** (Taking Care of Things): the card whose loss costs the next round's plan least;
 * **give** (Slingshot): each card to the player who needs it most;
-* character, starter and the deal's Foe declaration: the heuristic bot's rules.
+* character: Monster Hunter, Tinkerer, Pack Rat, Smooth Talker, Sneaky, in that order; starter
+  and the deal's Foe declaration: the heuristic bot's rules.
 
-Prices, in hundredths of a point: a point equipped toward the seat's goal is 100; a Time token is
-worth what the team still needs divided by the tokens left (between 4 and 16 points); a Foe got
-rid of is worth its share of later rounds' Time and its standing penalty; a card kept for later
-is worth a little more than a third of the Equip it may complete. The prices are a heuristic
-(``Prices``); the optimisation over them is exact.
+Prices, in hundredths of a point: a point equipped toward the seat's goal is 100 (more for a seat
+further from its goal than the team's average); a Time token is worth what the team still needs
+divided by the tokens left (between 4 and 16 points), and the Time the round's end costs is the
+most Foe weight in front of one player -- the others' Foes at half weight (they may clear them),
+the seat's own at less the more turns it has left, plus a phantom "Foe still to come" weighted by
+the chance of taking one; a Foe got rid of is worth its share of later rounds' Time and its
+standing penalty; a card kept for later is worth a little more than a third of the Equip it may
+complete (less as the Time runs out), a pair kept together a bonus; a passed card is worth most
+of a kept card to its receiver, more the further the receiver is from the goal. The prices are
+a heuristic (``Prices``), tuned by playing whole games; the optimisation over them is exact.
 """
 
 from __future__ import annotations
