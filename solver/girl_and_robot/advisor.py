@@ -6,17 +6,18 @@ that the seat dies at this turn's draw** once the action is taken (``death``):
 * no draw at all: Evade, Ambush and Provoke (their "you may choose not to draw"), the Robot's
   skip, ending the turn without drawing when allowed -- 0;
 * a draw that cannot kill: Grave Digger (the discard pile holds no Demon), A Deal with a Demon
-  (the Demon is set aside), a weapon placed (the Demon is defeated; the weapon is used up),
-  Peace Treaty (the players' own cards go on top) -- 0;
+  (the Demon is set aside), a weapon placed or taken with Weapon Tax (the Demon is defeated; the
+  weapon is used up), Peace Treaty (the players' own cards go on top) -- 0;
 * a changed pile: Smoke Bomb (the pile is shuffled: the top is any of its cards), Lure (a Demon
   goes under the top two, the rest is shuffled), Manipulate (the top three face-down cards in the
   seat's order: only all-Demons kill), the Girl's and the Queen's two-card reveals (two Demons
   kill), the Robot's draw (the top card is taken first; a Demon is put back elsewhere);
 * anything else leaves the odds as they are (``odds.Odds``).
 
-When the chance of dying is high (``HIGH``) the advice is the action that lowers it most, the
-cheapest card first; a seat with a weapon is advised to keep it when the next card is likely a
-Demon. Otherwise, and in the other decisions (answering an Action card, helping the ally,
+When the heuristic player would end the turn and draw while the chance of dying is high
+(``HIGH``), the advice is the action that lowers it most, the cheapest card first, preferring
+not to leave the Demon to an ally who draws next; a seat with a weapon is advised to keep it
+when the next card is likely a Demon. Otherwise, and in the other decisions (answering an Action card, helping the ally,
 defending, placing a Demon), the advice is the heuristic bot's move from the same view, with the
 odds as its reason. Nothing is sampled: the advice is a function of the view.
 """
@@ -112,6 +113,8 @@ def death_after(view: Game, o: Odds, a: Action, me: int) -> Fraction | None:
             return max(ZERO, Fraction(d - some) / (n - 1))
         if card == "manipulate":
             return _manipulated(o)
+        if card == "weapon_tax":
+            return ZERO  # the weapon taken goes next to this seat's character
         return None
     if k == "ability":
         aid = a.id
@@ -170,6 +173,30 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0) -> Advice:
     return Advice(base, view.describe(base), why, plan, nxt)
 
 
+def _passes_to(view: Game, a: Action, me: int) -> int | None:
+    """The player who draws next after ``a`` if ``a`` skips this seat's draw (else None)."""
+    skips = ((a.kind == "play" and a.card in NO_DRAW) or (a.kind == "end" and a.draw == 0)
+             or (a.kind == "ability" and a.id == "robot_skip"))
+    if not skips:
+        return None
+    if a.kind == "play" and a.card == "evade" and a.get("direction") is not None:
+        n = view.n_players
+        for i in range(1, n + 1):
+            q = (me + a.direction * i) % n
+            if view.alive[q]:
+                return q
+    return view.upcoming(1)[0]
+
+
+def _ally_risk(view: Game, o: Odds, a: Action, me: int) -> Fraction:
+    """When ``a`` skips this seat's draw, the top card falls to the next drawer: the chance it
+    kills an ally of this seat (a weapon halves the harm: it is used up)."""
+    q = _passes_to(view, a, me)
+    if q is None or q == me or view.team[q] != view.team[me]:
+        return ZERO
+    return o.top * (Fraction(1, 2) if view.defenders(q) else 1)
+
+
 def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: str) -> Advice:
     me = view.viewer
     assert me is not None
@@ -189,29 +216,41 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
                   or view.tf["digger"] else "the next card is no Demon")
         return Advice(base, view.describe(base), f"{reason}; {_plain(view, base)}", plan, p,
                       ZERO, opts)
-    if not armed and baseline >= HIGH:
-        best = min(options, key=lambda t: (t[1], _cost(view, t[0]), t[0].kind == "end"),
-                   default=None)
+    base_death = death_after(view, o, base, me)
+    drawing = base.kind == "end" and base.draw > 0  # the heuristic would draw now
+    if not armed and baseline >= HIGH and (drawing or base_death is None and p >= WEAPON_HIGH):
+        best = min(options, key=lambda t: (t[1] + _ally_risk(view, o, t[0], me),
+                                           _cost(view, t[0]), t[0].kind == "end"), default=None)
         if best is not None and best[1] < baseline:
             a, d = best
             return Advice(a, view.describe(a),
                           f"{arms} and your draw is a Demon with chance {_pct(baseline)}; "
                           f"{view.describe(a)} brings the chance of dying to {_pct(d)}.",
                           plan, p, d, opts)
-        return Advice(base, view.describe(base), f"{arms} and your draw is a Demon with chance "
-                      f"{_pct(baseline)}, and nothing you can do now lowers it.", plan, p,
-                      baseline, opts)
-    if armed and p >= WEAPON_HIGH:
-        keep = [(a, d) for a, d in options if d == 0 and (
-            (a.kind == "play" and (a.card in NO_DRAW or a.card in SAFE_DRAW))
-            or (a.kind == "ability" and a.id == "robot_skip")
-            or (a.kind == "end" and a.draw == 0))]
+        if drawing:
+            return Advice(base, view.describe(base), f"{arms} and your draw is a Demon with "
+                          f"chance {_pct(baseline)}, and nothing you can do now lowers it.", plan,
+                          p, baseline, opts)
+    if armed and p >= WEAPON_HIGH and drawing:
+        keep = [(a, d) for a, d in options if d == 0 and _passes_to(view, a, me) is not None
+                or (a.kind == "play" and a.card in SAFE_DRAW and d == 0)]
+        keep = [(a, d) for a, d in keep if _ally_risk(view, o, a, me) == 0]
         if keep:
             a = min(keep, key=lambda t: (_cost(view, t[0]), t[0].kind == "end"))[0]
             return Advice(a, view.describe(a), f"{arms}, but your draw is a Demon with chance "
                           f"{_pct(p)}: {view.describe(a)} saves a weapon.", plan, p, ZERO, opts)
-    why = (f"{arms}: a Demon drawn costs a weapon, not your life" if armed else
-           f"the chance of a Demon ({_pct(p)}) is low enough to keep your cards")
+    if base_death is not None and base_death < baseline:
+        why = (f"{arms} and your draw is a Demon with chance {_pct(baseline)}; "
+               f"{view.describe(base)} brings the chance of dying to {_pct(base_death)}")
+        return Advice(base, view.describe(base), why + ".", plan, p, base_death, opts)
+    if armed:
+        why = f"{arms}: a Demon drawn costs a weapon, not your life"
+    elif baseline >= HIGH:
+        return Advice(base, view.describe(base), f"{arms} and your draw is a Demon with chance "
+                      f"{_pct(baseline)}: {view.describe(base)} first, before you end your turn.",
+                      plan, p, baseline, opts)
+    else:
+        why = f"the chance of a Demon ({_pct(p)}) is low enough to keep your cards"
     return Advice(base, view.describe(base), f"{why}; {_plain(view, base)}", plan, p, baseline,
                   opts)
 

@@ -12,13 +12,19 @@ and the advice is the plan's first step:
   (highest first), Passes, other Defeats and Spends; no action when the plan is empty;
 * **discard** (Taking Care of Things): the card whose loss costs the next round's plan least;
 * **give** (Slingshot): each card to the player who needs it most;
-* character, starter and the deal's Foe declaration: the heuristic bot's rules.
+* character: Monster Hunter, Tinkerer, Pack Rat, Smooth Talker, Sneaky, in that order; starter
+  and the deal's Foe declaration: the heuristic bot's rules.
 
-Prices, in hundredths of a point: a point equipped toward the seat's goal is 100; a Time token is
-worth what the team still needs divided by the tokens left (between 4 and 16 points); a Foe got
-rid of is worth its share of later rounds' Time and its standing penalty; a card kept for later
-is worth a little more than a third of the Equip it may complete. The prices are a heuristic
-(``Prices``); the optimisation over them is exact.
+Prices, in hundredths of a point: a point equipped toward the seat's goal is 100 (more for a seat
+further from its goal than the team's average); a Time token is worth what the team still needs
+divided by the tokens left (between 4 and 16 points), and the Time the round's end costs is the
+most Foe weight in front of one player -- the others' Foes at half weight (they may clear them),
+the seat's own at less the more turns it has left, plus a phantom "Foe still to come" weighted by
+the chance of taking one; a Foe got rid of is worth its share of later rounds' Time and its
+standing penalty; a card kept for later is worth a little more than a third of the Equip it may
+complete (less as the Time runs out), a pair kept together a bonus; a passed card is worth most
+of a kept card to its receiver, more the further the receiver is from the goal. The prices are
+a heuristic (``Prices``), tuned by playing whole games; the optimisation over them is exact.
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ class Prices:
     hold_value: int = 25  # a kept pair of one value v: hold_value * v
     hold_type: int = 18  # a kept pair of one type: hold_type * the lower value
     pass_share: float = 0.8  # share of a card's keep worth its receiver gets from a Pass
-    pass_need: bool = False  # scale it by the receiver's need against the team's average
+    pass_need: bool = True  # scale it by the receiver's need against the team's average
     future: float = 0.25  # share of a Time token a Foe left in play costs in later rounds
     others_clear: float = 0.5  # share of their Foes the others are expected to keep to the end
     own_clear: float = 0.2  # each later turn this round may clear this share of one's own Foes
@@ -79,18 +85,19 @@ class Advice:
     plan: str | None = None
     value: int | None = None
     options: list[tuple[str, int]] = field(default_factory=list)  # take options and their scores
+    then: str | None = None  # at a take: the action the plan makes this turn
     seconds: float = 0.0
 
     def render(self) -> str:
-        lines = [f"Hint: {self.text}"]
+        lines = [f"Hint: {self.text}" + (f", then {self.then}" if self.then else "")]
         if self.plan:
             lines.append(f"  Plan: {self.plan}")
         lines.append(f"  Why: {self.reason}")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
-        return {"action": self.action.to_json(), "text": self.text, "reason": self.reason,
-                "plan": self.plan, "value": self.value,
+        return {"action": self.action.to_json(), "text": self.text, "then": self.then,
+                "reason": self.reason, "plan": self.plan, "value": self.value,
                 "options": [{"text": t, "value": v} for t, v in self.options]}
 
 
@@ -599,18 +606,33 @@ def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool 
             elif explain and len(p.takes) <= 6:
                 q = replace(p, takes=[opt], foes=_foes_for_take(p, i), _groups=None)
                 options.append((opt.label, setplan.solve(q, time_limit=1.0).value))
+    then = None
+    if best_plan is not None:
+        first = _first_step(view, p, best_plan)
+        then = "no action" if first is None else first[0].lower() + first[1:]
     leg = next((a for a in legal if a.kind == "leg_it"), None)
     if leg is not None:
         lv = _leg_value(view, p, r, prices)
         options.append((view.describe(leg), lv))
         if chosen is None or lv > (value if value is not None else -10**12):
-            chosen, value = leg, lv
+            chosen, value, then = leg, lv, None
             text_plan = "discard your hand and skip this turn; the visible Foe goes on"
     if chosen is None:
         chosen = legal[0]
     options.sort(key=lambda o: -o[1])
     why = _take_reason(view, r, p, chosen, options, best_plan)
-    return Advice(chosen, view.describe(chosen), why, text_plan, value, options)
+    return Advice(chosen, view.describe(chosen), why, text_plan, value, options, then)
+
+
+def _first_step(v: Game, p: Problem, plan: Plan) -> str | None:
+    """The text of the action the plan makes first (None: no action this turn)."""
+    first = min((g for g, _ in plan.groups if g.action and not _phantom(p, g)),
+                key=lambda g: _priority(p, plan, g), default=None)
+    if first is not None:
+        return group_text(v, p, first)
+    if plan.spends:
+        return p.spends[plan.spends[0]].label
+    return None
 
 
 def _foes_for_take(p: Problem, i: int) -> list[FoeSpec]:
@@ -661,7 +683,7 @@ def _take_reason(view: Game, r: Reader, p: Problem, chosen: Action, options: lis
     if t is not None and t.foe is not None:
         f = p.foes[t.foe]
         return (f"a visible Foe must be taken; {f.name} is the least harmful for your plan"
-                f"{' (you can defeat it at once)' if t.foe in plan.defeated else ''}{gap}.")
+                f"{' (your plan defeats it)' if t.foe in plan.defeated else ''}{gap}.")
     gain = _points_text(r, plan)
     return f"it fits your best plan ({gain or 'the cards you keep'}){gap}."
 

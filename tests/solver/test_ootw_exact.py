@@ -11,7 +11,7 @@ from solver.out_of_this_world.exact import Planner, TooBig, plan
 from solver.out_of_this_world.model import action_map, round_from_game
 from solver.out_of_this_world.position import build, parse
 
-from .ootw_helpers import engine_value, random_position, round_over
+from .ootw_solver_helpers import engine_value, random_position, round_over
 
 POSITIONS = 110
 SMALL = 400  # planner states: bigger positions are skipped (the engine search would be slow)
