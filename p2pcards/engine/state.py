@@ -70,6 +70,7 @@ class GameState:
         self.known: list[int] = [self.all_mask] * n_cards
         self.req: dict[str, Any] | None = None  # the pending request, as JSON
         self.then: list[Any] | None = None  # continuation: [name, kwargs]
+        self.drawing: dict[str, Any] | None = None  # a draw in progress (see ``draw``)
         self._notes: list[str] | None = None
 
     @property
@@ -269,6 +270,40 @@ class GameState:
             # new and lets public copies (spectators, logs) learn them too
             seats = tuple(range(self.n_players))
         self.request(Reveal(tuple(slots), seats), then, **kw)
+
+    def draw(self, p: int, n: int, then: str, /, **kw: Any) -> None:
+        """Seat ``p`` draws ``n`` cards from the top of the ``deck`` zone into ``hand{p}``; they
+        are revealed to ``p`` and the game continues with ``then(**kw, drawn=[slots])``. When the
+        deck runs out mid-draw, ``refill`` may start a new one; otherwise ``p`` draws what there is."""
+        self.drawing = {"p": p, "left": n, "drawn": [], "then": then, "kw": kw}
+        self._after_draw_more()
+
+    def _after_draw_more(self) -> None:
+        t = self.drawing
+        assert t is not None
+        deck = self.zones["deck"]
+        while t["left"] > 0 and deck:
+            s = deck[-1]
+            self.place(s, f"hand{t['p']}")
+            t["drawn"].append(s)
+            t["left"] -= 1
+        if t["left"] > 0 and self.refill("draw_more"):
+            return
+        self.drawing = None
+        k = len(t["drawn"])
+        if k:
+            self.say(f"{self.pname(t['p'])} draws {k} card{'s' if k > 1 else ''}.")
+        self.reveal(t["drawn"], [t["p"]], t["then"], **t["kw"], drawn=t["drawn"])
+
+    def refill(self, then: str) -> bool:
+        """The ``deck`` zone ran out: start making a new deck and continue with ``then`` once it
+        is made, or return False when the game's rules make none (the default)."""
+        return False
+
+    def pname(self, p: int) -> str:
+        """Seat ``p``'s name: the table's ``names`` config, else "Seat n"."""
+        names = self.config.get("names")
+        return names[p] if names and p < len(names) else f"Seat {p + 1}"
 
     def zone(self, name: str) -> list[int]:
         return self.zones[name]

@@ -185,10 +185,6 @@ class Game(GameState):
     def slot_name(self, slot: int) -> str:
         return self.card_name(self.values[slot])
 
-    def pname(self, p: int) -> str:
-        names = self.config.get("names")
-        return names[p] if names and p < len(names) else f"Seat {p + 1}"
-
     def char_name(self, p: int) -> str:
         return self._data.characters[self.chars[p]].name
 

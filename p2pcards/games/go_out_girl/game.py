@@ -71,7 +71,6 @@ class Game(GameState):
         s.revealed: list[int | None] = [None] * players
         s.top: dict[str, Any] | None = None
         s.task: dict[str, Any] | None = None
-        s.drawing: dict[str, Any] | None = None
         s.queue: list[int] = []
         s.winner: int | None = None
         s.battle_winners: list[int] = []
@@ -104,10 +103,6 @@ class Game(GameState):
         if n > 0:
             return str(n)
         return self._data.characters[self.character_of_card(card)[1]].name
-
-    def pname(self, p: int) -> str:
-        names = self.config.get("names")
-        return names[p] if names and p < len(names) else f"Seat {p + 1}"
 
     def hand(self, p: int) -> list[int]:
         return self.zones[f"hand{p}"]
@@ -395,7 +390,7 @@ class Game(GameState):
         niwa = self.revealed[p] == NIWA
         self.say(f"{self.pname(p)} passes and takes {d} damage"
                  f"{' (Awakening: draws double)' if niwa else ''}.")
-        self._draw(p, 2 * d if niwa else d, "damage_drawn", p=p, d=d)
+        self.draw(p, 2 * d if niwa else d, "damage_drawn", p=p, d=d)
 
     def _after_damage_drawn(self, p: int, d: int, drawn: list[int]) -> None:
         lay = min(d, len(drawn))
@@ -597,30 +592,17 @@ class Game(GameState):
         self.phase = t["back"]
         getattr(self, "_after_" + t["then"])(**t["kw"])
 
-    def _draw(self, p: int, n: int, then: str, /, **kw: Any) -> None:
-        self.drawing = {"p": p, "left": n, "drawn": [], "then": then, "kw": kw}
-        self._draw_more()
+    def refill(self, then: str) -> bool:
+        if not self.zones["discard"]:
+            return False  # house rule: with no deck and no discard pile, draw what there is
+        self.say("The deck is empty: the discard pile is shuffled into a new deck.")
+        self.request(Shuffle(tuple(self.zones["discard"])), "discard_reshuffled", then=then)
+        return True
 
-    def _draw_more(self) -> None:
-        t = self.drawing
-        assert t is not None
-        deck = self.zones["deck"]
-        while t["left"] > 0 and deck:
-            s = deck[-1]
-            self.place(s, f"hand{t['p']}")
-            t["drawn"].append(s)
-            t["left"] -= 1
-        if t["left"] > 0 and self.zones["discard"]:
-            self.say("The deck is empty: the discard pile is shuffled into a new deck.")
-            self.request(Shuffle(tuple(self.zones["discard"])), "discard_reshuffled")
-            return
-        self.drawing = None
-        self.reveal(t["drawn"], [t["p"]], t["then"], **t["kw"], drawn=t["drawn"])
-
-    def _after_discard_reshuffled(self) -> None:
+    def _after_discard_reshuffled(self, then: str) -> None:
         for s in list(self.zones["discard"]):
             self.place(s, "deck", 0)
-        self._draw_more()
+        getattr(self, "_after_" + then)()
 
     def _win_battle(self, w: int, how: str) -> None:
         self.wins[w] += 1

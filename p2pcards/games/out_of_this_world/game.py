@@ -123,7 +123,6 @@ class Game(GameState):
         s.fx_then: list[Any] | None = None
         s.defeated: dict[str, int] = {}
         s.queue: list[int] = []
-        s.drawing: dict[str, Any] | None = None
         s.result: str | None = None
         s.reason = ""
         s.request(Random(players), "first_vocal")
@@ -153,10 +152,6 @@ class Game(GameState):
 
     def cdef(self, card: int) -> CardDef:
         return self._cards[card]
-
-    def pname(self, p: int) -> str:
-        names = self.config.get("names")
-        return names[p] if names and p < len(names) else f"Seat {p + 1}"
 
     def hand(self, p: int) -> list[int]:
         return self.zones[f"hand{p}"]
@@ -650,7 +645,7 @@ class Game(GameState):
     def _deal_next(self, i: int) -> None:
         if i < self.n_players:
             p = self.order(self.vocal)[i]
-            self._draw(p, self._data.initial_hand, "dealt", i=i + 1)
+            self.draw(p, self._data.initial_hand, "dealt", i=i + 1)
         else:
             self.queue = self.order(self.vocal)
             self._next_declarer()
@@ -684,7 +679,7 @@ class Game(GameState):
                 raise RuleViolation(p, f"laid out {c.name}, which is not a Foe")
         names = ", ".join(self.card_name(self.values[s]) for s in slots)
         self.say(f"{self.pname(p)} lays out {names} and draws {len(slots)} more.")
-        self._draw(p, len(slots), "redrawn", p=p)
+        self.draw(p, len(slots), "redrawn", p=p)
 
     def _after_redrawn(self, p: int, drawn: list[int]) -> None:
         self.decide(p)
@@ -708,8 +703,7 @@ class Game(GameState):
             i = min(range(self.n_stacks), key=lambda k: len(stacks[k]))
             self.place(deck[-1], f"stack{i}")
             need -= 1
-        if need > 0 and self._can_refill():
-            self._refill("gear_deal")
+        if need > 0 and self.refill("gear_deal"):
             return
         if self.stacks_empty():
             self._lose("the Adventure deck is exhausted: there is nothing left to find")
@@ -1067,31 +1061,6 @@ class Game(GameState):
         self.say(f"Defeat: {reason}. The team loses {self._adv.name}.")
 
     # ---- drawing and the deck -----------------------------------------------------------------
-    def _draw(self, p: int, n: int, then: str, /, **kw: Any) -> None:
-        self.drawing = {"p": p, "left": n, "drawn": [], "then": then, "kw": kw}
-        self._draw_more()
-
-    def _draw_more(self) -> None:
-        t = self.drawing
-        assert t is not None
-        deck = self.zones["deck"]
-        while t["left"] > 0 and deck:
-            s = deck[-1]
-            self.place(s, f"hand{t['p']}")
-            t["drawn"].append(s)
-            t["left"] -= 1
-        if t["left"] > 0 and self._can_refill():
-            self._refill("draw_more")
-            return
-        self.drawing = None
-        if t["drawn"]:
-            self.say(f"{self.pname(t['p'])} draws {len(t['drawn'])} card"
-                     f"{'s' if len(t['drawn']) > 1 else ''}.")
-        self.reveal(t["drawn"], [t["p"]], t["then"], **t["kw"], drawn=t["drawn"])
-
-    def _after_draw_more(self) -> None:
-        self._draw_more()
-
     def _additions_now(self) -> list[dict[str, Any]]:
         k = self.runouts + 1
         return [a for a in self._adv.additions if a["times"] is None or k <= a["times"]]
@@ -1107,9 +1076,11 @@ class Game(GameState):
                 return True
         return False
 
-    def _refill(self, then: str) -> None:
+    def refill(self, then: str) -> bool:
         """The deck ran out: the adventure's additions go into the discard pile, which is
         shuffled into a new deck."""
+        if not self._can_refill():
+            return False
         adds = self._additions_now()
         self.runouts += 1
         self.say("The Adventure deck has run out.")
@@ -1125,6 +1096,7 @@ class Game(GameState):
             else:
                 k += a["random_difficult"]
         self._pick_difficult(k, "discard", "refill_shuffle", then=then)
+        return True
 
     def _after_refill_shuffle(self, then: str) -> None:
         for s in list(self.zones["discard"]):
