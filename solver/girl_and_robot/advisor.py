@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from p2pcards.bots.girl_and_robot import KEEP, GirlAndRobotBot
 from p2pcards.engine import Action
 from p2pcards.games.girl_and_robot.game import DEMON, Game
+from solver import hints
 
 from .odds import ONE, ZERO, Odds, odds
 
@@ -41,25 +42,15 @@ SAFE_DRAW = ("grave_digger", "deal_with_demon", "peace_treaty")
 
 
 @dataclass
-class Advice:
-    action: Action
-    text: str
-    reason: str
-    plan: str | None = None
+class Advice(hints.Advice):
     odds: Fraction = ZERO
     death: Fraction = ZERO
     options: list[tuple[str, Fraction]] = field(default_factory=list)
 
-    def render(self) -> str:
-        lines = [f"Hint: {self.text}"]
-        if self.plan:
-            lines.append(f"  Odds: {self.plan}")
-        lines.append(f"  Why: {self.reason}")
-        return "\n".join(lines)
+    plan_label: ClassVar[str] = "Odds"
 
     def to_json(self) -> dict[str, Any]:
-        return {"action": self.action.to_json(), "text": self.text, "reason": self.reason,
-                "odds": self.plan, "demon_next": float(self.odds), "death": float(self.death),
+        return {**super().to_json(), "demon_next": float(self.odds), "death": float(self.death),
                 "options": [{"text": t, "death": float(d)} for t, d in self.options]}
 
 

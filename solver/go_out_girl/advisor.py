@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from p2pcards.engine import Action
 from p2pcards.games.go_out_girl.game import Game
+from solver import hints
 
 from .convert import action_map
 from .determinize import ViewInfo
@@ -52,28 +53,16 @@ class Candidate:
 
 
 @dataclass
-class Advice:
-    action: Action
-    text: str
-    reason: str
-    plan: str | None = None
+class Advice(hints.Advice):
     plan_plays: int | None = None
     candidates: list[Candidate] = field(default_factory=list)
     rounds: int = 0
     decisions: int = 0
     seconds: float = 0.0
 
-    def render(self) -> str:
-        lines = [f"Hint: {self.text}"]
-        if self.plan:
-            lines.append(f"  Plan: {self.plan}")
-        lines.append(f"  Why: {self.reason}")
-        return "\n".join(lines)
-
     def to_json(self) -> dict:
         return {
-            "action": self.action.to_json(), "text": self.text, "reason": self.reason,
-            "plan": self.plan, "plan_plays": self.plan_plays,
+            **super().to_json(), "plan_plays": self.plan_plays,
             "candidates": [{"action": c.action.to_json(), "text": c.text,
                             "win_rate": round(c.mean, 4), "playouts": c.runs}
                            for c in sorted(self.candidates, key=lambda c: -c.mean)],

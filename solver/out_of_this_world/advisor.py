@@ -37,6 +37,7 @@ from p2pcards.bots.out_of_this_world import OutOfThisWorldBot
 from p2pcards.engine import Action
 from p2pcards.games.out_of_this_world.data import WILD, CardDef
 from p2pcards.games.out_of_this_world.game import Game
+from solver import hints
 
 from . import setplan
 from .setplan import FoeSpec, Group, Kind, Plan, Problem, Spend, Take
@@ -78,26 +79,17 @@ DEFAULT = Prices()
 
 
 @dataclass
-class Advice:
-    action: Action
-    text: str
-    reason: str
-    plan: str | None = None
+class Advice(hints.Advice):
     value: int | None = None
     options: list[tuple[str, int]] = field(default_factory=list)  # take options and their scores
     then: str | None = None  # at a take: the action the plan makes this turn
     seconds: float = 0.0
 
-    def render(self) -> str:
-        lines = [f"Hint: {self.text}" + (f", then {self.then}" if self.then else "")]
-        if self.plan:
-            lines.append(f"  Plan: {self.plan}")
-        lines.append(f"  Why: {self.reason}")
-        return "\n".join(lines)
+    def headline(self) -> str:
+        return super().headline() + (f", then {self.then}" if self.then else "")
 
     def to_json(self) -> dict[str, Any]:
-        return {"action": self.action.to_json(), "text": self.text, "then": self.then,
-                "reason": self.reason, "plan": self.plan, "value": self.value,
+        return {**super().to_json(), "then": self.then, "value": self.value,
                 "options": [{"text": t, "value": v} for t, v in self.options]}
 
 
