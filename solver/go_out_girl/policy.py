@@ -110,8 +110,8 @@ def heuristic(b: Battle) -> tuple:
         n = worst_card(h)
         return KEEP if n == GUARD else ("V", n)
     plays = b.plays(p)
-    if ph == LEAD:
-        return lead_choice(plays)
+    if ph == LEAD:  # after a Reset; a hand of only Guards leads with a Guard (a pass)
+        return lead_choice(plays) if plays else GUARD_A
     top = b.top
     rev = b.revealed[p]
     if not rev and should_reveal(b, p):

@@ -11,7 +11,8 @@ from p2pcards.bots.go_out_girl import GoOutGirlBot
 from p2pcards.engine import Decide, Decision, LocalDealer, Shuffle
 from p2pcards.games import new_game
 from solver.go_out_girl.convert import abstract, action_map, battle_from_game
-from solver.go_out_girl.model import describe
+from solver.go_out_girl.model import GUARD, GUARD_A, LEAD, SHIAN, Battle, describe
+from solver.go_out_girl.policy import heuristic, rollout
 
 GAMES = 120
 
@@ -40,6 +41,7 @@ def test_model_in_lockstep_with_engine():
                         assert model.as_dict() == m.as_dict(), f"seed {seed}: model diverged"
                     model = m
                     assert set(m.legal()) == set(action_map(g, legal)), f"seed {seed}"
+                    assert heuristic(m) in m.legal(), f"seed {seed}: the playout policy is illegal"
                     a = rng.choice(legal) if rng.random() < 0.3 else bots[p].decide(g.view(p), legal)
                     ma = abstract(g, a)
                     kinds.add(ma[0])
@@ -58,3 +60,22 @@ def test_model_in_lockstep_with_engine():
                 model = None
     assert steps > 10_000
     assert kinds >= {"R", "P", "G", "S", "W", "B", "X", "D", "C", "V", "K"}, kinds
+
+
+def test_playout_policy_leads_a_guard_after_a_reset_that_leaves_only_guards():
+    """"Shian: [...] three 2/3 cards clear any tableau, then she leads" -- and a hand of only
+    Guards leads with a Guard (a pass). Regression: the playout policy had no lead to choose and
+    the hint crashed."""
+    b = Battle(2)
+    b.char = [SHIAN, SHIAN]
+    b.revealed = [True, False]
+    b.hands[0][2], b.hands[0][3], b.hands[0][GUARD] = 1, 2, 2
+    b.hands[1][9] = 3
+    b.size = [5, 3]
+    b.top = (9, 1, 2, 1)
+    b.apply(("X", 1, 2))
+    assert b.phase == LEAD and b.turn == 0
+    assert heuristic(b) == GUARD_A and GUARD_A in b.legal()
+    b.rng = random.Random(0)
+    value, steps = rollout(b, 0, 200)
+    assert steps > 0
