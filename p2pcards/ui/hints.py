@@ -1,6 +1,6 @@
 """The solver's advice for the prompts: looked up once per game, and warmed in the background so
 the first ``hint`` of a session is as quick as the others (importing OR-Tools takes about a
-second)."""
+second). A failing advisor costs the hint, never the game: the player is told and plays on."""
 
 from __future__ import annotations
 
@@ -17,9 +17,18 @@ def hinter(game: str) -> Callable[..., Any] | None:
     except ImportError:
         return None
     h = hinter_for(game)
-    if h is not None:
-        threading.Thread(target=_warm, daemon=True, name="warm-solver").start()
-    return h
+    if h is None:
+        return None
+    threading.Thread(target=_warm, daemon=True, name="warm-solver").start()
+
+    def safe(view: Any, legal: Any) -> str | None:
+        try:
+            return h(view, legal)
+        except Exception as e:  # noqa: BLE001 -- a solver bug must not end the game
+            return (f"No hint this time: the solver failed on this position "
+                    f"({type(e).__name__}: {e}). Your game goes on; please report it.")
+
+    return safe
 
 
 def _warm() -> None:

@@ -139,3 +139,22 @@ def test_listed_actions_are_always_legal():
     for a in view.legal(0):
         view.validate(0, a)
     assert Action("pass") not in view.legal(0), "no pass on an empty field"
+
+
+def test_a_failing_advisor_costs_the_hint_not_the_game(monkeypatch):
+    """A bug in an advisor is reported at the prompt; the player still gets to choose."""
+    import solver.hints
+    from p2pcards.ui import hints
+
+    monkeypatch.setitem(solver.hints.ADVISORS, "go-out-girl", f"{__name__}:_broken_advisor")
+    s, _ = setup(3, {0: "5 9", 1: "7", 2: "3"})
+    view = s.view(0)
+    legal = view.legal(0)
+    out = io.StringIO()
+    human = PromptHuman(0, inp=scripted("hint", "1"), out=out, hinter=hints.hinter("go-out-girl"))
+    assert human.decide(view, legal) == legal[0]
+    assert "No hint this time: the solver failed on this position (IndexError" in out.getvalue()
+
+
+def _broken_advisor(view, legal, seed=0):
+    raise IndexError("list index out of range")
