@@ -6,31 +6,20 @@ from __future__ import annotations
 
 import random
 
-from p2pcards.bots.girl_and_robot import GirlAndRobotBot
-from p2pcards.engine import Action, Decide, Decision, LocalDealer
-from p2pcards.games import new_game
+from p2pcards.engine import Action
 from p2pcards.games.girl_and_robot.game import DEMON
 from solver.girl_and_robot.advisor import advise, death_after
 from solver.girl_and_robot.odds import odds
 from solver.hints import hinter_for
 
+from .bot_games import bot_decision
+
 
 def turn_state(seed: int, players: int, skip: int):
-    g = new_game("girl-and-robot", players)
-    dealer = LocalDealer(seed)
-    bots = [GirlAndRobotBot(q, seed * 5 + q) for q in range(players)]
-    seen = 0
-    while (req := g.pending()) is not None:
-        if isinstance(req, Decide):
-            p = req.player
-            if g.phase == "turn" and g.turn == p and len(g.legal(p)) > 1:
-                if seen == skip:
-                    return g, p
-                seen += 1
-            g.apply(Decision(p, bots[p].decide(g.view(p), g.legal(p))))
-        else:
-            g.apply(dealer.fulfil(g, req))
-    raise AssertionError("no such turn")
+    g, p = bot_decision("girl-and-robot", players, seed, lambda g, p, legal:
+                        g.phase == "turn" and g.turn == p and len(legal) > 1, skip=skip, stride=5)
+    assert g is not None, "no such turn"
+    return g, p
 
 
 def swap_hidden(full, seat: int, rng: random.Random):

@@ -8,32 +8,18 @@ import random
 from fractions import Fraction
 from itertools import permutations
 
-from p2pcards.bots.girl_and_robot import GirlAndRobotBot
-from p2pcards.engine import Decide, Decision, LocalDealer
-from p2pcards.games import new_game
 from p2pcards.games.girl_and_robot.data import FACE_DOWN_WEAPONS
 from p2pcards.games.girl_and_robot.game import DEMON
 from solver.girl_and_robot.odds import odds
 
+from .bot_games import bot_decision
+
 
 def turn_state(seed: int, players: int, skip: int):
-    """A full state at a seat's own turn (after ``skip`` such turns)."""
-    g = new_game("girl-and-robot", players)
-    dealer = LocalDealer(seed)
-    bots = [GirlAndRobotBot(q, seed * 5 + q) for q in range(players)]
-    seen = 0
-    while (req := g.pending()) is not None:
-        if isinstance(req, Decide):
-            p = req.player
-            if g.phase == "turn" and g.turn == p and g.zones["draw"]:
-                if seen == skip:
-                    return g, p
-                seen += 1
-            legal = g.legal(p)
-            g.apply(Decision(p, bots[p].decide(g.view(p), legal)))
-        else:
-            g.apply(dealer.fulfil(g, req))
-    return None, None
+    """A full state at a seat's own turn (after ``skip`` such turns), or ``(None, None)``."""
+    return bot_decision("girl-and-robot", players, seed, lambda g, p, legal:
+                        g.phase == "turn" and g.turn == p and bool(g.zones["draw"]),
+                        skip=skip, stride=5)
 
 
 def small_view(g, p: int, rng: random.Random, pile_unknown: int, other_unknown: int):

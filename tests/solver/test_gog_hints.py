@@ -4,35 +4,22 @@ from __future__ import annotations
 
 import random
 
-from p2pcards.bots.go_out_girl import GoOutGirlBot
-from p2pcards.engine import Decide, Decision, LocalDealer
-from p2pcards.games import new_game
 from solver.go_out_girl.advisor import advise
 from solver.go_out_girl.determinize import ViewInfo
 from solver.go_out_girl.model import LIFE
 from solver.hints import hinter_for
+
+from .bot_games import bot_decision
 
 BUDGET = 8000  # keep the tests quick; the benchmark measures the real budget
 
 
 def position(seed: int, players: int = 4, *, phase: str = "turn", skip: int = 0):
     """A full state of a bot game at a decision in ``phase`` (after ``skip`` such decisions)."""
-    g = new_game("go-out-girl", players)
-    dealer = LocalDealer(seed)
-    bots = [GoOutGirlBot(q, seed + q) for q in range(players)]
-    seen = 0
-    while (req := g.pending()) is not None:
-        if isinstance(req, Decide):
-            p = req.player
-            legal = g.legal(p)
-            if g.phase == phase and len(legal) > 1:
-                if seen == skip:
-                    return g, p
-                seen += 1
-            g.apply(Decision(p, bots[p].decide(g.view(p), legal)))
-        else:
-            g.apply(dealer.fulfil(g, req))
-    raise AssertionError("no such decision")
+    g, p = bot_decision("go-out-girl", players, seed,
+                        lambda g, p, legal: g.phase == phase and len(legal) > 1, skip=skip)
+    assert g is not None, "no such decision"
+    return g, p
 
 
 def swap_hidden(full, seat: int, rng: random.Random):

@@ -6,31 +6,18 @@ from __future__ import annotations
 
 import random
 
-from p2pcards.bots.out_of_this_world import OutOfThisWorldBot
-from p2pcards.engine import Decide, Decision, LocalDealer
-from p2pcards.games import new_game
 from solver.hints import hinter_for
 from solver.out_of_this_world.advisor import advise
+
+from .bot_games import bot_decision
 
 
 def position(seed: int, players: int = 4, *, step: str = "take", skip: int = 0):
     """A full state of a heuristic-bot game at a decision in ``step`` (after ``skip`` such)."""
-    g = new_game("out-of-this-world", players)
-    dealer = LocalDealer(seed)
-    bots = [OutOfThisWorldBot(q, seed + q) for q in range(players)]
-    seen = 0
-    while (req := g.pending()) is not None:
-        if isinstance(req, Decide):
-            p = req.player
-            legal = g.legal(p)
-            if g.step == step and len(legal) > 1:
-                if seen == skip:
-                    return g, p
-                seen += 1
-            g.apply(Decision(p, bots[p].decide(g.view(p), legal)))
-        else:
-            g.apply(dealer.fulfil(g, req))
-    raise AssertionError("no such decision")
+    g, p = bot_decision("out-of-this-world", players, seed,
+                        lambda g, p, legal: g.step == step and len(legal) > 1, skip=skip)
+    assert g is not None, "no such decision"
+    return g, p
 
 
 def swap_hidden(full, seat: int, rng: random.Random):
