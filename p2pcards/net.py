@@ -62,8 +62,8 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
         say(f"Table open for {game}, {players} seats. Your fingerprint: {me.fingerprint}")
         say(f"Address: {mesh.address.removeprefix('tcp://')}   Table code: {mesh.code}")
         say(f"Others join with:  {_code_hint(mesh)}")
-        if discovery and bind != "127.0.0.1":
-            ad = await _advertise(mesh, game, players, me)
+        if discovery:
+            ad = await _advertise(mesh, game, players, me, bind)
         bot_home = data_dir(home) / "bots" / mesh.table
         for i in range(bots):
             procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
@@ -80,13 +80,21 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
         await mesh.close()
 
 
-async def _advertise(mesh: Mesh, game: str, players: int, me: Identity):
+def _discovery_scope(bind: str) -> dict[str, Any]:
+    """mDNS goes where the mesh listens: on every interface for a wildcard ``--bind``, else on
+    the bound address only (``interfaces`` for zeroconf, ``addresses`` to advertise)."""
+    if bind in ("0.0.0.0", "*", ""):
+        return {}
+    return {"interfaces": [bind], "addresses": [bind]}
+
+
+async def _advertise(mesh: Mesh, game: str, players: int, me: Identity, bind: str):
     from protocol.discovery import advertise
 
     try:
         return await advertise(mesh.name, mesh.port, game=game, free=mesh.free_seats,
-                               seats=players, fingerprint=me.fingerprint)
-    except RuntimeError as exc:
+                               seats=players, fingerprint=me.fingerprint, **_discovery_scope(bind))
+    except (RuntimeError, OSError) as exc:
         say(f"(not advertised on the LAN: {exc}; players can still join by address)")
         return None
 
@@ -192,12 +200,12 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         mesh = await _resume_latest(me, home, bind)
     else:
         if address is None:
-            address = await _pick_table()
+            address = await _pick_table(bind)
             if address is None:
                 return None
         address = checked_address(address)
         if code is None and sys.stdin.isatty():
-            code = input("Table code: ").strip() or None
+            code = _ask("Table code: ")
         try:
             mesh = await Mesh.join(me, address, code, name, bind=bind, home=home)
         except JoinRefused as exc:
@@ -223,22 +231,45 @@ async def _resume_latest(me: Identity, home: str | None, bind: str) -> Mesh:
     raise MeshError("there is no unfinished table to resume on this machine")
 
 
-async def _pick_table() -> str | None:
+def _ask(prompt: str) -> str | None:
+    """A line from the person at the terminal; ``None`` at end of input (Ctrl-D)."""
+    try:
+        return input(prompt).strip() or None
+    except EOFError:
+        say("")
+        return None
+
+
+async def _pick_table(bind: str) -> str | None:
+    """The address of a table found on the LAN: the person picks one from the list (or the
+    only one, when nobody is at a terminal to ask); ``None`` when there is none to pick."""
     from protocol.discovery import browse
 
     say("Looking for tables on the LAN...")
-    tables = await browse(3.0)
+    try:
+        scope = _discovery_scope(bind)
+        scope.pop("addresses", None)
+        tables = await browse(3.0, **scope)
+    except (RuntimeError, OSError) as exc:
+        raise MeshError(f"cannot look for tables on the LAN ({exc}); join by address: "
+                        "p2pcards join HOST:PORT --code CODE") from None
     if not tables:
         say("No table found. Ask the host for its address and code: p2pcards join HOST:PORT --code CODE")
         return None
     for i, t in enumerate(tables, 1):
         say(f"  {i}. {t}")
     if not sys.stdin.isatty():
-        return tables[0].address if len(tables) == 1 else None
+        if len(tables) == 1:
+            return tables[0].address
+        say("Several tables found: join one by its address, p2pcards join HOST:PORT --code CODE")
+        return None
     while True:
-        text = input(f"Which table (1-{len(tables)})? ").strip()
+        text = _ask(f"Which table (1-{len(tables)}, or q to stop)? ")
+        if text is None or text.lower() in ("q", "quit"):
+            return None
         if text.isdigit() and 1 <= int(text) <= len(tables):
             return tables[int(text) - 1].address
+        say(f"Type a number from 1 to {len(tables)}, or q.")
 
 
 async def _patience(mesh: Mesh, patience: float) -> None:

@@ -13,7 +13,7 @@ from protocol.discovery import (
 )
 from protocol.identity import Identity
 
-from .helpers import run_async
+from .helpers import identity, run_async
 
 LO = ["127.0.0.1"]
 
@@ -92,3 +92,47 @@ async def test_advertise_update_browse_withdraw_on_loopback():
     finally:
         await ad.close()
     assert [t for t in await browse(1.0, interfaces=LO) if t.fingerprint == fp] == []
+
+
+@run_async(60)
+async def test_join_without_an_address_lists_the_lan_tables_and_takes_the_pick(
+        tmp_path, monkeypatch, capsys):
+    """``p2pcards join`` with no address lists the tables found and lets the user pick. Two hosts
+    on 127.0.0.1 advertise the way ``p2pcards host --bind 127.0.0.1`` does (discovery follows
+    the bind address); the person types a bad answer, then picks the second table."""
+    from protocol.mesh import Mesh
+
+    from p2pcards import net
+
+    hosts = [await Mesh.host(identity(tmp_path, i), 3, bind="127.0.0.1", name=name)
+             for i, name in enumerate(["zed", "amy"])]
+    ads = [await net._advertise(m, "go-out-girl", 3, identity(tmp_path, i), "127.0.0.1")
+           for i, m in enumerate(hosts)]
+    try:
+        if any(ad is None for ad in ads):
+            pytest.skip("zeroconf cannot bind to 127.0.0.1 here")
+        mine = {m.address.removeprefix("tcp://") for m in hosts}
+        answers = iter(["7", "2"])
+        monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+        monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+        picked = await net._pick_table("127.0.0.1")
+        out = capsys.readouterr().out
+        listed = [line.split(". ", 1)[1] for line in out.splitlines() if line.startswith("  ")]
+        assert any("go-out-girl, 2 of 3 seats free" in t for t in listed)
+        assert "Type a number from 1 to" in out
+        assert picked in mine and picked in listed[1]
+
+        def eof(prompt):
+            raise EOFError
+        monkeypatch.setattr("builtins.input", eof)
+        assert await net._pick_table("127.0.0.1") is None  # Ctrl-D: no traceback, nothing joined
+
+        monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+        assert await net._pick_table("127.0.0.1") is None  # nobody to ask which of several
+        assert "Several tables found" in capsys.readouterr().out
+    finally:
+        for ad in ads:
+            if ad is not None:
+                await ad.close()
+        for m in hosts:
+            await m.close()
