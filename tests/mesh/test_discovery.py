@@ -100,9 +100,8 @@ async def test_join_without_an_address_lists_the_lan_tables_and_takes_the_pick(
     """``p2pcards join`` with no address lists the tables found and lets the user pick. Two hosts
     on 127.0.0.1 advertise the way ``p2pcards host --bind 127.0.0.1`` does (discovery follows
     the bind address); the person types a bad answer, then picks the second table."""
-    from protocol.mesh import Mesh
-
     from p2pcards import net
+    from protocol.mesh import Mesh
 
     hosts = [await Mesh.host(identity(tmp_path, i), 3, bind="127.0.0.1", name=name)
              for i, name in enumerate(["zed", "amy"])]
