@@ -29,11 +29,13 @@ Time and moves, then the Time lost to the most Foes in front of one player. ``ou
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
-from p2pcards.games.out_of_this_world.data import WILD, CardDef
+from p2pcards.games.out_of_this_world.data import CardDef
 from p2pcards.games.out_of_this_world.game import Game
+from p2pcards.games.out_of_this_world.sets import matching_sets, same_type
 
 TAKE, ACTION, GIVE, CHANCE, OVER = "T", "A", "G", "C", "O"
 
@@ -210,10 +212,6 @@ class Round:
             acts.append(("L",))
         return acts
 
-    @staticmethod
-    def _same_type(types: list[str | None]) -> bool:
-        return len({t for t in types if t != WILD}) <= 1
-
     def _passes(self, p: int) -> list[tuple]:
         hand = self.hands[p]
         cls = sorted(set(hand))
@@ -224,7 +222,7 @@ class Round:
                     continue
                 ca, cb = self.card(a), self.card(b)
                 same_value = ca.value == cb.value
-                if not (same_value or self._same_type([ca.type, cb.type])):
+                if not (same_value or same_type([ca.type, cb.type])):
                     continue
                 if a == b:
                     gives = [a]
@@ -245,7 +243,7 @@ class Round:
             if any(trio.count(c) > hand.count(c) for c in set(trio)):
                 continue
             defs = [self.card(c) for c in trio]
-            if not (len({d.value for d in defs}) == 1 or self._same_type([d.type for d in defs])):
+            if not (len({d.value for d in defs}) == 1 or same_type([d.type for d in defs])):
                 continue
             low = min(d.value for d in defs)
             keeps = sorted({c for c in trio if self.r.equip_any[p] or self.card(c).value == low})
@@ -253,32 +251,7 @@ class Round:
         return acts
 
     def matching(self, reqs: tuple[str, ...], hand: tuple[int, ...]) -> list[tuple[int, ...]]:
-        order = sorted(reqs, key=lambda r: (r == "any", r))
-        cls = sorted(set(hand))
-        counts = {c: hand.count(c) for c in cls}
-        out: set[tuple[int, ...]] = set()
-        used: dict[int, int] = {}
-        chosen: list[int] = []
-
-        def dfs(i: int, floor: int) -> None:
-            if i == len(order):
-                out.add(tuple(sorted(chosen)))
-                return
-            r = order[i]
-            start = floor if i > 0 and order[i - 1] == r else 0
-            for k in range(start, len(cls)):
-                c = cls[k]
-                t = self.card(c).type
-                if used.get(c, 0) >= counts[c] or not (r == "any" or t in (r, WILD)):
-                    continue
-                used[c] = used.get(c, 0) + 1
-                chosen.append(c)
-                dfs(i + 1, k)
-                chosen.pop()
-                used[c] -= 1
-
-        dfs(0, 0)
-        return sorted(out)
+        return matching_sets(Counter(hand), reqs, lambda c: self.card(c).type)
 
     def _defeats(self, p: int) -> list[tuple]:
         seats = self.r.order(p) if self.r.defeat_others[p] else [p]

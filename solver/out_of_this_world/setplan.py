@@ -43,7 +43,8 @@ from itertools import combinations_with_replacement
 
 from ortools.sat.python import cp_model
 
-WILD = "wild"
+from p2pcards.games.out_of_this_world.sets import matching_sets, same_type
+
 EQUIP_W = 100  # per equipped point the seat still needs
 EXCESS_W = 10  # per equipped point beyond the seat's goal
 BLOCK = 64  # big-M for "no Equip (Pass) before this Foe is defeated"
@@ -167,43 +168,6 @@ class Plan:
 
 
 # ---- candidate groups ------------------------------------------------------------------------
-def same_type(types: list[str]) -> bool:
-    return len({t for t in types if t != WILD}) <= 1
-
-
-def fits(t: str, req: str) -> bool:
-    return req == "any" or t in (req, WILD)
-
-
-def matching_sets(kinds: dict[int, Kind], counts: dict[int, int],
-                  reqs: tuple[str, ...]) -> list[tuple[int, ...]]:
-    """Every multiset of classes (sorted tuples) covering the requirements one card each."""
-    order = sorted(reqs, key=lambda r: (r == "any", r))
-    cids = sorted(c for c, k in counts.items() if k > 0)
-    out: set[tuple[int, ...]] = set()
-    used: dict[int, int] = {}
-    chosen: list[int] = []
-
-    def dfs(i: int, floor: int) -> None:
-        if i == len(order):
-            out.add(tuple(sorted(chosen)))
-            return
-        r = order[i]
-        start = floor if i > 0 and order[i - 1] == r else 0
-        for k in range(start, len(cids)):
-            c = cids[k]
-            if used.get(c, 0) >= counts[c] or not fits(kinds[c].type, r):
-                continue
-            used[c] = used.get(c, 0) + 1
-            chosen.append(c)
-            dfs(i + 1, k)
-            chosen.pop()
-            used[c] -= 1
-
-    dfs(0, 0)
-    return sorted(out)
-
-
 def candidate_groups(p: Problem) -> list[Group]:
     pool = p.pool()
     cids = sorted(pool)
@@ -248,7 +212,7 @@ def candidate_groups(p: Problem) -> list[Group]:
         for twice in ((False, True) if f.twice else (False,)):
             reqs = f.vuln * (2 if twice else 1)
             if reqs not in cache:
-                cache[reqs] = matching_sets(ks, pool, reqs)
+                cache[reqs] = matching_sets(pool, reqs, lambda c: ks[c].type)
             for combo in cache[reqs]:
                 gs.append(Group("defeat", combo, foe=i, twice=twice))
     return gs

@@ -23,11 +23,13 @@ a small queue (``fx``) because some of them need the deck service (a random disc
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ...engine import Action, ConfigError, GameState, RuleViolation, Shuffle
 from ...engine.requests import Random
 from .data import WILD, Adventure, CardData, CardDef, Character, default
+from .sets import matching_sets, same_type
 
 DONE = Action("done")
 LEG_IT = Action("leg_it")
@@ -295,11 +297,6 @@ class Game(GameState):
             acts.append(LEG_IT)
         return acts
 
-    @staticmethod
-    def _same_type(types: list[str | None]) -> bool:
-        real = {t for t in types if t != WILD}
-        return len(real) <= 1
-
     def _pass_actions(self, p: int, classes: dict[int, list[int]]) -> list[Action]:
         acts: list[Action] = []
         items = sorted(classes.items())
@@ -313,8 +310,8 @@ class Game(GameState):
                 x, y = sa[0], (sa[1] if i == j else sb[0])
                 ca, cb = self._cinfo(a), self._cinfo(b)
                 same_value = ca.value == cb.value
-                same_type = self._same_type([ca.type, cb.type])
-                if not (same_value or same_type):
+                typed = same_type([ca.type, cb.type])
+                if not (same_value or typed):
                     continue
                 if i == j:
                     gives = [x]
@@ -343,7 +340,7 @@ class Game(GameState):
                         continue
                     defs = [self._cinfo(items[t][0]) for t in idx]
                     if not (len({d.value for d in defs}) == 1 or
-                            self._same_type([d.type for d in defs])):
+                            same_type([d.type for d in defs])):
                         continue
                     slots = sorted(s for t, c in counts.items() for s in items[t][1][:c])
                     low = min(d.value for d in defs)
@@ -384,56 +381,13 @@ class Game(GameState):
     def _matching_sets(self, reqs: tuple[str, ...], counts: dict[int, int]) -> list[tuple[int, ...]]:
         """Every multiset of hand classes (sorted tuples) that covers the requirements one card
         each; wild Items match any type."""
-        order = sorted(reqs, key=lambda r: (r == "any", r))
-        cids = sorted(counts)
-        results: set[tuple[int, ...]] = set()
-        used: dict[int, int] = {}
-        chosen: list[int] = []
-
-        def fits(cid: int, r: str) -> bool:
-            t = self._cinfo(cid).type
-            return r == "any" or t in (r, WILD)
-
-        def dfs(i: int, floor: int) -> None:
-            if i == len(order):
-                results.add(tuple(sorted(chosen)))
-                return
-            r = order[i]
-            start = floor if i > 0 and order[i - 1] == r else 0
-            for k in range(start, len(cids)):
-                cid = cids[k]
-                if used.get(cid, 0) >= counts[cid] or not fits(cid, r):
-                    continue
-                used[cid] = used.get(cid, 0) + 1
-                chosen.append(cid)
-                dfs(i + 1, k)
-                chosen.pop()
-                used[cid] -= 1
-
-        dfs(0, 0)
-        return sorted(results)
+        return matching_sets(counts, reqs, lambda cid: self._cinfo(cid).type)
 
     def covers(self, cards: list[int], reqs: tuple[str, ...] | list[str]) -> bool:
         """Whether these item cards (ids) are exactly a set for the requirements."""
         if len(cards) != len(reqs) or any(not self._cards[c].is_item for c in cards):
             return False
-        order = sorted(reqs, key=lambda r: (r == "any", r))
-        free = [True] * len(cards)
-
-        def dfs(i: int) -> bool:
-            if i == len(order):
-                return True
-            r = order[i]
-            for k, c in enumerate(cards):
-                t = self._cards[c].type
-                if free[k] and (r == "any" or t in (r, WILD)):
-                    free[k] = False
-                    if dfs(i + 1):
-                        return True
-                    free[k] = True
-            return False
-
-        return dfs(0)
+        return bool(matching_sets(Counter(cards), reqs, lambda c: self._cards[c].type))
 
     def _spend_actions(self, p: int) -> list[Action]:
         """SPEND abilities p may use now: every unspent equipped Item of any player (public)."""
@@ -793,8 +747,8 @@ class Game(GameState):
             raise RuleViolation(p, "a Pass plays Item cards")
         a, b = cards  # type: ignore[misc]
         same_value = a.value == b.value
-        same_type = self._same_type([a.type, b.type])
-        if not (same_value or same_type):
+        typed = same_type([a.type, b.type])
+        if not (same_value or typed):
             raise RuleViolation(p, f"{a.name} and {b.name} share neither value nor type")
         g = self.card(give)
         assert g is not None
@@ -816,7 +770,7 @@ class Game(GameState):
         if any(c is None or not c.is_item for c in cards):
             raise RuleViolation(p, "an Equip plays Item cards")
         defs: list[CardDef] = cards  # type: ignore[assignment]
-        if not (len({c.value for c in defs}) == 1 or self._same_type([c.type for c in defs])):
+        if not (len({c.value for c in defs}) == 1 or same_type([c.type for c in defs])):
             raise RuleViolation(p, "an Equip needs 3 cards of the same value or the same type")
         k = self.card(keep)
         assert k is not None
