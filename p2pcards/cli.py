@@ -88,8 +88,6 @@ def play(
     typer.echo(f"Result: {final.result_text()}")
 
 
-
-
 def _position_command(run, json_out: bool) -> None:
     """Run a solver position command; malformed positions are reported, never a traceback."""
     import json
