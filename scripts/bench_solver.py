@@ -9,7 +9,8 @@
 * Out Of This World's set plan: CP-SAT against brute-force enumeration on hands of 3 to 8 cards
   (median times and their ratio; the optima must agree -- enumeration is exponential beyond);
 * the strong Go Out Girl bot's share of battle wins in four-player battles against three
-  heuristic bots (an equal bot gets 0.25), and against three random bots;
+  heuristic bots (an equal bot gets 0.25), and against three random bots (beside the heuristic
+  bot's share in its place);
 * the strong Out Of This World team's win rate on Patrol the Block at Standard (4 players, the
   same seeds as ``scripts/bench_engine.py``'s heuristic team), beside the heuristic team's.
 
@@ -83,17 +84,20 @@ def bench_partition(per_size: int = 20) -> dict:
             "partition_cpsat_over_brute": round(statistics.median(cp_all) / statistics.median(bf_all), 2)}
 
 
-def _matches(args: tuple[str, int, int]) -> tuple[int, int, float]:
-    """Whole matches from seed ``start`` until ``battles`` battles: (battles, strong wins, s)."""
-    opponent, start, battles = args
+GOG_LEVELS = {"strong": StrongBot, "heuristic": GoOutGirlBot, "random": RandomBot}
+
+
+def _matches(args: tuple[str, str, int, int]) -> tuple[int, int, float]:
+    """Whole matches from seed ``start`` until ``battles`` battles, one ``player`` bot against
+    three ``opponent`` bots: (battles, the player's wins, s)."""
+    player, opponent, start, battles = args
     t = time.perf_counter()
     won = played = 0
     seed = start
     while played < battles:
         seat = seed % 4
-        cls = GoOutGirlBot if opponent == "heuristic" else RandomBot
-        agents = [cls(q, seed * 10 + q) for q in range(4)]
-        agents[seat] = StrongBot(seat, seed)
+        agents = [GOG_LEVELS[opponent](q, seed * 10 + q) for q in range(4)]
+        agents[seat] = GOG_LEVELS[player](seat, seed)
         final = play(new_game("go-out-girl", 4), agents, LocalDealer(seed))
         bw = final.outcome()["battle_winners"]
         played += len(bw)
@@ -104,10 +108,11 @@ def _matches(args: tuple[str, int, int]) -> tuple[int, int, float]:
 
 def bench_bots(battles: int, jobs: int) -> dict:
     out = {}
-    for opponent, key in (("heuristic", "gog_strong_win_share"),
-                          ("random", "gog_strong_win_share_vs_random")):
+    for player, opponent, key in (("strong", "heuristic", "gog_strong_win_share"),
+                                  ("strong", "random", "gog_strong_win_share_vs_random"),
+                                  ("heuristic", "random", "gog_heuristic_win_share_vs_random")):
         t = time.perf_counter()
-        shares = [(opponent, 10_000 * j, -(-battles // jobs)) for j in range(jobs)]
+        shares = [(player, opponent, 10_000 * j, -(-battles // jobs)) for j in range(jobs)]
         if jobs == 1:
             results = [_matches(shares[0])]
         else:
@@ -341,7 +346,8 @@ def main() -> None:
               f"{out['gog_strong_seconds']} s")
         print(f"  Go Out Girl strong bot vs 3 random bots:    win share {out['gog_strong_win_share_vs_random']} "
               f"over {out['gog_strong_win_battles_vs_random']} battles, "
-              f"{out['gog_strong_seconds_vs_random']} s")
+              f"{out['gog_strong_seconds_vs_random']} s; the heuristic bot in its place: "
+              f"{out['gog_heuristic_win_share_vs_random']}")
     if "ootw_strong_win_rate" in out:
         print(f"  Out Of This World, Patrol the Block at Standard, 4 players, {out['ootw_team_seeds']} "
               f"seeds: strong team win rate {out['ootw_strong_win_rate']} (team points "
