@@ -319,7 +319,36 @@ def audit(
 
 
 def main() -> None:
-    app()
+    """The console script. Bad input is refused where it is read, with a message; what is left
+    is a bug: one line on the terminal, the traceback in ``crash.log`` in the data directory."""
+    try:
+        app()
+    except Exception as exc:  # noqa: BLE001 -- the last line of defence, never a raw traceback
+        where = _crash_log(exc)
+        typer.secho(f"error: p2pcards hit an internal error ({type(exc).__name__}: {exc}). "
+                    f"{where} Saved games and transcripts are kept; 'p2pcards join --resume' "
+                    "takes a seat back.", fg=typer.colors.RED, err=True)
+        raise SystemExit(70) from None
+
+
+def _crash_log(exc: Exception) -> str:
+    import datetime
+    import sys
+    import traceback
+
+    from protocol.identity import data_dir
+
+    text = "".join(traceback.format_exception(exc))
+    try:
+        path = data_dir() / "crash.log"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as f:
+            f.write(f"--- {datetime.datetime.now().isoformat(timespec='seconds')} "
+                    f"p2pcards {' '.join(sys.argv[1:])}\n{text}")
+    except OSError:
+        sys.stderr.write(text)
+        return "The details are above; please report them."
+    return f"The details are in {path}; please report them."
 
 
 if __name__ == "__main__":
