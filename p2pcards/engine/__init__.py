@@ -18,10 +18,10 @@ from .requests import (
     event_to_json,
     request_to_json,
 )
-from .state import SPECTATOR, GameState, mask_of, project, seats_of
+from .state import SPECTATOR, GameState, mask_of, plural, project, seats_of
 
 __all__ = [
     "Action", "Agent", "ConfigError", "Decide", "Decision", "Event", "GameState", "LocalDealer",
     "Random", "RandomValue", "SPECTATOR", "Request", "Reveal", "Revealed", "RuleViolation", "Shuffle", "Shuffled",
-    "event_from_json", "event_to_json", "mask_of", "play", "project", "request_to_json", "seats_of",
+    "event_from_json", "event_to_json", "mask_of", "play", "plural", "project", "request_to_json", "seats_of",
 ]

@@ -43,6 +43,11 @@ FORMAT_VERSION = 1
 SPECTATOR = -1  # the viewer of a copy that holds only public cards
 
 
+def plural(n: int, noun: str) -> str:
+    """``"1 card"``, ``"3 cards"``: a count for the narration."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def mask_of(seats: Iterable[int]) -> int:
     m = 0
     for s in seats:
@@ -290,9 +295,8 @@ class GameState:
         if t["left"] > 0 and self.refill("draw_more"):
             return
         self.drawing = None
-        k = len(t["drawn"])
-        if k:
-            self.say(f"{self.pname(t['p'])} draws {k} card{'s' if k > 1 else ''}.")
+        if t["drawn"]:
+            self.say(f"{self.pname(t['p'])} draws {plural(len(t['drawn']), 'card')}.")
         self.reveal(t["drawn"], [t["p"]], t["then"], **t["kw"], drawn=t["drawn"])
 
     def refill(self, then: str) -> bool:

@@ -33,7 +33,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ...engine import Action, ConfigError, GameState, RuleViolation, Shuffle, mask_of
+from ...engine import Action, ConfigError, GameState, RuleViolation, Shuffle, mask_of, plural
 from ...engine.requests import Random
 from .data import FACE_DOWN_WEAPONS, CardData, default
 
@@ -1314,7 +1314,7 @@ class Game(GameState):
 
     def _after_reshuffled(self) -> None:
         girl = self.chars.index(GIRL)
-        self.say(f"The Demons are shuffled back into the Draw Pile ({len(self.zones['draw'])} cards).")
+        self.say(f"The Demons are shuffled back into the Draw Pile ({plural(len(self.zones['draw']), 'card')}).")
         if self.n_players == 2:
             self._start_turn(girl)
         else:
@@ -1607,9 +1607,9 @@ class Game(GameState):
             if self.values[s] is not None and (s in self.faceup or seat is not None):
                 up = "face up" if s in self.faceup else "you know"
                 known.append(f"{self._depth_text(depth)}: {self.slot_name(s)} ({up})")
-        lines.append(f"Draw Pile: {len(draw)} cards" + (" · " + "; ".join(known) if known else ""))
+        lines.append(f"Draw Pile: {plural(len(draw), 'card')}" + (" · " + "; ".join(known) if known else ""))
         disc = self.zones["discard"]
-        lines.append(f"Discard pile: {len(disc)} cards"
+        lines.append(f"Discard pile: {plural(len(disc), 'card')}"
                      + (f", top {self.slot_name(disc[-1])}" if disc else ""))
         if self.points or self.zones["pool"]:
             lines.append(f"Ability Points this turn: {self.points}")
@@ -1623,7 +1623,7 @@ class Game(GameState):
             turn = " ←" if self.req and self.req.get("player") == p else ""
             side = self.side(p) if self.alive[p] else "-"
             lines.append(f"  {self.pname(p)}{you}: {self.char_name(p)} [{side}] · {ws} · "
-                         f"{len(self.hand(p))} cards{' · ' + ', '.join(marks) if marks else ''}{turn}")
+                         f"{plural(len(self.hand(p)), 'card')}{' · ' + ', '.join(marks) if marks else ''}{turn}")
         if seat is not None and seat >= 0:
             lines.append("Your hand: " + (", ".join(
                 self.slot_name(s) if self.values[s] is not None else "(face down)"
