@@ -996,8 +996,13 @@ class Game(GameState):
     def _after_stolen(self, p: int, t: int, k: list, value: int) -> None:
         s = self.hand(t)[value]
         self.place(s, f"hand{p}")
-        self.say(f"{self.pname(p)} takes a card at random from {self.pname(t)}'s hand.")
-        self._receive(p, [s], k)
+        self._receive(p, [s], ["stolen_seen", {"p": p, "t": t, "s": s, "k": k}])
+
+    def _after_stolen_seen(self, p: int, t: int, s: int, k: list) -> None:
+        # each copy narrates from its own cards: the thief and the victim read which card it was
+        which = f": {self.slot_name(s)}" if self.values[s] is not None else ""
+        self.say(f"{self.pname(p)} takes a card at random from {self.pname(t)}'s hand{which}.")
+        self._k(k)
 
     def _fx_trade(self, p: int, prm: dict, k: list) -> None:
         t = prm["target"]

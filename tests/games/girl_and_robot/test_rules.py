@@ -461,3 +461,19 @@ def test_narration_is_public():
     assert "takes a card at random" in text and "draws a card" in text
     assert "Trade" not in text and "Ability Points 1" not in text
     assert t.views[SPECTATOR].values.count(None) > 0
+
+
+def test_steal_names_the_card_to_the_thief_and_the_victim_only():
+    """"Steal: Choose another player. Take a card from their hand at random." Both players now
+    know the card and their logs name it; the third player's log does not."""
+    g = rig(["girl", "robot", "queen"], hands={0: ["steal"], 2: ["trade"]}, turn=0)
+    t = Table(g)
+    for p in range(3):
+        t.views[p].narrate()
+    t.play(0, "steal", target=2)
+    t.pass_all()
+    logs = {p: "\n".join(t.views[p].take_notes()) for p in range(3)}
+    assert "Seat 1 takes a card at random from Seat 3's hand: Trade." in logs[0]
+    assert "takes a card at random from Seat 3's hand: Trade." in logs[2]
+    assert "takes a card at random from Seat 3's hand." in logs[1] and "Trade" not in logs[1]
+    assert "Trade" not in "\n".join(t.log)
