@@ -1016,11 +1016,21 @@ class Game(GameState):
             self.place(mine, f"hand{t}")
         if slot is not None:
             self.place(slot, f"hand{p}")
-        self.say(f"{self.pname(p)} and {self.pname(t)} trade cards.")
-        self._receive(t, [mine], ["trade_back", {"p": p, "theirs": slot, "k": k}])
+        self._receive(t, [mine], ["trade_back", {"p": p, "t": t, "mine": mine, "theirs": slot,
+                                                 "k": k}])
 
-    def _after_trade_back(self, p: int, theirs: int | None, k: list) -> None:
-        self._receive(p, [theirs], k)
+    def _after_trade_back(self, p: int, t: int, mine: int | None, theirs: int | None,
+                          k: list) -> None:
+        self._receive(p, [theirs], ["traded", {"p": p, "t": t, "mine": mine, "theirs": theirs,
+                                               "k": k}])
+
+    def _after_traded(self, p: int, t: int, mine: int | None, theirs: int | None, k: list) -> None:
+        # each copy narrates from its own cards: the two traders read what changed hands
+        gave = [(self.pname(a), self.slot_name(s)) for a, s in ((p, mine), (t, theirs))
+                if s is not None and self.values[s] is not None]
+        detail = ": " + ", ".join(f"{who} gives {card}" for who, card in gave) if gave else ""
+        self.say(f"{self.pname(p)} and {self.pname(t)} trade cards{detail}.")
+        self._k(k)
 
     def _fx_weapon_tax(self, p: int, prm: dict, k: list) -> None:
         t, w = prm["target"], prm["weapon"]

@@ -477,3 +477,21 @@ def test_steal_names_the_card_to_the_thief_and_the_victim_only():
     assert "takes a card at random from Seat 3's hand: Trade." in logs[2]
     assert "takes a card at random from Seat 3's hand." in logs[1] and "Trade" not in logs[1]
     assert "Trade" not in "\n".join(t.log)
+
+
+def test_trade_names_the_cards_to_the_traders_only():
+    """"Trade: Choose another player. Each of you chooses a card from your hand if you can, then
+    gives it to the other player." Each trader's log says what changed hands; the third
+    player's says only that cards were traded."""
+    g = rig(["girl", "robot", "queen"], hands={0: ["trade", "ap2"], 2: ["steal", "ap1"]}, turn=0)
+    t = Table(g)
+    for p in range(3):
+        t.views[p].narrate()
+    t.play(0, "trade", target=2)
+    t.pass_all()
+    t.act(0, "choose", slot=t.slot("ap2", "hand0"))
+    t.act(2, "choose", slot=t.slot("ap1", "hand2"))
+    logs = {p: "\n".join(t.views[p].take_notes()) for p in range(3)}
+    line = "Seat 1 and Seat 3 trade cards: Seat 1 gives Ability Points 2, Seat 3 gives Ability Points 1."
+    assert line in logs[0] and line in logs[2]
+    assert "Seat 1 and Seat 3 trade cards." in logs[1] and "Ability Points" not in logs[1]
