@@ -1185,8 +1185,13 @@ class Game(GameState):
             self._k(k)
             return
         self.place(slot, f"hand{q}")
-        self.say(f"{self.pname(t)} gives a card to {self.pname(q)}.")
-        self._receive(q, [slot], k)
+        self._receive(q, [slot], ["given_seen", {"t": t, "q": q, "s": slot, "k": k}])
+
+    def _after_given_seen(self, t: int, q: int, s: int, k: list) -> None:
+        # each copy narrates from its own cards: the giver and the Queen read which card it was
+        which = f": {self.slot_name(s)}" if self.values[s] is not None else ""
+        self.say(f"{self.pname(t)} gives a card to {self.pname(q)}{which}.")
+        self._k(k)
 
     def _ab_shadow_destroy_one(self, p: int, prm: dict, k: list) -> None:
         w = prm["weapon"]

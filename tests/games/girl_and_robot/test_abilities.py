@@ -266,6 +266,8 @@ def test_shadow_team_3_makes_a_player_give_the_queen_a_card():
     g = rig(["girl", "robot", "queen", "shadow"], hands={3: ["ap3"], 0: ["steal", "evade"]},
             draw=["*"] * 4, turn=3)
     t = Table(g)
+    for p in range(4):
+        t.views[p].narrate()
     t.play(3, "ap3")
     assert not t.has(3, "ability", id="shadow_give", target=2)  # not the Queen herself
     t.act(3, "ability", id="shadow_give", target=0)
@@ -274,6 +276,11 @@ def test_shadow_team_3_makes_a_player_give_the_queen_a_card():
     assert t.hand_kinds(2) == ["steal"] and t.hand_kinds(0) == ["evade"]
     s = g.hand(2)[0]
     assert t.knows(2, s) and not t.knows(3, s) and not t.knows(1, s)
+    logs = {p: "\n".join(t.views[p].take_notes()) for p in range(4)}
+    for p in (0, 2):  # the giver and the Queen read the card; the others do not
+        assert "Seat 1 gives a card to Seat 3: Steal." in logs[p]
+    for p in (1, 3):
+        assert "Seat 1 gives a card to Seat 3." in logs[p] and "Steal" not in logs[p]
 
 
 def test_shadow_team_4_destroys_a_face_up_weapon():
