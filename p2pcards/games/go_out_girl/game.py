@@ -410,10 +410,12 @@ class Game(GameState):
         assert self.top is not None
         owner = self.top["owner"]
         self.place(a.slot, f"hand{owner}")
-        self.say(f"{self.pname(p)} (Let's Talk) gives a card to {self.pname(owner)}.")
-        self.reveal([a.slot], [owner], "given", p=p)
+        self.reveal([a.slot], [owner], "given", p=p, owner=owner, s=a.slot)
 
-    def _after_given(self, p: int) -> None:
+    def _after_given(self, p: int, owner: int, s: int) -> None:
+        # each copy narrates from its own cards: the giver and the receiver read which card
+        which = f": {self.card_name(self.values[s])}" if self.values[s] is not None else ""
+        self.say(f"{self.pname(p)} (Let's Talk) gives a card to {self.pname(owner)}{which}.")
         if not self.hand(p):
             self._win_battle(p, "gives away her last card")
         else:

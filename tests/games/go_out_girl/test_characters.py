@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.engine import Action, Decision, RuleViolation
+from p2pcards.engine import Action, Decision, RuleViolation, project
 
 from .rig import act, hand_numbers, kinds, lay, setup, slots, turn
 from .rig import play as play_cards
@@ -184,10 +184,24 @@ def test_ten_lets_talk():
     lay(s, d, 1)
     assert s.phase == "give" and "keep" in kinds(s, 1)
     gift = slots(s, 1, "12")[0]
-    act(s, d, 1, "give", slot=gift)
+    views = {p: s.view(p) for p in range(3)}  # each seat's own copy narrates its own log
+    for v in views.values():
+        v.narrate()
+    give = Decision(1, Action("give", slot=gift))
+    for st in (s, *views.values()):
+        st.apply(give)
+    req, before = s.pending(), s.clone()
+    ev = d.fulfil(s, req)
+    s.apply(ev)
+    for p, v in views.items():
+        v.apply(project(ev, req, before, p))
     assert gift in s.hand(0) and s.knows(0, gift), "the tableau's player receives and sees it"
     assert not s.knows(2, gift)
     assert len(s.hand(1)) == 2 and turn(s) == 2
+    logs = {p: "\n".join(v.take_notes()) for p, v in views.items()}
+    assert "(Let's Talk) gives a card to Seat 1: 12." in logs[0]
+    assert "(Let's Talk) gives a card to Seat 1: 12." in logs[1]
+    assert "(Let's Talk) gives a card to Seat 1." in logs[2] and "12" not in logs[2]
 
 
 def test_ten_empty_hand_wins():
