@@ -278,8 +278,9 @@ class GameState:
 
     def draw(self, p: int, n: int, then: str, /, **kw: Any) -> None:
         """Seat ``p`` draws ``n`` cards from the top of the ``deck`` zone into ``hand{p}``; they
-        are revealed to ``p`` and the game continues with ``then(**kw, drawn=[slots])``. When the
-        deck runs out mid-draw, ``refill`` may start a new one; otherwise ``p`` draws what there is."""
+        are revealed to ``p`` (whose log names them) and the game continues with
+        ``then(**kw, drawn=[slots])``. When the deck runs out mid-draw, ``refill`` may start a
+        new one; otherwise ``p`` draws what there is."""
         self.drawing = {"p": p, "left": n, "drawn": [], "then": then, "kw": kw}
         self._after_draw_more()
 
@@ -295,9 +296,16 @@ class GameState:
         if t["left"] > 0 and self.refill("draw_more"):
             return
         self.drawing = None
-        if t["drawn"]:
-            self.say(f"{self.pname(t['p'])} draws {plural(len(t['drawn']), 'card')}.")
-        self.reveal(t["drawn"], [t["p"]], t["then"], **t["kw"], drawn=t["drawn"])
+        self.reveal(t["drawn"], [t["p"]], "drawn_seen", p=t["p"], drawn=t["drawn"],
+                    then=[t["then"], t["kw"]])
+
+    def _after_drawn_seen(self, p: int, drawn: list[int], then: list[Any]) -> None:
+        if drawn:  # each copy narrates from its own cards: the drawer reads what it drew
+            seen = [self.card_name(self.values[s]) for s in drawn if self.values[s] is not None]
+            which = f": {', '.join(seen)}" if len(seen) == len(drawn) else ""
+            self.say(f"{self.pname(p)} draws {plural(len(drawn), 'card')}{which}.")
+        name, kw = then
+        getattr(self, "_after_" + name)(**kw, drawn=drawn)
 
     def refill(self, then: str) -> bool:
         """The ``deck`` zone ran out: start making a new deck and continue with ``then`` once it
