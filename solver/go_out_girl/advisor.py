@@ -188,7 +188,8 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
     reason = (f"wins the battle in {best.mean:.0%} of {best.runs} sampled deals played out")
     if alive:
         nxt = alive[0]
-        reason += f", against {nxt.mean:.0%} for \"{nxt.text}\" (next best)"
+        short = nxt.text.split(" — ")[0]  # a character's name, not its whole ability text
+        reason += f", against {nxt.mean:.0%} for \"{short}\" (next best)"
     if view.phase == "choose":
         ch = view.character_of_card(view.values[best.action.slot])[1]  # type: ignore[arg-type]
         reason += f"; {CHAR_NAMES[ch]} has life {LIFE[ch]}"
