@@ -62,9 +62,14 @@ def parse(raw: Any, source: str = "cards.json") -> CardData:
         raise ConfigError(f"{source}: copies_per_number must be >= 1 and guards >= 0")
     damage: dict[int, int] = {}
     house: list[int] = []
-    entries = _need(raw, "numbers", list, source) + raw.get("special_numbers", [])
-    for i, e in enumerate(entries):
-        where = f"{source}: numbers[{i}]"
+    specials = raw.get("special_numbers", [])
+    if not isinstance(specials, list):
+        raise ConfigError(f"{source}: 'special_numbers' must be a list, not {specials!r}")
+    numbers = _need(raw, "numbers", list, source)
+    entries = [(f"numbers[{i}]", e) for i, e in enumerate(numbers)] + \
+        [(f"special_numbers[{i}]", e) for i, e in enumerate(specials)]
+    for name, e in entries:
+        where = f"{source}: {name}"
         if not isinstance(e, dict):
             raise ConfigError(f"{where}: must be an object")
         n = _need(e, "number", int, where)
@@ -107,10 +112,17 @@ def parse(raw: Any, source: str = "cards.json") -> CardData:
         chars.append(Character(i, key, _need(c, "name", str, where), life,
                                _need(c, "difficulty", int, where), _need(c, "ability", str, where),
                                _need(c, "text", str, where)))
-    rules = tuple((r["key"], r["text"]) for r in raw.get("house_rules", [])
-                  if isinstance(r, dict) and "key" in r and "text" in r)
+    raw_rules = raw.get("house_rules", [])
+    if not isinstance(raw_rules, list):
+        raise ConfigError(f"{source}: 'house_rules' must be a list, not {raw_rules!r}")
+    rules = []
+    for i, r in enumerate(raw_rules):
+        where = f"{source}: house_rules[{i}]"
+        if not isinstance(r, dict):
+            raise ConfigError(f"{where}: must be an object")
+        rules.append((_need(r, "key", str, where), _need(r, "text", str, where)))
     return CardData(copies, guards, damage, tuple(sorted(house)), hand_sizes, wins_needed,
-                    tuple(chars), rules)
+                    tuple(chars), tuple(rules))
 
 
 def load(path: Path | str = DATA_FILE) -> CardData:

@@ -408,8 +408,8 @@ def parse(raw: Any, adventures: list[tuple[str, Any]], source: str = "cards.json
         df = _need(d, "difficult_foes", int, w)
         if not 0 <= df <= N_DIFFICULT:
             raise ConfigError(f"{w}: difficult_foes {df} is not in 0..{N_DIFFICULT}")
-        diffs[_need(d, "key", str, w)] = Difficulty(d["key"], _need(d, "name", str, w), df,
-                                                    _need(d, "table_talk", bool, w))
+        key = _need(d, "key", str, w)
+        diffs[key] = Difficulty(key, _need(d, "name", str, w), df, _need(d, "table_talk", bool, w))
     if list(diffs) != ["easier", "standard", "tough", "epic"]:
         raise ConfigError(f"{source}: difficulties must be easier, standard, tough, epic in order, "
                           f"not {', '.join(diffs)}")
