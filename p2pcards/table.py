@@ -144,12 +144,18 @@ class Table:
             rec = self._resume_decisions.pop(0)
             if rec.get("step") != self.step:
                 raise TableStopped(self.seat, "this seat's journal does not match the game")
-            action = Action.from_json(rec["action"])
+            try:
+                action = Action.from_json(rec.get("action"))
+            except ValueError:
+                raise TableStopped(self.seat, "this seat's journal is damaged") from None
         else:
             action = await _maybe_await(self.player.decide(self.state, legal))
             if self.journal is not None:
                 self.journal({"kind": "decision", "step": self.step, "action": action.to_json()})
-        self.state.validate(self.seat, action)
+        try:
+            self.state.check(self.seat, action)
+        except RuleViolation as exc:  # a damaged journal, or a bug: never send it
+            raise TableStopped(self.seat, f"this seat's own decision is illegal: {exc.reason}") from None
         await self.channel.broadcast("game", {"step": self.step, "action": action.to_json()})
         return Decision(self.seat, action)
 

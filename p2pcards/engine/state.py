@@ -40,7 +40,13 @@ from .requests import (
 )
 
 FORMAT_VERSION = 1
+UNREADABLE = (TypeError, ValueError, KeyError, IndexError, AttributeError)  # see GameState.check
 SPECTATOR = -1  # the viewer of a copy that holds only public cards
+
+
+def _malformed(player: int, action: Action, exc: Exception) -> RuleViolation:
+    return RuleViolation(player, f"malformed action {action.to_json()} "
+                                 f"({type(exc).__name__}: {exc})")
 
 
 def plural(n: int, noun: str) -> str:
@@ -112,6 +118,14 @@ class GameState:
         if (self.viewer is None or self.viewer == player) and action not in self.legal(player):
             raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
 
+    def check(self, player: int, action: Action) -> None:
+        """``validate``, with an action the rules cannot even read (an argument missing, of the
+        wrong type or out of range) reported as a ``RuleViolation`` by ``player`` too."""
+        try:
+            self.validate(player, action)
+        except UNREADABLE as exc:
+            raise _malformed(player, action, exc) from None
+
     def apply(self, event: Event, *, trusted: bool = False) -> None:
         """Apply a decision or a service outcome. ``trusted`` skips decision validation (for
         simulations whose actions come straight from ``legal``)."""
@@ -123,9 +137,15 @@ class GameState:
             if t != "decide" or r["player"] != event.player:
                 raise RuleViolation(event.player, "it is not this player's decision")
             if not trusted:
-                self.validate(event.player, event.action)
+                self.check(event.player, event.action)
             self.req = self.then = None
-            self._decide(event.player, event.action)
+            if trusted:
+                self._decide(event.player, event.action)
+                return
+            try:  # a peer's copy cannot check every argument of a claim about hidden cards
+                self._decide(event.player, event.action)
+            except UNREADABLE as exc:
+                raise _malformed(event.player, event.action, exc) from None
             return
         if isinstance(event, Revealed) and t == "reveal":
             self._on_revealed(event, r)

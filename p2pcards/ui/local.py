@@ -52,7 +52,7 @@ class PromptHuman:
             if text.isdigit() and 1 <= int(text) <= len(legal):
                 action = legal[int(text) - 1]
                 try:
-                    view.validate(self.seat, action)
+                    view.check(self.seat, action)
                 except RuleViolation as exc:  # cannot happen for a listed action; say so anyway
                     self.show([f"Not allowed: {exc.reason}"])
                     continue

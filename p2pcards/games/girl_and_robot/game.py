@@ -552,18 +552,16 @@ class Game(GameState):
 
     # ---- validation ---------------------------------------------------------------------------
     def validate(self, player: int, action: Action) -> None:
+        # an action the rules cannot read is a violation too: GameState.apply says so
         p, a = player, action
-        try:
-            if a.kind == "show":
-                self._check_show(p, a)
-                return
-            if self.phase in PUBLIC_PHASES or self.viewer is None or self.viewer == p:
-                if self._canonical(p, a) not in self.legal(p):
-                    raise RuleViolation(p, f"{self.describe(a)} is not a legal action now")
-                return
-            self._check_public(p, a)
-        except (AttributeError, TypeError, KeyError, IndexError, ValueError):
-            raise RuleViolation(p, f"malformed action {a!r}") from None
+        if a.kind == "show":
+            self._check_show(p, a)
+            return
+        if self.phase in PUBLIC_PHASES or self.viewer is None or self.viewer == p:
+            if self._canonical(p, a) not in self.legal(p):
+                raise RuleViolation(p, f"{self.describe(a)} is not a legal action now")
+            return
+        self._check_public(p, a)
 
     def _canonical(self, p: int, a: Action) -> Action:
         if a.kind in ("play", "hide", "cancel", "choose", "bury", "copy") and isinstance(a.get("slot"), int):
@@ -572,14 +570,16 @@ class Game(GameState):
             s = a.slot
             same = [x for x in self.zones["draw"] if (x in self.faceup) == (s in self.faceup)
                     and self.pkind(p, x) == self.pkind(p, s)]
-            return Action("lure", slot=min(same)) if s in same else a
+            return Action("lure", **{**dict(a.args), "slot": min(same)}) if s in same else a
         if a.kind == "unleash":
             d = self._placeable(p)
-            return Action("unleash", slot=d[0]) if a.get("slot") in d else a
+            return Action("unleash", **{**dict(a.args), "slot": d[0]}) if a.get("slot") in d else a
         return a
 
     def _check_show(self, p: int, a: Action) -> None:
         ally = self.living_ally(p)
+        if [k for k, _ in a.args] != ["slots"]:
+            raise RuleViolation(p, "show takes the cards to show and nothing else")
         slots = a.slots
         if self.phase not in ("turn", "ally") or ally is None:
             raise RuleViolation(p, "there is no ally to show cards to now")

@@ -256,7 +256,7 @@ class Game(GameState):
             v = self.values[a.slot]
             if v is None:
                 return a
-            return Action(a.kind, slot=groups[self.number(v)][0])
+            return Action(a.kind, **{**dict(a.args), "slot": groups[self.number(v)][0]})
         return a
 
     def _check_public(self, p: int, a: Action) -> None:

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from p2pcards.bots.base import RandomBot
-from p2pcards.engine import Action, Decide, LocalDealer, RuleViolation, play
+from p2pcards.engine import Action, Decide, Decision, LocalDealer, RuleViolation, play
 from p2pcards.games import new_game
 
 from .gar_rig import Table, rig
@@ -44,13 +44,13 @@ def test_malformed_actions_are_refused():
     for a in bad:
         for copy in (g, t.views[0], t.views[1]):
             with pytest.raises(RuleViolation) as e:
-                copy.validate(0, a)
+                copy.clone().apply(Decision(0, a))
             assert e.value.player == 0
 
 
 def test_random_actions_in_every_phase_are_refused_or_applied_cleanly():
     """Fuzz: at random points of random games, a random well-formed but arbitrary action is
-    accepted by validate, in the deciding seat's copy and in the full state alike, exactly when
+    accepted, in the deciding seat's copy and in the full state alike, exactly when
     it is legal."""
     rng = random.Random(5)
     kinds = ["play", "hide", "flip", "ability", "show", "ally", "unleash", "end", "pass",
@@ -75,7 +75,7 @@ def test_random_actions_in_every_phase_are_refused_or_applied_cleanly():
                 legal = s._canonical(p, a) in s.legal(p)  # an equivalent card is accepted
                 for copy in (s, v):
                     try:
-                        copy.validate(p, a)
+                        copy.clone().apply(Decision(p, a))
                         ok = True
                     except RuleViolation as exc:
                         assert exc.player == p
