@@ -21,7 +21,9 @@ GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(names())}.",
 
 
 def fail(message: str, code: int = 2) -> None:
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    from .ui.text import printable  # a reason may quote a peer or a file
+
+    typer.secho(f"error: {printable(message)}", fg=typer.colors.RED, err=True)
     raise typer.Exit(code)
 
 

@@ -21,10 +21,11 @@ from protocol.transcript import find_transcripts, read_transcript
 from .bots.registry import make_bot
 from .lobby import GameInfo, play_seat, spawn_bot
 from .table import TableResult
+from .ui.text import printable
 
 
 def say(text: str) -> None:
-    print(text, flush=True)
+    print(printable(text), flush=True)
 
 
 def checked_address(address: str) -> str:

@@ -25,6 +25,7 @@ from protocol.errors import DeckError
 from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation
 from .games import new_game
 from .replay import Verdict, replay
+from .ui.text import printable
 
 MAX_AHEAD = 10_000  # steps a peer's action may arrive ahead of ours (a bound on buffering)
 
@@ -70,7 +71,7 @@ class Table:
         self.dealer = dealer
         self.player = player
         self.names = list(names) if names else [f"Seat {p + 1}" for p in range(players)]
-        self.say = say
+        self.say = lambda line: say(printable(line))  # peers' text cannot repaint the terminal
         self.do_audit = audit
         self.state: GameState = new_game(game, players, {**self.options, "names": self.names}).view(seat)
         self.state.narrate()
@@ -207,6 +208,7 @@ class Table:
             text = msg.get("text") if isinstance(msg, dict) else None
             if not isinstance(text, str):
                 continue
+            text = printable(text[:500], newlines=False)  # one line: no forged log lines
             refusal = self.state.chat_refusal(sender)
             if self.seat not in self.state.chat_audience(sender):
                 refusal = "it was not meant for this seat (team talk)"

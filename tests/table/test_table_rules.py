@@ -83,7 +83,7 @@ async def test_an_illegal_play_is_named_by_every_other_peer(tmp_path, monkeypatc
 @run_async(timeout=60)
 async def test_chat_lines_follow_the_games_table_talk_rules(tmp_path):
     """A refused line is not sent, and a line a receiver's engine refuses is dropped with a
-    notice (the check runs on both ends)."""
+    notice (the check runs on both ends). A line's control characters are shown escaped."""
     from p2pcards.deck_dealer import DeckDealer  # noqa: F401  (the lobby's dealer)
     from p2pcards.table import Table
 
@@ -99,6 +99,14 @@ async def test_chat_lines_follow_the_games_table_talk_rules(tmp_path):
                 break
             await asyncio.sleep(0.05)
         assert heard == ["alice: hello there"]
+        # a modified client's escape sequences and newlines are shown, not obeyed: it can
+        # neither repaint the screen nor forge a line of the game's log
+        await meshes[0].channel.send(1, "chat", {"text": "hi\x1b[2J\nbob plays 13 (\u25cf)"})
+        for _ in range(100):
+            if len(heard) > 1:
+                break
+            await asyncio.sleep(0.05)
+        assert heard.pop() == "alice: hi\\x1b[2J\\nbob plays 13 (\u25cf)"
         # now a game state in which seat 0 may not talk: both ends refuse
         for t in tables:
             t.state.chat_refusal = lambda seat: "only the Vocal Player may talk now"
