@@ -100,12 +100,19 @@ class SeatJournal:
         self.path = path
         self.records: list[dict[str, Any]] = []
         if path.exists():
-            for n, line in enumerate(path.read_text().splitlines(), 1):
+            data = path.read_bytes()
+            whole = data.rfind(b"\n") + 1
+            if whole < len(data):  # a torn last line (a crash mid-write) was never written
+                with path.open("r+b") as f:
+                    f.truncate(whole)
+            for n, line in enumerate(data[:whole].splitlines(), 1):
                 try:
-                    self.records.append(json.loads(line))
-                except json.JSONDecodeError:
-                    if n != len(path.read_text().splitlines()):  # a torn last line is fine
-                        raise ConfigError(f"{path}: line {n} is damaged") from None
+                    rec = json.loads(line)
+                except (json.JSONDecodeError, UnicodeDecodeError):
+                    rec = None
+                if not isinstance(rec, dict):
+                    raise ConfigError(f"{path}: line {n} is damaged") from None
+                self.records.append(rec)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         self._f = os.fdopen(fd, "a", buffering=1)
 
@@ -116,7 +123,10 @@ class SeatJournal:
     def seed(self) -> bytes:
         for r in self.records:
             if r.get("kind") == "seed":
-                return bytes.fromhex(r["deck"])
+                try:
+                    return bytes.fromhex(r["deck"])
+                except (KeyError, TypeError, ValueError):
+                    raise ConfigError(f"{self.path}: the deck seed is damaged") from None
         seed = secrets.token_bytes(32)
         self.append({"kind": "seed", "deck": seed.hex()})
         return seed

@@ -186,7 +186,11 @@ class Table:
 
     async def _arrange(self, by: int, slots: tuple[int, ...]) -> list[int]:
         if self._resume_arrangements:
-            return list(self._resume_arrangements.pop(0)["order"])
+            order = self._resume_arrangements.pop(0).get("order")
+            if not (isinstance(order, list) and all(type(x) is int for x in order)
+                    and sorted(order) == sorted(slots)):
+                raise TableStopped(self.seat, "this seat's journal is damaged")
+            return order
         order = list(await _maybe_await(self.player.arrange(self.state, slots)))
         if self.journal is not None:
             self.journal({"kind": "arrange", "step": self.step, "order": order})
