@@ -302,3 +302,25 @@ def test_long_numbers_within_the_limit_still_read(tmp_path):
     data = positions.read(path)
     with pytest.raises(PositionError, match=r"^to_move: must be an integer from 0 to 1, not 1"):
         positions.solve(data)
+
+
+# ---- errors that named the wrong field -------------------------------------------------------
+def _gog(**changes: Any) -> dict[str, Any]:
+    doc = json.loads(TEXTS[DOCS / "05-no-way-through.json"])
+    doc.update(changes)
+    return doc
+
+
+@pytest.mark.parametrize("doc,message", [
+    # the ninth Guard is in the discard pile (the deck has one): the error said "seats"
+    (_gog(discard=["G"] * 8), "discard[7]: 9 Guards are listed; the game has 8"),
+    # seat 0 holds two 9s
+    (_gog(deck=["7", "8", "2", "G", "11", "13", "9", "9", "9", "9", "9"]),
+     "deck[10]: 7 9s are listed; the game has 6"),
+    (_gog(field={"cards": ["9"], "owner": 1}, deck=["9", "9", "9", "9"]),
+     "deck[3]: 7 9s are listed; the game has 6"),
+])
+def test_too_many_copies_names_the_place(doc, message):
+    with pytest.raises(PositionError) as e:
+        positions.solve(doc)
+    assert str(e.value) == message
