@@ -324,3 +324,38 @@ def test_too_many_copies_names_the_place(doc, message):
     with pytest.raises(PositionError) as e:
         positions.solve(doc)
     assert str(e.value) == message
+
+
+def _ootw(**changes: Any) -> dict[str, Any]:
+    doc = json.loads(TEXTS[DOCS / "out-of-this-world" / "01-smooth-talker.json"])
+    doc.update(changes)
+    return doc
+
+
+@pytest.mark.parametrize("doc,message", [
+    # the error named a field "sneaks_used[1].v" that is not in the file
+    (_ootw(sneaks_used=[0, "x", 0]), "sneaks_used[1]: must be an integer from 0 to 9, not 'x'"),
+    # silently read as the default adventure / difficulty
+    (_ootw(adventure=[]), "adventure: must be a name, not []"),
+    (_ootw(adventure=0), "adventure: must be a name, not 0"),
+    (_ootw(adventure=""), "adventure: unknown adventure ''; choose one of: patrol-the-block, "
+     "birthday-bash, hit-the-books, night-school, stained-glass, confrontation"),
+    (_ootw(difficulty=False), "difficulty: must be a name, not False"),
+    (_ootw(difficulty=""), "difficulty: '' is not one of easier, standard, tough, epic"),
+    # silently accepted: an Item "defeated", or one Foe under two names (the last count won)
+    (_ootw(defeated={"yo_yo": 1}), "defeated.yo_yo: Yo-Yo is an Item: only Foes are defeated"),
+    (_ootw(defeated={"Alley Cat": 1, "alley_cat": 2}),
+     "defeated.alley_cat: Alley Cat is listed twice"),
+])
+def test_ootw_fields_are_checked(doc, message):
+    with pytest.raises(PositionError) as e:
+        positions.solve(doc)
+    assert str(e.value) == message
+
+
+def test_ootw_adventure_and_difficulty_default_when_absent_or_null():
+    absent = _ootw()
+    del absent["adventure"]
+    for doc in (absent, _ootw(adventure=None, difficulty=None)):
+        result, _ = positions.solve(doc)
+        assert result["won"] is True
