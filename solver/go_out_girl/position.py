@@ -16,6 +16,8 @@ from ..errors import PositionError
 from .model import COPIES, DAMAGE, GUARDS, KYOKO, LIFE, NERAI, SATSUKI, SHIAN, TOYOKO, card_text
 
 PHASES = ("turn", "lead")
+TOP_FIELDS = {"format", "game", "title", "description", "solution", "viewer", "seats", "to_move",
+              "phase", "field", "deck", "discard"}
 
 
 @dataclass
@@ -99,6 +101,9 @@ def _char(v: Any, where: str) -> int:
 def parse(data: Any) -> Position:
     if not isinstance(data, dict):
         raise PositionError("", "a position is a JSON object")
+    unknown = set(data) - TOP_FIELDS
+    if unknown:
+        raise PositionError(sorted(unknown)[0], f"unknown field (allowed: {', '.join(sorted(TOP_FIELDS))})")
     viewer = data.get("viewer")
     raw_seats = data.get("seats")
     if not isinstance(raw_seats, list) or not 2 <= len(raw_seats) <= 5:

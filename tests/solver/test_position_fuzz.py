@@ -326,6 +326,16 @@ def test_too_many_copies_names_the_place(doc, message):
     assert str(e.value) == message
 
 
+def test_gog_unknown_top_level_field_is_refused():
+    # a misspelt "deck" was ignored, so solve answered for an empty deck
+    doc = _gog(Deck=["7", "8"])
+    del doc["deck"]
+    with pytest.raises(PositionError) as e:
+        positions.solve(doc)
+    assert str(e.value) == ("Deck: unknown field (allowed: deck, description, discard, field, "
+                            "format, game, phase, seats, solution, title, to_move, viewer)")
+
+
 def _ootw(**changes: Any) -> dict[str, Any]:
     doc = json.loads(TEXTS[DOCS / "out-of-this-world" / "01-smooth-talker.json"])
     doc.update(changes)
