@@ -4,10 +4,13 @@ Each example position is mutated -- keys deleted or added, values of the wrong t
 duplicated cards, too many or too few seats, out-of-range numbers, truncated or invalid JSON --
 and fed to the entry points the CLI uses (``positions.read``, ``solve``, ``hint``). A mutant
 must either work or be refused with a ``PositionError`` / ``ConfigError`` naming the problem:
-never another exception (a traceback on the command line) and never a hang. The search limits
-are cut down here so that a mutant that happens to be valid solves in milliseconds.
+never another exception (a traceback on the command line). The search limits are cut down here
+so that a mutant that happens to be valid solves in milliseconds (with the real limits a solve is
+still bounded: a position over the node limit is refused as too large). The mutants are seeded,
+so every run checks the same ones.
 
-The regression tests at the end pin the crashes this fuzzer found.
+The regression tests at the end pin the crashes this fuzzer found, and the fields it showed
+were misnamed or not checked.
 """
 
 from __future__ import annotations
