@@ -19,16 +19,35 @@ GAMES: dict[str, str] = {
 }
 
 
+MAX_DIGITS = 100  # no number of a position needs more; Python refuses ints over 4,300 digits
+
+
 def read(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise PositionError("", f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise PositionError("", f"{path.name} is not UTF-8 text (byte {exc.start} cannot be "
+                            "decoded)") from None
+
+    def integer(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise PositionError("", f"{path.name} has a number of {len(digits.lstrip('-'))} "
+                                f"digits (at most {MAX_DIGITS})")
+        return int(digits)
+
+    def constant(name: str) -> Any:
+        raise PositionError("", f"{path.name} is not valid JSON ({name} is not a JSON number)")
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=integer, parse_constant=constant)
     except json.JSONDecodeError as exc:
         raise PositionError("", f"{path.name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise PositionError("", f"{path.name} nests lists or objects too deeply to be a "
+                            "position") from None
     return check_header(data)
 
 

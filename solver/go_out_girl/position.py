@@ -16,6 +16,8 @@ from ..errors import PositionError
 from .model import COPIES, DAMAGE, GUARDS, KYOKO, LIFE, NERAI, SATSUKI, SHIAN, TOYOKO, card_text
 
 PHASES = ("turn", "lead")
+TOP_FIELDS = {"format", "game", "title", "description", "solution", "viewer", "seats", "to_move",
+              "phase", "field", "deck", "discard"}
 
 
 @dataclass
@@ -99,6 +101,9 @@ def _char(v: Any, where: str) -> int:
 def parse(data: Any) -> Position:
     if not isinstance(data, dict):
         raise PositionError("", "a position is a JSON object")
+    unknown = set(data) - TOP_FIELDS
+    if unknown:
+        raise PositionError(sorted(unknown)[0], f"unknown field (allowed: {', '.join(sorted(TOP_FIELDS))})")
     viewer = data.get("viewer")
     raw_seats = data.get("seats")
     if not isinstance(raw_seats, list) or not 2 <= len(raw_seats) <= 5:
@@ -254,16 +259,23 @@ def _parse_field(f: Any, seats: list[Seat], to_move: int) -> dict[str, Any] | No
 
 def _check_counts(pos: Position) -> None:
     used = [0] * 14
-    lists: list[list[int]] = [s.hand or [] for s in pos.seats] + [s.pile for s in pos.seats]
-    lists += [pos.field["cards"] if pos.field else [], pos.deck or [], pos.discard or []]
-    for lst in lists:
-        for c in lst:
+    lists: list[tuple[str, list[int]]] = [(f"seats[{q}].hand", s.hand or [])
+                                          for q, s in enumerate(pos.seats)]
+    lists += [(f"seats[{q}].pile", s.pile) for q, s in enumerate(pos.seats)]
+    lists += [("field.cards", pos.field["cards"] if pos.field else []), ("deck", pos.deck or []),
+              ("discard", pos.discard or [])]
+    over: list[str | None] = [None] * 14  # where each number first goes over its count
+    for where, lst in lists:
+        for j, c in enumerate(lst):
             used[c] += 1
+            if used[c] == (GUARDS if c == 0 else COPIES) + 1:
+                over[c] = f"{where}[{j}]"
     for c in range(14):
         cap = GUARDS if c == 0 else COPIES
         if used[c] > cap:
             name = "Guards" if c == 0 else f"{c}s"
-            raise PositionError("seats", f"{used[c]} {name} are listed; the game has {cap}")
+            raise PositionError(over[c] or "seats", f"{used[c]} {name} are listed; the game "
+                                f"has {cap}")
     if pos.viewer is not None:
         unseen = 13 * COPIES + GUARDS - sum(used)
         need = sum(s.hidden for s in pos.seats) + pos.deck_count

@@ -142,11 +142,15 @@ def parse(data: Any) -> Position:
     if unknown:
         raise PositionError(sorted(unknown)[0], f"unknown field (allowed: {', '.join(sorted(TOP_FIELDS))})")
     d = default()
+    adventure, difficulty = data.get("adventure"), data.get("difficulty")
+    for key, v in (("adventure", adventure), ("difficulty", difficulty)):
+        if v is not None and not isinstance(v, str):
+            raise PositionError(key, f"must be a name, not {v!r}")
     try:
-        adv = resolve_adventure(d, data.get("adventure") or "patrol-the-block")
+        adv = resolve_adventure(d, "patrol-the-block" if adventure is None else adventure)
     except ConfigError as exc:
         raise PositionError("adventure", str(exc)) from None
-    diff = _norm(data.get("difficulty") or "standard").replace(" ", "-")
+    diff = _norm("standard" if difficulty is None else difficulty).replace(" ", "-")
     if diff not in d.difficulties:
         raise PositionError("difficulty", f"{data.get('difficulty')!r} is not one of "
                             f"{', '.join(d.difficulties)}")
@@ -268,7 +272,11 @@ def parse(data: Any) -> Position:
     raw_sneaks = data.get("sneaks_used", [0] * n)
     if not isinstance(raw_sneaks, list) or len(raw_sneaks) != n:
         raise PositionError("sneaks_used", f"must list {n} numbers, one per seat")
-    sneaks = [_int({"v": v}, "v", f"sneaks_used[{i}]", lo=0, hi=9) for i, v in enumerate(raw_sneaks)]
+    sneaks = []
+    for i, v in enumerate(raw_sneaks):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 9:
+            raise PositionError(f"sneaks_used[{i}]", f"must be an integer from 0 to 9, not {v!r}")
+        sneaks.append(v)
     legs = _int(data, "legs", "", 0, 0, n - 1)
     no_action = data.get("no_action", False)
     if not isinstance(no_action, bool):
@@ -279,9 +287,13 @@ def parse(data: Any) -> Position:
     raw_def = data.get("defeated", {})
     if not isinstance(raw_def, dict):
         raise PositionError("defeated", "must be an object: card -> how many were defeated")
-    defeated = {}
+    defeated: dict[str, int] = {}
     for k in raw_def:
         c = cards.card(k, f"defeated.{k}")
+        if not c.is_foe:
+            raise PositionError(f"defeated.{k}", f"{c.name} is an Item: only Foes are defeated")
+        if c.key in defeated:
+            raise PositionError(f"defeated.{k}", f"{c.name} is listed twice")
         defeated[c.key] = _int(raw_def, k, "defeated", lo=0, hi=99)
     title = data.get("title", "")
     if not isinstance(title, str):

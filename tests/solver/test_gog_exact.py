@@ -155,7 +155,7 @@ def variant(path: str, value):
     ("field", {"cards": ["8"], "owner": 0}, "field.owner"),
     ("field", {"cards": ["8"], "owner": 1, "count": 2}, "field.count"),
     ("field", {"cards": ["8"], "owner": 1, "damage": 3}, "field.damage"),
-    ("deck", ["9"] * 5, "seats"),
+    ("deck", ["9"] * 5, "deck[4]"),
     ("phase", "lead", "phase"),
     ("seats", [{"hand": ["1"], "character": "nerai"}], "seats"),
     ("deck", 4, "deck"),
