@@ -63,6 +63,11 @@ class GameState:
     game: ClassVar[str] = ""  # registry short name, e.g. "go-out-girl"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
+    #: The arguments of each action kind, checked on every untrusted decision before the rules
+    #: (and their descriptions) look at it: name -> "slot" (a slot of this game), "slots" (a list
+    #: of slots), "seat", "int", "str" or "bool"; a name ending in "?" may be left out. A kind not
+    #: listed is left to ``validate``. ``None``: the game checks the shape of its actions itself.
+    ACTION_ARGS: ClassVar[dict[str, dict[str, str]] | None] = None
 
     # ---- construction -------------------------------------------------------------------------
     def __init__(self, n_players: int, n_cards: int, config: dict[str, Any] | None = None) -> None:
@@ -112,6 +117,40 @@ class GameState:
         if (self.viewer is None or self.viewer == player) and action not in self.legal(player):
             raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
 
+    def check_shape(self, player: int, action: Action) -> None:
+        """``RuleViolation`` naming the argument if ``action`` lacks one its kind needs, has one
+        it does not take, or one of the wrong type or out of range (see ``ACTION_ARGS``)."""
+        want = None if self.ACTION_ARGS is None else self.ACTION_ARGS.get(action.kind)
+        if want is None:
+            return
+        args = dict(action.args)
+        for spec, typ in want.items():
+            name = spec.rstrip("?")
+            if name not in args:
+                if spec.endswith("?"):
+                    continue
+                raise RuleViolation(player, f"malformed action: '{action.kind}' without its "
+                                            f"argument '{name}'")
+            v = args.pop(name)
+            if not self._arg_ok(typ, v):
+                raise RuleViolation(player, f"malformed action: '{action.kind}' argument "
+                                            f"'{name}' is {v!r:.40}, not a {typ}")
+        if args:
+            raise RuleViolation(player, f"malformed action: '{action.kind}' does not take "
+                                        f"{', '.join(repr(k) for k in sorted(args))}")
+
+    def _arg_ok(self, typ: str, v: Any) -> bool:
+        if typ == "slots":
+            return isinstance(v, tuple) and all(self._arg_ok("slot", x) for x in v)
+        if typ == "str":
+            return isinstance(v, str)
+        if typ == "bool":
+            return isinstance(v, bool)
+        if not isinstance(v, int) or isinstance(v, bool):
+            return False
+        bound = {"slot": self.n_cards, "seat": self.n_players}.get(typ)
+        return bound is None or 0 <= v < bound
+
     def apply(self, event: Event, *, trusted: bool = False) -> None:
         """Apply a decision or a service outcome. ``trusted`` skips decision validation (for
         simulations whose actions come straight from ``legal``)."""
@@ -123,6 +162,7 @@ class GameState:
             if t != "decide" or r["player"] != event.player:
                 raise RuleViolation(event.player, "it is not this player's decision")
             if not trusted:
+                self.check_shape(event.player, event.action)
                 self.validate(event.player, event.action)
             self.req = self.then = None
             self._decide(event.player, event.action)
