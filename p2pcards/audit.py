@@ -86,8 +86,11 @@ def audit_transcript(path: str) -> TranscriptAudit:
             f"{len(t.faults)} proof(s) of a peer sending different things" if t.faults else "")
     try:
         info = GameInfo.from_json(t.game_info)
+        n_cards = new_game(info.game, info.players, info.options).n_cards
+        if info.players != t.seats:
+            raise ConfigError(f"the game is for {info.players} players, the table has {t.seats} seats")
     except ConfigError as exc:
-        rep.add("game description", False, str(exc))
+        rep.add("game description", False, f"line 1 (the table record): {exc}")
         return rep
     rep.game = info.game
     deck_msgs = [(e.sender, e.body) for e in t.entries
@@ -96,7 +99,6 @@ def audit_transcript(path: str) -> TranscriptAudit:
         rep.add("the game reached its audit", False, "no revealed secrets in this transcript "
                 "(the game did not finish, or this peer left before the end)")
         return rep
-    n_cards = new_game(info.game, info.players, info.options).n_cards
     params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
     d = deck_audit(params, deck_msgs)
     if not d.clean:

@@ -31,6 +31,7 @@ from .steps import (
     commitment,
     decode,
     descriptor_of,
+    descriptor_problem,
     lock_points,
     random_value,
     rekey_points,
@@ -210,7 +211,9 @@ class _Auditor:
         # (it may be about a private message, e.g. a wrong key, which no record holds)
         for o in sorted(self.aborts):
             for a, c, about, reason in self.aborts[o]:
-                self.dev(c if isinstance(c, int) else None, o, str(about),
+                seat = c if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < self.n \
+                    else None  # an abort may name anyone, or no seat at all
+                self.dev(seat, o, str(about),
                          f"claimed by seat {a}, which stopped the table: {reason}")
         devs = sorted(self.devs, key=lambda d: -1 if d.op is None else d.op)
         verdict = devs[0] if devs else CLEAN
@@ -226,7 +229,7 @@ class _Auditor:
                 self.dev(sender, None, None, "malformed message")
                 continue
             op, step = body.get("op"), body.get("step")
-            if not isinstance(op, int) or not isinstance(step, str):
+            if not isinstance(op, int) or isinstance(op, bool) or op < 0 or not isinstance(step, str):
                 self.dev(sender, None, None, "malformed message")
                 continue
             if body.get("seat") != sender:
@@ -252,15 +255,30 @@ class _Auditor:
         if self.ops_in is not None:
             desc = self.ops_in[op]
         else:
-            votes = Counter(repr(d) for b in msgs.values() if (d := descriptor_of(b)) is not None)
+            # only a well-formed descriptor can win the vote: a seat that sent slots off the deck,
+            # a seat that is none, or a random range of 0 is named for it below
+            votes = Counter(repr(d) for b in msgs.values() if (d := descriptor_of(b)) is not None
+                            and self.malformed(d) is None)
             if not votes:
+                bad = sorted((sender, step, problem) for (step, sender), b in msgs.items()
+                             if (d := descriptor_of(b)) is not None
+                             and (problem := self.malformed(d)) is not None)
+                if bad:
+                    sender, step, problem = bad[0]
+                    self.stop(sender, op, step, f"malformed operation: {problem}")
                 self.stop(None, op, "?", "no message of this operation in the record")
             best = votes.most_common(1)[0][0]
             desc = next(d for b in msgs.values() if repr(d := descriptor_of(b)) == best)
         for (step, sender), body in sorted(msgs.items(), key=lambda x: x[0][1]):
-            if descriptor_of(body) != desc:
-                self.dev(sender, op, step, f"message describes another operation than {desc}")
+            got = descriptor_of(body)
+            if got != desc:
+                problem = None if got is None else self.malformed(got)
+                self.dev(sender, op, step, f"malformed operation: {problem}" if problem else
+                         f"message describes another operation than {desc}")
         return desc
+
+    def malformed(self, desc: dict[str, Any]) -> str | None:
+        return descriptor_problem(desc, self.p.n_cards, self.n)
 
     # ---- operations -----------------------------------------------------------------------------------
     def shuffle(self, op: int, desc: dict[str, Any]) -> None:

@@ -48,11 +48,43 @@ def descriptor(kind: str, **fields: Any) -> dict[str, Any]:
 
 def descriptor_of(body: dict[str, Any]) -> dict[str, Any] | None:
     kind = body.get("kind")
-    if kind not in DESC_FIELDS:
+    if not isinstance(kind, str) or kind not in DESC_FIELDS:
         return None
     if any(k not in body for k in DESC_FIELDS[kind]):
         return None
     return {"kind": kind, **{k: body[k] for k in DESC_FIELDS[kind]}}
+
+
+def _seat_list(v: Any, bound: int, what: str) -> str | None:
+    if not isinstance(v, list) or not v:
+        return f"{what} is not a non-empty list"
+    if any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < bound for x in v):
+        return f"{what} holds something other than a number from 0 to {bound - 1}"
+    if len(set(v)) != len(v):
+        return f"{what} repeats an entry"
+    return None
+
+
+def descriptor_problem(desc: dict[str, Any], n_cards: int, seats: int) -> str | None:
+    """What is wrong with an operation descriptor read from a record (``None``: well formed):
+    slots are distinct card positions, seats are seats, a random range fits in 64 bits."""
+    kind = desc.get("kind")
+    if kind in ("shuffle", "open"):
+        problem = _seat_list(desc.get("slots"), n_cards, "slots")
+        if problem:
+            return problem
+    if kind == "shuffle":
+        by = desc.get("by")
+        if by is not None and (not isinstance(by, int) or isinstance(by, bool)
+                               or not 0 <= by < seats):
+            return f"by is {by!r}, not a seat"
+    elif kind == "open":
+        return _seat_list(desc.get("to"), seats, "to")
+    elif kind == "random":
+        n = desc.get("n")
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 < n < 2**64:
+            return f"n is {n!r}, not a range size from 1 to 2^64 - 1"
+    return None
 
 
 def vec_digest(points: Sequence[Point]) -> bytes:

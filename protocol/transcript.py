@@ -40,6 +40,7 @@ from .identity import Identity, data_dir, ensure_dir, public_key_from_hex
 from .roster import Member
 
 TRANSCRIPT_VERSION = 1
+MAX_TIME = 253402300799  # 9999-12-31: a ``created`` time any platform can show
 
 
 class TranscriptError(Exception):
@@ -245,6 +246,14 @@ def _table_record(path: Path, n: int, rec: Message) -> Transcript:
         ):
             raise ValueError("bad seats")
         public_key_from_hex(key)
+        game_info, created, code = rec.get("game_info", {}), rec.get("created", 0), rec.get("code")
+        if not isinstance(game_info, dict):
+            raise ValueError(f"game_info is {game_info!r:.40}, not an object")
+        if not isinstance(created, int | float) or isinstance(created, bool) \
+                or not 0 <= created <= MAX_TIME:
+            raise ValueError(f"created is {created!r:.40}, not a time")
+        if code is not None and not isinstance(code, str):
+            raise ValueError(f"code is {code!r:.40}, not a string")
     except (KeyError, ValueError, TypeError) as e:
         raise TranscriptError(path, n, f"bad table record ({e})") from None
     return Transcript(
@@ -253,9 +262,9 @@ def _table_record(path: Path, n: int, rec: Message) -> Transcript:
         seats=seats,
         seat=seat,
         key=key,
-        game_info=rec.get("game_info") or {},
-        created=rec.get("created") or 0.0,
-        code=rec.get("code"),
+        game_info=game_info,
+        created=created,
+        code=code,
         roster=[],
     )
 

@@ -69,6 +69,11 @@ class GameState:
     game: ClassVar[str] = ""  # registry short name, e.g. "go-out-girl"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
+    #: The arguments of each action kind, checked on every untrusted decision before the rules
+    #: (and their descriptions) look at it: name -> "slot" (a slot of this game), "slots" (a list
+    #: of slots), "seat", "int", "str" or "bool"; a name ending in "?" may be left out. A kind not
+    #: listed is left to ``validate``. ``None``: the game checks the shape of its actions itself.
+    ACTION_ARGS: ClassVar[dict[str, dict[str, str]] | None] = None
 
     # ---- construction -------------------------------------------------------------------------
     def __init__(self, n_players: int, n_cards: int, config: dict[str, Any] | None = None) -> None:
@@ -119,12 +124,50 @@ class GameState:
             raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
 
     def check(self, player: int, action: Action) -> None:
-        """``validate``, with an action the rules cannot even read (an argument missing, of the
-        wrong type or out of range) reported as a ``RuleViolation`` by ``player`` too."""
+        """The checks of an untrusted decision: its arguments' shape (``ACTION_ARGS``), then
+        ``validate``; an action the rules still cannot read (a ``TypeError``, ``KeyError``...)
+        is reported as a ``RuleViolation`` by ``player`` too."""
+        self.check_shape(player, action)
         try:
             self.validate(player, action)
         except UNREADABLE as exc:
             raise _malformed(player, action, exc) from None
+
+    def check_shape(self, player: int, action: Action) -> None:
+        """``RuleViolation`` naming the argument if ``action`` lacks one its kind needs, has one
+        it does not take, or one of the wrong type or out of range (see ``ACTION_ARGS``)."""
+        want = None if self.ACTION_ARGS is None else self.ACTION_ARGS.get(action.kind)
+        if want is None:
+            return
+        args = dict(action.args)
+        for spec, typ in want.items():
+            name = spec.rstrip("?")
+            if name not in args:
+                if spec.endswith("?"):
+                    continue
+                raise RuleViolation(player, f"malformed action: '{action.kind}' without its "
+                                            f"argument '{name}'")
+            v = args.pop(name)
+            if not self._arg_ok(typ, v):
+                what = {"int": "an integer", "str": "a string", "bool": "true or false",
+                        "slots": "a list of slots"}.get(typ, f"a {typ}")
+                raise RuleViolation(player, f"malformed action: '{action.kind}' argument "
+                                            f"'{name}' is {v!r:.40}, not {what}")
+        if args:
+            raise RuleViolation(player, f"malformed action: '{action.kind}' does not take "
+                                        f"{', '.join(repr(k) for k in sorted(args))}")
+
+    def _arg_ok(self, typ: str, v: Any) -> bool:
+        if typ == "slots":
+            return isinstance(v, tuple) and all(self._arg_ok("slot", x) for x in v)
+        if typ == "str":
+            return isinstance(v, str)
+        if typ == "bool":
+            return isinstance(v, bool)
+        if not isinstance(v, int) or isinstance(v, bool):
+            return False
+        bound = {"slot": self.n_cards, "seat": self.n_players}.get(typ)
+        return bound is None or 0 <= v < bound
 
     def apply(self, event: Event, *, trusted: bool = False) -> None:
         """Apply a decision or a service outcome. ``trusted`` skips decision validation (for

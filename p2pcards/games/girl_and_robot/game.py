@@ -81,6 +81,18 @@ class Game(GameState):
     game = "girl-and-robot"
     min_players = 2
     max_players = 4
+    _CARD = {"slot": "slot", "card": "str", "target?": "seat", "weapon?": "slot",
+             "ability?": "str", "direction?": "int"}
+    ACTION_ARGS = {
+        "play": _CARD, "copy": _CARD,
+        "ability": {"id": "str", "target?": "seat", "weapon?": "slot"},
+        "pendant": {"id": "str", "target?": "seat", "weapon?": "slot"},
+        **{k: {"slot": "slot"} for k in ("bury", "cancel", "choose", "flip", "hide", "lure",
+                                        "pick", "unleash", "waste")},
+        "defend": {"weapon": "slot"}, "direction": {"d": "int"}, "end": {"draw": "int"},
+        "order": {"slots": "slots"}, "position": {"index": "int"}, "show": {"slots": "slots"},
+        **{k: {} for k in ("ally", "demon", "nocopy", "nodemon", "pass", "safe")},
+    }
 
     # ---- set-up -------------------------------------------------------------------------------
     @classmethod
@@ -578,8 +590,6 @@ class Game(GameState):
 
     def _check_show(self, p: int, a: Action) -> None:
         ally = self.living_ally(p)
-        if [k for k, _ in a.args] != ["slots"]:
-            raise RuleViolation(p, "show takes the cards to show and nothing else")
         slots = a.slots
         if self.phase not in ("turn", "ally") or ally is None:
             raise RuleViolation(p, "there is no ally to show cards to now")

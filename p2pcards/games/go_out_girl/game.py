@@ -38,6 +38,12 @@ class Game(GameState):
     game = "go-out-girl"
     min_players = 2
     max_players = 5
+    ACTION_ARGS = {
+        "character": {"slot": "slot"}, "give": {"slot": "slot"}, "keep": {},
+        "guard": {"slot": "slot"}, "damage": {"slot": "slot"}, "discard": {"slot": "slot"},
+        "reset": {"slots": "slots"}, "play": {"slots": "slots", "number": "int", "count": "int"},
+        "reveal": {}, "pass": {}, "withdraw": {}, "barrier": {},
+    }
 
     # ---- set-up -------------------------------------------------------------------------------
     @classmethod

@@ -56,6 +56,15 @@ class Game(GameState):
     game = "out-of-this-world"
     min_players = 3
     max_players = 5
+    ACTION_ARGS = {
+        "character": {"key": "str", "side": "int"}, "starter": {"seat": "seat"},
+        "foes": {"slots": "slots"}, "take": {"stack": "int", "sneak?": "bool"}, "leg_it": {},
+        "pass": {"slots": "slots", "give": "slot", "to": "seat"},
+        "equip": {"slots": "slots", "keep": "slot"},
+        "defeat": {"foe": "slot", "slots": "slots", "twice?": "bool"},
+        "spend": {"item": "slot", "foe?": "slot", "stack?": "int"}, "done": {},
+        "discard": {"slot": "slot"}, "give": {"slot": "slot", "to": "seat"},
+    }
 
     # ---- set-up -------------------------------------------------------------------------------
     @classmethod
@@ -1213,7 +1222,9 @@ class Game(GameState):
             return ", ".join(self.card_name(self.values[s]) for s in slots)
 
         if k == "character":
-            ch = self._chars[a.key]
+            ch = self._chars.get(a.key)
+            if ch is None or not 0 <= a.side < len(ch.sides):
+                return f"play a character that is not in this game ({a.key!r}, side {a.side!r})"
             return f"play {ch.sides[a.side]} — {ch.ability}: {ch.text}"
         if k == "starter":
             return f"{self.pname(a.seat)} starts with the adventure's Item(s) equipped"

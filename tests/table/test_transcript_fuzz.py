@@ -1,0 +1,262 @@
+"""``p2pcards audit``, ``p2pcards tables`` and the transcript reader against damaged and malicious
+files: every mutant gets a verdict or a clear error with a non-zero exit, never a traceback.
+
+One real two-player game is played in-process per session (``transcript_mutants.make_game``);
+the mutants are drawn from a seeded ``random.Random``, so every run tries the same files. Deep
+mutants are re-signed with the players' own keys, so they reach the deck audit and the replay.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from p2pcards.cli import app
+from protocol.transcript import TranscriptError, read_transcript
+
+from . import transcript_mutants as tm
+
+pytestmark = pytest.mark.network
+
+N_BYTE = 160  # cheap: most stop at the signature check
+N_DEEP = 20  # re-signed: each runs the deck audit (about half a second)
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> tm.Game:
+    return tm.make_game(tmp_path_factory.mktemp("game"))
+
+
+def run_audit(path: Path | str) -> tuple[int, str]:
+    """``p2pcards audit PATH`` below ``main``'s last-resort handler: an exception is a failure."""
+    res = runner.invoke(app, ["audit", str(path)])
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        raise AssertionError(f"audit raised {res.exception!r}") from res.exception
+    out = res.output
+    assert "Traceback" not in out and "internal error" not in out, out
+    if res.exit_code == 0:
+        assert "Verdict: clean" in out, out
+    elif res.exit_code == 1:
+        assert "Verdict: NOT clean" in out and "[FAIL]" in out, out
+    else:
+        assert res.exit_code == 2 and out.startswith("error: ") and len(out.splitlines()) == 1, out
+    return res.exit_code, out
+
+
+def check_reader(path: Path, g: tm.Game) -> None:
+    """What ``join --resume`` and ``tables`` do: read, with and without the key; only
+    ``TranscriptError`` may come out."""
+    for identity in (None, g.identities[0]):
+        try:
+            read_transcript(path, identity, tolerate_torn_tail=True)
+        except TranscriptError as exc:
+            assert str(exc).startswith(str(path))
+
+
+def test_the_original_audits_clean(game, tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(game.data)
+    code, out = run_audit(path)
+    assert code == 0, out
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_byte_level_mutants(game, tmp_path, chunk):
+    path = tmp_path / "t.jsonl"
+    bad = 0
+    for k in range(chunk, N_BYTE, 4):
+        mutate = tm.BYTE_MUTATORS[k % len(tm.BYTE_MUTATORS)]
+        label, data = mutate(random.Random(k), game)
+        path.write_bytes(data)
+        try:
+            code, _ = run_audit(path)
+            check_reader(path, game)
+        except AssertionError as exc:
+            raise AssertionError(f"mutant {k} ({mutate.__name__}: {label})") from exc
+        bad += code != 0
+    assert bad >= N_BYTE // 8  # most damage is noticed (a changed note or a swapped roster is not)
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_resigned_mutants(game, tmp_path, chunk):
+    path = tmp_path / "t.jsonl"
+    for k in range(chunk, N_DEEP, 2):
+        mutate = tm.DEEP_MUTATORS[k % len(tm.DEEP_MUTATORS)]
+        label, data = mutate(random.Random(1000 + k), game)
+        path.write_bytes(data)
+        try:
+            run_audit(path)
+        except AssertionError as exc:
+            raise AssertionError(f"mutant {k} ({mutate.__name__}: {label})") from exc
+
+
+def test_paths_that_are_not_transcripts(game, tmp_path):
+    (tmp_path / "dir.jsonl").mkdir()
+    for path in (tmp_path / "dir.jsonl", tmp_path / "missing.jsonl"):
+        code, out = run_audit(path)
+        assert code != 0 and str(path) in out
+    for data in (b"", b"\n", b"\xff\xfe\x00garbage", bytes(range(256)) * 4):
+        (tmp_path / "x.jsonl").write_bytes(data)
+        code, out = run_audit(tmp_path / "x.jsonl")
+        assert code == 1 and "signatures and hash chains" in out
+
+
+def test_tables_lists_damaged_transcripts(game, tmp_path):
+    home = tmp_path / "home"
+    (home / "tables").mkdir(parents=True)
+    (home / "tables" / "good.jsonl").write_bytes(game.data)
+    for k, mutate in enumerate(tm.BYTE_MUTATORS):
+        label, data = mutate(random.Random(k), game)
+        (home / "tables" / f"bad{k}.jsonl").write_bytes(data)
+    (home / "tables" / "dir.jsonl").mkdir()
+    (home / "tables" / "odd.jsonl").write_bytes(_with_table_field(game, "created", "yesterday"))
+    res = runner.invoke(app, ["tables"], env={"P2PCARDS_HOME": str(home)})
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert res.exit_code == 0 and "go-out-girl" in res.output and "unreadable" in res.output
+    assert "line 1: bad table record (created is 'yesterday', not a time)" in res.output
+
+
+# ---- regressions: each crash the fuzzing found --------------------------------------------------
+
+
+def _recs(game: tm.Game) -> list[dict]:
+    return tm.parse(game.lines)
+
+
+def _write(tmp_path: Path, game: tm.Game, recs: list[dict]) -> Path:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(tm.join(tm.encode(tm.resign(recs, game.identities))))
+    return path
+
+
+def _with_table_field(game: tm.Game, key: str, value, sub: str | None = None) -> bytes:
+    head = json.loads(game.lines[0])
+    if sub is None:
+        head[key] = value
+    else:
+        head[key][sub] = value
+    return tm.join([tm.canonical(head), *game.lines[1:]])
+
+
+def _envs(recs: list[dict], topic: str, **match) -> list[dict]:
+    return [r["env"] for r in recs if r.get("type") in ("in", "out") and r["env"]["topic"] == topic
+            and "body" in r["env"] and all(r["env"]["body"].get(k) == v for k, v in match.items())]
+
+
+def test_regression_signed_shuffle_with_slots_none_names_the_sender(game, tmp_path):
+    # was: TypeError: 'NoneType' object is not iterable (protocol/audit.py, shuffle)
+    recs = _recs(game)
+    _envs(recs, "deck", kind="shuffle", seat=1)[0]["body"]["slots"] = None
+    code, out = run_audit(_write(tmp_path, game, recs))
+    assert code == 1
+    assert "[FAIL] deck audit: bob (seat 1) at operation 1" in out
+    assert "malformed operation: slots is not a non-empty list" in out
+
+
+def test_regression_signed_slots_out_of_the_deck(game, tmp_path):
+    # was: IndexError / TypeError on slots holding a float or a dict
+    recs = _recs(game)
+    for env in _envs(recs, "deck", kind="shuffle", op=1):  # every seat agrees on it
+        env["body"]["slots"] = [0, 1.5]
+    code, out = run_audit(_write(tmp_path, game, recs))
+    assert code == 1 and "alice (seat 0) at operation 1" in out
+    assert "malformed operation: slots holds something other than a number from 0 to" in out
+
+
+def test_regression_signed_random_of_range_zero(game, tmp_path):
+    # n = 0 would divide by zero in random_value; a huge n would overflow its u64
+    recs = _recs(game)
+    for env in _envs(recs, "deck", kind="random", op=0):
+        env["body"]["n"] = 0
+    code, out = run_audit(_write(tmp_path, game, recs))
+    assert code == 1 and "malformed operation: n is 0, not a range size" in out
+
+
+def test_regression_signed_kind_that_is_an_object(game, tmp_path):
+    # was: TypeError: unhashable type: 'dict' (protocol/steps.py, descriptor_of)
+    recs = _recs(game)
+    _envs(recs, "deck", kind="shuffle", seat=1)[0]["body"]["kind"] = {"a": 1}
+    code, out = run_audit(_write(tmp_path, game, recs))
+    assert code == 1 and "bob (seat 1) at operation 1" in out
+
+
+def test_regression_abort_naming_no_seat(game, tmp_path):
+    # an abort's culprit indexed the names list: -10**30 was an IndexError
+    recs = _recs(game)
+    env = _envs(recs, "deck", seat=1)[0]
+    abort = json.loads(json.dumps(env))
+    abort["body"] = {"v": 1, "op": 1, "kind": "shuffle", "step": "abort", "seat": 1,
+                     "culprit": -(10**30), "about": "lock", "reason": "nonsense"}
+    recs.append({"type": "in", "env": abort})
+    code, out = run_audit(_write(tmp_path, game, recs))
+    assert code == 1 and "? (seat None) at operation 1 lock: claimed by seat 1" in out
+
+
+def test_regression_signed_action_without_its_slot(game, tmp_path):
+    # was: AttributeError: action 'damage' has no argument 'slot' (go_out_girl describe)
+    recs = _recs(game)
+    env = next(e for e in _envs(recs, "game") if e["body"]["action"]["kind"] == "damage")
+    del env["body"]["action"]["slot"]
+    code, out = run_audit(_write(tmp_path, game, recs))
+    assert code == 1 and "[ok] deck audit" in out
+    assert "malformed action: 'damage' without its argument 'slot'" in out
+    assert ("alice" if env["from"] == 0 else "bob") + " — malformed action" in out
+
+
+@pytest.mark.parametrize(("field", "sub", "value", "message"), [
+    ("game_info", "players", 3, "the game is for 3 players, the table has 2 seats"),
+    ("game_info", "game", "out-of-this-world", "Out Of This World is for 3 to 5 players, not 2"),
+    ("game_info", "options", {"difficulty": 1}, "Go Out Girl has no option(s) difficulty"),
+])
+def test_regression_game_description_that_does_not_fit(game, tmp_path, field, sub, value, message):
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(_with_table_field(game, field, value, sub))
+    code, out = run_audit(path)
+    assert code == 1 and f"[FAIL] game description: line 1 (the table record): {message}" in out
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("x", "created is 'x', not a time"), (10**30, "created is 1000000000000000000000000000000"),
+])
+def test_regression_created_that_is_not_a_time(game, tmp_path, value, message):
+    # was: TypeError / OverflowError in 'p2pcards tables' (datetime.fromtimestamp)
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(_with_table_field(game, "created", value))
+    with pytest.raises(TranscriptError, match=r"line 1: bad table record \(" + message):
+        read_transcript(path)
+
+
+def test_regression_game_info_that_is_not_an_object(game, tmp_path):
+    # was: AttributeError: 'list' object has no attribute 'get' in 'p2pcards tables'
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(_with_table_field(game, "game_info", [1]))
+    with pytest.raises(TranscriptError, match=r"line 1: bad table record \(game_info is \[1\]"):
+        read_transcript(path)
+
+
+@pytest.mark.parametrize(("game_name", "players", "action", "message"), [
+    ("go-out-girl", 2, {"kind": "character"}, "'character' without its argument 'slot'"),
+    ("go-out-girl", 2, {"kind": "character", "slot": True}, "'slot' is True, not a slot"),
+    ("out-of-this-world", 3, {"kind": "character", "key": "nobody", "side": 0},
+     "is not a legal action now"),
+    ("out-of-this-world", 3, {"kind": "character", "key": 0, "side": 1},
+     "'key' is 0, not a string"),
+])
+def test_regression_engine_refuses_malformed_actions(game_name, players, action, message):
+    # were: IndexError in _check_public, KeyError / IndexError in describe
+    from p2pcards.engine import Action, Decide, Decision, RuleViolation
+    from p2pcards.engine.dealer import LocalDealer
+    from p2pcards.games import new_game
+
+    state = new_game(game_name, players, {})
+    dealer = LocalDealer(1)
+    while not isinstance(req := state.pending(), Decide):
+        state.apply(dealer.fulfil(state, req))
+    with pytest.raises(RuleViolation, match=message):
+        state.apply(Decision(req.player, Action.from_json(action)))
