@@ -81,6 +81,9 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
         await mesh.close()
 
 
+BROWSE_SECONDS = 3.0  # how long join listens for tables on the LAN
+
+
 def _discovery_scope(bind: str) -> dict[str, Any]:
     """mDNS goes where the mesh listens: on every interface for a wildcard ``--bind``, else on
     the bound address only (``interfaces`` for zeroconf, ``addresses`` to advertise)."""
@@ -250,7 +253,7 @@ async def _pick_table(bind: str) -> str | None:
     try:
         scope = _discovery_scope(bind)
         scope.pop("addresses", None)
-        tables = await browse(3.0, **scope)
+        tables = await browse(BROWSE_SECONDS, **scope)
     except (RuntimeError, OSError) as exc:
         raise MeshError(f"cannot look for tables on the LAN ({exc}); join by address: "
                         "p2pcards join HOST:PORT --code CODE") from None

@@ -110,6 +110,7 @@ async def test_join_without_an_address_lists_the_lan_tables_and_takes_the_pick(
     try:
         if any(ad is None for ad in ads):
             pytest.skip("zeroconf cannot bind to 127.0.0.1 here")
+        monkeypatch.setattr(net, "BROWSE_SECONDS", 1.5)
         mine = {m.address.removeprefix("tcp://") for m in hosts}
         answers = iter(["7", "2"])
         monkeypatch.setattr("sys.stdin.isatty", lambda: True)
