@@ -363,10 +363,8 @@ class GameState:
                     then=[t["then"], t["kw"]])
 
     def _after_drawn_seen(self, p: int, drawn: list[int], then: list[Any]) -> None:
-        if drawn:  # each copy narrates from its own cards: the drawer reads what it drew
-            seen = [self.card_name(self.values[s]) for s in drawn if self.values[s] is not None]
-            which = f": {', '.join(seen)}" if len(seen) == len(drawn) else ""
-            self.say(f"{self.pname(p)} draws {plural(len(drawn), 'card')}{which}.")
+        if drawn:
+            self.say_cards(f"{self.pname(p)} draws {plural(len(drawn), 'card')}", drawn)
         name, kw = then
         getattr(self, "_after_" + name)(**kw, drawn=drawn)
 
@@ -406,6 +404,12 @@ class GameState:
         """Mark slots whose values every copy already holds as public (no deck operation)."""
         for s in slots:
             self.known[s] = self.all_mask
+
+    def say_cards(self, line: str, slots: Sequence[int]) -> None:
+        """Narrate ``line``, naming the cards of ``slots`` when this copy holds all of them. Every
+        copy narrates from its own cards, so only the seats that may see them read their names."""
+        names = [self.card_name(self.values[s]) for s in slots if self.values[s] is not None]
+        self.say(f"{line}: {', '.join(names)}." if slots and len(names) == len(slots) else f"{line}.")
 
     def say(self, text: str) -> None:
         if self._notes is not None:

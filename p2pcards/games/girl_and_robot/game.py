@@ -1006,12 +1006,12 @@ class Game(GameState):
     def _after_stolen(self, p: int, t: int, k: list, value: int) -> None:
         s = self.hand(t)[value]
         self.place(s, f"hand{p}")
-        self._receive(p, [s], ["stolen_seen", {"p": p, "t": t, "s": s, "k": k}])
+        line = f"{self.pname(p)} takes a card at random from {self.pname(t)}'s hand"
+        self._receive(p, [s], ["said", {"line": line, "slots": [s], "k": k}])
 
-    def _after_stolen_seen(self, p: int, t: int, s: int, k: list) -> None:
-        # each copy narrates from its own cards: the thief and the victim read which card it was
-        which = f": {self.slot_name(s)}" if self.values[s] is not None else ""
-        self.say(f"{self.pname(p)} takes a card at random from {self.pname(t)}'s hand{which}.")
+    def _after_said(self, line: str, slots: list[int], k: list) -> None:
+        """Narrate a card that changed hands once it is seen: the two players read its name."""
+        self.say_cards(line, slots)
         self._k(k)
 
     def _fx_trade(self, p: int, prm: dict, k: list) -> None:
@@ -1195,13 +1195,8 @@ class Game(GameState):
             self._k(k)
             return
         self.place(slot, f"hand{q}")
-        self._receive(q, [slot], ["given_seen", {"t": t, "q": q, "s": slot, "k": k}])
-
-    def _after_given_seen(self, t: int, q: int, s: int, k: list) -> None:
-        # each copy narrates from its own cards: the giver and the Queen read which card it was
-        which = f": {self.slot_name(s)}" if self.values[s] is not None else ""
-        self.say(f"{self.pname(t)} gives a card to {self.pname(q)}{which}.")
-        self._k(k)
+        line = f"{self.pname(t)} gives a card to {self.pname(q)}"
+        self._receive(q, [slot], ["said", {"line": line, "slots": [slot], "k": k}])
 
     def _ab_shadow_destroy_one(self, p: int, prm: dict, k: list) -> None:
         w = prm["weapon"]

@@ -419,9 +419,7 @@ class Game(GameState):
         self.reveal([a.slot], [owner], "given", p=p, owner=owner, s=a.slot)
 
     def _after_given(self, p: int, owner: int, s: int) -> None:
-        # each copy narrates from its own cards: the giver and the receiver read which card
-        which = f": {self.card_name(self.values[s])}" if self.values[s] is not None else ""
-        self.say(f"{self.pname(p)} (Let's Talk) gives a card to {self.pname(owner)}{which}.")
+        self.say_cards(f"{self.pname(p)} (Let's Talk) gives a card to {self.pname(owner)}", [s])
         if not self.hand(p):
             self._win_battle(p, "gives away her last card")
         else:
