@@ -182,12 +182,12 @@ class GameState:
             if not trusted:
                 self.check(event.player, event.action)
             self.req = self.then = None
-            if trusted:
-                self._decide(event.player, event.action)
-                return
-            try:  # a peer's copy cannot check every argument of a claim about hidden cards
+            try:
                 self._decide(event.player, event.action)
             except UNREADABLE as exc:
+                if trusted:  # an action from legal: a bug in the rules, not the player's doing
+                    raise
+                # a peer's copy cannot check every argument of a claim about hidden cards
                 raise _malformed(event.player, event.action, exc) from None
             return
         if isinstance(event, Revealed) and t == "reveal":
