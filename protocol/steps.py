@@ -55,7 +55,7 @@ def descriptor_of(body: dict[str, Any]) -> dict[str, Any] | None:
     return {"kind": kind, **{k: body[k] for k in DESC_FIELDS[kind]}}
 
 
-def _seat_list(v: Any, bound: int, what: str) -> str | None:
+def _index_list(v: Any, bound: int, what: str) -> str | None:
     if not isinstance(v, list) or not v:
         return f"{what} is not a non-empty list"
     if any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < bound for x in v):
@@ -70,7 +70,7 @@ def descriptor_problem(desc: dict[str, Any], n_cards: int, seats: int) -> str | 
     slots are distinct card positions, seats are seats, a random range fits in 64 bits."""
     kind = desc.get("kind")
     if kind in ("shuffle", "open"):
-        problem = _seat_list(desc.get("slots"), n_cards, "slots")
+        problem = _index_list(desc.get("slots"), n_cards, "slots")
         if problem:
             return problem
     if kind == "shuffle":
@@ -79,7 +79,7 @@ def descriptor_problem(desc: dict[str, Any], n_cards: int, seats: int) -> str | 
                                or not 0 <= by < seats):
             return f"by is {by!r}, not a seat"
     elif kind == "open":
-        return _seat_list(desc.get("to"), seats, "to")
+        return _index_list(desc.get("to"), seats, "to")
     elif kind == "random":
         n = desc.get("n")
         if not isinstance(n, int) or isinstance(n, bool) or not 0 < n < 2**64:
