@@ -103,8 +103,11 @@ def audit_transcript(path: str) -> TranscriptAudit:
     d = deck_audit(params, deck_msgs)
     if not d.clean:
         v = d.verdict
-        who = names[v.culprit] if v.culprit is not None and v.culprit < len(names) else "?"
-        rep.add("deck audit", False, f"{who} (seat {v.culprit}) at operation {v.op} {v.step}: {v.reason}")
+        if v.culprit is not None and 0 <= v.culprit < len(names):
+            who = f"{names[v.culprit]} (seat {v.culprit})"
+        else:
+            who = "no seat to blame"
+        rep.add("deck audit", False, f"{who} at operation {v.op} {v.step}: {v.reason}")
         rep.verdict = Verdict(False, v.culprit, v.reason)
         return rep
     rep.add("deck audit", True, f"{len(d.outcomes)} operations recomputed")

@@ -137,6 +137,7 @@ class _Auditor:
         self.lock_ref: list[tuple[int, int] | None] = [None] * params.n_cards
         self.values: list[int] = list(range(params.n_cards))
         self.decodable = True
+        self.fresh = True  # no step has yet worked on the deck as the parameters describe it
 
     # ---- helpers -----------------------------------------------------------------------------------
     def dev(self, culprit: int | None, op: int | None, step: str | None, reason: str) -> None:
@@ -291,6 +292,14 @@ class _Auditor:
         author: tuple[int, str] | None = None
         for step, j in chain:
             body = self.msg(op, step, j)
+            if self.fresh:
+                self.fresh = False
+                if body.get("prev") != vec_digest(cur).hex():
+                    # Every peer checked this step's prev against its own deck when it arrived,
+                    # so the record's description of the deck is what differs, not the seat
+                    self.stop(None, op, step, "the first step does not start from the deck these "
+                              "parameters describe: the record's game description is not the "
+                              "one the peers played")
             self.compare(j, op, step, "prev", body.get("prev"), vec_digest(cur).hex())
             sec = self.sec(j, op, step)
             locked_want: list[str] | None = None

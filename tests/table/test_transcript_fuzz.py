@@ -195,7 +195,7 @@ def test_regression_abort_naming_no_seat(game, tmp_path):
                      "culprit": -(10**30), "about": "lock", "reason": "nonsense"}
     recs.append({"type": "in", "env": abort})
     code, out = run_audit(_write(tmp_path, game, recs))
-    assert code == 1 and "? (seat None) at operation 1 lock: claimed by seat 1" in out
+    assert code == 1 and "no seat to blame at operation 1 lock: claimed by seat 1" in out
 
 
 def test_regression_signed_action_without_its_slot(game, tmp_path):
@@ -219,6 +219,19 @@ def test_regression_game_description_that_does_not_fit(game, tmp_path, field, su
     path.write_bytes(_with_table_field(game, field, value, sub))
     code, out = run_audit(path)
     assert code == 1 and f"[FAIL] game description: line 1 (the table record): {message}" in out
+
+
+def test_a_changed_game_description_is_blamed_on_the_record_not_a_seat(game, tmp_path):
+    """The table record is not signed: options changed in it after the game (here the names,
+    which are part of the deck's description) make the deck audit start from another deck.
+    Every peer checked the first step against its own deck during the game, so the audit says
+    the record is wrong instead of blaming the seat that took that step."""
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(_with_table_field(game, "game_info", {"names": ["mallory", "eve"]}, "options"))
+    code, out = run_audit(path)
+    assert code == 1, out
+    assert "the record's game description is not the one the peers played" in out
+    assert "no seat to blame at operation" in out and "(seat " not in out
 
 
 @pytest.mark.parametrize(("value", "message"), [
