@@ -57,8 +57,7 @@ DECK = [n for n in range(1, 14) for _ in range(6)] + [0] * 8
 def bench_partition(per_size: int = 20) -> dict:
     rng = random.Random(5)
     abilities = [None, NERAI, TOYOKO, SHIAN, KYOKO]
-    rows = {}
-    cp_all, bf_all = [], []
+    times: dict[int, tuple[list[float], list[float]]] = {}
     for size in range(9, 21):
         cp_t, bf_t = [], []
         for i in range(per_size):
@@ -73,15 +72,20 @@ def bench_partition(per_size: int = 20) -> dict:
             b = min_plays_brute(c, ab)
             bf_t.append(time.perf_counter() - t)
             assert p.plays == b, (c, ab)
-        rows[size] = {"cpsat_ms": round(statistics.median(cp_t) * 1000, 3),
-                      "brute_ms": round(statistics.median(bf_t) * 1000, 3),
-                      "ratio": round(statistics.median(cp_t) / statistics.median(bf_t), 2)}
-        cp_all += cp_t
-        bf_all += bf_t
-    return {"partition_by_size": rows,
-            "partition_cpsat_median_ms": round(statistics.median(cp_all) * 1000, 3),
-            "partition_brute_median_ms": round(statistics.median(bf_all) * 1000, 3),
-            "partition_cpsat_over_brute": round(statistics.median(cp_all) / statistics.median(bf_all), 2)}
+        times[size] = (cp_t, bf_t)
+    return cpsat_versus_brute("partition", times)
+
+
+def cpsat_versus_brute(prefix: str, times: dict[int, tuple[list[float], list[float]]]) -> dict:
+    """Median CP-SAT and brute-force times (seconds in, ms out) per size and over all, and ratios."""
+    def row(cp: list[float], bf: list[float]) -> dict:
+        return {"cpsat_ms": round(statistics.median(cp) * 1000, 3),
+                "brute_ms": round(statistics.median(bf) * 1000, 3),
+                "ratio": round(statistics.median(cp) / statistics.median(bf), 2)}
+    every = row([x for cp, _ in times.values() for x in cp], [x for _, bf in times.values() for x in bf])
+    return {f"{prefix}_by_size": {size: row(*t) for size, t in times.items()},
+            f"{prefix}_cpsat_median_ms": every["cpsat_ms"], f"{prefix}_brute_median_ms": every["brute_ms"],
+            f"{prefix}_cpsat_over_brute": every["ratio"]}
 
 
 GOG_LEVELS = {"strong": StrongBot, "heuristic": GoOutGirlBot, "random": RandomBot}
@@ -211,7 +215,7 @@ def bench_setplan(per_size: int = 20) -> dict:
         "out-of-this-world", 150, 4, 0.05, OutOfThisWorldBot,
         lambda r: (r.choice([3, 4, 5]), {"adventure": r.choice(OOTW_ADVENTURES)}))
         if v.step in ("take", "action")]
-    rows, cp_all, bf_all = {}, [], []
+    times: dict[int, tuple[list[float], list[float]]] = {}
     for size in range(3, 9):
         cp_t, bf_t = [], []
         while len(cp_t) < per_size:
@@ -232,15 +236,8 @@ def bench_setplan(per_size: int = 20) -> dict:
             b = setplan.brute(p)
             bf_t.append(time.perf_counter() - t)
             assert a.value == b.value, (size, a.value, b.value)
-        rows[size] = {"cpsat_ms": round(statistics.median(cp_t) * 1000, 3),
-                      "brute_ms": round(statistics.median(bf_t) * 1000, 3),
-                      "ratio": round(statistics.median(cp_t) / statistics.median(bf_t), 2)}
-        cp_all += cp_t
-        bf_all += bf_t
-    return {"ootw_setplan_by_size": rows,
-            "ootw_setplan_cpsat_median_ms": round(statistics.median(cp_all) * 1000, 3),
-            "ootw_setplan_brute_median_ms": round(statistics.median(bf_all) * 1000, 3),
-            "ootw_setplan_cpsat_over_brute": round(statistics.median(cp_all) / statistics.median(bf_all), 2)}
+        times[size] = (cp_t, bf_t)
+    return cpsat_versus_brute("ootw_setplan", times)
 
 
 OOTW_SEEDS = 200
