@@ -44,7 +44,7 @@ def check_game(game: str) -> str:
 
 
 def game_options(difficulty: str | None = None, adventure: str | None = None,
-                 euro: bool = False) -> dict:
+                 euro: bool = False, act2: bool = False) -> dict:
     """Only the options the user gave; each game refuses the ones it does not have."""
     opts: dict = {}
     if difficulty is not None:
@@ -53,6 +53,8 @@ def game_options(difficulty: str | None = None, adventure: str | None = None,
         opts["adventure"] = adventure
     if euro:
         opts["euro"] = True
+    if act2:
+        opts["act2"] = True
     return opts
 
 
@@ -66,6 +68,8 @@ def play(
     difficulty: Annotated[str | None, typer.Option(help="Out Of This World difficulty.")] = None,
     adventure: Annotated[str | None, typer.Option(help="Out Of This World adventure.")] = None,
     euro: Annotated[bool, typer.Option("--euro", help="The Girl and the Robot's Euro variant.")] = False,
+    act2: Annotated[bool, typer.Option("--act2", help="The Girl and the Robot: put Act II in the deck "
+                                       "(a longer game).")] = False,
     bot_level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
 ) -> None:
     """Play in-process against bots (one human at this prompt), or watch bots play."""
@@ -77,7 +81,7 @@ def play(
     if bots is None:
         bots = players - 1
     try:
-        final = play_local(game, players, bots, seed, game_options(difficulty, adventure, euro),
+        final = play_local(game, players, bots, seed, game_options(difficulty, adventure, euro, act2),
                            bot_level, hinter=hinter(game))
     except ConfigError as exc:
         fail(str(exc))
@@ -201,6 +205,8 @@ def host(
     difficulty: Annotated[str | None, typer.Option(help="Out Of This World difficulty.")] = None,
     adventure: Annotated[str | None, typer.Option(help="Out Of This World adventure.")] = None,
     euro: Annotated[bool, typer.Option("--euro", help="The Girl and the Robot's Euro variant.")] = False,
+    act2: Annotated[bool, typer.Option("--act2", help="The Girl and the Robot: put Act II in the deck "
+                                       "(a longer game).")] = False,
     bot_level: Annotated[str, typer.Option(help="Level of the bots: random, easy, normal, strong.")] = "easy",
     discovery: Annotated[bool, typer.Option(help="Advertise the table on the LAN (mDNS).")] = True,
     autoplay: Annotated[bool, typer.Option(hidden=True, help="A bot plays the host's seat.")] = False,
@@ -212,7 +218,7 @@ def host(
         fail(f"--bots can fill at most {players - 1} of {players} seats (one is yours)")
     from .net import host_table
 
-    _network_errors(host_table)(game, players, game_options(difficulty, adventure, euro),
+    _network_errors(host_table)(game, players, game_options(difficulty, adventure, euro, act2),
                                 bots=bots, port=port, name=name, bind=bind, bot_level=bot_level,
                                 discovery=discovery, autoplay=autoplay)
 

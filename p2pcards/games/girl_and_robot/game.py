@@ -44,6 +44,13 @@ TEAM_NAMES = ("the Girl's team", "the Evil Queen's team")
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def and_list(items: Iterable[str]) -> str:
+    """``"A"``, ``"A and B"``, ``"A, B and C"``: a list of names for the narration."""
+    xs = list(items)
+    return xs[0] if len(xs) == 1 else f"{', '.join(xs[:-1])} and {xs[-1]}" if xs else ""
+
 DEMON = "demon"
 CANCEL = "cancel_action"
 ALLY_TURN = ("manipulate", "scout", "smoke_bomb")  # may be played during the ally's turn
@@ -102,7 +109,8 @@ class Game(GameState):
             raise ConfigError(f"The Girl and the Robot is for 2 to 4 players, not {players}")
         unknown = set(options) - {"names", "euro", "act2"}
         if unknown:
-            raise ConfigError(f"The Girl and the Robot has no option(s) {', '.join(sorted(unknown))}")
+            raise ConfigError(f"The Girl and the Robot has no {'option' if len(unknown) == 1 else 'options'} "
+                              f"{and_list(sorted(unknown))}")
         for key in ("euro", "act2"):
             if key in options and not isinstance(options[key], bool):
                 raise ConfigError(f"option {key!r} must be true or false, not {options[key]!r}")
@@ -112,7 +120,7 @@ class Game(GameState):
             raise ConfigError("option 'names' must be a list of player names")
         data = default()
         config: dict[str, Any] = {"players": players, "euro": options.get("euro", False),
-                                  "act2": options.get("act2", True)}
+                                  "act2": options.get("act2", False)}
         if names is not None:
             config["names"] = list(names)
         s = cls(players, data.n_cards, config)
@@ -249,7 +257,7 @@ class Game(GameState):
         """The seats of the next ``k`` turns after the current one, as far as the public state
         tells (extra turns, the Robot's choice, then turn order)."""
         out: list[int] = []
-        p, extra, override = self.turn, self.extra, self.override
+        p, extra, override, owed = self.turn, self.extra, self.override, self.next_fx["extra"]
         for _ in range(k):
             if extra > 0 and self.alive[p]:
                 extra -= 1
@@ -258,8 +266,9 @@ class Game(GameState):
                 extra = 0
                 q = override if override is not None and self.alive[override] else self.next_alive(p)
                 override = None
-            if not out and self.next_fx["extra"]:
-                extra += self.next_fx["extra"]
+            if q != p:  # the next other player receives the extra turns owed to "the next player"
+                extra += owed
+                owed = 0
             out.append(q)
             p = q
         return out
@@ -463,7 +472,7 @@ class Game(GameState):
         if aid == "robot_skip":
             return not tf["no_draw"]
         if aid == "robot_draw":
-            return not tf["ban"]
+            return not tf["ban"] and not tf["no_draw"]
         if aid == "queen_double":
             return (self.in_play(GIRL) and self.in_play(ROBOT) and not tf["double"]
                     and not tf["ban"] and not tf["no_draw"])
@@ -686,7 +695,7 @@ class Game(GameState):
     def _after_points_shown(self, p: int, slot: int, card: str) -> None:
         self._check_claim(p, slot, card)
         self.points += self._data.kinds[card].value
-        self.say(f"{self.pname(p)} plays {self.kind_name(card)} ({self.points} point(s) this turn).")
+        self.say(f"{self.pname(p)} plays {self.kind_name(card)} ({plural(self.points, 'point')} this turn).")
         self._resume()
 
     def _after_weapon_shown(self, p: int, slot: int, card: str, target: int) -> None:
@@ -719,7 +728,7 @@ class Game(GameState):
 
     def _do_show(self, p: int, a: Action) -> None:
         ally = self.living_ally(p)
-        self.say(f"{self.pname(p)} shows {len(a.slots)} card(s) to {self.pname(ally)}.")  # type: ignore[arg-type]
+        self.say(f"{self.pname(p)} shows {plural(len(a.slots), 'card')} to {self.pname(ally)}.")  # type: ignore[arg-type]
         self.reveal(list(a.slots), [ally], "k", k=["resume", {}])
 
     def _do_ally(self, p: int, a: Action) -> None:
@@ -922,7 +931,7 @@ class Game(GameState):
     def _after_mirrored(self, p: int, t: int, k: list) -> None:
         self.blind[t] = False
         if self.narrating:
-            cards = ", ".join(self.slot_name(s) for s in self.hand(t)) or "no cards"
+            cards = and_list(self.slot_name(s) for s in self.hand(t)) or "no cards"
             self.say(f"{self.pname(t)} reveals their hand: {cards}.")
         self._ask(p, "copy", target=t, k=k)
 
@@ -970,7 +979,7 @@ class Game(GameState):
         n = len(self.zones["treaty"])
         for s in list(self.zones["treaty"]):
             self.place(s, "draw")
-        self.say(f"{n} card(s) are shuffled and placed on top of the Draw Pile.")
+        self.say(f"{plural(n, 'card')} {'is' if n == 1 else 'are'} shuffled and placed on top of the Draw Pile.")
         self._k(k)
 
     def _fx_provoke(self, p: int, prm: dict, k: list) -> None:
@@ -992,7 +1001,7 @@ class Game(GameState):
         self.spied[t] = True
         self.blind[t] = False
         if self.narrating:
-            cards = ", ".join(self.slot_name(s) for s in self.hand(t)) or "no cards"
+            cards = and_list(self.slot_name(s) for s in self.hand(t)) or "no cards"
             self.say(f"{self.pname(t)} plays with their hand face up: {cards}.")
         self._k(k)
 
@@ -1038,7 +1047,7 @@ class Game(GameState):
         # each copy narrates from its own cards: the two traders read what changed hands
         gave = [(self.pname(a), self.slot_name(s)) for a, s in ((p, mine), (t, theirs))
                 if s is not None and self.values[s] is not None]
-        detail = ": " + ", ".join(f"{who} gives {card}" for who, card in gave) if gave else ""
+        detail = ": " + and_list(f"{who} gives {card}" for who, card in gave) if gave else ""
         self.say(f"{self.pname(p)} and {self.pname(t)} trade cards{detail}.")
         self._k(k)
 
@@ -1083,7 +1092,7 @@ class Game(GameState):
 
     def _after_two_seen(self, p: int, two: list[int], k: list) -> None:
         if self.narrating:
-            self.say(f"Revealed: {', '.join(self.slot_name(s) for s in two)}.")
+            self.say(f"Revealed: {and_list(self.slot_name(s) for s in two)}.")
         if len(two) == 2:
             self._ask(p, "order", slots=two, k=k)
         else:
@@ -1102,7 +1111,8 @@ class Game(GameState):
             self.place(s, "draw")
             self.faceup.append(s)
         if self.narrating and slots:
-            self.say(f"On top of the Draw Pile, face up: {', '.join(self.slot_name(s) for s in slots)}.")
+            self.say(f"On top of the Draw Pile, face up: {', then '.join(self.slot_name(s) for s in slots)}"
+                     f"{' (the first on top)' if len(slots) > 1 else ''}.")
         self._k(k)
 
     def _ab_girl_hex(self, p: int, prm: dict, k: list) -> None:
@@ -1171,7 +1181,7 @@ class Game(GameState):
     def _after_destroyed(self, ws: list[int], k: list) -> None:
         for w in ws:
             self.place(w, "discard")
-        self.say(f"{len(ws)} weapon(s) are destroyed.")
+        self.say(f"{plural(len(ws), 'weapon')} {'is' if len(ws) == 1 else 'are'} destroyed.")
         self._k(k)
 
     def _ab_shadow_revive(self, p: int, prm: dict, k: list) -> None:
@@ -1182,7 +1192,7 @@ class Game(GameState):
         for s in took:
             self.place(s, f"hand{q}")
         if self.narrating:
-            self.say(f"The Evil Queen is revived and takes {', '.join(self.slot_name(s) for s in took) or 'nothing'}.")
+            self.say(f"The Evil Queen is revived and takes {and_list(self.slot_name(s) for s in took) or 'nothing'}.")
         self._k(k)
 
     def _ab_shadow_give(self, p: int, prm: dict, k: list) -> None:
@@ -1306,12 +1316,12 @@ class Game(GameState):
         self.chars = arrangements(n)[value]
         self.team = [TEAM_OF[c] for c in self.chars]
         girl = self.chars.index(GIRL)
-        self.say("Characters: " + ", ".join(f"{self.pname(p)} is {self.char_name(p)}"
-                                            for p in range(n)) + ".")
+        self.say("Characters: " + and_list(f"{self.pname(p)} is {self.char_name(p)}"
+                                          for p in range(n)) + ".")
         swords = self._data.cards_of("basic_sword")
         for i, c in enumerate(swords):
             self.place(c, f"weapons{(girl + i) % n}" if i < n else "removed")
-        if not self.config.get("act2", True):
+        if not self.config.get("act2", False):
             for c in self._data.cards_of("act_ii"):
                 self.place(c, "removed")
         for c in self._data.cards_of(DEMON):
@@ -1346,10 +1356,14 @@ class Game(GameState):
             self._ask(girl, "direction")
 
     def _start_turn(self, q: int) -> None:
+        again = q == self.turn  # an extra turn of the same player
         self.turn = q
         self.turns += 1
-        fx = self.next_fx
-        self.next_fx = self._fresh_fx()
+        # "the next player" is the next *other* living player: what this player did to the next
+        # player waits through their own extra turns, for whoever plays after them
+        fx = self._fresh_fx() if again else self.next_fx
+        if not again:
+            self.next_fx = self._fresh_fx()
         tf = self._fresh_turn()
         tf["ban"], tf["hex"], tf["provoke"] = fx["ban"], fx["hex"], fx["provoke"]
         self.tf = tf
@@ -1357,8 +1371,10 @@ class Game(GameState):
         self.points = self.bonus[q]
         self.bonus[q] = 0
         notes = [n for n, on in (("cannot draw", tf["ban"]), ("Action cards cancelled", tf["hex"]),
-                                 ("provoked", tf["provoke"]), ("plays an extra turn", fx["extra"]),
-                                 (f"starts with {self.points} points", self.points)) if on]
+                                 ("provoked", tf["provoke"]),
+                                 ("plays an extra turn", fx["extra"] == 1),
+                                 (f"plays {fx['extra']} extra turns", fx["extra"] > 1),
+                                 (f"starts with {plural(self.points, 'point')}", self.points)) if on]
         self.say(f"— Turn {self.turns}: {self.pname(q)} ({self.char_name(q)})"
                  f"{' · ' + ', '.join(notes) if notes else ''}.")
         self.ctx = "turn"
@@ -1543,7 +1559,7 @@ class Game(GameState):
     def _after_grave_seen(self, p: int, k: list) -> None:
         if self.narrating and self.zones["grave"]:
             self.say(f"{self.pname(p)}'s cards go to the discard pile: "
-                     f"{', '.join(self.slot_name(s) for s in self.zones['grave'])}.")
+                     f"{and_list(self.slot_name(s) for s in self.zones['grave'])}.")
         self._bury_next(p, k)
 
     def _bury_next(self, p: int, k: list) -> None:
@@ -1604,7 +1620,7 @@ class Game(GameState):
         o = self.outcome()
         if o is None:
             return ""
-        who = ", ".join(self.pname(p) for p in o["winners"])
+        who = and_list(self.pname(p) for p in o["winners"])
         return f"{o['result']} ({who}) after {o['turns']} turns"
 
     def arrangement_prompt(self, by: int, slots: tuple[int, ...]) -> str | None:
@@ -1642,7 +1658,7 @@ class Game(GameState):
             ws = ", ".join(self._weapon_label(w, seat) for w in self.weapons(p)) or "no weapon"
             marks = [m for m, on in (("dead", not self.alive[p]), ("face up (Spy)", self.spied[p]),
                                      ("blind", self.blind[p]), ("cursed", self.cursed(p)),
-                                     (f"{len(self.zones[f'aside{p}'])} Demon(s) set aside",
+                                     (f"{plural(len(self.zones[f'aside{p}']), 'Demon')} set aside",
                                       self.zones[f"aside{p}"])) if on]
             you = " (you)" if p == seat else ""
             turn = " ←" if self.req and self.req.get("player") == p else ""
@@ -1714,7 +1730,7 @@ class Game(GameState):
         if k == "pendant":
             return f"Pendant, free Robot ability: {self._ability_text(a.id)}{self._target_text(_params(a))}"
         if k == "show":
-            return f"show your ally: {', '.join(self.slot_name(s) for s in a.slots)}"
+            return f"show your ally: {and_list(self.slot_name(s) for s in a.slots)}"
         if k == "ally":
             return "call on your ally (Manipulate, Scout, Smoke Bomb)"
         if k == "unleash":
@@ -1723,7 +1739,7 @@ class Game(GameState):
             return {0: "end your turn without drawing", 1: "end your turn: draw 1 card",
                     2: "end your turn: draw 2 cards"}[a.draw]
         if k == "pass":
-            return {"respond": "let it resolve", "ally": "do nothing", "aside": "keep the Demon(s) aside",
+            return {"respond": "let it resolve", "ally": "do nothing", "aside": "keep the set-aside Demons for later",
                     "pendant": "no ability"}.get(self.phase, "pass")
         if k == "cancel":
             top = self.stack[-1]["card"] if self.stack else None

@@ -49,3 +49,17 @@ def test_a_human_seat_plays_from_its_own_view():
     r = cli("play", "girl-and-robot", "--players", "2", "--seed", "4", stdin="1\n" * 800)
     assert r.returncode == 0, r.stderr
     assert "Your hand:" in r.stdout and "Your options:" in r.stdout and "Result:" in r.stdout
+
+
+def test_act2_option_in_play_and_host():
+    """"Act II: [...] Insert this card into the game only if you want to play longer." ``--act2``
+    puts it in (``play`` and ``host``); without it the game has no Act II option set; another game
+    refuses it."""
+    from p2pcards.cli import game_options
+
+    assert game_options() == {} and game_options(act2=True) == {"act2": True}
+    r = cli("play", "girl-and-robot", "--players", "3", "--bots", "3", "--seed", "3", "--act2")
+    assert r.returncode == 0 and "Result:" in r.stdout, r.stderr
+    assert "--act2" in cli("host", "--help").stdout
+    other = cli("play", "go-out-girl", "--players", "2", "--bots", "2", "--act2")
+    assert other.returncode == 2 and "act2" in other.stderr

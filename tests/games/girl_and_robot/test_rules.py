@@ -492,6 +492,6 @@ def test_trade_names_the_cards_to_the_traders_only():
     t.act(0, "choose", slot=t.slot("ap2", "hand0"))
     t.act(2, "choose", slot=t.slot("ap1", "hand2"))
     logs = {p: "\n".join(t.views[p].take_notes()) for p in range(3)}
-    line = "Seat 1 and Seat 3 trade cards: Seat 1 gives Ability Points 2, Seat 3 gives Ability Points 1."
+    line = "Seat 1 and Seat 3 trade cards: Seat 1 gives Ability Points 2 and Seat 3 gives Ability Points 1."
     assert line in logs[0] and line in logs[2]
     assert "Seat 1 and Seat 3 trade cards." in logs[1] and "Ability Points" not in logs[1]
