@@ -34,7 +34,7 @@ ABILITIES: dict[str, tuple[tuple[str, str], ...]] = {  # character -> (id, side)
     "shadow": (("shadow_destroy_all", "alone"), ("shadow_revive", "alone"),
                ("shadow_give", "team"), ("shadow_destroy_one", "team")),
 }
-PUBLISHED_KEYS = ("action", "points", "demon", "basic_weapon", "effect_weapon")
+TOTAL_KEYS = ("action", "points", "demon", "basic_weapon", "effect_weapon")
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,7 @@ class CardData:
     card_kind: tuple[str, ...]  # card id -> kind key
     characters: dict[str, Character]
     house_rules: tuple[tuple[str, str], ...]
+    house_totals: tuple[str, ...] = ()  # the totals (TOTAL_KEYS) the rulebook does not print
 
     @property
     def n_cards(self) -> int:
@@ -123,11 +124,15 @@ def parse(raw: Any, source: str = "cards.json") -> CardData:
     hand_size = _need(raw, "hand_size", int, source)
     if not 1 <= hand_size <= 10:
         raise ConfigError(f"{source}: hand_size {hand_size} is not in 1..10")
-    published = _need(raw, "published", dict, source)
-    for k in PUBLISHED_KEYS:
-        _need(published, k, int, f"{source}: published")
+    totals = _need(raw, "totals", dict, source)
+    for k in TOTAL_KEYS:
+        _need(totals, k, int, f"{source}: totals")
+    house_totals = _need(raw, "house_totals", list, source)
+    for i, k in enumerate(house_totals):
+        if k not in TOTAL_KEYS:
+            raise ConfigError(f"{source}: house_totals[{i}]: {k!r} is not one of {', '.join(TOTAL_KEYS)}")
     kinds: dict[str, Kind] = {}
-    counts = dict.fromkeys(PUBLISHED_KEYS, 0)
+    counts = dict.fromkeys(TOTAL_KEYS, 0)
 
     actions = _need(raw, "actions", list, source)
     for i, e in enumerate(actions):
@@ -190,10 +195,10 @@ def parse(raw: Any, source: str = "cards.json") -> CardData:
     if missing:
         raise ConfigError(f"{source}: weapons: missing {', '.join(missing)}")
 
-    for k in PUBLISHED_KEYS:
-        if counts[k] != published[k]:
+    for k in TOTAL_KEYS:
+        if counts[k] != totals[k]:
             raise ConfigError(f"{source}: the {k.replace('_', ' ')} cards add up to {counts[k]}, "
-                              f"but the published deck has {published[k]}")
+                              f"but the deck's totals say {totals[k]}")
     if kinds["basic_sword"].copies < 4:
         raise ConfigError(f"{source}: weapons: the deck needs a Basic Sword for each of 4 players")
 
@@ -227,7 +232,10 @@ def parse(raw: Any, source: str = "cards.json") -> CardData:
         characters[key] = Character(key, _need(c, "name", str, where), tuple(abs_))
 
     rules = []
-    for i, r in enumerate(raw.get("house_rules", [])):
+    raw_rules = raw.get("house_rules", [])
+    if not isinstance(raw_rules, list):
+        raise ConfigError(f"{source}: 'house_rules' must be a list, not {raw_rules!r}")
+    for i, r in enumerate(raw_rules):
         where = f"{source}: house_rules[{i}]"
         r = _obj(r, where)
         rules.append((_need(r, "key", str, where), _need(r, "text", str, where)))
@@ -235,7 +243,8 @@ def parse(raw: Any, source: str = "cards.json") -> CardData:
     card_kind: list[str] = []
     for k in kinds.values():
         card_kind += [k.key] * k.copies
-    return CardData(hand_size, kinds, tuple(card_kind), characters, tuple(rules))
+    return CardData(hand_size, kinds, tuple(card_kind), characters, tuple(rules),
+                    tuple(dict.fromkeys(house_totals)))
 
 
 def load(path: Path | str = DATA_FILE) -> CardData:

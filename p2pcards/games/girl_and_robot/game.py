@@ -1,4 +1,8 @@
-"""The Girl and the Robot: every rule of ``rules/girl-and-robot.txt`` on the knowledge-aware engine.
+"""The Girl and the Robot: every rule of its rulebook on the knowledge-aware engine.
+
+The rulebook is the project's shared copy, ``girl-and-robot.txt`` in the rules folder beside the
+design notes (it is not part of this repository); ``docs/girl-and-robot.md`` lists every reading
+and house value p2pcards chooses where it is silent.
 
 Cards are the ids of ``cards.json`` (see ``data.py``). Zones: ``draw`` (the Draw Pile, bottom
 first), ``discard``, ``removed`` (out of the game), per seat ``hand{p}``, ``weapons{p}`` (on the
@@ -1688,11 +1692,15 @@ class Game(GameState):
                "Teams: 2 players the Girl vs the Evil Queen; 3 players the Girl and the Robot vs "
                "the Evil Queen; 4 players the Girl and the Robot vs the Evil Queen and the Shadow Robot.",
                f"Hand size: {d.hand_size}. Options: --euro (allies share one life and each "
-               "other's weapons).", "", "Deck:"]
-        for cat, title in (("action", "Action cards"), ("points", "Ability Points cards"),
-                           ("demon", "Demons"), ("weapon", "Weapons")):
+               "other's weapons), --act2 (Act II in the deck, for a longer game).", "",
+               "Deck ([house value]: not printed in the rulebook, chosen by p2pcards):"]
+        for cat, title, totals in (("action", "Action cards", ("action",)),
+                                   ("points", "Ability Points cards", ("points",)),
+                                   ("demon", "Demons", ("demon",)),
+                                   ("weapon", "Weapons", ("basic_weapon", "effect_weapon"))):
             ks = [k for k in d.kinds.values() if k.category == cat]
-            out.append(f"  {title} ({sum(k.copies for k in ks)}):")
+            house = "   [house total]" if any(t in d.house_totals for t in totals) else ""
+            out.append(f"  {title} ({sum(k.copies for k in ks)}){house}:")
             for k in ks:
                 house = "   [house value]" if k.house else ""
                 out.append(f"    {k.copies} × {k.name}{house} — {k.text}")

@@ -5,6 +5,7 @@ read them otherwise, each with a scenario that quotes the line (the shared ruleb
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 from p2pcards.engine import Decide, LocalDealer, play
 from p2pcards.games import new_game
@@ -103,6 +104,53 @@ def test_the_robots_ban_skips_its_own_extra_turn():
     t.end(1)
     assert g.turn == 0 and g.tf["ban"]
     assert [a.draw for a in t.legal(0) if a.kind == "end"] == [0]
+
+
+def test_the_robots_ban_falls_on_the_player_it_then_chooses():
+    """The Robot's "1: The next player cannot draw any card during their turn" (through Lone Wolf)
+    then its "4: Choose the player who plays after you": the next player is known when the turn
+    ends, so the chosen Shadow Robot is banned, not the Queen who sits next."""
+    g = rig(["girl", "robot", "queen", "shadow"], hands={1: ["lone_wolf", "ap2", "ap2"]},
+            draw=["*"] * 10, turn=1)
+    t = Table(g)
+    t.play(1, "lone_wolf", ability="robot_ban")
+    t.pass_all()
+    t.play(1, "ap2")
+    t.play(1, "ap2")
+    t.act(1, "ability", id="robot_next", target=3)
+    t.end(1)
+    assert g.turn == 3 and g.tf["ban"]
+    t.end(3, draw=0)
+    assert g.turn == 0 and not g.tf["ban"]
+
+
+def test_the_robots_choice_waits_for_its_own_extra_turn():
+    """The Robot's "4: Choose the player who plays after you. The turn order stays the same."
+    The chosen player plays after the Robot's own extra turn, then play goes on from them in the
+    same direction (the reading docs/girl-and-robot.md states)."""
+    g = rig(["girl", "robot", "queen", "shadow"], hands={1: ["ap2", "ap2"]}, draw=["*"] * 10, turn=1)
+    g.extra = 1
+    t = Table(g)
+    t.play(1, "ap2")
+    t.play(1, "ap2")
+    t.act(1, "ability", id="robot_next", target=3)
+    assert g.upcoming(3) == [1, 3, 0]
+    t.end(1)
+    assert g.turn == 1
+    t.end(1)
+    assert g.turn == 3
+    t.end(3)
+    assert g.turn == 0 and g.direction == 1
+
+
+def test_the_doc_page_states_the_readings():
+    """Issue 14 item 5: the doc page says which reading of the Robot's 4 is played, quoting it,
+    that a cancelled Act II stays in the game, and which deck values are house values."""
+    doc = " ".join((Path(__file__).parents[3] / "docs" / "girl-and-robot.md").read_text().split())
+    assert ('"Choose the player who plays after you. The turn order stays the same." — is read as: '
+            "the chosen player plays the next turn") in doc
+    assert "cancelled Act II stays in the game" in doc
+    assert '"Remove the 4 Demon cards from the Deck"' in doc and "house_totals" in doc
 
 
 # ---- item 2: Act II only when asked for ----------------------------------------------------------

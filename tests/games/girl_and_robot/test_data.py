@@ -1,4 +1,5 @@
-"""The card data file: the published deck, the house values, and clear errors for a bad file."""
+"""The card data file: the deck, which of its values are printed and which are house values, and
+clear errors for a bad file."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from p2pcards.games.girl_and_robot.data import DATA_FILE, load, parse
 RAW = json.loads(DATA_FILE.read_text(encoding="utf-8"))
 
 
-def test_the_published_deck():
-    """"31 action cards, 12 Ability Points cards, 4 demons, 4 basic weapons and 4 effect
-    weapons" (the published contents)."""
+def test_the_deck():
+    """The deck p2pcards plays: 31 Action cards, 12 Ability Points cards, 4 Demons ("Remove the 4
+    Demon cards from the Deck"), 4 Basic Swords ("Every player starts with 1 Basic Sword card")
+    and one each of the 4 effect Weapons."""
     d = load()
     by_cat: dict[str, int] = {}
     for k in d.card_kind:
@@ -27,11 +29,14 @@ def test_the_published_deck():
 
 
 def test_unprinted_values_are_marked_house():
-    """The copies of each Action card and the Ability Points values are not printed: every one
-    is marked as a house value; the printed ones are not."""
+    """The rulebook prints "Remove the 4 Demon cards from the Deck" and "Every player starts with
+    1 Basic Sword card [...] Remove all extra Basic Swords from the game", and no other count: the
+    copies of each Action card and Weapon, the Ability Points values and every total but the
+    Demons' are house values, marked as such; the Demons are not."""
     d = load()
     for k in d.kinds.values():
-        assert k.house == (k.category in ("action", "points")), k.key
+        assert k.house == (k.category != "demon"), k.key
+    assert set(d.house_totals) == {"action", "points", "basic_weapon", "effect_weapon"}
     costs = {a.id: a.cost for c in d.characters.values() for a in c.abilities}
     assert costs["shadow_revive"] == 5 and costs["queen_double"] == 0  # printed costs
 
@@ -63,9 +68,11 @@ def test_errors_name_the_bad_entry():
     bad(lambda r: r["house_rules"].append({"key": "x"}), r"house_rules\[\d+\]: missing 'text'")
 
 
-def test_totals_must_match_the_published_deck():
-    bad(lambda r: r["actions"][0].update(copies=1), "the action cards add up to 30, but the published deck has 31")
-    bad(lambda r: r["points"][0].update(copies=5), "the points cards add up to 13, but the published deck has 12")
+def test_totals_must_match_the_deck():
+    bad(lambda r: r["actions"][0].update(copies=1), "the action cards add up to 30, but the deck's totals say 31")
+    bad(lambda r: r["points"][0].update(copies=5), "the points cards add up to 13, but the deck's totals say 12")
+    bad(lambda r: r["house_totals"].append("jokers"), r"house_totals\[4\]: 'jokers' is not one of")
+    bad(lambda r: r.pop("totals"), "missing 'totals'")
     bad(lambda r: r["demon"].update(copies=5), "the demon cards add up to 5")
 
 
