@@ -24,7 +24,7 @@ class Abilities(Common):
     def _do_ability(self, p: int, a: Action) -> None:
         cost = self._data.ability(a.id).cost
         self.points -= cost
-        self.say(f"{self.pname(p)} uses {self.char_name(p)}'s ability: {self._ability_text(a.id)}"
+        self.say(f"{self.pname(p)} uses {self.char_ref(p)}'s ability: {self._ability_text(a.id)}"
                  f"{self._target_text({k: v for k, v in _params(a).items() if k != 'ability'})}.")
         self._ability(p, a.id, _params(a), ["ability_done", {}])
 

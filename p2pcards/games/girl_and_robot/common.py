@@ -95,6 +95,11 @@ class Common(GameState):
     def char_name(self, p: int) -> str:
         return self._data.characters[self.chars[p]].name
 
+    def char_ref(self, p: int) -> str:
+        """The character's name inside a sentence: "the Robot"."""
+        name = self.char_name(p)
+        return "the" + name[3:] if name.startswith("The ") else name
+
     def hand(self, p: int) -> list[int]:
         return self.zones[f"hand{p}"]
 

@@ -111,7 +111,7 @@ class SetUp(Common):
         self.chars = arrangements(n)[value]
         self.team = [TEAM_OF[c] for c in self.chars]
         girl = self.chars.index(GIRL)
-        self.say("Characters: " + and_list(f"{self.pname(p)} is {self.char_name(p)}"
+        self.say("Characters: " + and_list(f"{self.pname(p)} is {self.char_ref(p)}"
                                           for p in range(n)) + ".")
         swords = self._data.cards_of("basic_sword")
         for i, c in enumerate(swords):

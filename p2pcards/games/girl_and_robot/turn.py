@@ -162,7 +162,7 @@ class Turn(Common):
                                  ("plays an extra turn", fx["extra"] == 1),
                                  (f"plays {fx['extra']} extra turns", fx["extra"] > 1),
                                  (f"starts with {plural(self.points, 'point')}", self.points)) if on]
-        self.say(f"— Turn {self.turns}: {self.pname(q)} ({self.char_name(q)})"
+        self.say(f"— Turn {self.turns}: {self.pname(q)} ({self.char_ref(q)})"
                  f"{' · ' + ', '.join(notes) if notes else ''}.")
         self.ctx = "turn"
         self.allywin = None

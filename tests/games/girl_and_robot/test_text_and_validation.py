@@ -4,6 +4,7 @@ action is refused with a RuleViolation naming its player (never a crash)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -83,3 +84,35 @@ def test_random_actions_in_every_phase_are_refused_or_applied_cleanly():
                     assert ok == legal, (a, s.phase)
 
         play(st, [RandomBot(p, seed) for p in range(3)], LocalDealer(seed), on_step=fuzz)
+
+
+def test_narration_counts_and_lists_read_as_english():
+    """Issue 13's polish list: "1 point", never "1 points" or "point(s)"; names listed as "A, B
+    and C"; a character inside a sentence is "the Robot"; seats are numbered from 1."""
+    g = rig(["girl", "robot", "queen"], hands={1: ["ap1", "ap2", "peace_treaty"], 2: ["spy"]},
+            draw=["*"] * 6, turn=1)
+    t = Table(g)
+    t.play(1, "ap1")
+    t.play(1, "ap2")
+    t.act(1, "ability", id="robot_draw")
+    t.pass_windows()
+    t.play(1, "peace_treaty")
+    t.pass_all()
+    for _ in range(3):  # each player with a card chooses one
+        if g.phase == "choose":
+            t.act(t.decider(), "choose", slot=g.hand(t.decider())[0])
+    log = "\n".join(t.log)
+    assert "Seat 2 plays Ability Points 1 (1 point this turn)." in log
+    assert "Seat 2 plays Ability Points 2 (3 points this turn)." in log
+    assert "Seat 2 uses the Robot's ability: [2] Draw 1 card." in log
+    assert "2 cards are shuffled and placed on top of the Draw Pile." in log
+    assert "(s)" not in log and " 1 cards" not in log and "Seat 0" not in log
+
+    g = new_game("girl-and-robot", 4, {"names": ["Ann", "Bo", "Cy", "Di"]})
+    d = LocalDealer(2)
+    g.narrate()
+    while not isinstance(g.pending(), Decide):
+        g.apply(d.fulfil(g, g.pending()))
+    chars = next(line for line in g.take_notes() if line.startswith("Characters:"))
+    seat = r"(Ann|Bo|Cy|Di) is the (Girl|Robot|Evil Queen|Shadow Robot)"
+    assert re.fullmatch(rf"Characters: {seat}, {seat}, {seat} and {seat}\.", chars), chars
