@@ -52,7 +52,7 @@ class LocalDealer:
         if state.viewer is not None:
             raise ValueError("the local dealer needs the full-information state")
         if isinstance(req, Shuffle):
-            if req.by is not None and arrange is not None:
+            if req.by is not None and arrange is not None and not req.mix:
                 order = list(arrange(req.by, req.slots))
                 if sorted(order) != sorted(req.slots):
                     raise RuleViolation(req.by, "an arrangement must reorder exactly the given slots")

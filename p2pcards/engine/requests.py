@@ -6,7 +6,10 @@ A state's ``pending()`` returns one request:
 * ``Shuffle(slots, by)``  -- the deck service re-randomises these slots. With ``by=None`` nobody
                              learns the new order. With ``by=p`` seat p arranges them (its agent
                              picks the order, privately) and p alone knows the result -- provided p
-                             knew every card in those slots before;
+                             knew every card in those slots before. ``mix=True`` (with ``by``):
+                             a hand is mixed -- the order is picked at random for p without
+                             asking p's agent, so the others lose track of which slot holds
+                             which card while p keeps knowing them (see ``GameState.mix_hand``);
 * ``Reveal(slots, to)``   -- the deck service opens these slots to the seats in ``to``;
 * ``Random(n)``           -- a joint random integer in ``[0, n)``;
 * ``None``                -- the game is over.
@@ -33,6 +36,7 @@ class Decide:
 class Shuffle:
     slots: tuple[int, ...]
     by: int | None = None
+    mix: bool = False  # a hand mixed by its holder: a random private reorder nobody is asked for
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +88,33 @@ def request_to_json(req: Request) -> dict[str, Any]:
     if isinstance(req, Decide):
         return {"type": "decide", "player": req.player}
     if isinstance(req, Shuffle):
-        return {"type": "shuffle", "slots": list(req.slots), "by": req.by}
+        return {"type": "shuffle", "slots": list(req.slots), "by": req.by, "mix": req.mix}
     if isinstance(req, Reveal):
         return {"type": "reveal", "slots": list(req.slots), "to": list(req.to)}
     if isinstance(req, Random):
         return {"type": "random", "n": req.n}
     raise TypeError(f"not a request: {req!r}")
+
+
+def request_from_json(d: dict[str, Any]) -> Request:
+    """Parse a request written by ``request_to_json``; ``ValueError`` on a malformed one."""
+    try:
+        kind = d["type"]
+        if kind == "decide":
+            return Decide(int(d["player"]))
+        if kind == "shuffle":
+            by = d.get("by")
+            mix = d.get("mix", False)
+            if not isinstance(mix, bool):
+                raise TypeError("mix must be true or false")
+            return Shuffle(_ints(d["slots"]), None if by is None else int(by), mix)
+        if kind == "reveal":
+            return Reveal(_ints(d["slots"]), _ints(d["to"]))
+        if kind == "random":
+            return Random(int(d["n"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"malformed request {d!r}: {exc}") from None
+    raise ValueError(f"unknown request type {d.get('type')!r}")
 
 
 def event_to_json(ev: Event) -> dict[str, Any]:

@@ -54,6 +54,14 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def join_names(names: Iterable[str], last: str = "and") -> str:
+    """``"A"``, ``"A and B"``, ``"A, B and C"``: a list of names for the narration."""
+    xs = list(names)
+    if len(xs) <= 1:
+        return "".join(xs)
+    return f"{', '.join(xs[:-1])} {last} {xs[-1]}"
+
+
 def mask_of(seats: Iterable[int]) -> int:
     m = 0
     for s in seats:
@@ -107,7 +115,7 @@ class GameState:
         if t == "decide":
             return Decide(r["player"])
         if t == "shuffle":
-            return Shuffle(tuple(r["slots"]), r["by"])
+            return Shuffle(tuple(r["slots"]), r["by"], bool(r.get("mix", False)))
         if t == "reveal":
             return Reveal(tuple(r["slots"]), tuple(r["to"]))
         return Random(r["n"])
@@ -314,6 +322,10 @@ class GameState:
             self.req = {"type": "decide", "player": req.player}
         elif isinstance(req, Shuffle):
             self.req = {"type": "shuffle", "slots": list(req.slots), "by": req.by}
+            if req.mix:
+                if req.by is None:
+                    raise AssertionError("a mixed hand needs its holder: Shuffle(slots, by=p, mix=True)")
+                self.req["mix"] = True
         elif isinstance(req, Reveal):
             self.req = {"type": "reveal", "slots": list(req.slots), "to": sorted(req.to)}
         elif isinstance(req, Random):
@@ -365,8 +377,40 @@ class GameState:
     def _after_drawn_seen(self, p: int, drawn: list[int], then: list[Any]) -> None:
         if drawn:
             self.say_cards(f"{self.pname(p)} draws {plural(len(drawn), 'card')}", drawn)
+        zone = f"hand{p}"
+        if zone in self.hands():
+            self.mix_hand(zone, drawn, "drawn_mixed", drawn=drawn, then=then)
+        else:
+            self._after_drawn_mixed(drawn, then)
+
+    def _after_drawn_mixed(self, drawn: list[int], then: list[Any]) -> None:
         name, kw = then
         getattr(self, "_after_" + name)(**kw, drawn=drawn)
+
+    def hands(self) -> dict[str, int]:
+        """The zones that are hands, each with the seat that holds it (``{"hand0": 0, ...}``).
+        A card that enters a hand is mixed with the others (``mix_hand``); ``draw`` does it by
+        itself for ``hand{p}``. The default declares none (nothing is mixed)."""
+        return {}
+
+    def mix_hand(self, zone: str, entered: Sequence[int], then: str, /, **kw: Any) -> None:
+        """The cards ``entered`` the hand ``zone`` (declared in ``hands()``): its holder mixes
+        it, ``Shuffle(slots, by=holder, mix=True)``, so every other seat loses track of which
+        slot holds which card -- a gift cannot be followed, a just-drawn card cannot be told from
+        the old ones -- while the holder still knows them all. Skipped (the continuation runs at
+        once) when there is nothing to lose track of: fewer than two cards, or only the cards
+        that just entered together and no other seat knows any of them. Only the slots the
+        holder knows are mixed. After a mix, ``entered`` says how many cards came, not where
+        they are."""
+        holder = self.hands()[zone]
+        slots = [s for s in self.zones[zone] if self.known[s] >> holder & 1]
+        others = self.all_mask & ~(1 << holder)
+        fresh = set(entered)
+        if len(slots) >= 2 and (any(s not in fresh for s in slots)
+                                or any(self.known[s] & others for s in slots)):
+            self.request(Shuffle(tuple(slots), holder, mix=True), then, **kw)
+        else:
+            getattr(self, "_after_" + then)(**kw)
 
     def refill(self, then: str) -> bool:
         """The ``deck`` zone ran out: start making a new deck and continue with ``then`` once it

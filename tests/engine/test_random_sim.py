@@ -7,7 +7,11 @@ contract"; OpenSpiel's RandomSimTest): random legal playouts to the end from man
   outcomes it may see, and it must equal ``full.view(seat)`` (which masks by the public
   knowledge) and agree with the truth wherever it knows a card;
 * the deciding seat's legal actions computed from its own view equal those of the full state;
-* termination within a step bound.
+* termination within a step bound;
+* hands are mixed (issue 11): after every ``Shuffle(hand, by=holder, mix=True)`` no seat but the
+  holder knows any slot of that hand, and whenever a seat must decide, no slot of a declared
+  hand (``state.hands()``) is known to a seat other than its holder -- a card that entered a
+  hand has been mixed in, so nobody can follow it.
 
 A game joins by adding its configurations to ``CONFIGS``.
 """
@@ -20,7 +24,7 @@ import random
 import pytest
 
 from p2pcards.bots.base import RandomBot
-from p2pcards.engine import Decide, LocalDealer, play
+from p2pcards.engine import Decide, LocalDealer, Shuffle, play
 from p2pcards.games import game_class, names, new_game, state_from_json
 
 # game -> list of (players, options) or (players, options, seeds); every configuration runs
@@ -67,21 +71,50 @@ def check_invariants(state) -> None:
                 assert v.known[s] >> req.player & 1 and val == state.values[s]
 
 
+class MixWatchingDealer(LocalDealer):
+    """A LocalDealer that remembers the hand mixes it fulfils, for ``check_mixed``."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.mixes: list[Shuffle] = []
+
+    def fulfil(self, state, req, arrange=None):
+        if isinstance(req, Shuffle) and req.mix:
+            self.mixes.append(req)
+        return super().fulfil(state, req, arrange)
+
+
+def check_mixed(state, mixes: list[Shuffle]) -> None:
+    """After a mix, only the holder knows the slots; at a decision, no declared hand holds a slot
+    another seat knows."""
+    while mixes:
+        req = mixes.pop()
+        for s in req.slots:
+            assert state.known[s] == 1 << req.by, f"slot {s} of seat {req.by}'s mixed hand is " \
+                                                  f"known to seats {state.known[s]:b}"
+    if isinstance(state.pending(), Decide):
+        for zone, holder in state.hands().items():
+            for s in state.zones[zone]:
+                assert not state.known[s] & ~(1 << holder), \
+                    f"slot {s} of {zone} is known to other seats ({state.known[s]:b}): not mixed"
+
+
 def run(game: str, players: int, options: dict, seed: int) -> None:
     state = new_game(game, players, options)
     agents = [RandomBot(p, seed * 31 + p) for p in range(players)]
     counter = {"n": 0}
     rng = random.Random(seed)
     offset = rng.randrange(CHECK_EVERY)
+    dealer = MixWatchingDealer(seed)
 
     def on_step(st, ev):
         counter["n"] += 1
+        check_mixed(st, dealer.mixes)
         if counter["n"] % CHECK_EVERY == offset:
             check_invariants(st)
 
     lockstep = seed < LOCKSTEP_SEEDS
-    final = play(state, agents, LocalDealer(seed), views=lockstep, max_steps=MAX_STEPS,
-                 on_step=on_step)
+    final = play(state, agents, dealer, views=lockstep, max_steps=MAX_STEPS, on_step=on_step)
     assert final.pending() is None
     assert final.outcome() is not None
     check_invariants(final)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine import Action, ConfigError, GameState, RuleViolation, Shuffle
+from ...engine import Action, ConfigError, GameState, RuleViolation, Shuffle, join_names, plural
 from ...engine.requests import Random
 from .data import CardData, default
 
@@ -53,7 +53,8 @@ class Game(GameState):
             raise ConfigError(f"Go Out Girl is for 2 to 5 players, not {players}")
         unknown = set(options) - {"names"}
         if unknown:
-            raise ConfigError(f"Go Out Girl has no option(s) {', '.join(sorted(unknown))}")
+            raise ConfigError(f"Go Out Girl has no option{'' if len(unknown) == 1 else 's'} "
+                              f"{join_names(sorted(unknown))}")
         data = default()
         b = data.n_battle_cards
         s = cls(players, b + 8 * players, {"players": players, **options})
@@ -112,6 +113,10 @@ class Game(GameState):
 
     def hand(self, p: int) -> list[int]:
         return self.zones[f"hand{p}"]
+
+    def hands(self) -> dict[str, int]:
+        """Each seat's hand is mixed when a card enters it (a draw, Ten's gift)."""
+        return {f"hand{p}": p for p in range(self.n_players)}
 
     def own_character(self, p: int) -> int | None:
         """Seat p's chosen character as this view knows it (revealed, or p's own view)."""
@@ -324,7 +329,7 @@ class Game(GameState):
                 raise RuleViolation(p, "the count must be the number of cards played")
             if top is not None:
                 if count != top["count"]:
-                    raise RuleViolation(p, f"must play {top['count']} card(s), not {count}")
+                    raise RuleViolation(p, f"must play {plural(top['count'], 'card')}, not {count}")
                 if number <= top["number"]:
                     raise RuleViolation(p, f"{number} does not beat {top['number']}")
 
@@ -403,7 +408,7 @@ class Game(GameState):
         self._pick(p, "damage", lay, "damage_laid", p=p, extra=len(drawn) - lay)
 
     def _after_damage_laid(self, p: int, extra: int) -> None:
-        self._pick(p, "discard", extra, "damage_done", p=p)
+        self._pick(p, "discard", extra, "damage_done", p=p, why="Awakening")
 
     def _after_damage_done(self, p: int) -> None:
         if self.revealed[p] == TEN and self.hand(p):
@@ -420,6 +425,10 @@ class Game(GameState):
 
     def _after_given(self, p: int, owner: int, s: int) -> None:
         self.say_cards(f"{self.pname(p)} (Let's Talk) gives a card to {self.pname(owner)}", [s])
+        # the receiver mixes the card into her hand: Ten cannot follow her gift
+        self.mix_hand(f"hand{owner}", [s], "gift_mixed", p=p)
+
+    def _after_gift_mixed(self, p: int) -> None:
         if not self.hand(p):
             self._win_battle(p, "gives away her last card")
         else:
@@ -451,9 +460,10 @@ class Game(GameState):
         assert self.top is not None
         if self.revealed[p] != KIRA:
             raise RuleViolation(p, "only Kira has the Akane Barrier")
-        d = self.top["damage"]
-        self.say(f"{self.pname(p)} raises the Akane Barrier: no damage, discards {d}.")
-        self._pick(p, "discard", min(d, len(self.hand(p))), "barrier_done", p=p)
+        n = min(self.top["damage"], len(self.hand(p)))
+        self.say(f"{self.pname(p)} raises the Akane Barrier: no damage; "
+                 f"discards {plural(n, 'card')} face up instead.")
+        self._pick(p, "discard", n, "barrier_done", p=p, why="Akane Barrier")
 
     def _after_barrier_done(self, p: int) -> None:
         if not self.hand(p):
@@ -471,7 +481,8 @@ class Game(GameState):
         for s in slots:
             if self.number(self.values[s]) not in (2, 3):  # type: ignore[arg-type]
                 raise RuleViolation(p, f"Reset needs 2s and 3s, not {self.card_name(self.values[s])}")
-        self.say(f"{self.pname(p)} (Reset) discards the tableau pile and leads.")
+        cards = join_names(self.card_name(self.values[s]) for s in slots)
+        self.say(f"{self.pname(p)} (Reset) plays {cards}, discards the tableau pile and leads.")
         self._clear_field()
         if not self.hand(p):
             self._win_battle(p, "empties their hand")
@@ -485,9 +496,12 @@ class Game(GameState):
 
     def _do_discard(self, p: int, a: Action) -> None:
         self.place(a.slot, "discard")
-        self.reveal([a.slot], None, "discard_shown", p=p)
+        self.reveal([a.slot], None, "discard_shown", p=p, slot=a.slot)
 
-    def _after_discard_shown(self, p: int) -> None:
+    def _after_discard_shown(self, p: int, slot: int) -> None:
+        why = (self.task or {}).get("why", "")
+        self.say(f"{self.pname(p)} discards {self.card_name(self.values[slot])} face up"
+                 f"{f' ({why})' if why else ''}.")
         self._picked(p)
 
     # ---- flow ---------------------------------------------------------------------------------
@@ -578,12 +592,14 @@ class Game(GameState):
                                     f"{self._data.characters[ch].name} (life {self.life(ch)})")
         getattr(self, "_after_" + then)(p=p)
 
-    def _pick(self, p: int, kind: str, count: int, then: str, /, **kw: Any) -> None:
-        """Seat p picks ``count`` hand cards one at a time ("damage" or "discard")."""
+    def _pick(self, p: int, kind: str, count: int, then: str, /, why: str = "", **kw: Any) -> None:
+        """Seat p picks ``count`` hand cards one at a time ("damage" or "discard"); ``why``
+        names the ability a discard is for, in the log."""
         if count <= 0 or not self.hand(p):
             getattr(self, "_after_" + then)(**kw)
             return
-        self.task = {"kind": kind, "left": count, "then": then, "kw": kw, "back": self.phase}
+        self.task = {"kind": kind, "left": count, "then": then, "kw": kw, "back": self.phase,
+                     "why": why}
         self.phase = kind
         self.decide(p)
 
@@ -662,7 +678,7 @@ class Game(GameState):
             mark = " ←" if self.req and self.req.get("player") == p else ""
             you = " (you)" if p == seat else ""
             lines.append(f"  {self.pname(p)}{you}: {who} · damage {self.damage[p]} · "
-                         f"{len(self.hand(p))} cards{state}{mark}")
+                         f"{plural(len(self.hand(p)), 'card')}{state}{mark}")
         if seat is not None:
             hand = sorted((self.values[s] for s in self.hand(seat) if self.values[s] is not None),
                           key=lambda c: (self.number(c) or 99, c))
@@ -693,7 +709,7 @@ class Game(GameState):
         if self.winner is None:
             return ""
         wins = ", ".join(f"{self.pname(p)} {self.wins[p]}" for p in range(self.n_players))
-        return f"{self.pname(self.winner)} wins the match after {self.battle} battle(s) (wins: {wins})"
+        return f"{self.pname(self.winner)} wins the match after {plural(self.battle, 'battle')} (wins: {wins})"
 
     def describe(self, a: Action) -> str:
         k = a.kind

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.engine import Action, Decision, RuleViolation, project
+from p2pcards.engine import Action, Decide, Decision, RuleViolation, Shuffle, project
 
 from .rig import act, hand_numbers, kinds, lay, setup, slots, turn
 from .rig import play as play_cards
@@ -190,13 +190,20 @@ def test_ten_lets_talk():
     give = Decision(1, Action("give", slot=gift))
     for st in (s, *views.values()):
         st.apply(give)
-    req, before = s.pending(), s.clone()
-    ev = d.fulfil(s, req)
-    s.apply(ev)
-    for p, v in views.items():
-        v.apply(project(ev, req, before, p))
-    assert gift in s.hand(0) and s.knows(0, gift), "the tableau's player receives and sees it"
-    assert not s.knows(2, gift)
+    mixes = []
+    while not isinstance(s.pending(), Decide):  # the reveal to seat 0, then seat 0's mix
+        req, before = s.pending(), s.clone()
+        if isinstance(req, Shuffle):
+            mixes.append(req)
+        ev = d.fulfil(s, req)
+        s.apply(ev)
+        for p, v in views.items():
+            v.apply(project(ev, req, before, p))
+    assert gift in s.hand(0) and all(s.knows(0, x) for x in s.hand(0)), \
+        "the tableau's player receives and sees it"
+    assert mixes == [Shuffle(tuple(s.hand(0)), 0, mix=True)], "she mixes it into her hand"
+    assert not any(s.knows(q, x) for q in (1, 2) for x in s.hand(0)), "Ten cannot follow her gift"
+    assert all(views[1].values[x] is None for x in s.hand(0))
     assert len(s.hand(1)) == 2 and turn(s) == 2
     logs = {p: "\n".join(v.take_notes()) for p, v in views.items()}
     assert "(Let's Talk) gives a card to Seat 1: 12." in logs[0]
