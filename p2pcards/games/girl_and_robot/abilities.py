@@ -83,8 +83,10 @@ class Abilities(Common):
     def _ab_girl_pendant(self, p: int, prm: dict, k: list) -> None:
         for s in self.zones["discard"]:
             if self.kind(s) == "pendant":
+                self.say(f"{self.pname(p)} takes the Pendant from the discard pile.")
                 self.place(s, f"hand{p}")
-                break
+                self._mix(p, [s], k)
+                return
         self._k(k)
 
     def _ab_robot_ban(self, p: int, prm: dict, k: list) -> None:
@@ -109,8 +111,11 @@ class Abilities(Common):
     def _ab_queen_take(self, p: int, prm: dict, k: list) -> None:
         d = self.zones["discard"]
         if d and self.category(self.kind(d[-1]) or DEMON) == "action":
-            self.say(f"{self.pname(p)} takes {self.slot_name(d[-1])} from the discard pile.")
-            self.place(d[-1], f"hand{p}")
+            s = d[-1]
+            self.say(f"{self.pname(p)} takes {self.slot_name(s)} from the discard pile.")
+            self.place(s, f"hand{p}")
+            self._mix(p, [s], k)
+            return
         self._k(k)
 
     def _ab_queen_boost(self, p: int, prm: dict, k: list) -> None:
@@ -148,7 +153,7 @@ class Abilities(Common):
             self.place(s, f"hand{q}")
         if self.narrating:
             self.say(f"The Evil Queen is revived and takes {and_list(self.slot_name(s) for s in took) or 'nothing'}.")
-        self._k(k)
+        self._mix(q, list(took), k)
 
     def _ab_shadow_give(self, p: int, prm: dict, k: list) -> None:
         self._choose(prm["target"], ["given", {"t": prm["target"], "k": k}])
@@ -161,7 +166,8 @@ class Abilities(Common):
             return
         self.place(slot, f"hand{q}")
         line = f"{self.pname(t)} gives a card to {self.pname(q)}"
-        self._receive(q, [slot], ["said", {"line": line, "slots": [slot], "k": k}])
+        self._receive(q, [slot], ["said", {"line": line, "slots": [slot],
+                                           "k": ["mix", {"q": q, "entered": [slot], "k": k}]}])
 
     def _ab_shadow_destroy_one(self, p: int, prm: dict, k: list) -> None:
         w = prm["weapon"]

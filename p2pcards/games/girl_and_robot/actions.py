@@ -103,11 +103,7 @@ class ActionCards(Common):
 
     def _after_blinded(self, t: int, k: list) -> None:
         hand = self.hand(t)
-        claims = {self.safe[str(s)] for s in hand if str(s) in self.safe}
-        if claims and len(hand) >= 2:
-            who = claims.pop() if len(claims) == 1 else -1
-            for s in hand:
-                self.safe[str(s)] = who
+        self._spread_claims(list(hand))
         self.blind[t] = len(hand) >= 2
         self.spied[t] = False
         self.say(f"{self.pname(t)}'s hand is shuffled face down.")
@@ -248,7 +244,8 @@ class ActionCards(Common):
         s = self.hand(t)[value]
         self.place(s, f"hand{p}")
         line = f"{self.pname(p)} takes a card at random from {self.pname(t)}'s hand"
-        self._receive(p, [s], ["said", {"line": line, "slots": [s], "k": k}])
+        self._receive(p, [s], ["said", {"line": line, "slots": [s],
+                                        "k": ["mix", {"q": p, "entered": [s], "k": k}]}])
 
     def _after_said(self, line: str, slots: list[int], k: list) -> None:
         """Narrate a card that changed hands once it is seen: the two players read its name."""
@@ -281,7 +278,7 @@ class ActionCards(Common):
                 if s is not None and self.values[s] is not None]
         detail = ": " + and_list(f"{who} gives {card}" for who, card in gave) if gave else ""
         self.say(f"{self.pname(p)} and {self.pname(t)} trade cards{detail}.")
-        self._k(k)
+        self._mix(t, [mine], ["mix", {"q": p, "entered": [theirs], "k": k}])
 
     def _fx_weapon_tax(self, p: int, prm: dict, k: list) -> None:
         t, w = prm["target"], prm["weapon"]

@@ -228,6 +228,16 @@ class Common(GameState):
     def _after_reveal_rest(self, rest: list[int], to: list[int], then: str, kw: dict[str, Any]) -> None:
         super().reveal(rest, to, then, **kw)
 
+    def _spread_claims(self, slots: list[int]) -> None:
+        """The cards of ``slots`` were shuffled among themselves: a "not a Demon" claim made on
+        one of them now covers them all (its seat; -1 when several seats claimed). Honest hands
+        never hold a Demon, so a Demon found in any of them later is a cheat."""
+        claims = {self.safe[str(s)] for s in slots if str(s) in self.safe}
+        if claims and len(slots) >= 2:
+            who = claims.pop() if len(claims) == 1 else -1
+            for s in slots:
+                self.safe[str(s)] = who
+
     def _k(self, k: list[Any], **extra: Any) -> None:
         """Run a continuation ``[name, kwargs]``."""
         name, kw = k

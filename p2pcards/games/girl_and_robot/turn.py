@@ -1,13 +1,14 @@
 """The Girl and the Robot, the turn: starting it (what "the next player" received), playing
 cards, the ally's window, ending it ("End your turn by drawing 1 card from the Draw Pile"), the
-draw and its declaration, and who plays next.
+draw and its declaration, who plays next, and the hands (a card that enters one is mixed in).
 """
 
 from __future__ import annotations
 
-from ...engine import Action, RuleViolation, plural
+from ...engine import Action, RuleViolation, Shuffle, plural
 from .common import (
     DEMON,
+    GIRL,
     Common,
     _params,
 )
@@ -116,6 +117,40 @@ class Turn(Common):
         """Cards just moved into seat q's hand are seen by q (by everyone while q is spied)."""
         got = [s for s in slots if s is not None]
         self.reveal(got, None if self.spied[q] else [q], "k", k=k)
+
+    def _mix(self, q: int, entered: list[int | None], k: list) -> None:
+        """Cards ``entered`` seat q's hand (a draw, Steal, Trade, a gift, a card taken from the
+        discard pile): q mixes the hand, so no other seat can follow a card into it or tell it
+        from the old ones -- the engine's hand mixing, ``Shuffle(hand, by=q, mix=True)``, as
+        ``GameState.mix_hand`` issues it. Only the cards q knows are mixed (a blind hand's
+        face-down cards stay where they are). Not while q is spied: that hand lies face up on
+        the table. Skipped when there is nothing to lose track of (fewer than two cards, or only
+        the cards that just entered, which no other seat knows). This game declares no
+        ``hands()``: its rules keep some hand cards known to others on purpose (Spy, Magic
+        Mirror, cards shown to the ally, the Girl's look at the Robot's hand)."""
+        if self.spied[q]:
+            self._k(k)
+            return
+        slots = [s for s in self.hand(q) if self.known[s] >> q & 1]
+        others = self.all_mask & ~(1 << q)
+        fresh = {s for s in entered if s is not None}
+        if len(slots) >= 2 and (any(s not in fresh for s in slots)
+                                or any(self.known[s] & others for s in slots)):
+            self.request(Shuffle(tuple(slots), q, mix=True), "mixed", q=q, slots=slots, k=k)
+        else:
+            self._k(k)
+
+    def _after_mix(self, q: int, entered: list[int | None], k: list) -> None:
+        self._mix(q, entered, k)
+
+    def _after_mixed(self, q: int, slots: list[int], k: list) -> None:
+        self._spread_claims(slots)
+        girl = self.seat_of(GIRL)
+        if self.tf["borrow"] == q and girl is not None and girl == self.turn and self.alive[girl]:
+            # the Girl plays from the Robot's hand this turn: she looks at it again
+            self.reveal(slots, [girl], "k", k=k)
+        else:
+            self._k(k)
 
     def _ally_window(self, k: list) -> None:
         a = self.living_ally(self.turn)
@@ -241,7 +276,7 @@ class Turn(Common):
             if self.kind(slot) == DEMON:
                 self._demon(p, slot, mode, k)
             else:
-                self._k(k)
+                self._mix(p, [slot], k)
             return
         self._ask(p, "drawn", slot=slot, mode=mode, k=k)
 
@@ -249,7 +284,7 @@ class Turn(Common):
         t = self.task
         self.task = None
         self.safe[str(t["slot"])] = p
-        self._k(t["k"])
+        self._mix(p, [t["slot"]], t["k"])
 
     def _end_turn(self) -> None:
         p = self.turn
