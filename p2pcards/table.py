@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from typing import Any, Protocol
 from protocol.channel import Channel
 from protocol.errors import DeckError
 
-from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation
+from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation, Shuffle
 from .games import new_game
 from .replay import Verdict, replay
 from .ui.text import printable
@@ -191,7 +192,13 @@ class Table:
                     and sorted(order) == sorted(slots)):
                 raise TableStopped(self.seat, "this seat's journal is damaged")
             return order
-        order = list(await _maybe_await(self.player.arrange(self.state, slots)))
+        req = self.state.pending()
+        if isinstance(req, Shuffle) and req.mix:
+            # a hand mixed by its holder: the order is picked at random, nobody is asked for it
+            order = list(slots)
+            random.SystemRandom().shuffle(order)
+        else:
+            order = list(await _maybe_await(self.player.arrange(self.state, slots)))
         if self.journal is not None:
             self.journal({"kind": "arrange", "step": self.step, "order": order})
         return order

@@ -5,7 +5,11 @@ mix=True)`` and every other seat forgets which slot holds which card."""
 
 from __future__ import annotations
 
+import asyncio
+from types import SimpleNamespace
+
 from p2pcards.engine import Shuffle
+from p2pcards.table import Table as NetTable
 
 from .gar_rig import Table, rig
 
@@ -111,3 +115,28 @@ def test_the_girl_still_sees_the_robots_hand_after_it_is_mixed():
     assert any(m.by == 1 for m in mixes(t))
     assert all(t.knows(0, s) for s in g.hand(1)) and not any(t.knows(2, s) for s in g.hand(1))
     assert t.has(0, "play", card="scout")
+
+
+def test_a_networked_seat_mixes_its_hand_without_asking_its_player():
+    """At a networked table the holder's seat picks the mix's order itself: its player (this
+    game's bot arranges Manipulate's cards, and knows nothing of hands) is never asked, and the
+    order is journalled like any arrangement, so a restarted seat re-makes it."""
+    hand = (3, 8, 12)
+
+    class Player:
+        asked = 0
+
+        def arrange(self, view, slots):
+            self.asked += 1
+            return list(reversed(slots))
+
+    for mix in (True, False):
+        journal: list[dict] = []
+        player = Player()
+        state = SimpleNamespace(pending=lambda mix=mix: Shuffle(hand, 0, mix=mix))
+        seat = SimpleNamespace(_resume_arrangements=[], state=state, player=player,
+                               journal=journal.append, step=7)
+        order = asyncio.run(NetTable._arrange(seat, 0, hand))
+        assert sorted(order) == sorted(hand)
+        assert journal == [{"kind": "arrange", "step": 7, "order": order}]
+        assert player.asked == (0 if mix else 1)  # Manipulate's reorder is still the player's
