@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine import Action, plural
+from ...engine import Action, join_names, plural
 from .common import (
     DEMON,
     QUEEN,
@@ -14,7 +14,6 @@ from .common import (
     SHADOW,
     Common,
     _params,
-    and_list,
 )
 
 
@@ -47,7 +46,7 @@ class Abilities(Common):
 
     def _after_two_seen(self, p: int, two: list[int], k: list) -> None:
         if self.narrating:
-            self.say(f"Revealed: {and_list(self.slot_name(s) for s in two)}.")
+            self.say(f"Revealed: {join_names(self.slot_name(s) for s in two)}.")
         if len(two) == 2:
             self._ask(p, "order", slots=two, k=k)
         else:
@@ -152,7 +151,7 @@ class Abilities(Common):
         for s in took:
             self.place(s, f"hand{q}")
         if self.narrating:
-            self.say(f"The Evil Queen is revived and takes {and_list(self.slot_name(s) for s in took) or 'nothing'}.")
+            self.say(f"The Evil Queen is revived and takes {join_names(self.slot_name(s) for s in took) or 'nothing'}.")
         self._mix(q, list(took), k)
 
     def _ab_shadow_give(self, p: int, prm: dict, k: list) -> None:

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine import Action, RuleViolation, Shuffle, plural
+from ...engine import Action, RuleViolation, Shuffle, join_names, plural
 from ...engine.requests import Random
 from .common import (
     CANCEL,
     DEMON,
     Common,
     _params,
-    and_list,
 )
 
 
@@ -159,7 +158,7 @@ class ActionCards(Common):
     def _after_mirrored(self, p: int, t: int, k: list) -> None:
         self.blind[t] = False
         if self.narrating:
-            cards = and_list(self.slot_name(s) for s in self.hand(t)) or "no cards"
+            cards = join_names(self.slot_name(s) for s in self.hand(t)) or "no cards"
             self.say(f"{self.pname(t)} reveals their hand: {cards}.")
         self._ask(p, "copy", target=t, k=k)
 
@@ -229,7 +228,7 @@ class ActionCards(Common):
         self.spied[t] = True
         self.blind[t] = False
         if self.narrating:
-            cards = and_list(self.slot_name(s) for s in self.hand(t)) or "no cards"
+            cards = join_names(self.slot_name(s) for s in self.hand(t)) or "no cards"
             self.say(f"{self.pname(t)} plays with their hand face up: {cards}.")
         self._k(k)
 
@@ -276,7 +275,7 @@ class ActionCards(Common):
         # each copy narrates from its own cards: the two traders read what changed hands
         gave = [(self.pname(a), self.slot_name(s)) for a, s in ((p, mine), (t, theirs))
                 if s is not None and self.values[s] is not None]
-        detail = ": " + and_list(f"{who} gives {card}" for who, card in gave) if gave else ""
+        detail = ": " + join_names(f"{who} gives {card}" for who, card in gave) if gave else ""
         self.say(f"{self.pname(p)} and {self.pname(t)} trade cards{detail}.")
         self._mix(t, [mine], ["mix", {"q": p, "entered": [theirs], "k": k}])
 

@@ -22,11 +22,6 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def and_list(items: Iterable[str]) -> str:
-    """``"A"``, ``"A and B"``, ``"A, B and C"``: a list of names for the narration."""
-    xs = list(items)
-    return xs[0] if len(xs) == 1 else f"{', '.join(xs[:-1])} and {xs[-1]}" if xs else ""
-
 DEMON = "demon"
 CANCEL = "cancel_action"
 ALLY_TURN = ("manipulate", "scout", "smoke_bomb")  # may be played during the ally's turn

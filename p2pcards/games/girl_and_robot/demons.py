@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine import Action, RuleViolation
+from ...engine import Action, RuleViolation, join_names
 from .common import (
     DEMON,
     TEAM_NAMES,
     Common,
     _cap,
     _params,
-    and_list,
 )
 from .data import FACE_DOWN_WEAPONS
 
@@ -156,7 +155,7 @@ class DemonsAndWeapons(Common):
     def _after_grave_seen(self, p: int, k: list) -> None:
         if self.narrating and self.zones["grave"]:
             self.say(f"{self.pname(p)}'s cards go to the discard pile: "
-                     f"{and_list(self.slot_name(s) for s in self.zones['grave'])}.")
+                     f"{join_names(self.slot_name(s) for s in self.zones['grave'])}.")
         self._bury_next(p, k)
 
     def _bury_next(self, p: int, k: list) -> None:

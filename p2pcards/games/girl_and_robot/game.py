@@ -63,7 +63,6 @@ from .common import (  # the public names, importable from here as before the sp
     SHADOW,
     TEAM_NAMES,
     TEAM_OF,
-    and_list,
     arrangements,
 )
 from .data import FACE_DOWN_WEAPONS
@@ -74,7 +73,7 @@ from .text import Text
 from .turn import Turn
 
 __all__ = ["ALLY_TURN", "CANCEL", "DEMON", "FACE_DOWN_WEAPONS", "GIRL", "NO_COPY", "PARAMS", "PASS",
-           "PUBLIC_PHASES", "QUEEN", "ROBOT", "SHADOW", "TEAM_NAMES", "TEAM_OF", "Game", "and_list",
+           "PUBLIC_PHASES", "QUEEN", "ROBOT", "SHADOW", "TEAM_NAMES", "TEAM_OF", "Game",
            "arrangements"]
 
 

@@ -6,33 +6,35 @@ order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...engine import Action, ConfigError, Shuffle, plural
+from ...engine import Action, ConfigError, Shuffle, join_names, plural
 from ...engine.requests import Random
 from .common import (
     DEMON,
     GIRL,
     TEAM_OF,
     Common,
-    and_list,
     arrangements,
 )
 from .data import CardData, default
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class SetUp(Common):
     """Setup: the options, the seating, the deal, the first turn order."""
 
     @classmethod
-    def new(cls, players: int, options: dict[str, Any] | None = None) -> Any:  # a Game
+    def new(cls, players: int, options: dict[str, Any] | None = None) -> Game:
         options = dict(options or {})
         if not cls.min_players <= players <= cls.max_players:
             raise ConfigError(f"The Girl and the Robot is for 2 to 4 players, not {players}")
         unknown = set(options) - {"names", "euro", "act2"}
         if unknown:
             raise ConfigError(f"The Girl and the Robot has no {'option' if len(unknown) == 1 else 'options'} "
-                              f"{and_list(sorted(unknown))}")
+                              f"{join_names(sorted(unknown))}")
         for key in ("euro", "act2"):
             if key in options and not isinstance(options[key], bool):
                 raise ConfigError(f"option {key!r} must be true or false, not {options[key]!r}")
@@ -111,7 +113,7 @@ class SetUp(Common):
         self.chars = arrangements(n)[value]
         self.team = [TEAM_OF[c] for c in self.chars]
         girl = self.chars.index(GIRL)
-        self.say("Characters: " + and_list(f"{self.pname(p)} is {self.char_ref(p)}"
+        self.say("Characters: " + join_names(f"{self.pname(p)} is {self.char_ref(p)}"
                                           for p in range(n)) + ".")
         swords = self._data.cards_of("basic_sword")
         for i, c in enumerate(swords):

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine import Action, plural
+from ...engine import Action, join_names, plural
 from .common import (
     TEAM_NAMES,
     Common,
     _cap,
     _params,
-    and_list,
 )
 from .data import default
 
@@ -58,7 +57,7 @@ class Text(Common):
         o = self.outcome()
         if o is None:
             return ""
-        who = and_list(self.pname(p) for p in o["winners"])
+        who = join_names(self.pname(p) for p in o["winners"])
         return f"{o['result']} ({who}) after {o['turns']} turns"
 
     def arrangement_prompt(self, by: int, slots: tuple[int, ...]) -> str | None:
@@ -172,7 +171,7 @@ class Text(Common):
         if k == "pendant":
             return f"Pendant, free Robot ability: {self._ability_text(a.id)}{self._target_text(_params(a))}"
         if k == "show":
-            return f"show your ally: {and_list(self.slot_name(s) for s in a.slots)}"
+            return f"show your ally: {join_names(self.slot_name(s) for s in a.slots)}"
         if k == "ally":
             return "call on your ally (Manipulate, Scout, Smoke Bomb)"
         if k == "unleash":
