@@ -164,8 +164,29 @@ class Record:
         assert g.turn == q, f"turn {self.turns}: expected seat {q} to play, not {g.turn}"
         self.check(t)
 
+    def upcoming(self, t: Table, k: int) -> list[int]:
+        """Who plays the next ``k`` turns, were this one to end now: own extra turns first, then
+        the Robot's choice or the turn order; the extra turns owed to "the next player" go to
+        the first other player."""
+        out: list[int] = []
+        p, extra, override, owed = self.turn, self.extra, self.override, self.owed["extra"]
+        for _ in range(k):
+            if t.alive(p) and extra > 0:
+                extra -= 1
+                q = p
+            else:
+                extra = 0
+                q = override if override is not None and t.alive(override) else t.next_after(p)
+                override = None
+            if q != p:
+                extra, owed = extra + owed, 0
+            out.append(q)
+            p = q
+        return out
+
     def check(self, t: Table) -> None:
         g = t.g
+        assert g.upcoming(4) == self.upcoming(t, 4), "the next turns as the bots are told them"
         for k, v in self.flags.items():
             assert g.tf[k] == v, f"turn {self.turns} (seat {self.turn}): {k} is {g.tf[k]}, expected {v}"
         assert g.points == self.points, f"turn {self.turns}: {g.points} points, expected {self.points}"
