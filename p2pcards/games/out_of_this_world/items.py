@@ -70,27 +70,26 @@ class Items(TableBase):
         if self.restricted(p, "no_spend"):
             return []
         acts: list[Action] = []
-        for q in (p,):
-            for item in sorted(self.equipped(q)):
-                if item in self.spent:
-                    continue
-                c = self.card(item)
-                e = c.spend() if c else None
-                if e is None:
-                    continue
-                if e.do == "give_hand":
-                    if self.hand(p):
-                        acts.append(Action("spend", item=item))
-                elif e.do == "gain_time":
-                    if self.time < self.time_max:
-                        acts.append(Action("spend", item=item))
-                elif e.do == "peek_stack":
-                    for i in range(self.n_stacks):
-                        if any(not self.knows(p, s) for s in self.stack(i)):
-                            acts.append(Action("spend", item=item, stack=i))
-                else:  # remove_foe, discard_foe, move_foe_left
-                    for f in self._spend_targets(p, e):
-                        acts.append(Action("spend", item=item, foe=f))
+        for item in sorted(self.equipped(p)):
+            if item in self.spent:
+                continue
+            c = self.card(item)
+            e = c.spend() if c else None
+            if e is None:
+                continue
+            if e.do == "give_hand":
+                if self.hand(p):
+                    acts.append(Action("spend", item=item))
+            elif e.do == "gain_time":
+                if self.time < self.time_max:
+                    acts.append(Action("spend", item=item))
+            elif e.do == "peek_stack":
+                for i in range(self.n_stacks):
+                    if any(not self.knows(p, s) for s in self.stack(i)):
+                        acts.append(Action("spend", item=item, stack=i))
+            else:  # remove_foe, discard_foe, move_foe_left
+                for f in self._spend_targets(p, e):
+                    acts.append(Action("spend", item=item, foe=f))
         return acts
 
     def _spend_targets(self, p: int, e: Any) -> list[int]:

@@ -40,17 +40,17 @@ def test_three_players_the_first_player_moves_on_each_round(seed):
     (issue 14 item 7: the same seat used to start every round)."""
     starts, turns = _rounds(seed)
     assert len(starts) >= 2
-    for a, b in zip(starts, starts[1:]):
+    for a, b in zip(starts, starts[1:], strict=False):
         assert b == (a + 1) % 3
     # the turns go clockwise from the first player: the first player never has fewer turns
-    for first, count in zip(starts, turns):
+    for first, count in zip(starts, turns, strict=True):
         assert count[first] == max(count.values())
 
 
 def test_four_and_five_players_too():
     for players in (4, 5):
         starts, _ = _rounds(5, players)
-        assert all(b == (a + 1) % players for a, b in zip(starts, starts[1:]))
+        assert all(b == (a + 1) % players for a, b in zip(starts, starts[1:], strict=False))
 
 
 def test_spend_only_your_own_equipped_items():
