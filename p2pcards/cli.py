@@ -44,7 +44,7 @@ def check_game(game: str) -> str:
 
 
 def game_options(difficulty: str | None = None, adventure: str | None = None,
-                 euro: bool = False, act2: bool = False) -> dict:
+                 euro: bool = False, time_tokens: int | None = None, act2: bool = False) -> dict:
     """Only the options the user gave; each game refuses the ones it does not have."""
     opts: dict = {}
     if difficulty is not None:
@@ -53,6 +53,8 @@ def game_options(difficulty: str | None = None, adventure: str | None = None,
         opts["adventure"] = adventure
     if euro:
         opts["euro"] = True
+    if time_tokens is not None:
+        opts["time_tokens"] = time_tokens
     if act2:
         opts["act2"] = True
     return opts
@@ -67,6 +69,8 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible game.")] = None,
     difficulty: Annotated[str | None, typer.Option(help="Out Of This World difficulty.")] = None,
     adventure: Annotated[str | None, typer.Option(help="Out Of This World adventure.")] = None,
+    time_tokens: Annotated[int | None, typer.Option(help="Patrol the Block: Time tokens, 8 or "
+                                                    "less for a harder game.")] = None,
     euro: Annotated[bool, typer.Option("--euro", help="The Girl and the Robot's Euro variant.")] = False,
     act2: Annotated[bool, typer.Option("--act2", help="The Girl and the Robot: put Act II in the deck "
                                        "(a longer game).")] = False,
@@ -81,7 +85,8 @@ def play(
     if bots is None:
         bots = players - 1
     try:
-        final = play_local(game, players, bots, seed, game_options(difficulty, adventure, euro, act2),
+        final = play_local(game, players, bots, seed,
+                           game_options(difficulty, adventure, euro, time_tokens, act2),
                            bot_level, hinter=hinter(game))
     except ConfigError as exc:
         fail(str(exc))
@@ -204,6 +209,8 @@ def host(
     bind: BindOpt = "0.0.0.0",
     difficulty: Annotated[str | None, typer.Option(help="Out Of This World difficulty.")] = None,
     adventure: Annotated[str | None, typer.Option(help="Out Of This World adventure.")] = None,
+    time_tokens: Annotated[int | None, typer.Option(help="Patrol the Block: Time tokens, 8 or "
+                                                    "less for a harder game.")] = None,
     euro: Annotated[bool, typer.Option("--euro", help="The Girl and the Robot's Euro variant.")] = False,
     act2: Annotated[bool, typer.Option("--act2", help="The Girl and the Robot: put Act II in the deck "
                                        "(a longer game).")] = False,
@@ -218,7 +225,8 @@ def host(
         fail(f"--bots can fill at most {players - 1} of {players} seats (one is yours)")
     from .net import host_table
 
-    _network_errors(host_table)(game, players, game_options(difficulty, adventure, euro, act2),
+    _network_errors(host_table)(game, players,
+                                game_options(difficulty, adventure, euro, time_tokens, act2),
                                 bots=bots, port=port, name=name, bind=bind, bot_level=bot_level,
                                 discovery=discovery, autoplay=autoplay)
 

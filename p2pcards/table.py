@@ -29,6 +29,8 @@ from .replay import Verdict, replay
 from .ui.text import printable
 
 MAX_AHEAD = 10_000  # steps a peer's action may arrive ahead of ours (a bound on buffering)
+TALK_HISTORY = 512  # steps back a chat line may be judged at (its sender's step; issue 14 item 9)
+TALK_AHEAD = 64  # chat lines kept until our game reaches their sender's step
 
 
 class Dealer(Protocol):
@@ -79,6 +81,11 @@ class Table:
         self.decisions: list[Decision] = []
         self.step = 0
         self._early: dict[tuple[int, int], dict] = {}  # (step, sender) -> message
+        # the table-talk rules in force at each recent step (seat -> (refusal, audience)), so a
+        # chat line is judged at the step its sender sent it, and lines sent from steps we have
+        # not reached yet
+        self._talk: dict[int, dict[int, tuple[str | None, list[int]]]] = {}
+        self._chat_ahead: list[tuple[int, int, str]] = []
         # This seat's own choices, journalled as they are made (``journal``) so that a restarted
         # peer re-makes exactly the same ones (``resume``) while it catches up.
         self.journal = journal
@@ -93,6 +100,7 @@ class Table:
         try:
             while (req := self.state.pending()) is not None:
                 self._flush()
+                self._note_talk()
                 t0 = time.perf_counter()
                 if isinstance(req, Decide):
                     if req.player == self.seat:
@@ -210,8 +218,20 @@ class Table:
         if refusal:
             return refusal
         for p in self.state.chat_audience(self.seat):
-            await self.channel.send(p, "chat", {"text": text[:500]})
+            await self.channel.send(p, "chat", {"text": text[:500], "step": self.step})
         return None
+
+    def _talk_rules(self, sender: int) -> tuple[str | None, list[int]]:
+        return self.state.chat_refusal(sender), self.state.chat_audience(sender)
+
+    def _note_talk(self) -> None:
+        """Remember the table-talk rules of this step; hear the lines sent from it."""
+        self._talk[self.step] = {p: self._talk_rules(p) for p in range(self.players)}
+        self._talk.pop(self.step - TALK_HISTORY, None)
+        ready = [c for c in self._chat_ahead if c[0] <= self.step]
+        self._chat_ahead = [c for c in self._chat_ahead if c[0] > self.step]
+        for step, sender, text in ready:
+            self._hear(sender, text, step)
 
     async def _chat_loop(self) -> None:
         while True:
@@ -220,13 +240,30 @@ class Table:
             if not isinstance(text, str):
                 continue
             text = printable(text[:500], newlines=False)  # one line: no forged log lines
-            refusal = self.state.chat_refusal(sender)
-            if self.seat not in self.state.chat_audience(sender):
-                refusal = "it was not meant for this seat (team talk)"
-            if refusal:
-                self.say(f"(a chat line from {self._name(sender)} was refused: {refusal})")
-            else:
-                self.say(f"{self._name(sender)}: {text}")
+            step = msg.get("step", self.step)
+            if isinstance(step, int) and not isinstance(step, bool) and \
+                    self.step < step <= self.step + MAX_AHEAD and len(self._chat_ahead) < TALK_AHEAD:
+                self._chat_ahead.append((step, sender, text))  # judged once we reach its step
+                continue
+            self._hear(sender, text, step)
+
+    def _hear(self, sender: int, text: str, step: Any) -> None:
+        """Judge a chat line by the table-talk rules in force at the step it was sent."""
+        if not isinstance(step, int) or isinstance(step, bool):
+            refusal: str | None = "it carried no game step"
+            audience: list[int] = [self.seat]
+        elif step == self.step:
+            refusal, audience = self._talk_rules(sender)
+        elif step in self._talk:
+            refusal, audience = self._talk[step].get(sender, ("it came from no seat", [self.seat]))
+        else:
+            refusal, audience = f"it was sent at game step {step}, too far from ours", [self.seat]
+        if self.seat not in audience:
+            refusal = "it was not meant for this seat (team talk)"
+        if refusal:
+            self.say(f"(a chat line from {self._name(sender)} was refused: {refusal})")
+        else:
+            self.say(f"{self._name(sender)}: {text}")
 
     # ---- audit ----------------------------------------------------------------------------------
     async def audit(self, outcome: dict[str, Any] | None) -> Verdict:

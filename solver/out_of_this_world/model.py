@@ -271,7 +271,7 @@ class Round:
         if self.restricted(p, "no_spend"):
             return []
         acts = []
-        for q in self.r.order(p):
+        for q in (p,):  # only your own equipped Items (issue 14 item 8)
             for item in sorted({c for c, spent in self.equip[q] if not spent}):
                 e = self.card(item).spend()
                 if e is None or e.do == "peek_stack":

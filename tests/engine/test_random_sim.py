@@ -10,8 +10,8 @@ contract"; OpenSpiel's RandomSimTest): random legal playouts to the end from man
 * termination within a step bound;
 * hands are mixed (issue 11): after every ``Shuffle(hand, by=holder, mix=True)`` no seat but the
   holder knows any slot of that hand, and whenever a seat must decide, no slot of a declared
-  hand (``state.hands()``) is known to a seat other than its holder -- a card that entered a
-  hand has been mixed in, so nobody can follow it.
+  hand (``state.hands()``) of two or more cards is known to a seat other than its holder -- a
+  card that entered a hand has been mixed in, so nobody can follow it.
 
 A game joins by adding its configurations to ``CONFIGS``.
 """
@@ -94,6 +94,8 @@ def check_mixed(state, mixes: list[Shuffle]) -> None:
                                                   f"known to seats {state.known[s]:b}"
     if isinstance(state.pending(), Decide):
         for zone, holder in state.hands().items():
+            if len(state.zones[zone]) < 2:
+                continue  # a lone card others saw go in: there is nothing to mix it with
             for s in state.zones[zone]:
                 assert not state.known[s] & ~(1 << holder), \
                     f"slot {s} of {zone} is known to other seats ({state.known[s]:b}): not mixed"

@@ -53,8 +53,7 @@ class Game(GameState):
             raise ConfigError(f"Go Out Girl is for 2 to 5 players, not {players}")
         unknown = set(options) - {"names"}
         if unknown:
-            raise ConfigError(f"Go Out Girl has no option{'' if len(unknown) == 1 else 's'} "
-                              f"{join_names(sorted(unknown))}")
+            raise ConfigError(f"Go Out Girl has no option(s) {', '.join(sorted(unknown))}")
         data = default()
         b = data.n_battle_cards
         s = cls(players, b + 8 * players, {"players": players, **options})

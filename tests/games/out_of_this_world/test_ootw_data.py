@@ -203,5 +203,5 @@ def test_the_doc_page_lists_every_house_card_and_character():
             assert ch.ability in doc
     for a in d.adventures.values():
         assert a.name in doc and a.key in doc
-    for key in ("first_vocal", "leg_it_lap", "spend_anyone", "deck_exhausted"):
+    for key in ("first_vocal", "leg_it_lap", "spend_own", "deck_exhausted", "hands_mixed"):
         assert key in {k for k, _ in d.house_rules}

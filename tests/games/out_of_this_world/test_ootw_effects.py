@@ -62,14 +62,14 @@ def test_set_twice_only_for_foes_that_say_so():
 def test_school_keys_remove_one_of_your_escaped_equipment():
     """School keys: "SPEND: Remove one of your "Escaped Equipment" Foes from the game." and
     Hit the Books starts with a chosen player's School keys equipped."""
-    g, d = start(4, seed=1, chars=CHARS, adventure="hit-the-books", starter=2)
-    assert keys(g, g.equipped(2)) == ["school_keys"]
-    rig(g, equipped={2: ["school_keys"]}, foes={0: ["escaped_equipment", "slime_blob"],
+    g, d = start(4, seed=1, chars=CHARS, adventure="hit-the-books", starter=0)
+    assert keys(g, g.equipped(0)) == ["school_keys"]
+    rig(g, equipped={0: ["school_keys"]}, foes={0: ["escaped_equipment", "slime_blob"],
                                                 1: ["escaped_equipment"]},
         stacks=[["kazoo"], ["wrench"], [], [], []])
     at_turn(g, 0)
     take(g, 0, "kazoo", d)
-    keys_slot = slot(g, "school_keys", "equip2")
+    keys_slot = slot(g, "school_keys", "equip0")
     spends = [a for a in g.legal(0) if a.kind == "spend"]
     mine = slot(g, "escaped_equipment", "foes0")
     assert spends == [A("spend", item=keys_slot, foe=mine)]  # only one of *your* Escaped Equipment
@@ -114,7 +114,7 @@ def test_while_in_play_restrictions():
     g, d = start(4, seed=1, chars=CHARS)
     rig(g, hands={0: ["kazoo", "kazoo", "kazoo", "harmonica"]},
         foes={0: ["haunted_jukebox", "vampire_babysitter", "glitch_gremlin", "garage_golem"]},
-        equipped={1: ["walkman"]}, stacks=[["mixtape"], ["crowbar"], [], [], []], time=4)
+        equipped={0: ["walkman"]}, stacks=[["mixtape"], ["crowbar"], [], [], []], time=4)
     at_turn(g, 0)
     assert A("leg_it") not in g.legal(0)
     take(g, 0, "mixtape", d)
@@ -124,7 +124,7 @@ def test_while_in_play_restrictions():
     with pytest.raises(RuleViolation, match="Pass"):
         act(g, 0, A("pass", slots=kz, give=kz[0], to=1), d)
     with pytest.raises(RuleViolation, match="Spend"):
-        act(g, 0, A("spend", item=slot(g, "walkman", "equip1")), d)
+        act(g, 0, A("spend", item=slot(g, "walkman", "equip0")), d)
 
 
 def test_static_ghost_lowers_the_hand_limit():
@@ -192,10 +192,10 @@ def test_magic_8_ball_looks_at_a_stack():
     """Magic 8-Ball (house): "SPEND: Look at every card of one stack." Only the spender learns
     the face-down cards."""
     g, d = start(4, seed=1, chars=CHARS)
-    rig(g, equipped={2: ["magic_8_ball"]}, stacks=[["kazoo"], ["dice", "wrench", "crowbar"], [], [], []])
+    rig(g, equipped={0: ["magic_8_ball"]}, stacks=[["kazoo"], ["dice", "wrench", "crowbar"], [], [], []])
     at_turn(g, 0)
     take(g, 0, "kazoo", d)
-    act(g, 0, A("spend", item=slot(g, "magic_8_ball", "equip2"), stack=1), d)
+    act(g, 0, A("spend", item=slot(g, "magic_8_ball", "equip0"), stack=1), d)
     under = g.stack(1)[:-1]
     assert all(g.knows(0, s) and not g.knows(1, s) for s in under)
     assert all(g.view(0).values[s] is not None and g.view(2).values[s] is None for s in under)
@@ -267,12 +267,12 @@ def test_discard_and_move_foe_spends():
     Skateboard (house): "SPEND: Move one of your Foes to the player on your left." Ritual candle
     (house, Confrontation): "SPEND: Discard one Foe in front of any player (not a Difficult Foe)." """
     g, d = start(4, seed=1, chars=CHARS, adventure="confrontation")
-    rig(g, equipped={3: ["swiss_army_knife", "skateboard", "ritual_candle"]},
+    rig(g, equipped={0: ["swiss_army_knife", "skateboard", "ritual_candle"]},
         foes={0: ["vampire_babysitter", "slime_blob"], 2: ["alley_cat", "poltergeist"]},
-        stacks=[["kazoo"], ["dice"], ["wrench"], [], []])
-    knife, board, candle = (slot(g, k, "equip3") for k in ("swiss_army_knife", "skateboard", "ritual_candle"))
+        stacks=[["kazoo"], ["dice"], ["wrench"], ["crowbar"], ["yo_yo"]])
+    knife, board, candle = (slot(g, k, "equip0") for k in ("swiss_army_knife", "skateboard", "ritual_candle"))
     vb, blob = slot(g, "vampire_babysitter", "foes0"), slot(g, "slime_blob", "foes0")
-    cat, polt = slot(g, "alley_cat", "foes2"), slot(g, "poltergeist", "foes2")
+    cat = slot(g, "alley_cat", "foes2")
     at_turn(g, 0)
     take(g, 0, "kazoo", d)
     spends = {(a.item, a.foe) for a in g.legal(0) if a.kind == "spend"}
@@ -283,5 +283,10 @@ def test_discard_and_move_foe_spends():
     take(g, 1, "dice", d)
     act(g, 1, A("done"), d)
     take(g, 2, "wrench", d)
-    act(g, 2, A("spend", item=board, foe=polt), d)
-    assert g.zone_of[polt] == "foes3" and g.spent == [knife, board]
+    assert not [a for a in g.legal(2) if a.kind == "spend"], "seat 0's Items are seat 0's to Spend"
+    act(g, 2, A("done"), d)
+    take(g, 3, "crowbar", d)
+    act(g, 3, A("done"), d)
+    take(g, 0, "yo_yo", d)
+    act(g, 0, A("spend", item=board, foe=blob), d)
+    assert g.zone_of[blob] == "foes1" and g.spent == [knife, board]

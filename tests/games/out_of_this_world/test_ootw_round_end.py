@@ -97,12 +97,14 @@ def test_pack_rat_and_equipped_items_raise_the_hand_limit():
 
 def test_vocal_player_token_passes_left():
     """"Pass the Vocal Player Token. The next round will begin with the player to the left of
-    the current Vocal Player" (the token went left after the last turn, then once more)."""
+    the current Vocal Player": the round's first player moves on one seat (issue 14 item 7; see
+    the doc page), whoever took the last card."""
     g, d = start(4, seed=1)
     rig(g, stacks=[["mixtape"], [], [], [], []])
+    g.first = 1  # seat 1 started this round
     at_turn(g, 2)
     end_round(g, d, 2, "mixtape")
-    assert g.round == 2 and decider(g) == 0 and g.vocal == 0
+    assert g.round == 2 and decider(g) == 2 and g.vocal == 2 and g.first == 2
 
 
 def test_deck_runs_out_additions_go_in_and_the_discard_pile_is_reshuffled():

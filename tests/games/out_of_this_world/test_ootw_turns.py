@@ -279,29 +279,30 @@ def test_spend_an_equipped_items_ability_once_and_it_still_counts():
     previously equipped by one of the players. ... It still contributes points towards winning
     the game (it is still equipped), but its ability can not be used again." """
     g, d = start(4, seed=1, chars=["nina_ned", "zoe_zack", "rita_rick", "malala_bart"])
-    rig(g, equipped={1: ["walkman"]}, stacks=[["kazoo"], ["dice"], [], [], []], time=5)
+    rig(g, equipped={0: ["walkman"]}, stacks=[["kazoo"], ["dice"], ["wrench"], [], []], time=5)
     at_turn(g, 0)
     take(g, 0, "kazoo", d)
-    wm = slot(g, "walkman", "equip1")
+    wm = slot(g, "walkman", "equip0")
     spend = A("spend", item=wm)
-    assert spend in g.legal(0)  # an item equipped by another player
+    assert spend in g.legal(0)
     act(g, 0, spend, d)
-    assert g.time == 6 and g.spent == [wm] and g.points(1) == 8
-    take(g, 1, "dice", d)
-    assert spend not in g.legal(1)
+    assert g.time == 6 and g.spent == [wm] and g.points(0) == 8
+    at_turn(g, 0)
+    take(g, 0, "dice", d)
+    assert spend not in g.legal(0)
 
 
 def test_a_spend_needs_a_target():
     """House rule: a Spend needs a target — the Walkman cannot bring back a Time token that was
     never lost, the Boombox needs one of your (non-Difficult) Foes."""
     g, d = start(4, seed=1, chars=["nina_ned", "zoe_zack", "rita_rick", "malala_bart"])
-    rig(g, equipped={1: ["walkman", "boombox"]}, foes={0: ["vampire_babysitter"], 2: ["slime_blob"]},
+    rig(g, equipped={0: ["walkman", "boombox"]}, foes={0: ["vampire_babysitter"], 2: ["slime_blob"]},
         stacks=[["kazoo"], ["dice"], [], [], []])
     at_turn(g, 0)
     take(g, 0, "kazoo", d)
     assert not [a for a in g.legal(0) if a.kind == "spend"]
     g.time = 7
-    assert [a for a in g.legal(0) if a.kind == "spend"] == [A("spend", item=slot(g, "walkman", "equip1"))]
+    assert [a for a in g.legal(0) if a.kind == "spend"] == [A("spend", item=slot(g, "walkman", "equip0"))]
 
 
 def test_slingshot_gives_the_whole_hand_away_one_card_at_a_time():
