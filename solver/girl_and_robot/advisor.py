@@ -34,11 +34,14 @@ from p2pcards.games.girl_and_robot.game import DEMON, Game
 from solver import hints
 
 from .odds import ONE, ZERO, Odds, odds
+from .reasons import searched_reason
+from .search import HINT, Budget, search
 
 HIGH = Fraction(1, 5)  # a chance of dying worth a card to avoid
 WEAPON_HIGH = Fraction(1, 2)  # with a weapon: worth a card to keep the weapon
 NO_DRAW = ("evade", "ambush", "provoke")
 SAFE_DRAW = ("grave_digger", "deal_with_demon", "peace_treaty")
+SEARCHED = ("turn", "respond", "ally")  # decisions the hint searches (``search.search``)
 
 
 @dataclass
@@ -46,12 +49,14 @@ class Advice(hints.Advice):
     odds: Fraction = ZERO
     death: Fraction = ZERO
     options: list[tuple[str, Fraction]] = field(default_factory=list)
+    search: dict[str, Any] | None = None  # the playouts behind a searched hint
 
     plan_label: ClassVar[str] = "Odds"
 
     def to_json(self) -> dict[str, Any]:
         return {**super().to_json(), "demon_next": float(self.odds), "death": float(self.death),
-                "options": [{"text": t, "death": float(d)} for t, d in self.options]}
+                "options": [{"text": t, "death": float(d)} for t, d in self.options],
+                "search": self.search}
 
 
 def _pct(p: Fraction) -> str:
@@ -145,9 +150,12 @@ def _cost(view: Game, a: Action) -> float:
     return 0.0
 
 
-def advise(view: Game, legal: list[Action], *, seed: int = 0) -> Advice:
+def advise(view: Game, legal: list[Action], *, seed: int = 0, deep: bool = True,
+           budget: Budget = HINT) -> Advice:
     """The recommended action for the seat whose view this is, with the odds behind it.
-    Deterministic (``seed`` is accepted for the ``hint`` interface; nothing is sampled)."""
+    With ``deep`` (the default), turn, answer and ally decisions are searched
+    (``search.search`` with ``budget``, seeded by ``seed``); otherwise the rule of thumb
+    stands. Deterministic for a fixed seed; the view alone is read."""
     me = view.viewer
     if me is None or me < 0:
         raise ValueError("advice needs a seat's view")
@@ -159,9 +167,27 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0) -> Advice:
     plan = o.text()
     nxt = o.top
     if view.phase == "turn" and view.turn == me:
-        return _advise_turn(view, legal, o, base, plan)
-    why = _other_reason(view, o, base, me)
-    return Advice(base, view.describe(base), why, plan, nxt)
+        rule = _advise_turn(view, legal, o, base, plan)
+    else:
+        rule = Advice(base, view.describe(base), _other_reason(view, o, base, me), plan, nxt)
+    if not deep or view.phase not in SEARCHED or len(legal) < 2:
+        return rule
+    res = search(view, legal, budget, seed, base=rule.action)
+    if not res.searched:
+        return rule
+    chosen = res.best
+    death_now = draw_odds(view, o) if view.phase == "turn" and not view.defenders(me) else None
+    d_after = death_after(view, o, chosen, me) if view.phase == "turn" else None
+    if d_after is None and death_now is not None:
+        d_after = death_now if chosen.kind != "end" or chosen.draw else ZERO
+    why = searched_reason(view, o, res, chosen, rule.action, rule.reason, death_now, d_after)
+    lines = [{"text": view.describe(x.action), "standing": round(x.mean, 4),
+              "alive": round(x.survive, 4), "team_whole": round(x.team_alive, 4)}
+             for x in res.lines]
+    return Advice(chosen, view.describe(chosen), why, plan, nxt,
+                  d_after if d_after is not None else rule.death, rule.options,
+                  {"deals": res.deals, "exact": res.exact, "horizon": res.horizon,
+                   "unseen": res.unseen, "lines": lines})
 
 
 def _passes_to(view: Game, a: Action, me: int) -> int | None:
@@ -268,7 +294,20 @@ def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
                 else "this Action card does not hurt your team enough to cancel it") + "."
     if ph == "drawn":
         return "the rules: a Demon drawn is revealed at once."
-    return "it is the heuristic player's choice from your view."
+    if ph in ("choose", "bury"):
+        return "it is the card of least use to your team among those you may give up."
+    if ph == "direction":
+        return ("the turn order that makes the other team draw right after you, so a Demon you "
+                "leave on the pile goes to them.")
+    if ph == "order":
+        return ("put a Demon on top when the other team draws first, a safe card when your team "
+                f"does ({o.text()}).")
+    if ph == "aside":
+        return ("a set-aside Demon goes into the pile just before a player of the other team "
+                "draws.")
+    if ph in ("copy", "pendant", "flipped"):
+        return "it is the move worth most now: " + o.text() + "."
+    return f"nothing here changes the Demon odds ({o.text()})."
 
 
 def hinter(view: Game, legal: list[Action], *, seed: int = 0) -> str | None:

@@ -1,0 +1,88 @@
+"""Reasons a player can follow, from the search's playouts and the exact Demon odds.
+
+A searched hint says three things: **the move**, **what it prevents** (the chance of dying at
+this turn's draw it removes, the Action card it stops, the alternative it beats) and **the odds
+it rests on**: the exact chance that the next card is a Demon (the ``Odds:`` line) and the
+playouts' figures -- in how many of the sampled deals of the unseen cards the seat is still
+alive, and its team whole, a few turns later after this move and after the best alternative.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from p2pcards.engine import Action
+from p2pcards.games.girl_and_robot.game import Game
+
+from .odds import Odds
+from .search import Line, Result
+
+
+def pct(p: Fraction | float) -> str:
+    return f"{float(p):.0%}"
+
+
+def _count(x: float, n: int) -> str:
+    return f"{round(x * n)}/{n}"
+
+
+def alternative(res: Result, chosen: Action, base: Action) -> Line | None:
+    """The line a player would compare with: the rule-of-thumb move when the search departs
+    from it, else the best other candidate."""
+    if chosen != base:
+        return res.line(base)
+    others = [x for x in res.lines if x.action != chosen]
+    return max(others, key=lambda x: x.mean, default=None)
+
+
+def playouts(view: Game, res: Result, chosen: Action, base: Action) -> str:
+    """The playouts' figures for ``chosen`` against the alternative, in words."""
+    me = res.line(chosen)
+    assert me is not None
+    n = res.deals
+    deals = (f"every one of the {n} distinct deals of the {res.unseen} cards you have not seen"
+             if res.exact else f"{n} random deals of the {res.unseen} cards you have not seen")
+    ally = view.living_ally(view.viewer) is not None  # type: ignore[arg-type]
+    whole = f", your team whole in {_count(me.team_alive, n)}" if ally else ""
+    text = (f"played {res.horizon} turns ahead in {deals}, you are alive after it in "
+            f"{_count(me.survive, n)}{whole} (standing {me.mean:.2f})")
+    alt = alternative(res, chosen, base)
+    if alt is not None:
+        whole = f", team whole {_count(alt.team_alive, n)}" if ally else ""
+        text += (f"; after {view.describe(alt.action)}: alive {_count(alt.survive, n)}{whole} "
+                 f"(standing {alt.mean:.2f})")
+    return text + "."
+
+
+def prevents(view: Game, o: Odds, chosen: Action, death_now: Fraction | None,
+             death_after: Fraction | None) -> str:
+    """What the move prevents, when one step tells: a likely death at the draw, an Action card."""
+    if view.phase == "respond" and chosen.kind == "cancel" and view.stack:
+        top = view.stack[-1]
+        return (f"it stops {view.kind_name(top['card'])} by {view.pname(top['by'])}")
+    if view.phase == "respond":
+        top = view.stack[-1] if view.stack else None
+        return (f"{view.kind_name(top['card'])} by {view.pname(top['by'])} costs your team "
+                "less than a Cancel Action" if top else "nothing to cancel")
+    if view.phase == "ally":
+        return f"{view.pname(view.turn)} draws next and {o.text()}"
+    if death_now is not None and death_after is not None and death_after < death_now:
+        return (f"it brings your chance of dying at this turn's draw from {pct(death_now)} "
+                f"to {pct(death_after)}")
+    if death_now:
+        return f"your chance of dying at this turn's draw stays {pct(death_now)}"
+    return ""
+
+
+def searched_reason(view: Game, o: Odds, res: Result, chosen: Action, base: Action,
+                    base_reason: str, death_now: Fraction | None,
+                    death_after: Fraction | None) -> str:
+    """The whole reason of a searched hint."""
+    parts = []
+    if chosen != base:
+        head = prevents(view, o, chosen, death_now, death_after)
+        parts.append(f"{view.describe(chosen)} rather than {view.describe(base)}"
+                     + (f": {head}" if head else ""))
+    else:
+        parts.append(base_reason.rstrip("."))
+    return "; ".join(parts) + "; " + playouts(view, res, chosen, base)
