@@ -1,7 +1,11 @@
 """Advice for one seat of The Girl and the Robot, from that seat's view alone.
 
-At the seat's own turn, before its draw, the advisor weighs each legal action by **the chance
-that the seat dies at this turn's draw** once the action is taken (``death``):
+The advice is built in two layers.
+
+**The rule of thumb.** The careful player's move (``policy.CarefulBot``: the heuristic bot that
+keeps its escape cards for a dangerous draw) is the starting point. At the seat's own turn,
+before its draw, each legal action is weighed by **the chance that the seat dies at this turn's
+draw** once it is taken (``death_after``):
 
 * no draw at all: Evade, Ambush and Provoke (their "you may choose not to draw"), the Robot's
   skip, ending the turn without drawing when allowed -- 0;
@@ -14,12 +18,18 @@ that the seat dies at this turn's draw** once the action is taken (``death``):
   kill), the Robot's draw (the top card is taken first; a Demon is put back elsewhere);
 * anything else leaves the odds as they are (``odds.Odds``).
 
-When the heuristic player would end the turn and draw while the chance of dying is high
-(``HIGH``), the advice is the action that lowers it most, the cheapest card first, preferring
-not to leave the Demon to an ally who draws next; a seat with a weapon is advised to keep it
-when the next card is likely a Demon. Otherwise, and in the other decisions (answering an Action card, helping the ally,
-defending, placing a Demon), the advice is the heuristic bot's move from the same view, with the
-odds as its reason. Nothing is sampled: the advice is a function of the view.
+When the careful player would end the turn and draw while the chance of dying is high
+(``HIGH``), the rule is the action that lowers it most, the cheapest card first, preferring not
+to leave the Demon to an ally who draws next; a seat with a weapon keeps it when the next card is
+likely a Demon.
+
+**The search.** At the seat's turn, when answering an Action card and when helping the ally,
+the information-set search (``search.search``, the ``HINT`` budget) plays the rule's move and
+its alternatives in sampled deals of the unseen cards and keeps the rule's move unless another is
+clearly better. The reason names the move, what it prevents (the chance of dying it removes, the
+card it stops, the move it beats) and the figures it rests on (``reasons``). The other decisions
+(defending, placing a Demon, giving a card...) take the rule's move, with the odds as reason.
+Deterministic for a fixed seed: the same view gives the same advice.
 """
 
 from __future__ import annotations
@@ -28,12 +38,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from p2pcards.bots.girl_and_robot import KEEP, GirlAndRobotBot
+from p2pcards.bots.girl_and_robot import KEEP
 from p2pcards.engine import Action
 from p2pcards.games.girl_and_robot.game import DEMON, Game
 from solver import hints
 
 from .odds import ONE, ZERO, Odds, odds
+from .policy import CarefulBot
 from .reasons import searched_reason
 from .search import HINT, Budget, search
 
@@ -162,8 +173,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, deep: bool = True,
     if not legal:
         raise ValueError("no legal action to advise on")
     o = odds(view)
-    bot = GirlAndRobotBot(me, seed)
-    base = bot.decide(view, legal)
+    base = CarefulBot(me, seed).decide(view, legal)
     plan = o.text()
     nxt = o.top
     if view.phase == "turn" and view.turn == me:

@@ -4,23 +4,25 @@ with the hint's smaller budget).
 At its own turn and when answering an Action card or helping its ally, it runs the
 information-set search (``search.search``) from its own view; in the other decisions (defending,
 placing a Demon, choosing a card to give...) and when there is one legal action, it plays as the
-heuristic bot. Its seed and the view fix every choice.
+careful player (``policy.CarefulBot``), whose move is also the search's starting point. Its
+seed and the view fix every choice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2pcards.bots.girl_and_robot import MAX_TURN_STEPS, GirlAndRobotBot
+from p2pcards.bots.girl_and_robot import MAX_TURN_STEPS
 from p2pcards.engine import Action
 from p2pcards.games.girl_and_robot.game import Game
 
+from .policy import CarefulBot
 from .search import HINT, STRONG, Budget, search
 
 SEARCHED = ("turn", "respond", "ally")
 
 
-class StrongBot(GirlAndRobotBot):
+class StrongBot(CarefulBot):
     name = "strong"
     budget: Budget = STRONG
 
@@ -31,18 +33,13 @@ class StrongBot(GirlAndRobotBot):
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase not in SEARCHED:
-            return super().decide(view, legal)
-        if view.phase == "turn":
-            if self._turn_key != (view.turns, view.turn):
-                self._turn_key, self._turn_steps = (view.turns, view.turn), 0
-            self._turn_steps += 1
-            if self._turn_steps > MAX_TURN_STEPS:
-                return next(a for a in reversed(legal) if a.kind == "end")
+        base = super().decide(view, legal)  # the careful move (it keeps the turn's step count)
+        if len(legal) == 1 or view.phase not in SEARCHED:
+            return base
+        if view.phase == "turn" and self._turn_steps > MAX_TURN_STEPS:
+            return base  # the heuristic's safety net against loops: the turn ends
         self._calls += 1
-        return search(view, legal, self.budget, self.seed * 7919 + self._calls).best
+        return search(view, legal, self.budget, self.seed * 7919 + self._calls, base=base).best
 
     def arrange(self, view: Game, slots: tuple[int, ...]) -> Sequence[int]:  # type: ignore[override]
         return super().arrange(view, slots)

@@ -34,7 +34,7 @@ from p2pcards.engine import Action, Decide, Decision, LocalDealer
 from p2pcards.games.girl_and_robot.game import Game
 
 from .determinize import Inconsistent, Unseen
-from .policy import PlayoutBot, value
+from .policy import CarefulBot, PlayoutBot, value
 
 MARGIN = 0.01
 MIN_DEALS = 3
@@ -101,17 +101,31 @@ def candidates(view: Game, legal: list[Action], base: Action, bot: GirlAndRobotB
     return out[:max(limit, 1 + sum(a.kind == "end" for a in legal))]
 
 
+def seat_view(g: Game, q: int) -> Game:
+    """Seat ``q``'s view of the full state ``g`` for a playout bot to read: as ``g.view(q)``
+    but sharing every field except the card values (a bot only reads its view; copying the
+    whole state for each of a playout's decisions would cost more than the decision)."""
+    v = object.__new__(type(g))
+    v.__dict__.update(g.__dict__)
+    v.viewer = q
+    bit = 1 << q
+    v.values = [x if k & bit else None for x, k in zip(g.values, g.known, strict=True)]
+    return v
+
+
 def playout(g: Game, me: int, a: Action, seed: int, budget: Budget) -> int:
     """Play ``a`` for seat ``me`` in the full state ``g`` (changed in place), then every seat by
     the playout policy until ``budget.horizon`` more turns have begun, or the game ends; the
     number of decisions taken by the bots."""
     dealer = LocalDealer(seed)
-    bots = [PlayoutBot(q, seed * 7 + q, budget.eps) for q in range(g.n_players)]
+    team = g.team[me]
+    bots = [PlayoutBot(q, seed * 7 + q, budget.eps, careful=g.team[q] == team)
+            for q in range(g.n_players)]
     g.apply(Decision(me, a), trusted=True)
     stop = g.turns + budget.horizon
 
     def arrange(by: int, slots: tuple[int, ...]):
-        return bots[by].arrange(g.view(by), slots)
+        return bots[by].arrange(seat_view(g, by), slots)
 
     decisions = 0
     for _ in range(MAX_STEPS):
@@ -126,7 +140,7 @@ def playout(g: Game, me: int, a: Action, seed: int, budget: Budget) -> int:
             if len(legal) == 1:
                 act = legal[0]
             else:
-                act = bots[q].decide(g.view(q), legal)
+                act = bots[q].decide(seat_view(g, q), legal)
                 decisions += 1
             g.apply(Decision(q, act), trusted=True)
         else:
@@ -141,9 +155,9 @@ def search(view: Game, legal: list[Action], budget: Budget = STRONG, seed: int =
     me = view.viewer
     if me is None or me < 0:
         raise ValueError("the search needs a seat's view")
-    bot = GirlAndRobotBot(me, seed)
+    bot = GirlAndRobotBot(me, seed)  # rates the candidates (escapes included)
     if base is None:
-        base = bot.decide(view, legal)
+        base = CarefulBot(me, seed).decide(view, legal)
     cands = candidates(view, legal, base, bot, budget.candidates)
     if len(cands) <= 1:
         return Result(base, base, [Line(base)], 0, False, False)
