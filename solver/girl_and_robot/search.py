@@ -51,8 +51,8 @@ class Budget:
     work: int = 0  # stop after the deal in which the bots' decisions reach this (0: no limit)
 
 
-HINT = Budget(deals=6, horizon=2, candidates=4, work=160)
-STRONG = Budget(deals=12, horizon=5, candidates=5)
+HINT = Budget(deals=6, horizon=2, candidates=4, work=120)
+STRONG = Budget(deals=6, horizon=4, candidates=4)
 
 
 @dataclass
