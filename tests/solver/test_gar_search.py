@@ -93,7 +93,7 @@ def test_small_hidden_parts_are_enumerated_exactly_and_sampled_uniformly():
         assert set(counts) == want
         assert max(counts.values()) < 2 * min(counts.values()), counts
         checked += 1
-    assert checked >= 15, checked
+    assert checked >= 10, checked
 
 
 def test_search_never_peeks_and_is_deterministic():
