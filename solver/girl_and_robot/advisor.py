@@ -197,7 +197,8 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, deep: bool = True,
     return Advice(chosen, view.describe(chosen), why, plan, nxt,
                   d_after if d_after is not None else rule.death, rule.options,
                   {"deals": res.deals, "exact": res.exact, "horizon": res.horizon,
-                   "unseen": res.unseen, "lines": lines})
+                   "unseen": res.unseen, "demon_deals": res.demon_deals,
+                   "top_demon": res.top_demon, "lines": lines})
 
 
 def _passes_to(view: Game, a: Action, me: int) -> int | None:

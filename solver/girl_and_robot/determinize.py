@@ -19,6 +19,7 @@ so the other seats' bots in a simulation "know" what their seat knows in the sam
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 from p2pcards.games.girl_and_robot.game import DEMON, FACE_DOWN_WEAPONS, Game
 
@@ -51,12 +52,36 @@ class Unseen:
         if len(self.demons) > len(self.demon_ok) or len(self.facedown) > len(self.fd_cards):
             raise Inconsistent("the unseen Demons or face-down weapons have nowhere to go")
 
-    def deal(self, rng: random.Random) -> dict[int, int]:
-        """slot -> card for every unseen slot."""
+    @property
+    def top(self) -> int | None:
+        """The Draw Pile's top slot if this seat has not seen it (None otherwise)."""
+        draw = self.view.zones["draw"]
+        return draw[-1] if draw and self.view.values[draw[-1]] is None else None
+
+    def top_demon(self) -> Fraction:
+        """The exact chance that the unseen top card of the Draw Pile is a Demon, under the
+        deals this class draws (the Demons are spread evenly over the slots that may hold one)."""
+        top = self.top
+        if top is None or top not in self.demon_ok or not self.demons:
+            return Fraction(0)
+        return Fraction(len(self.demons), len(self.demon_ok))
+
+    def deal(self, rng: random.Random, top_demon: bool | None = None) -> dict[int, int]:
+        """slot -> card for every unseen slot; with ``top_demon``, a deal conditioned on the
+        unseen top card of the Draw Pile being a Demon (True) or not (False) -- uniform among
+        those deals, as the Demons' slots are drawn apart from the other cards'."""
         out: dict[int, int] = {}
         for s, c in zip(self.facedown, rng.sample(self.fd_cards, len(self.facedown)), strict=True):
             out[s] = c
-        for s, c in zip(rng.sample(self.demon_ok, len(self.demons)), self.demons, strict=True):
+        spots = self.demon_ok
+        demons = self.demons
+        top = self.top
+        if top_demon is not None and top is not None and top in spots and demons:
+            spots = [s for s in spots if s != top]
+            if top_demon:
+                out[top] = demons[rng.randrange(len(demons))]
+                demons = [c for c in demons if c != out[top]]
+        for s, c in zip(rng.sample(spots, len(demons)), demons, strict=True):
             out[s] = c
         used = set(out.values())
         rest_cards = [c for c in self.cards if c not in used]

@@ -3,8 +3,10 @@
 A searched hint says three things: **the move**, **what it prevents** (the chance of dying at
 this turn's draw it removes, the Action card it stops, the alternative it beats) and **the odds
 it rests on**: the exact chance that the next card is a Demon (the ``Odds:`` line) and the
-playouts' figures -- in how many of the sampled deals of the unseen cards the seat is still
-alive, and its team whole, a few turns later after this move and after the best alternative.
+playouts' figures -- the chance, over the deals of the unseen cards (weighted by the exact
+chance of a Demon on top), that the seat is still alive and its team whole a few turns later,
+after this move and after the best alternative, and the team's standing (the mean playout
+value: 1 a win, 0 a loss).
 """
 
 from __future__ import annotations
@@ -22,10 +24,6 @@ def pct(p: Fraction | float) -> str:
     return f"{float(p):.0%}"
 
 
-def _count(x: float, n: int) -> str:
-    return f"{round(x * n)}/{n}"
-
-
 def alternative(res: Result, chosen: Action, base: Action) -> Line | None:
     """The line a player would compare with: the rule-of-thumb move when the search departs
     from it, else the best other candidate."""
@@ -35,21 +33,30 @@ def alternative(res: Result, chosen: Action, base: Action) -> Line | None:
     return max(others, key=lambda x: x.mean, default=None)
 
 
+def deals_text(res: Result) -> str:
+    """Which deals of the unseen cards the playouts ran in."""
+    n = res.deals
+    if res.exact:
+        return f"every one of the {n} distinct deals of the {res.unseen} cards you have not seen"
+    text = f"{n} deals of the {res.unseen} cards you have not seen"
+    if res.demon_deals:
+        text += (f" ({res.demon_deals} with a Demon on top, weighed by its chance "
+                 f"{pct(res.top_demon)})")
+    return text
+
+
 def playouts(view: Game, res: Result, chosen: Action, base: Action) -> str:
     """The playouts' figures for ``chosen`` against the alternative, in words."""
     me = res.line(chosen)
     assert me is not None
-    n = res.deals
-    deals = (f"every one of the {n} distinct deals of the {res.unseen} cards you have not seen"
-             if res.exact else f"{n} random deals of the {res.unseen} cards you have not seen")
     ally = view.living_ally(view.viewer) is not None  # type: ignore[arg-type]
-    whole = f", your team whole in {_count(me.team_alive, n)}" if ally else ""
-    text = (f"played {res.horizon} turns ahead in {deals}, you are alive after it in "
-            f"{_count(me.survive, n)}{whole} (standing {me.mean:.2f})")
+    whole = f", your team whole {pct(me.team_alive)}" if ally else ""
+    text = (f"played {res.horizon} turns ahead in {deals_text(res)}, you are alive after it "
+            f"with chance {pct(me.survive)}{whole} (standing {me.mean:.2f})")
     alt = alternative(res, chosen, base)
     if alt is not None:
-        whole = f", team whole {_count(alt.team_alive, n)}" if ally else ""
-        text += (f"; after {view.describe(alt.action)}: alive {_count(alt.survive, n)}{whole} "
+        whole = f", team whole {pct(alt.team_alive)}" if ally else ""
+        text += (f"; after {view.describe(alt.action)}: alive {pct(alt.survive)}{whole} "
                  f"(standing {alt.mean:.2f})")
     return text + "."
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 from p2pcards.bots.girl_and_robot import GirlAndRobotBot
 from p2pcards.engine import Action, Decide, Decision, LocalDealer
@@ -61,7 +62,9 @@ class Line:
     mean: float = 0.0
     survive: float = 0.0  # share of deals where the seat is alive at the horizon
     team_alive: float = 0.0  # share of deals where the whole team is alive at the horizon
-    values: list[float] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)  # per deal: the playout's value
+    alive: list[float] = field(default_factory=list)  # per deal: 1 if the seat is alive
+    whole: list[float] = field(default_factory=list)  # per deal: 1 if the team is whole
 
 
 @dataclass
@@ -74,6 +77,8 @@ class Result:
     searched: bool  # False: one candidate only, nothing was simulated
     horizon: int = 0  # turns played ahead
     unseen: int = 0  # cards the seat has not seen
+    demon_deals: int = 0  # deals with a Demon on the (unseen) top of the pile
+    top_demon: float = 0.0  # the exact chance of that, which weighs those deals
 
     def line(self, a: Action) -> Line | None:
         return next((x for x in self.lines if x.action == a), None)
@@ -173,7 +178,8 @@ def search(view: Game, legal: list[Action], budget: Budget = STRONG, seed: int =
         budget = replace(budget, horizon=budget.horizon + 2)
     else:
         exact = False
-        deals = [(unseen.deal(rng), 1.0, rng.randrange(1 << 30)) for _ in range(budget.deals)]
+        deals = [(unseen.deal(rng, strata), 1.0, rng.randrange(1 << 30))
+                 for strata in _strata(unseen.top_demon(), budget.deals)]
     team = view.team[me]
     lines = [Line(a) for a in cands]
     work = 0
@@ -189,26 +195,56 @@ def search(view: Game, legal: list[Action], budget: Budget = STRONG, seed: int =
         for line in lines:
             g: Game = world.clone()  # type: ignore[assignment]
             work += playout(g, me, line.action, pseed, budget)
-            val = value(g, team)
-            line.values.append(val)
-            line.survive += g.alive[me]
-            line.team_alive += all(g.alive[q] for q in range(g.n_players) if g.team[q] == team)
-    deals = deals[:played]
-    weights = [w for _, w, _ in deals]
+            line.values.append(value(g, team))
+            line.alive.append(float(g.alive[me]))
+            line.whole.append(float(all(g.alive[q] for q in range(g.n_players)
+                                        if g.team[q] == team)))
+    strata = [] if exact else _strata(unseen.top_demon(), budget.deals)[:played]
+    weights = _weights(unseen.top_demon(), strata) if strata else [1.0] * played
     total = sum(weights)
     for line in lines:
-        line.mean = sum(v * w for v, w in zip(line.values, weights, strict=True)) / total
-        line.survive /= len(deals)
-        line.team_alive /= len(deals)
+        line.mean = _mean(line.values, weights)
+        line.survive = _mean(line.alive, weights)
+        line.team_alive = _mean(line.whole, weights)
     base_line = lines[0]
     best = base_line
     best_gain = 0.0
+    n_eff = total * total / sum(w * w for w in weights)
     for line in lines[1:]:
         diffs = [x - y for x, y in zip(line.values, base_line.values, strict=True)]
-        gain = sum(diffs) / len(diffs)
-        var = sum((d - gain) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-        se = math.sqrt(var / len(diffs))
+        gain = _mean(diffs, weights)
+        var = _mean([(d - gain) ** 2 for d in diffs], weights) * n_eff / max(1.0, n_eff - 1)
+        se = math.sqrt(var / n_eff)
         if gain > max(MARGIN, se) and gain > best_gain:
             best, best_gain = line, gain
-    return Result(best.action, base, lines, len(deals), exact, True, budget.horizon,
-                  len(unseen.slots))
+    return Result(best.action, base, lines, played, exact, True, budget.horizon,
+                  len(unseen.slots), sum(1 for x in strata if x), float(unseen.top_demon()))
+
+
+def _mean(xs: list[float], ws: list[float]) -> float:
+    return sum(x * w for x, w in zip(xs, ws, strict=True)) / sum(ws)
+
+
+def _strata(p: Fraction, n: int) -> list[bool | None]:
+    """The deals' conditions on the unseen top card: a Demon (True) or not (False), about
+    ``n * p`` of them a Demon but at least one of each when ``0 < p < 1`` and ``n > 1``, the
+    second deal a Demon one (so a work-bounded search that stops early has both); None: the top
+    card is seen, or certain."""
+    if p <= 0 or p >= 1 or n < 2:
+        return [None] * n
+    k = min(n - 1, max(1, round(n * p)))
+    m, j = n - 2, k - 1  # the other deals, and how many of them have a Demon on top
+    # spread evenly: deal i of the rest has one when the running share k/n steps up
+    rest = [((i + 1) * j) // m > (i * j) // m for i in range(m)] if m else []
+    return [False, True, *rest]
+
+
+def _weights(p: Fraction, strata: list[bool | None]) -> list[float]:
+    """Each deal's weight: the chance of its stratum shared among the stratum's deals played,
+    so the weighted means are unbiased for the true (unconditioned) chance of a Demon on top."""
+    if not strata or strata[0] is None:
+        return [1.0] * len(strata)
+    n_d = sum(1 for x in strata if x)
+    n_n = len(strata) - n_d
+    pd = float(p)
+    return [(pd / n_d if x else (1 - pd) / n_n) for x in strata]

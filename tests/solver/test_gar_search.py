@@ -138,19 +138,21 @@ def test_reasons_quote_the_search_and_the_odds():
         if data["search"] is None:
             continue
         s = data["search"]
-        n = s["deals"]
         text = adv.render()
         chosen = next(x for x in s["lines"] if x["text"] == adv.text)
-        assert f"you are alive after it in {round(chosen['alive'] * n)}/{n}" in adv.reason
+        assert f"you are alive after it with chance {chosen['alive']:.0%}" in adv.reason
         assert f"(standing {chosen['standing']:.2f})" in adv.reason
-        assert f"{s['horizon']} turns ahead" in adv.reason and f"{s['unseen']} cards" in adv.reason
+        assert f"{s['horizon']} turns ahead in {s['deals']} deals" in adv.reason
+        assert f"{s['unseen']} cards" in adv.reason
         others = [x for x in s["lines"] if x["text"] != adv.text]
-        assert any(f"after {x['text']}: alive {round(x['alive'] * n)}/{n}" in adv.reason
-                   for x in others)
+        assert any(f"after {x['text']}: alive {x['alive']:.0%}" in adv.reason for x in others)
         o = odds(view)
         if o.pile and view.kind(view.zones["draw"][-1]) is None:
             assert f"{o.top.numerator} in {o.top.denominator}" in text
-        assert re.search(r"\d+/\d+", adv.reason)
+            # the playouts weigh the Demon-on-top deals by the same exact chance
+            assert s["demon_deals"] >= 1 and abs(s["top_demon"] - float(o.top)) < 1e-9
+            assert f"with a Demon on top, weighed by its chance {float(o.top):.0%}" in adv.reason
+        assert re.search(r"\d+%", adv.reason)
         assert "heuristic player's choice" not in text
         checked += 1
     assert checked >= 3, checked
