@@ -275,7 +275,9 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
         why = f"{arms}: a Demon drawn costs a weapon, not your life"
     elif baseline >= HIGH:
         return Advice(base, view.describe(base), f"{arms} and your draw is a Demon with chance "
-                      f"{_pct(baseline)}: {view.describe(base)} first, before you end your turn.",
+                      f"{_pct(baseline)}: {view.describe(base)} first"
+                      f"{' ' + _paid_for(view, base) if _paid_for(view, base) else ''}, "
+                      "before you end your turn.",
                       plan, p, baseline, opts)
     else:
         why = f"the chance of a Demon ({_pct(p)}) is low enough to keep your cards"
@@ -286,7 +288,32 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
 def _plain(view: Game, a: Action) -> str:
     if a.kind == "end":
         return f"{view.describe(a)}."
+    goal = _paid_for(view, a)
+    if goal:
+        return f"{view.describe(a)} {goal}."
     return f"{view.describe(a)} is the best use of your turn."
+
+
+def _paid_for(view: Game, a: Action) -> str:
+    """For an Ability Points card: "to pay for <the ability the points go to>" (the ability the
+    careful player rates best among those the pool and the hand's points can pay for)."""
+    if a.kind != "play" or view.category(a.card) != "points" or view.viewer is None:
+        return ""
+    me = view.viewer
+    bot = CarefulBot(me, 0)
+    have = view.points + sum(view._data.kinds[view.kind(s)].value for s in view.hand(me)
+                             if view.kind(s) is not None and view.category(view.kind(s)) == "points")
+    best: tuple[float, Action] | None = None
+    char = view._data.characters[view.chars[me]]
+    for ab in char.side(view.side(me)):
+        if not 0 < ab.cost <= have or not view.ability_ok(me, ab.id):
+            continue
+        for va in view.ability_variants(me, ab.id):
+            act = Action("ability", id=ab.id, **va)
+            sc = bot.ability_score(view, ab.id, act)
+            if sc > 0 and (best is None or sc > best[0]):
+                best = (sc, act)
+    return "" if best is None else f"to pay for {view.describe(best[1])}"
 
 
 def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
