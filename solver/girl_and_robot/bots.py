@@ -42,9 +42,6 @@ class StrongBot(CarefulBot):
         self._calls += 1
         return search(view, legal, self.budget, self.seed * 7919 + self._calls, base=base).best
 
-    def arrange(self, view: Game, slots: tuple[int, ...]) -> Sequence[int]:  # type: ignore[override]
-        return super().arrange(view, slots)
-
 
 class NormalBot(StrongBot):
     name = "normal"

@@ -1,26 +1,31 @@
 """Information-set search for The Girl and the Robot: determinized playouts from a seat's view.
 
-``search(view, legal, budget, seed)`` is Perfect Information Monte Carlo over the seat's
+``search(view, legal, budget, seed, base)`` is Perfect Information Monte Carlo over the seat's
 information set:
 
 1. **Deals.** The unseen cards are dealt ``budget.deals`` times at random among the deals the
-   rules allow from the view (``determinize``). When the unseen cards fit in fewer distinct deals
-   than that (a small hidden part: few unknown kinds, few slots), every distinct deal is taken once,
-   weighted by its probability -- the expectation over the hidden cards is then exact.
-2. **Candidates.** The legal actions are cut down to a few: the heuristic bot's choice, every way
-   of ending the turn, and the best-rated variant of each other card or ability (at most
-   ``budget.candidates`` in all), so that the deals are spent on real alternatives.
+   rules allow from the view (``determinize``), **stratified on the unseen top card of the Draw
+   Pile**: some deals have a Demon there and the others not -- at least one of each when the
+   chance is strictly between 0 and 1 -- and each deal is weighed by the exact chance of its
+   stratum (``Unseen.top_demon``), so the comparison always sees the coming draw's risk at its
+   true weight. When the unseen cards fit in no more distinct deals than that (a small hidden
+   part), every distinct deal is taken once -- the expectation over the hidden cards is exact --
+   and the playouts look two turns deeper.
+2. **Candidates.** The legal actions are cut down to a few: the base move (the careful player's,
+   or the advisor's rule), every way of ending the turn, and the best-rated variant of each other
+   card or ability (at most ``budget.candidates`` in all), so the deals are spent on real
+   alternatives.
 3. **Playouts.** Each candidate is played in every deal, with the same random numbers for every
    candidate (the same deal, dealer seed and bot seeds: common random numbers, so the comparison
    is between the moves and not between the luck of the draws), then every seat -- the search's
    own seat too -- is played by ``policy.PlayoutBot`` up to ``budget.horizon`` turns ahead (or the
    end of the game), and scored by ``policy.value`` for the seat's team.
-4. **Choice.** The heuristic bot's choice stays unless another candidate beats it on the paired
+4. **Choice.** The base move stays unless another candidate beats it on the weighted paired
    differences by more than one standard error (and by at least ``MARGIN``): the search departs
-   from the heuristic move only where the playouts say so clearly.
+   from the rule only where the playouts say so clearly.
 
-Everything is seeded from ``seed``: the same view, legal actions, budget and seed give the same
-result. The search never reads anything but the view.
+Everything is seeded from ``seed`` and the view: the same view, legal actions, budget and seed
+give the same result. The search never reads anything but the view.
 """
 
 from __future__ import annotations
@@ -60,8 +65,8 @@ STRONG = Budget(deals=6, horizon=4, candidates=4)
 class Line:
     action: Action
     mean: float = 0.0
-    survive: float = 0.0  # share of deals where the seat is alive at the horizon
-    team_alive: float = 0.0  # share of deals where the whole team is alive at the horizon
+    survive: float = 0.0  # weighted share of deals where the seat is alive at the horizon
+    team_alive: float = 0.0  # weighted share of deals where the whole team is alive then
     values: list[float] = field(default_factory=list)  # per deal: the playout's value
     alive: list[float] = field(default_factory=list)  # per deal: 1 if the seat is alive
     whole: list[float] = field(default_factory=list)  # per deal: 1 if the team is whole
@@ -70,7 +75,7 @@ class Line:
 @dataclass
 class Result:
     best: Action
-    base: Action  # the heuristic bot's choice
+    base: Action  # the move kept unless another is clearly better
     lines: list[Line]
     deals: int
     exact: bool  # every distinct deal of the unseen cards was played
@@ -86,8 +91,9 @@ class Result:
 
 def candidates(view: Game, legal: list[Action], base: Action, bot: GirlAndRobotBot,
                limit: int) -> list[Action]:
-    """The heuristic's choice, the ways to end the turn, then the best-rated variant of each
-    other card or ability, best first, up to ``limit``."""
+    """The base move, the ways to end the turn, then the best-rated variant (by the heuristic
+    bot's ratings, escapes included) of each other card or ability, best first, up to
+    ``limit``."""
     out = [base]
     if view.phase != "turn":
         rest = [a for a in legal if a != base]
@@ -156,7 +162,7 @@ def playout(g: Game, me: int, a: Action, seed: int, budget: Budget) -> int:
 def search(view: Game, legal: list[Action], budget: Budget = STRONG, seed: int = 0,
            base: Action | None = None) -> Result:
     """The search's choice for the seat whose view this is (see the module text); ``base`` is
-    the move to keep unless another is clearly better (default: the heuristic bot's choice)."""
+    the move to keep unless another is clearly better (default: the careful player's move)."""
     me = view.viewer
     if me is None or me < 0:
         raise ValueError("the search needs a seat's view")

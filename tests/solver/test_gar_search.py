@@ -156,3 +156,33 @@ def test_reasons_quote_the_search_and_the_odds():
         assert "heuristic player's choice" not in text
         checked += 1
     assert checked >= 3, checked
+
+
+def test_deals_stratified_on_the_top_card_are_weighed_by_its_exact_chance():
+    rng = random.Random(5)
+    checked = 0
+    for seed, players, skip in [(1, 4, 2), (2, 3, 5), (3, 2, 3), (4, 4, 8)]:
+        full, p = decision(seed, players, skip)
+        view = full.view(p)
+        unseen = Unseen(view)
+        top = unseen.top
+        if top is None:
+            continue
+        prob = unseen.top_demon()
+        assert prob == odds(view).top  # the same exact chance as the Odds line
+        for want in (True, False):
+            for _ in range(20):
+                assert (view.kind_of(unseen.deal(rng, want)[top]) == DEMON) == want
+        for n in (3, 4, 6, 9):
+            strata = S._strata(prob, n)
+            weights = S._weights(prob, strata)
+            assert len(strata) == n and True in strata[:2] and False in strata[:2]
+            # the weighted share of Demon-on-top deals is the exact chance, for any prefix
+            # a work-bounded search may stop at (from the third deal on)
+            for k in range(2, n + 1):
+                w = S._weights(prob, strata[:k])
+                share = sum(x for x, d in zip(w, strata[:k], strict=True) if d) / sum(w)
+                assert abs(share - float(prob)) < 1e-9
+            assert abs(sum(weights) - 1) < 1e-9
+        checked += 1
+    assert checked >= 3, checked
