@@ -75,9 +75,10 @@ def _pct(p: Fraction) -> str:
 
 
 def draw_odds(view: Game, o: Odds) -> Fraction:
-    """The chance that this seat's coming end-of-turn draw is a Demon."""
+    """The chance that this seat's coming end-of-turn draw is a Demon that can hurt it (a
+    Demon drawn after A Deal with a Demon is set aside: it cannot)."""
     tf = view.tf
-    if tf["no_draw"] or tf["ban"]:
+    if tf["no_draw"] or tf["ban"] or tf["deal"]:
         return ZERO
     if tf["digger"] and view.zones["discard"]:
         return ZERO
@@ -91,7 +92,7 @@ def death_after(view: Game, o: Odds, a: Action, me: int) -> Fraction | None:
     armed = bool(view.defenders(me))
     k = a.kind
     if k == "end":
-        if a.draw == 0:
+        if a.draw == 0 or view.tf["deal"]:
             return ZERO
         if armed:
             return ZERO
@@ -240,7 +241,8 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
     weapons = len(view.defenders(me))
     arms = f"you have {weapons} weapon{'s' * (weapons != 1)}" if weapons else "you have no weapon"
     if p == 0:
-        reason = ("your draw cannot be a Demon now" if view.tf["no_draw"] or view.tf["ban"]
+        reason = ("A Deal with a Demon sets a Demon you draw aside" if view.tf["deal"]
+                  else "your draw cannot be a Demon now" if view.tf["no_draw"] or view.tf["ban"]
                   or view.tf["digger"] else "the next card is no Demon")
         return Advice(base, view.describe(base), f"{reason}; {_plain(view, base)}", plan, p,
                       ZERO, opts)
