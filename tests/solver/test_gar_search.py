@@ -186,3 +186,37 @@ def test_deals_stratified_on_the_top_card_are_weighed_by_its_exact_chance():
             assert abs(sum(weights) - 1) < 1e-9
         checked += 1
     assert checked >= 3, checked
+
+
+def test_playout_views_are_the_seats_views_and_stay_read_only():
+    """Playouts read a seat's view through ``seat_view`` (sharing the state's fields) and take
+    the legal actions from the full state: both must be what the seat's own copy would give, and
+    a playout bot's decision must leave the state as it was."""
+    from p2pcards.engine import Decide, Decision, LocalDealer
+    from p2pcards.games import new_game
+    from solver.girl_and_robot.policy import PlayoutBot
+
+    checked = 0
+    for seed, players in [(1, 4), (2, 3), (3, 2)]:
+        g = new_game("girl-and-robot", players)
+        dealer = LocalDealer(seed)
+        bots = [PlayoutBot(q, seed + q, 0.3, careful=q % 2 == 0) for q in range(players)]
+        for _ in range(3000):
+            req = g.pending()
+            if req is None:
+                break
+            if not isinstance(req, Decide):
+                g.apply(dealer.fulfil(g, req))
+                continue
+            q = req.player
+            own = g.view(q)
+            fast = S.seat_view(g, q)
+            assert fast.to_json() == own.to_json()
+            legal = g.legal(q)
+            assert legal == own.legal(q)
+            before = g.to_json()
+            act = bots[q].decide(fast, legal) if len(legal) > 1 else legal[0]
+            assert g.to_json() == before
+            g.apply(Decision(q, act), trusted=True)
+            checked += 1
+    assert checked > 150, checked
