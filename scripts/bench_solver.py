@@ -11,6 +11,8 @@
 * the strong Go Out Girl bot's share of battle wins in four-player battles against three
   heuristic bots (an equal bot gets 0.25), and against three random bots (beside the heuristic
   bot's share in its place);
+* The Girl and the Robot: the strong team's share of wins against a heuristic team (4 players,
+  sides alternated; ``--quick`` plays fewer games), beside the heuristic team's on the same seeds;
 * the strong Out Of This World team's win rate on Patrol the Block at Standard (4 players, the
   same seeds as ``scripts/bench_engine.py``'s heuristic team), beside the heuristic team's.
 
@@ -207,6 +209,39 @@ def bench_gar_hints(count: int) -> dict:
     return time_hints("gar", "girl-and-robot", positions)
 
 
+GAR_GAMES, GAR_QUICK_GAMES = 60, 12
+
+
+def _gar_games(args: tuple[str, list[int], int]) -> list[bool]:
+    """Seeded four-player games of a ``level`` team against a heuristic team, sides alternated
+    (``solver.girl_and_robot.bots.team_battle``): whether the ``level`` team won each."""
+    from solver.girl_and_robot.bots import StrongBot as GarStrongBot
+    from solver.girl_and_robot.bots import team_battle
+    level, seeds, players = args
+    cls = {"strong": GarStrongBot, "heuristic": GirlAndRobotBot}[level]
+    return [team_battle(seed, players, cls, GirlAndRobotBot) for seed in seeds]
+
+
+def bench_gar_team(games: int, jobs: int, players: int = 4) -> dict:
+    """The Girl and the Robot: the strong team's share of wins against a heuristic team (sides
+    alternated, seeds 0..games-1), beside the heuristic team's share on the same seeds (today's
+    figure: an equal team gets 0.5)."""
+    out: dict = {}
+    for level in ("strong", "heuristic"):
+        t = time.perf_counter()
+        shares = [(level, list(range(j, games, jobs)), players) for j in range(jobs)]
+        if jobs == 1:
+            results = _gar_games(shares[0])
+        else:
+            with ProcessPoolExecutor(jobs) as ex:
+                results = [r for part in ex.map(_gar_games, shares) for r in part]
+        out[f"gar_{level}_team_win_share"] = round(sum(results) / len(results), 3)
+        out[f"gar_{level}_team_seconds"] = round(time.perf_counter() - t, 1)
+    out["gar_team_games"] = games
+    out["gar_team_players"] = players
+    return out
+
+
 def bench_setplan(per_size: int = 20) -> dict:
     """The set plan of real seats' views (take and action decisions), with the hand cut down to
     3..8 cards: CP-SAT against brute force."""
@@ -287,6 +322,11 @@ def main() -> None:
                     help="which games to benchmark (default gog,ootw,gar)")
     ap.add_argument("--seeds", type=int, default=OOTW_SEEDS,
                     help=f"Out Of This World team games per level (default {OOTW_SEEDS})")
+    ap.add_argument("--quick", action="store_true",
+                    help=f"fewer The Girl and the Robot games and hint positions ({GAR_QUICK_GAMES} "
+                         "games, 60 positions)")
+    ap.add_argument("--gar-games", type=int, default=None,
+                    help=f"The Girl and the Robot team games per level (default {GAR_GAMES})")
     args = ap.parse_args()
     games = set(args.games.split(","))
     out: dict = {"cores": os.cpu_count(), "num_workers": 1}
@@ -298,12 +338,15 @@ def main() -> None:
         out.update(bench_ootw_hints(args.positions))
         out.update(bench_setplan())
     if "gar" in games:
-        out.update(bench_gar_hints(args.positions))
+        out.update(bench_gar_hints(min(args.positions, 60) if args.quick else args.positions))
     if not args.skip_bots:
         if "gog" in games:
             out.update(bench_bots(args.battles, args.jobs))
         if "ootw" in games:
             out.update(bench_ootw_team(args.seeds, args.jobs))
+        if "gar" in games:
+            out.update(bench_gar_team(args.gar_games or (GAR_QUICK_GAMES if args.quick else GAR_GAMES),
+                                      args.jobs))
     out["seconds"] = round(time.perf_counter() - t0, 1)
     if args.json:
         print(json.dumps(out))
@@ -351,6 +394,14 @@ def main() -> None:
               f"{out['ootw_strong_points']}, {out['ootw_strong_seconds']} s), heuristic team "
               f"{out['ootw_heuristic_win_rate']} (team points {out['ootw_heuristic_points']}, "
               f"{out['ootw_heuristic_seconds']} s)")
+
+    if "gar_strong_team_win_share" in out:
+        s = out["gar_strong_team_win_share"]
+        print(f"  The Girl and the Robot, {out['gar_team_players']} players, {out['gar_team_games']} "
+              f"games, sides alternated: strong team vs heuristic team win share {s} (target ≥ 0.65: "
+              f"{'met' if s >= 0.65 else 'NOT met'}), {out['gar_strong_team_seconds']} s; heuristic "
+              f"team in its place (today): {out['gar_heuristic_team_win_share']}, "
+              f"{out['gar_heuristic_team_seconds']} s")
 
 
 if __name__ == "__main__":

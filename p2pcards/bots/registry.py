@@ -17,7 +17,9 @@ BOTS: dict[str, dict[str, str]] = {
     "out-of-this-world": {"easy": "p2pcards.bots.out_of_this_world:OutOfThisWorldBot",
                           "normal": "solver.out_of_this_world.bots:NormalBot",
                           "strong": "solver.out_of_this_world.bots:StrongBot"},
-    "girl-and-robot": {"easy": "p2pcards.bots.girl_and_robot:GirlAndRobotBot"},
+    "girl-and-robot": {"easy": "p2pcards.bots.girl_and_robot:GirlAndRobotBot",
+                       "normal": "solver.girl_and_robot.bots:NormalBot",
+                       "strong": "solver.girl_and_robot.bots:StrongBot"},
 }
 
 

@@ -1,7 +1,11 @@
 """Advice for one seat of The Girl and the Robot, from that seat's view alone.
 
-At the seat's own turn, before its draw, the advisor weighs each legal action by **the chance
-that the seat dies at this turn's draw** once the action is taken (``death``):
+The advice is built in two layers.
+
+**The rule of thumb.** The careful player's move (``policy.CarefulBot``: the heuristic bot that
+keeps its escape cards for a dangerous draw) is the starting point. At the seat's own turn,
+before its draw, each legal action is weighed by **the chance that the seat dies at this turn's
+draw** once it is taken (``death_after``):
 
 * no draw at all: Evade, Ambush and Provoke (their "you may choose not to draw"), the Robot's
   skip, ending the turn without drawing when allowed -- 0;
@@ -14,12 +18,18 @@ that the seat dies at this turn's draw** once the action is taken (``death``):
   kill), the Robot's draw (the top card is taken first; a Demon is put back elsewhere);
 * anything else leaves the odds as they are (``odds.Odds``).
 
-When the heuristic player would end the turn and draw while the chance of dying is high
-(``HIGH``), the advice is the action that lowers it most, the cheapest card first, preferring
-not to leave the Demon to an ally who draws next; a seat with a weapon is advised to keep it
-when the next card is likely a Demon. Otherwise, and in the other decisions (answering an Action card, helping the ally,
-defending, placing a Demon), the advice is the heuristic bot's move from the same view, with the
-odds as its reason. Nothing is sampled: the advice is a function of the view.
+When the careful player would end the turn and draw while the chance of dying is high
+(``HIGH``), the rule is the action that lowers it most, the cheapest card first, preferring not
+to leave the Demon to an ally who draws next; a seat with a weapon keeps it when the next card is
+likely a Demon.
+
+**The search.** At the seat's turn, when answering an Action card and when helping the ally,
+the information-set search (``search.search``, the ``HINT`` budget) plays the rule's move and
+its alternatives in sampled deals of the unseen cards and keeps the rule's move unless another is
+clearly better. The reason names the move, what it prevents (the chance of dying it removes, the
+card it stops, the move it beats) and the figures it rests on (``reasons``). The other decisions
+(defending, placing a Demon, giving a card...) take the rule's move, with the odds as reason.
+Deterministic for a fixed seed: the same view gives the same advice.
 """
 
 from __future__ import annotations
@@ -28,17 +38,21 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from p2pcards.bots.girl_and_robot import KEEP, GirlAndRobotBot
+from p2pcards.bots.girl_and_robot import KEEP
 from p2pcards.engine import Action
 from p2pcards.games.girl_and_robot.game import DEMON, Game
 from solver import hints
 
 from .odds import ONE, ZERO, Odds, odds
+from .policy import CarefulBot
+from .reasons import searched_reason
+from .search import HINT, Budget, search
 
 HIGH = Fraction(1, 5)  # a chance of dying worth a card to avoid
 WEAPON_HIGH = Fraction(1, 2)  # with a weapon: worth a card to keep the weapon
 NO_DRAW = ("evade", "ambush", "provoke")
 SAFE_DRAW = ("grave_digger", "deal_with_demon", "peace_treaty")
+SEARCHED = ("turn", "respond", "ally")  # decisions the hint searches (``search.search``)
 
 
 @dataclass
@@ -46,12 +60,14 @@ class Advice(hints.Advice):
     odds: Fraction = ZERO
     death: Fraction = ZERO
     options: list[tuple[str, Fraction]] = field(default_factory=list)
+    search: dict[str, Any] | None = None  # the playouts behind a searched hint
 
     plan_label: ClassVar[str] = "Odds"
 
     def to_json(self) -> dict[str, Any]:
         return {**super().to_json(), "demon_next": float(self.odds), "death": float(self.death),
-                "options": [{"text": t, "death": float(d)} for t, d in self.options]}
+                "options": [{"text": t, "death": float(d)} for t, d in self.options],
+                "search": self.search}
 
 
 def _pct(p: Fraction) -> str:
@@ -59,9 +75,10 @@ def _pct(p: Fraction) -> str:
 
 
 def draw_odds(view: Game, o: Odds) -> Fraction:
-    """The chance that this seat's coming end-of-turn draw is a Demon."""
+    """The chance that this seat's coming end-of-turn draw is a Demon that can hurt it (a
+    Demon drawn after A Deal with a Demon is set aside: it cannot)."""
     tf = view.tf
-    if tf["no_draw"] or tf["ban"]:
+    if tf["no_draw"] or tf["ban"] or tf["deal"]:
         return ZERO
     if tf["digger"] and view.zones["discard"]:
         return ZERO
@@ -75,7 +92,7 @@ def death_after(view: Game, o: Odds, a: Action, me: int) -> Fraction | None:
     armed = bool(view.defenders(me))
     k = a.kind
     if k == "end":
-        if a.draw == 0:
+        if a.draw == 0 or view.tf["deal"]:
             return ZERO
         if armed:
             return ZERO
@@ -145,23 +162,44 @@ def _cost(view: Game, a: Action) -> float:
     return 0.0
 
 
-def advise(view: Game, legal: list[Action], *, seed: int = 0) -> Advice:
+def advise(view: Game, legal: list[Action], *, seed: int = 0, deep: bool = True,
+           budget: Budget = HINT) -> Advice:
     """The recommended action for the seat whose view this is, with the odds behind it.
-    Deterministic (``seed`` is accepted for the ``hint`` interface; nothing is sampled)."""
+    With ``deep`` (the default), turn, answer and ally decisions are searched
+    (``search.search`` with ``budget``, seeded by ``seed``); otherwise the rule of thumb
+    stands. Deterministic for a fixed seed; the view alone is read."""
     me = view.viewer
     if me is None or me < 0:
         raise ValueError("advice needs a seat's view")
     if not legal:
         raise ValueError("no legal action to advise on")
     o = odds(view)
-    bot = GirlAndRobotBot(me, seed)
-    base = bot.decide(view, legal)
+    base = CarefulBot(me, seed).decide(view, legal)
     plan = o.text()
     nxt = o.top
     if view.phase == "turn" and view.turn == me:
-        return _advise_turn(view, legal, o, base, plan)
-    why = _other_reason(view, o, base, me)
-    return Advice(base, view.describe(base), why, plan, nxt)
+        rule = _advise_turn(view, legal, o, base, plan)
+    else:
+        rule = Advice(base, view.describe(base), _other_reason(view, o, base, me), plan, nxt)
+    if not deep or view.phase not in SEARCHED or len(legal) < 2:
+        return rule
+    res = search(view, legal, budget, seed, base=rule.action)
+    if not res.searched:
+        return rule
+    chosen = res.best
+    death_now = draw_odds(view, o) if view.phase == "turn" and not view.defenders(me) else None
+    d_after = death_after(view, o, chosen, me) if view.phase == "turn" else None
+    if d_after is None and death_now is not None:
+        d_after = death_now if chosen.kind != "end" or chosen.draw else ZERO
+    why = searched_reason(view, o, res, chosen, rule.action, rule.reason, death_now, d_after)
+    lines = [{"text": view.describe(x.action), "standing": round(x.mean, 4),
+              "alive": round(x.survive, 4), "team_whole": round(x.team_alive, 4)}
+             for x in res.lines]
+    return Advice(chosen, view.describe(chosen), why, plan, nxt,
+                  d_after if d_after is not None else rule.death, rule.options,
+                  {"deals": res.deals, "exact": res.exact, "horizon": res.horizon,
+                   "unseen": res.unseen, "demon_deals": res.demon_deals,
+                   "top_demon": res.top_demon, "lines": lines})
 
 
 def _passes_to(view: Game, a: Action, me: int) -> int | None:
@@ -203,7 +241,8 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
     weapons = len(view.defenders(me))
     arms = f"you have {weapons} weapon{'s' * (weapons != 1)}" if weapons else "you have no weapon"
     if p == 0:
-        reason = ("your draw cannot be a Demon now" if view.tf["no_draw"] or view.tf["ban"]
+        reason = ("A Deal with a Demon sets a Demon you draw aside" if view.tf["deal"]
+                  else "your draw cannot be a Demon now" if view.tf["no_draw"] or view.tf["ban"]
                   or view.tf["digger"] else "the next card is no Demon")
         return Advice(base, view.describe(base), f"{reason}; {_plain(view, base)}", plan, p,
                       ZERO, opts)
@@ -238,7 +277,9 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
         why = f"{arms}: a Demon drawn costs a weapon, not your life"
     elif baseline >= HIGH:
         return Advice(base, view.describe(base), f"{arms} and your draw is a Demon with chance "
-                      f"{_pct(baseline)}: {view.describe(base)} first, before you end your turn.",
+                      f"{_pct(baseline)}: {view.describe(base)} first"
+                      f"{' ' + _paid_for(view, base) if _paid_for(view, base) else ''}, "
+                      "before you end your turn.",
                       plan, p, baseline, opts)
     else:
         why = f"the chance of a Demon ({_pct(p)}) is low enough to keep your cards"
@@ -249,7 +290,32 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
 def _plain(view: Game, a: Action) -> str:
     if a.kind == "end":
         return f"{view.describe(a)}."
+    goal = _paid_for(view, a)
+    if goal:
+        return f"{view.describe(a)} {goal}."
     return f"{view.describe(a)} is the best use of your turn."
+
+
+def _paid_for(view: Game, a: Action) -> str:
+    """For an Ability Points card: "to pay for <the ability the points go to>" (the ability the
+    careful player rates best among those the pool and the hand's points can pay for)."""
+    if a.kind != "play" or view.category(a.card) != "points" or view.viewer is None:
+        return ""
+    me = view.viewer
+    bot = CarefulBot(me, 0)
+    have = view.points + sum(view._data.kinds[view.kind(s)].value for s in view.hand(me)
+                             if view.kind(s) is not None and view.category(view.kind(s)) == "points")
+    best: tuple[float, Action] | None = None
+    char = view._data.characters[view.chars[me]]
+    for ab in char.side(view.side(me)):
+        if not 0 < ab.cost <= have or not view.ability_ok(me, ab.id):
+            continue
+        for va in view.ability_variants(me, ab.id):
+            act = Action("ability", id=ab.id, **va)
+            sc = bot.ability_score(view, ab.id, act)
+            if sc > 0 and (best is None or sc > best[0]):
+                best = (sc, act)
+    return "" if best is None else f"to pay for {view.describe(best[1])}"
 
 
 def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
@@ -268,7 +334,20 @@ def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
                 else "this Action card does not hurt your team enough to cancel it") + "."
     if ph == "drawn":
         return "the rules: a Demon drawn is revealed at once."
-    return "it is the heuristic player's choice from your view."
+    if ph in ("choose", "bury"):
+        return "it is the card of least use to your team among those you may give up."
+    if ph == "direction":
+        return ("the turn order that makes the other team draw right after you, so a Demon you "
+                "leave on the pile goes to them.")
+    if ph == "order":
+        return ("put a Demon on top when the other team draws first, a safe card when your team "
+                f"does ({o.text()}).")
+    if ph == "aside":
+        return ("a set-aside Demon goes into the pile just before a player of the other team "
+                "draws.")
+    if ph in ("copy", "pendant", "flipped"):
+        return "it is the move worth most now: " + o.text() + "."
+    return f"nothing here changes the Demon odds ({o.text()})."
 
 
 def hinter(view: Game, legal: list[Action], *, seed: int = 0) -> str | None:

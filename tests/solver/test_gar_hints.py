@@ -81,3 +81,26 @@ def test_escapes_a_likely_demon_without_a_weapon():
         assert "Demon" in a.reason
         return
     raise AssertionError("no position found")
+
+
+def test_a_deal_with_a_demon_makes_the_draw_harmless():
+    """After A Deal with a Demon, a Demon drawn this turn is set aside ("if you draw a Demon
+    during this turn, set it aside on the table"): the draw cannot kill, whatever is on top."""
+    for seed in range(40):
+        full, p = turn_state(seed, 3, 0)
+        g = full.clone()
+        demon = next(s for s in g.zones["draw"] if g.kind(s) == DEMON)
+        g.place(demon, "draw")  # on top, face up
+        g.faceup.append(demon)
+        g.known[demon] = g.all_mask
+        for w in list(g.weapons(p)):
+            g.place(w, "discard")
+            g.known[w] = g.all_mask
+        g.tf["deal"] = True
+        view = g.view(p)
+        o = odds(view)
+        assert o.top == 1
+        assert death_after(view, o, Action("end", draw=1), p) == 0
+        a = advise(view, view.legal(p), deep=False)
+        assert a.death == 0 and "A Deal with a Demon" in a.reason
+        return
