@@ -1,0 +1,486 @@
+"""The full-screen table (Textual): the other seats, the shared area, your hand, the log and chat,
+the question being asked with its options, and a status line that always says whose turn it is.
+
+The app does not run a game itself: a *driver* coroutine does (a local game against bots, a seat
+at a networked table, or a replay) and calls ``show``, ``log``, ``ask`` and ``ask_order`` here.
+Everything a person reads numbers seats from 1."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
+
+from ..engine import Action, Decide, GameState
+from . import arrange as arrange_ui
+from .present import Entry, Option, Presenter, lookup, presenter_for
+from .text import printable
+
+HELP = """Playing at the table
+
+  a number      pick that option (in a group, pick within it); Enter takes the highlighted one
+  ↑ ↓           move the highlight; Enter on an empty line takes it; Esc goes back out of a group
+  a form        type the move itself: 'play 4 4 4 as 6', 'equip 3 5 7', 'take 2', 'under 2'
+  hint   (F2)   the solver's advice: the option is highlighted, with its plan and reason
+  rules  (F1)   how a turn goes in this game
+  card NAME     a card's text, e.g. 'card Guard', 'card Provoke'
+  say TEXT      chat (the game's table-talk rule applies; local games have no one to read it)
+  who           the players;  status   the table in words in the log
+  quit  (^Q)    leave the game
+
+Press Esc or q to close this page."""
+
+
+class TextScreen(ModalScreen[None]):
+    """A page of text (help, rules, a card) over the table; Esc or q closes it."""
+
+    BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("q", "dismiss", "Close")]
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > VerticalScroll { width: 96%; max-width: 110; height: auto; max-height: 95%;
+                                  border: round $accent; padding: 0 1; background: $panel; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text(self.text), id="page")
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class Left(Exception):
+    """The person left the game (``quit``)."""
+
+
+Driver = Callable[["TableApp"], Awaitable[Any]]
+
+
+class TableApp(App[Any]):
+    TITLE = "p2pcards"
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $accent; color: $text; padding: 0 1; }
+    #top { height: 1fr; min-height: 6; }
+    #table { width: 3fr; min-width: 30; }
+    #seats { height: auto; padding: 0 1; }
+    #shared { height: auto; padding: 0 1; color: $text-muted; }
+    #log { width: 2fr; min-width: 24; border-left: vkey $primary; padding: 0 1; }
+    #hand { height: auto; max-height: 3; padding: 0 1; border-top: hkey $primary; }
+    #question { height: auto; padding: 0 1; text-style: bold; }
+    #notice { height: auto; max-height: 6; padding: 0 1; color: $warning; }
+    #options { height: auto; max-height: 10; border: none; padding: 0 1; }
+    #input { height: 1; border: none; padding: 0 1; background: $boost; }
+    """
+    BINDINGS = [
+        Binding("f1", "rules", "Rules"),
+        Binding("f2", "hint", "Hint"),
+        Binding("f3", "help", "Help"),
+        Binding("escape", "back", "Back", show=False),
+        Binding("up", "move(-1)", "", show=False),
+        Binding("down", "move(1)", "", show=False),
+        Binding("ctrl+q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, game: str, seat: int | None, driver: Driver | None, *,
+                 names: Sequence[str] = (), hinter: Callable[..., Any] | None = None,
+                 chat: Callable[[str], Awaitable[str | None]] | None = None,
+                 who: Callable[[], Sequence[str]] | None = None, forced_delay: float = 1.0,
+                 pace: float = 0.0, title: str = "") -> None:
+        super().__init__()
+        self.game = game
+        self.seat = seat
+        self.driver = driver
+        self.names = list(names)
+        self.presenter: Presenter = presenter_for(game)
+        self.hinter = hinter
+        self.chat = chat
+        self.who = who
+        self.forced_delay = forced_delay
+        self.pace = pace
+        self.sub_title = title
+        self.view: GameState | None = None
+        self.legal: list[Action] = []
+        self.entries: list[Entry] = []
+        self.group: Entry | None = None  # the group opened in a second step
+        self.hinted: Action | None = None
+        self._pending: asyncio.Future[Any] | None = None
+        self._ordering: tuple[tuple[int, ...], Any] | None = None
+        self._turn_since = time.monotonic()
+        self._turn_key: Any = None
+        self.last_other_line: str | None = None
+        self.result: Any = None
+        self.finished_text: str | None = None
+        self.lines_seen: list[str] = []
+
+    # ---- layout -----------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status")
+        with Horizontal(id="top"):
+            with VerticalScroll(id="table"):
+                yield Static("", id="seats")
+                yield Static("", id="shared")
+            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+        yield Static("", id="hand")
+        yield Static("", id="question")
+        yield Static("", id="notice")
+        yield OptionList(id="options", markup=False)
+        yield Input(placeholder="a number, a move ('play 5 5'), or: hint rules card say help quit",
+                    id="input")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#input", Input).focus()
+        self.set_interval(1.0, self._tick)
+        if self.driver is not None:
+            self.run_worker(self._drive(), exclusive=True, name="game")
+
+    async def _drive(self) -> None:
+        assert self.driver is not None
+        try:
+            self.result = await self.driver(self)
+        except Left:
+            self.exit(Left())
+            return
+        except Exception as exc:  # noqa: BLE001 -- shown and handed back to the command
+            self.exit(exc)
+            return
+
+    # ---- what the driver calls -----------------------------------------------------------------
+    def write_log(self, lines: str | Sequence[str]) -> None:
+        if isinstance(lines, str):
+            lines = [lines]
+        log = self.query_one("#log", RichLog)
+        me = self.names[self.seat] if self.seat is not None and self.seat < len(self.names) else None
+        for line in lines:
+            line = printable(line)
+            self.lines_seen.append(line)
+            style = ""
+            if line.startswith("**"):
+                style = "bold yellow"
+                self.notice(line)
+            elif me and line.startswith(me + " "):
+                style = "bold"
+            log.write(Text(line, style=style))
+            if line and not (me and line.startswith(me + " ")):
+                self.last_other_line = line
+
+    def show(self, view: GameState) -> None:
+        """Redraw the table from this view."""
+        self.view = view
+        seat = self.seat if self.seat is not None and self.seat >= 0 else None
+        lines = view.status(seat)
+        seats, shared = [], []
+        for line in lines:
+            if line.startswith("Your hand:"):
+                continue
+            (seats if line.startswith("  ") else shared).append(line)
+        seat_text = Text()
+        req = view.pending()
+        for i, line in enumerate(seats):
+            if i:
+                seat_text.append("\n")
+            turn = line.endswith("←")
+            style = "bold reverse" if turn else ("bold" if "(you)" in line else "")
+            seat_text.append(line.strip(), style=style)
+        self.query_one("#seats", Static).update(seat_text)
+        self.query_one("#shared", Static).update(Text("\n".join(shared)))
+        if seat is not None:
+            hand = Text("Your hand: ", style="bold")
+            hand.append_text(self.presenter.hand(view, seat))
+            self.query_one("#hand", Static).update(hand)
+        else:
+            self.query_one("#hand", Static).update(Text("Watching: every seat's hand is hidden",
+                                                        style="dim"))
+        key = (type(req).__name__, getattr(req, "player", None)) if req else None
+        if key != self._turn_key:
+            self._turn_key = key
+            self._turn_since = time.monotonic()
+        self._tick()
+
+    def _tick(self) -> None:
+        view = self.view
+        if self.finished_text is not None:
+            self.query_one("#status", Static).update(Text(f"Game over · {self.finished_text}"))
+            return
+        if view is None:
+            return
+        req = view.pending()
+        secs = int(time.monotonic() - self._turn_since)
+        clock = f"{secs // 60}:{secs % 60:02d}"
+        if req is None:
+            text = "Game over"
+        elif isinstance(req, Decide):
+            if req.player == self.seat:
+                text = f"Your turn · {clock} · you are deciding"
+            else:
+                text = f"{view.pname(req.player)}'s turn (seat {req.player + 1}) · {clock} · " \
+                       "waiting for their decision"
+        else:
+            text = f"the deck · {clock} · shuffling or dealing"
+        if self.sub_title:
+            text = f"{self.sub_title} · {text}"
+        self.query_one("#status", Static).update(Text(text))
+
+    def notice(self, text: str) -> None:
+        self.query_one("#notice", Static).update(Text(text))
+
+    async def ask(self, view: GameState, legal: list[Action]) -> Action:
+        """The person's choice among ``legal`` (structured, typed, or forced)."""
+        self.show(view)
+        self.legal = legal
+        self.hinted = None
+        self.group = None
+        self.entries = self.presenter.entries(view, legal)
+        q = self.presenter.question(view, self.seat or 0, legal, self.last_other_line)
+        self.query_one("#question", Static).update(Text(q))
+        self.notice("")
+        self._render_options()
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending = fut
+        timer = None
+        if len(legal) == 1 and self.forced_delay >= 0:
+            only = self.presenter.option_text(view, legal[0])
+            self.notice(f"Only one choice: {only} — taken in {self.forced_delay:g} s "
+                        "(or press Enter).")
+            timer = self.set_timer(max(self.forced_delay, 0.001), lambda: self._take(legal[0]))
+        try:
+            return await fut
+        finally:
+            if timer is not None:
+                timer.stop()
+            self._pending = None
+            self.legal = []
+            self.entries = []
+            self.group = None
+            self.query_one("#options", OptionList).clear_options()
+            self.query_one("#question", Static).update("")
+
+    async def ask_order(self, view: GameState, slots: tuple[int, ...], prompt: str) -> list[int]:
+        self.show(view)
+        lines = arrange_ui.question(view, slots, prompt)
+        self.query_one("#question", Static).update(Text(lines[0]))
+        self.notice("\n".join(lines[1:]))
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._ordering = (slots, fut)
+        try:
+            return await fut
+        finally:
+            self._ordering = None
+            self.query_one("#question", Static).update("")
+            self.notice("")
+
+    def finish(self, text: str) -> None:
+        self.finished_text = text
+        self.write_log([f"Result: {text}"])
+        self.query_one("#question", Static).update(
+            Text("The game is over. Press Ctrl+Q (or type quit) to leave.", style="bold"))
+        self._tick()
+
+    async def wait_for_quit(self) -> None:
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending = fut
+        await fut
+
+    # ---- options ------------------------------------------------------------------------------
+    def _shown(self) -> list[Entry]:
+        if self.group is not None:
+            return [Entry(o.text, [o]) for o in self.group.options]
+        return self.entries
+
+    def _render_options(self) -> None:
+        ol = self.query_one("#options", OptionList)
+        ol.clear_options()
+        rows = []
+        for i, e in enumerate(self._shown(), 1):
+            label = e.label if e.single else f"{e.label} — {len(e.options)} ways ›"
+            t = Text(f"{i:>2}. ", style="dim")
+            hinted = self.hinted is not None and any(o.action == self.hinted for o in e.options)
+            t.append(label, style="bold green reverse" if hinted else "")
+            if hinted:
+                t.append("  ◀ hint", style="bold green")
+            rows.append(t)
+        ol.add_options(rows)
+        if rows:
+            ol.highlighted = next((i for i, e in enumerate(self._shown()) if self.hinted is not None
+                                   and any(o.action == self.hinted for o in e.options)), 0)
+        if self.group is not None:
+            self.query_one("#question", Static).update(
+                Text(f"{self.group.label}: which one? (Esc goes back)"))
+
+    def _pick(self, n: int) -> None:
+        shown = self._shown()
+        if not 1 <= n <= len(shown):
+            self.notice(f"Not a choice: type a number from 1 to {len(shown)}.")
+            return
+        e = shown[n - 1]
+        if e.single:
+            self._take(e.options[0].action)
+        else:
+            self.group = e
+            self._render_options()
+
+    def _take(self, action: Action) -> None:
+        if self._pending is not None and not self._pending.done() and action in self.legal:
+            self._pending.set_result(action)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self._pending is not None and self.legal:
+            self._pick(event.option_index + 1)
+        self.query_one("#input", Input).focus()
+
+    def action_move(self, d: int) -> None:
+        ol = self.query_one("#options", OptionList)
+        if ol.option_count:
+            ol.highlighted = ((ol.highlighted or 0) + d) % ol.option_count
+
+    def action_back(self) -> None:
+        if self.group is not None:
+            self.group = None
+            self._render_options()
+            q = self.presenter.question(self.view, self.seat or 0, self.legal,  # type: ignore[arg-type]
+                                        self.last_other_line) if self.view else ""
+            self.query_one("#question", Static).update(Text(q))
+
+    # ---- typed input --------------------------------------------------------------------------
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        await self.handle(text)
+
+    async def handle(self, text: str) -> None:
+        """One line typed at the table."""
+        if self._ordering is not None and (text[:1].isdigit() or not text):
+            slots, fut = self._ordering
+            answer = arrange_ui.parse(text, slots)
+            if isinstance(answer, list):
+                fut.set_result(answer)
+            else:
+                self.notice(f"Not an order: {answer}")
+            return
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        asking = self._pending is not None and bool(self.legal)
+        if not text:
+            if asking:
+                ol = self.query_one("#options", OptionList)
+                self._pick((ol.highlighted or 0) + 1)
+            elif self._pending is not None and self.finished_text is not None:
+                pass
+            return
+        if word.isdigit() and not rest:
+            if asking:
+                self._pick(int(word))
+            else:
+                self.notice("It is not your turn to choose.")
+        elif word in ("help", "?"):
+            self.action_help()
+        elif word == "rules":
+            self.action_rules()
+        elif word == "card":
+            self.push_screen(TextScreen(lookup(self.presenter, rest)))
+        elif word == "hint":
+            self.action_hint()
+        elif word == "say":
+            await self._say(rest.strip())
+        elif word == "who":
+            self.write_log(list(self.who()) if self.who else [
+                f"seat {i + 1}: {n}{' (you)' if i == self.seat else ''}"
+                for i, n in enumerate(self.names)])
+        elif word == "status":
+            if self.view is not None:
+                self.write_log(self.view.status(self.seat))
+        elif word in ("back",):
+            self.action_back()
+        elif word in ("quit", "exit"):
+            self.action_quit_game()
+        elif asking and self.view is not None:
+            found = self.presenter.match(self.view, self.legal, text)
+            if len(found) == 1:
+                self._take(found[0].action)
+            elif found:
+                self.group = Entry(f"{len(found)} options match '{text}'", found)
+                self._render_options()
+            else:
+                self.notice(f"No option matches '{text}'; type a number from 1 to "
+                            f"{len(self._shown())}, or 'help'.")
+        else:
+            self.notice(f"Unknown command {word!r}; type 'help'.")
+
+    async def _say(self, text: str) -> None:
+        if not text:
+            self.notice("say what? e.g. 'say I need a Toy card'")
+            return
+        if self.chat is None:
+            self.notice("Nobody reads chat in a local game: the bots play on.")
+            return
+        refusal = await self.chat(text)
+        if refusal:
+            self.notice(f"Not sent: {refusal}")
+        else:
+            self.write_log([f"(you): {text}"])
+
+    # ---- actions ------------------------------------------------------------------------------
+    def action_help(self) -> None:
+        self.push_screen(TextScreen(HELP))
+
+    def action_rules(self) -> None:
+        self.push_screen(TextScreen(self.presenter.rules()))
+
+    def action_hint(self) -> None:
+        if not self.legal or self.view is None:
+            self.notice("Hints are given when it is your turn to choose.")
+            return
+        if self.hinter is None:
+            self.notice("No hint is available for this game.")
+            return
+        advice = self.hinter(self.view, self.legal)
+        if advice is None:
+            self.notice("No hint for this position.")
+            return
+        text = advice if isinstance(advice, str) else advice.render()
+        action = None if isinstance(advice, str) else advice.action
+        if action is not None and action in self.legal:
+            self.hinted = action
+            where = self._where(action)
+            if where:
+                text = f"Option {where}: " + text.removeprefix("Hint: ")
+            self._render_options()
+        self.notice(text)
+
+    def _where(self, action: Action) -> str:
+        for i, e in enumerate(self._shown(), 1):
+            for j, o in enumerate(e.options, 1):
+                if o.action == action:
+                    return str(i) if e.single else f"{i}, then {j}"
+        return ""
+
+    def action_quit_game(self) -> None:
+        if self._pending is not None and not self._pending.done() and self.finished_text is not None:
+            self._pending.set_result(None)
+            return
+        if self.finished_text is not None:
+            self.exit(self.result)
+            return
+        self.exit(Left())
+
+
+def option_rows(entries: Sequence[Entry]) -> list[str]:
+    """The option list as plain lines (for tests and line mode)."""
+    return [f"{i}. {e.label}" + ("" if e.single else f" — {len(e.options)} ways")
+            for i, e in enumerate(entries, 1)]
+
+
+__all__ = ["HELP", "Left", "Option", "TableApp", "TextScreen", "option_rows"]
