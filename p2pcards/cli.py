@@ -16,6 +16,22 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"p2pcards {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Peer-to-peer card games on a LAN: no server, no trusted dealer, a solver at your elbow."""
+
 GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(names())}.",
                                         show_default=False)]
 
@@ -56,6 +72,23 @@ def game_options(difficulty: str | None = None, adventure: str | None = None,
     return opts
 
 
+def _screen(plain: bool) -> bool:
+    """Whether to open the full-screen table: not with --plain, nor when standard input or
+    output is not a terminal (pipes, scripts, tests, screen readers)."""
+    import os
+    import sys
+
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty() and \
+        os.environ.get("TERM") != "dumb"
+
+
+PlainOpt = Annotated[bool, typer.Option("--plain", help="Line mode: a plain prompt instead of "
+                                        "the full-screen table (chosen anyway when input or "
+                                        "output is not a terminal).")]
+ForcedOpt = Annotated[float, typer.Option(help="Seconds a single forced option is shown before "
+                                          "it is taken (a negative value waits for Enter).")]
+
+
 @app.command()
 def play(
     game: GameArg,
@@ -67,18 +100,27 @@ def play(
     adventure: Annotated[str | None, typer.Option(help="Out Of This World adventure.")] = None,
     euro: Annotated[bool, typer.Option("--euro", help="The Girl and the Robot's Euro variant.")] = False,
     bot_level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
+    plain: PlainOpt = False,
+    forced_delay: ForcedOpt = 1.0,
+    pace: Annotated[float, typer.Option(min=0, help="Seconds between the bots' moves on the "
+                                        "full-screen table.")] = 0.5,
 ) -> None:
-    """Play in-process against bots (one human at this prompt), or watch bots play."""
-    from .ui.hints import hinter
+    """Play in-process against bots (one human at this terminal), or watch bots play. The game
+    is saved: 'p2pcards tables' lists it, 'p2pcards replay' steps through it."""
+    from .ui.hints import advisor
     from .ui.local import Quit, play_local
 
     check_game(game)
     check_level(bot_level)
     if bots is None:
         bots = players - 1
+    options = game_options(difficulty, adventure, euro)
+    if _screen(plain):
+        _play_screen(game, players, bots, seed, options, bot_level, forced_delay, pace)
+        return
     try:
-        final = play_local(game, players, bots, seed, game_options(difficulty, adventure, euro),
-                           bot_level, hinter=hinter(game))
+        final = play_local(game, players, bots, seed, options, bot_level, hinter=advisor(game),
+                           save=True)
     except ConfigError as exc:
         fail(str(exc))
     except Quit:
@@ -88,6 +130,31 @@ def play(
         typer.echo("\nInterrupted.")
         raise typer.Exit(130) from None
     typer.echo(f"Result: {final.result_text()}")
+
+
+def _play_screen(game: str, players: int, bots: int, seed: int | None, options: dict,
+                 bot_level: str, forced_delay: float, pace: float) -> None:
+    from .ui.app import Left, TableApp
+    from .ui.hints import advisor
+    from .ui.present import presenter_for
+    from .ui.session import LocalGame
+
+    try:
+        lg = LocalGame(game, players, bots, seed, options, bot_level)
+    except ConfigError as exc:
+        fail(str(exc))
+    app_ = TableApp(game, lg.seat, lg.run, names=lg.names, hinter=advisor(game),
+                    forced_delay=forced_delay, pace=pace,
+                    title=presenter_for(game).title)
+    result = app_.run()
+    saved = f" (saved: {lg.recorder.path})" if lg.recorder is not None else ""
+    if isinstance(result, Left):
+        typer.echo(f"You left the game{saved}.")
+        return
+    if isinstance(result, Exception):
+        raise result
+    final = lg.state
+    typer.echo(f"Result: {final.result_text() or 'unfinished'}{saved}")
 
 
 def _position_command(run, json_out: bool) -> None:
@@ -144,11 +211,22 @@ def hint(
 
 
 @app.command()
-def rules(game: GameArg) -> None:
-    """Print a game's card data and the house rules p2pcards uses where the rulebook is silent."""
+def rules(
+    game: GameArg,
+    cards: Annotated[bool, typer.Option("--cards", help="Also print the card data and house "
+                                        "rules.")] = False,
+) -> None:
+    """How a turn goes in a game; with --cards, its card data and the house rules p2pcards uses
+    where the rulebook is silent."""
+    from .ui.present import presenter_for
+
     check_game(game)
+    typer.echo(presenter_for(game).rules())
+    if not cards:
+        typer.echo("\n(Card data and house rules: p2pcards rules " + game + " --cards)")
+        return
     try:
-        typer.echo(game_class(game).rules_text())
+        typer.echo("\n" + game_class(game).rules_text())
     except ConfigError as exc:
         fail(str(exc))
 
@@ -230,7 +308,9 @@ def join(
     """Join a table (or take your seat back after a crash: run the same command again)."""
     from .net import join_table
 
-    _network_errors(join_table)(address, code, name, bind=bind, resume=resume)
+    result = _network_errors(join_table)(address, code, name, bind=bind, resume=resume)
+    if result is None:  # no table found (or none picked)
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -274,16 +354,33 @@ def demo(
 
 @app.command()
 def tables() -> None:
-    """List the games saved on this machine (their transcripts), newest first."""
+    """List the games saved on this machine (networked transcripts and local games), newest
+    first."""
     import datetime
+    import os
 
     from protocol.transcript import TranscriptError, find_transcripts, read_transcript
 
-    paths = find_transcripts()
+    from .ui import saved
+
+    paths = sorted([*find_transcripts(), *saved.find_local_games()],
+                   key=lambda p: p.stat().st_mtime if p.exists() else 0, reverse=True)
     if not paths:
         typer.echo("No saved games yet (they are kept in the data directory under tables/).")
         return
     for path in paths:
+        if saved.is_local(path):
+            try:
+                g = saved.read(path)
+            except ConfigError as exc:
+                typer.echo(f"{path}\n    unreadable: {exc}")
+                continue
+            when = datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
+            you = "watched" if g.seat is None else f"seat {g.seat + 1} of {g.players}"
+            state = "finished" if g.finished else "unfinished"
+            typer.echo(f"{when}  {g.game}  local, {you}  [{', '.join(g.names)}]  {state}"
+                       f"\n    {path}")
+            continue
         try:
             t = read_transcript(path, tolerate_torn_tail=True)
         except (TranscriptError, OSError) as exc:
@@ -294,6 +391,41 @@ def tables() -> None:
         state = "finished" if t.finished else "unfinished (p2pcards join --resume)"
         typer.echo(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of {t.seats}  "
                    f"[{names}]  {state}\n    {path}")
+    typer.echo(f"Step through one: p2pcards replay FILE [--seat N]{os.linesep}", nl=False)
+
+
+@app.command()
+def replay(
+    transcript: Annotated[str, typer.Argument(help="A saved game (see 'p2pcards tables').",
+                                              show_default=False)],
+    seat: Annotated[int | None, typer.Option(min=1, max=5, help="Whose view to show (1 is "
+                                             "the first seat); default: yours, or a "
+                                             "spectator's.")] = None,
+    spectator: Annotated[bool, typer.Option("--spectator", help="Show only the public cards."
+                                            )] = False,
+    plain: PlainOpt = False,
+) -> None:
+    """Step forward and back through a finished game as one seat saw it (or as a spectator)."""
+    from .ui import saved
+
+    try:
+        g = saved.load_any(transcript)
+        who = None if spectator else (seat - 1 if seat is not None else g.seat)
+        frames = saved.frames(g, who)
+    except ConfigError as exc:
+        fail(str(exc))
+    if not _screen(plain):
+        typer.echo(f"Replay of {g.path} ({g.game}: {', '.join(g.names)}), "
+                   f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}")
+        for line in frames[-1].log:
+            typer.echo(line)
+        for line in frames[-1].view.status(who):
+            typer.echo(line)
+        return
+    from .ui.present import presenter_for
+    from .ui.replay_screen import ReplayApp
+
+    ReplayApp(g.game, who, frames, names=g.names, title=presenter_for(g.game).title).run()
 
 
 @app.command()
@@ -304,8 +436,16 @@ def audit(
 ) -> None:
     """Check a game's transcript: signatures and chains, the deck audit, and a replay of the whole
     game on the full-information engine. Exits 1 on a bad game."""
-    from .audit import audit_transcript
+    from pathlib import Path
 
+    from .audit import audit_transcript
+    from .ui.saved import is_local
+
+    if not Path(transcript).exists():
+        fail(f"{transcript}: no such file")
+    if is_local(transcript):
+        fail(f"{transcript} is a local game: its dealer was this machine, so there is no deck "
+             f"to audit; step through it with: p2pcards replay {transcript}")
     try:
         report = audit_transcript(transcript)
     except ConfigError as exc:

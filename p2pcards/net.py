@@ -268,7 +268,8 @@ async def _pick_table(bind: str) -> str | None:
         say("Several tables found: join one by its address, p2pcards join HOST:PORT --code CODE")
         return None
     while True:
-        text = _ask(f"Which table (1-{len(tables)}, or q to stop)? ")
+        choices = "1" if len(tables) == 1 else f"1-{len(tables)}"
+        text = _ask(f"Which table ({choices}, or q to stop)? ")
         if text is None or text.lower() in ("q", "quit"):
             return None
         if text.isdigit() and 1 <= int(text) <= len(tables):

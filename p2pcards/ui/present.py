@@ -41,6 +41,7 @@ class Presenter:
     """The generic presenter: one entry per distinct option, in the game's order."""
 
     game = ""
+    title = "p2pcards"
     #: The words of each action kind a person may type first (``play 4 4 as 6``).
     verbs: dict[str, str] = {}
 

@@ -168,3 +168,75 @@ def frames(g: SavedGame, seat: int | None) -> list[Frame]:
             who = g.names[ev.player] if isinstance(ev, Decision) else "the end"
             out.append(Frame(copy.clone(), list(log), who))
     return out
+
+
+def load_any(path: str | Path) -> SavedGame:
+    """A saved local game, or a finished networked transcript turned into the same form: its
+    decisions and, from the deck audit, the true outcome of every deck step."""
+    if is_local(path):
+        return read(path)
+    if not Path(path).exists():
+        raise ConfigError(f"{path}: no such file")
+    return from_transcript(path)
+
+
+def from_transcript(path: str | Path) -> SavedGame:
+    from protocol.audit import audit as deck_audit
+    from protocol.params import DeckParams
+    from protocol.transcript import TranscriptError, read_transcript
+
+    from ..audit import _events
+    from ..engine import Action
+    from ..lobby import GameInfo, deck_spec
+
+    try:
+        t = read_transcript(path)
+    except TranscriptError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    info = GameInfo.from_json(t.game_info)
+    names = [f"Seat {i + 1}" for i in range(t.seats)]
+    for m in t.roster:
+        if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
+            names[m["seat"]] = str(m.get("name", names[m["seat"]]))
+    deck_msgs = [(e.sender, e.body) for e in t.entries
+                 if e.topic == "deck" and e.to is None and e.body is not None]
+    if not any(b.get("step") == "secrets" for _, b in deck_msgs):
+        raise ConfigError(f"{path}: this game did not finish, so it cannot be replayed yet "
+                          "(p2pcards join --resume finishes it)")
+    n_cards = new_game(info.game, info.players, info.options).n_cards
+    d = deck_audit(DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats), deck_msgs)
+    if not d.clean:
+        raise ConfigError(f"{path}: the deck audit fails ({d.verdict.reason}); see p2pcards audit")
+    decisions: dict[int, Decision] = {}
+    for e in t.entries:
+        if e.topic == "game" and e.body is not None and isinstance(e.body.get("step"), int):
+            try:
+                decisions[e.body["step"]] = Decision(e.sender, Action.from_json(e.body.get("action")))
+            except ValueError as exc:
+                raise ConfigError(f"{path}: a malformed action ({exc})") from None
+    ds = [decisions[k] for k in sorted(decisions)]
+    outs = _events(d.outcomes)
+    state = new_game(info.game, info.players, {**info.options, "names": names})
+    events: list[Event] = []
+    di = oi = 0
+    from ..engine import Decide
+    while (req := state.pending()) is not None:
+        if isinstance(req, Decide):
+            if di >= len(ds):
+                raise ConfigError(f"{path}: the record ends before the game does")
+            ev: Event = ds[di]
+            di += 1
+        else:
+            if oi >= len(outs):
+                raise ConfigError(f"{path}: the deck record ends before the game does")
+            ev = outs[oi]
+            oi += 1
+        try:
+            state.apply(ev)
+        except Exception as exc:  # noqa: BLE001
+            raise ConfigError(f"{path}: the game does not replay ({exc}); see p2pcards audit") from None
+        events.append(ev)
+    return SavedGame(Path(path), info.game, info.players, info.options, names, t.seat,
+                     t.created, events, state.result_text())

@@ -20,6 +20,7 @@ PHASE_QUESTION = {
 
 class GirlAndRobot(Presenter):
     game = "girl-and-robot"
+    title = "The Girl and the Robot"
     verbs = {"play": "play", "position": "under", "end": "end", "pass": "pass",
              "cancel": "cancel", "ability": "ability", "demon": "demon", "safe": "safe",
              "defend": "defend", "direction": "direction"}

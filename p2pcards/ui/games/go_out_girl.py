@@ -29,6 +29,7 @@ def colour(n: int) -> str:
 
 class GoOutGirl(Presenter):
     game = "go-out-girl"
+    title = "Go Out Girl"
     verbs = {"character": "choose", "play": "play", "guard": "guard", "pass": "pass",
              "withdraw": "withdraw", "reveal": "reveal", "barrier": "barrier", "reset": "reset",
              "damage": "damage", "discard": "discard", "give": "give", "keep": "keep"}
