@@ -78,7 +78,7 @@ def _screen(plain: bool) -> bool:
     import os
     import sys
 
-    return not plain and sys.stdin.isatty() and sys.stdout.isatty() and \
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty() and sys.stderr.isatty() and \
         os.environ.get("TERM") != "dumb"
 
 
@@ -282,6 +282,7 @@ def host(
     bot_level: Annotated[str, typer.Option(help="Level of the bots: random, easy, normal, strong.")] = "easy",
     discovery: Annotated[bool, typer.Option(help="Advertise the table on the LAN (mDNS).")] = True,
     autoplay: Annotated[bool, typer.Option(hidden=True, help="A bot plays the host's seat.")] = False,
+    plain: PlainOpt = False,
 ) -> None:
     """Open a table: prints its address and code; others run 'p2pcards join'."""
     check_game(game)
@@ -292,7 +293,8 @@ def host(
 
     _network_errors(host_table)(game, players, game_options(difficulty, adventure, euro),
                                 bots=bots, port=port, name=name, bind=bind, bot_level=bot_level,
-                                discovery=discovery, autoplay=autoplay)
+                                discovery=discovery, autoplay=autoplay,
+                                screen=_screen(plain) and not autoplay)
 
 
 @app.command()
@@ -304,11 +306,13 @@ def join(
     bind: BindOpt = "0.0.0.0",
     resume: Annotated[bool, typer.Option("--resume", help="Take your seat back at the table you "
                                          "were playing (after a crash).")] = False,
+    plain: PlainOpt = False,
 ) -> None:
     """Join a table (or take your seat back after a crash: run the same command again)."""
     from .net import join_table
 
-    result = _network_errors(join_table)(address, code, name, bind=bind, resume=resume)
+    result = _network_errors(join_table)(address, code, name, bind=bind, resume=resume,
+                                         screen=_screen(plain))
     if result is None:  # no table found (or none picked)
         raise typer.Exit(1)
 

@@ -70,6 +70,7 @@ Driver = Callable[["TableApp"], Awaitable[Any]]
 
 class TableApp(App[Any]):
     TITLE = "p2pcards"
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $accent; color: $text; padding: 0 1; }
@@ -124,6 +125,9 @@ class TableApp(App[Any]):
         self.result: Any = None
         self.finished_text: str | None = None
         self.lines_seen: list[str] = []
+        self.texts: dict[str, str] = {}
+        self.live_view: Callable[[], GameState] | None = None  # the table's current view
+        self._redraw_pending = False
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -132,7 +136,7 @@ class TableApp(App[Any]):
             with VerticalScroll(id="table"):
                 yield Static("", id="seats")
                 yield Static("", id="shared")
-            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
         yield Static("", id="hand")
         yield Static("", id="question")
         yield Static("", id="notice")
@@ -162,20 +166,36 @@ class TableApp(App[Any]):
     def write_log(self, lines: str | Sequence[str]) -> None:
         if isinstance(lines, str):
             lines = [lines]
-        log = self.query_one("#log", RichLog)
-        me = self.names[self.seat] if self.seat is not None and self.seat < len(self.names) else None
         for line in lines:
             line = printable(line)
             self.lines_seen.append(line)
-            style = ""
+            self._write_line(line)
             if line.startswith("**"):
-                style = "bold yellow"
                 self.notice(line)
-            elif me and line.startswith(me + " "):
-                style = "bold"
-            log.write(Text(line, style=style))
-            if line and not (me and line.startswith(me + " ")):
+            if line and not self._mine(line):
                 self.last_other_line = line
+
+    def _mine(self, line: str) -> bool:
+        me = self.names[self.seat] if self.seat is not None and 0 <= self.seat < len(self.names) \
+            else None
+        return bool(me) and line.startswith(f"{me} ")
+
+    def _write_line(self, line: str) -> None:
+        style = "bold yellow" if line.startswith("**") else "bold" if self._mine(line) else ""
+        self.query_one("#log", RichLog).write(Text(line, style=style))
+
+    def on_resize(self) -> None:
+        """The log is wrapped to its width when written: a new size writes it again."""
+        self.call_after_refresh(self._rewrap)
+
+    def _rewrap(self) -> None:
+        log = self.query_one("#log", RichLog)
+        if log.size.width == getattr(self, "_log_width", None):
+            return
+        self._log_width = log.size.width
+        log.clear()
+        for line in self.lines_seen[-2000:]:
+            self._write_line(line)
 
     def show(self, view: GameState) -> None:
         """Redraw the table from this view."""
@@ -195,14 +215,14 @@ class TableApp(App[Any]):
             turn = line.endswith("←")
             style = "bold reverse" if turn else ("bold" if "(you)" in line else "")
             seat_text.append(line.strip(), style=style)
-        self.query_one("#seats", Static).update(seat_text)
-        self.query_one("#shared", Static).update(Text("\n".join(shared)))
+        self._set("seats", seat_text)
+        self._set("shared", Text("\n".join(shared)))
         if seat is not None:
             hand = Text("Your hand: ", style="bold")
             hand.append_text(self.presenter.hand(view, seat))
-            self.query_one("#hand", Static).update(hand)
+            self._set("hand", hand)
         else:
-            self.query_one("#hand", Static).update(Text("Watching: every seat's hand is hidden",
+            self._set("hand", Text("Watching: every seat's hand is hidden",
                                                         style="dim"))
         key = (type(req).__name__, getattr(req, "player", None)) if req else None
         if key != self._turn_key:
@@ -210,10 +230,23 @@ class TableApp(App[Any]):
             self._turn_since = time.monotonic()
         self._tick()
 
+    def redraw_soon(self) -> None:
+        """Redraw from ``live_view`` once the current burst of table events is written."""
+        if self.live_view is None or self._redraw_pending:
+            return
+        self._redraw_pending = True
+
+        def redraw() -> None:
+            self._redraw_pending = False
+            if self.live_view is not None:
+                self.show(self.live_view())
+
+        self.call_later(redraw)
+
     def _tick(self) -> None:
         view = self.view
         if self.finished_text is not None:
-            self.query_one("#status", Static).update(Text(f"Game over · {self.finished_text}"))
+            self._set("status", Text(f"Game over · {self.finished_text}"))
             return
         if view is None:
             return
@@ -232,10 +265,15 @@ class TableApp(App[Any]):
             text = f"the deck · {clock} · shuffling or dealing"
         if self.sub_title:
             text = f"{self.sub_title} · {text}"
-        self.query_one("#status", Static).update(Text(text))
+        self._set("status", Text(text))
 
     def notice(self, text: str) -> None:
-        self.query_one("#notice", Static).update(Text(text))
+        self._set("notice", Text(text))
+
+    def _set(self, wid: str, content: Text | str) -> None:
+        """Update a panel, keeping its plain text (what tests and the bench compare)."""
+        self.texts[wid] = content.plain if isinstance(content, Text) else str(content)
+        self.query_one(f"#{wid}", Static).update(content)
 
     async def ask(self, view: GameState, legal: list[Action]) -> Action:
         """The person's choice among ``legal`` (structured, typed, or forced)."""
@@ -245,7 +283,7 @@ class TableApp(App[Any]):
         self.group = None
         self.entries = self.presenter.entries(view, legal)
         q = self.presenter.question(view, self.seat or 0, legal, self.last_other_line)
-        self.query_one("#question", Static).update(Text(q))
+        self._set("question", Text(q))
         self.notice("")
         self._render_options()
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -266,12 +304,12 @@ class TableApp(App[Any]):
             self.entries = []
             self.group = None
             self.query_one("#options", OptionList).clear_options()
-            self.query_one("#question", Static).update("")
+            self._set("question", "")
 
     async def ask_order(self, view: GameState, slots: tuple[int, ...], prompt: str) -> list[int]:
         self.show(view)
         lines = arrange_ui.question(view, slots, prompt)
-        self.query_one("#question", Static).update(Text(lines[0]))
+        self._set("question", Text(lines[0]))
         self.notice("\n".join(lines[1:]))
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._ordering = (slots, fut)
@@ -279,13 +317,13 @@ class TableApp(App[Any]):
             return await fut
         finally:
             self._ordering = None
-            self.query_one("#question", Static).update("")
+            self._set("question", "")
             self.notice("")
 
     def finish(self, text: str) -> None:
         self.finished_text = text
         self.write_log([f"Result: {text}"])
-        self.query_one("#question", Static).update(
+        self._set("question",
             Text("The game is over. Press Ctrl+Q (or type quit) to leave.", style="bold"))
         self._tick()
 
@@ -317,7 +355,7 @@ class TableApp(App[Any]):
             ol.highlighted = next((i for i, e in enumerate(self._shown()) if self.hinted is not None
                                    and any(o.action == self.hinted for o in e.options)), 0)
         if self.group is not None:
-            self.query_one("#question", Static).update(
+            self._set("question",
                 Text(f"{self.group.label}: which one? (Esc goes back)"))
 
     def _pick(self, n: int) -> None:
@@ -352,7 +390,7 @@ class TableApp(App[Any]):
             self._render_options()
             q = self.presenter.question(self.view, self.seat or 0, self.legal,  # type: ignore[arg-type]
                                         self.last_other_line) if self.view else ""
-            self.query_one("#question", Static).update(Text(q))
+            self._set("question", Text(q))
 
     # ---- typed input --------------------------------------------------------------------------
     async def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input, RichLog
 
 from .app import TableApp
 from .saved import Frame
@@ -47,7 +47,7 @@ class ReplayApp(TableApp):
         last = len(self.frames) - 1
         where = "the start" if self.at == 0 else f"after {f.label}'s move" \
             if f.label != "the end" else "the end"
-        self.query_one("#question", Static).update(Text(
+        self._set("question", Text(
             f"Replay: step {self.at} of {last} ({where}) · ← → step · Home/End · q leaves",
             style="bold"))
 
@@ -59,7 +59,7 @@ class ReplayApp(TableApp):
         req = view.pending()
         turn = "game over" if req is None else (
             f"{view.pname(req.player)} to decide" if hasattr(req, "player") else "the deck")
-        self.query_one("#status", Static).update(Text(f"Replay {who} · {turn}"))
+        self._set("status", Text(f"Replay {who} · {turn}"))
 
     def action_step(self, d: int) -> None:
         self.at = max(0, min(len(self.frames) - 1, self.at + d))
