@@ -61,6 +61,14 @@ class TextScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class TableLog(RichLog):
+    """The game's log. Lines are wrapped to the width when written, so a new width writes them
+    again (a resized terminal never shows a word cut in two)."""
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.app._rewrap)  # type: ignore[attr-defined]
+
+
 class Left(Exception):
     """The person left the game (``quit``)."""
 
@@ -136,7 +144,7 @@ class TableApp(App[Any]):
             with VerticalScroll(id="table"):
                 yield Static("", id="seats")
                 yield Static("", id="shared")
-            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
+            yield TableLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
         yield Static("", id="hand")
         yield Static("", id="question")
         yield Static("", id="notice")
@@ -184,10 +192,6 @@ class TableApp(App[Any]):
         style = "bold yellow" if line.startswith("**") else "bold" if self._mine(line) else ""
         self.query_one("#log", RichLog).write(Text(line, style=style))
 
-    def on_resize(self) -> None:
-        """The log is wrapped to its width when written: a new size writes it again."""
-        self.call_after_refresh(self._rewrap)
-
     def _rewrap(self) -> None:
         log = self.query_one("#log", RichLog)
         if log.size.width == getattr(self, "_log_width", None):
@@ -201,7 +205,10 @@ class TableApp(App[Any]):
         """Redraw the table from this view."""
         self.view = view
         seat = self.seat if self.seat is not None and self.seat >= 0 else None
-        lines = view.status(seat)
+        try:
+            lines = view.status(seat)
+        except Exception:  # noqa: BLE001 -- a game that cannot describe itself yet (set-up)
+            lines = ["Setting up the table..."]
         seats, shared = [], []
         for line in lines:
             if line.startswith("Your hand:"):
@@ -269,6 +276,7 @@ class TableApp(App[Any]):
 
     def notice(self, text: str) -> None:
         self._set("notice", Text(text))
+        self.query_one("#notice").display = bool(text)
 
     def _set(self, wid: str, content: Text | str) -> None:
         """Update a panel, keeping its plain text (what tests and the bench compare)."""

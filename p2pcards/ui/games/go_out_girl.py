@@ -83,8 +83,8 @@ class GoOutGirl(Presenter):
     def group(self, view: GameState, a: Action) -> str | None:
         if a.kind == "play":
             pair = " (as a pair)" if a.count != len(a.slots) else ""
-            return f"play {a.count} card(s) as {a.number}{pair}" if a.count != 1 else \
-                f"play a single {a.number}"
+            return f"play {len(a.slots)} cards as {a.number}{pair}" if len(a.slots) != 1 else \
+                f"play one card as {a.number}"
         return None
 
     def question(self, view: GameState, seat: int, legal, trigger: str | None) -> str:
