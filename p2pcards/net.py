@@ -169,6 +169,7 @@ async def _play(mesh: Mesh, player: Any, screen: bool = False) -> TableResult:
 
     def attach(table):
         player.chat = table.send_chat
+        player.live = lambda: table.state
 
     with _above_the_prompt():
         return await _play_human(mesh, player, attach)

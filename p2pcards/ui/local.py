@@ -81,8 +81,10 @@ class PromptHuman:
 
     def decide(self, view: GameState | None, legal: list[Action]) -> Action:
         assert view is not None
-        self.show(view.take_notes())
-        self.show(["", *view.status(self.seat), "Your options:"])
+        notes = view.take_notes()
+        self.show(notes)
+        question = self.presenter(view).question(view, self.seat, legal, notes[-1] if notes else None)
+        self.show(["", *view.status(self.seat), question, "Your options:"])
         self.show([f"  {i + 1:>2}. {view.describe(a)}" for i, a in enumerate(legal)])
         while True:
             try:
