@@ -14,6 +14,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: flags show no '<bool>' placeholder
 )
 
 
@@ -213,17 +214,16 @@ def hint(
 @app.command()
 def rules(
     game: GameArg,
-    cards: Annotated[bool, typer.Option("--cards", help="Also print the card data and house "
-                                        "rules.")] = False,
+    brief: Annotated[bool, typer.Option("--brief", help="Only how a turn goes, without the card "
+                                        "data and house rules.")] = False,
 ) -> None:
-    """How a turn goes in a game; with --cards, its card data and the house rules p2pcards uses
-    where the rulebook is silent."""
+    """How a turn goes in a game, then its card data and the house rules p2pcards uses where
+    the rulebook is silent."""
     from .ui.present import presenter_for
 
     check_game(game)
     typer.echo(presenter_for(game).rules())
-    if not cards:
-        typer.echo("\n(Card data and house rules: p2pcards rules " + game + " --cards)")
+    if brief:
         return
     try:
         typer.echo("\n" + game_class(game).rules_text())

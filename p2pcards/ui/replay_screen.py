@@ -15,12 +15,12 @@ from .saved import Frame
 
 class ReplayApp(TableApp):
     BINDINGS = [
-        Binding("right", "step(1)", "Next"),
-        Binding("left", "step(-1)", "Back"),
-        Binding("pagedown", "step(10)", "+10", show=False),
-        Binding("pageup", "step(-10)", "-10", show=False),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
+        Binding("right", "step(1)", "Next", priority=True),
+        Binding("left", "step(-1)", "Back", priority=True),
+        Binding("pagedown", "step(10)", "+10", show=False, priority=True),
+        Binding("pageup", "step(-10)", "-10", show=False, priority=True),
+        Binding("home", "jump(0)", "Start", priority=True),
+        Binding("end", "jump(-1)", "End", priority=True),
         Binding("f1", "rules", "Rules"),
         Binding("q", "quit_replay", "Quit"),
         Binding("ctrl+q", "quit_replay", "Quit", show=False),

@@ -167,6 +167,8 @@ def frames(g: SavedGame, seat: int | None) -> list[Frame]:
         if isinstance(ev, Decision) or state.pending() is None:
             who = g.names[ev.player] if isinstance(ev, Decision) else "the end"
             out.append(Frame(copy.clone(), list(log), who))
+    if state.pending() is None:
+        out[-1].log.append(f"Result: {state.result_text()}")
     return out
 
 
