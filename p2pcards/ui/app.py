@@ -134,6 +134,8 @@ class TableApp(App[Any]):
         self.finished_text: str | None = None
         self.lines_seen: list[str] = []
         self.texts: dict[str, str] = {}
+        self._shown_content: dict[str, Any] = {}
+        self._lines_of: dict[str, tuple[int, int]] = {}
         self.live_view: Callable[[], GameState] | None = None  # the table's current view
         self._redraw_pending = False
 
@@ -280,8 +282,18 @@ class TableApp(App[Any]):
 
     def _set(self, wid: str, content: Text | str) -> None:
         """Update a panel, keeping its plain text (what tests and the bench compare)."""
+        if self._shown_content.get(wid) == content:
+            return  # unchanged: no repaint, no new layout
+        self._shown_content[wid] = content
         self.texts[wid] = content.plain if isinstance(content, Text) else str(content)
-        self.query_one(f"#{wid}", Static).update(content)
+        widget = self.query_one(f"#{wid}", Static)
+        # a panel whose height (wrapped to its width) stays the same needs no new layout
+        width = widget.content_region.width
+        text = content if isinstance(content, Text) else Text(str(content))
+        height = len(text.wrap(self.console, width)) if width > 0 else -1
+        same = width > 0 and self._lines_of.get(wid) == (width, height)
+        self._lines_of[wid] = (width, height)
+        widget.update(content, layout=not same)
 
     async def ask(self, view: GameState, legal: list[Action]) -> Action:
         """The person's choice among ``legal`` (structured, typed, or forced)."""
