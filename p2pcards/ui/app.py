@@ -151,8 +151,8 @@ class TableApp(App[Any]):
         yield Static("", id="question")
         yield Static("", id="notice")
         yield OptionList(id="options", markup=False)
-        yield Input(placeholder="a number, a move ('play 5 5'), or: hint rules card say help quit",
-                    id="input")
+        yield Input(placeholder=f"a number, a move ('{self.presenter.example}'), or: hint rules "
+                                "card say help quit", id="input")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -42,6 +42,7 @@ class Presenter:
 
     game = ""
     title = "p2pcards"
+    example = "1"  # a typed move, for the input's placeholder
     #: The words of each action kind a person may type first (``play 4 4 as 6``).
     verbs: dict[str, str] = {}
 

@@ -219,3 +219,24 @@ def test_the_question_names_what_triggered_it():
     assert q == "Bot 2 plays Peace Treaty: let it resolve, or answer it with Cancel Action?"
     assert app.presenter.question(view, 0, view.legal(0), None).startswith(
         "The field is empty") or "on the field" in app.presenter.question(view, 0, view.legal(0), None)
+
+
+def test_no_color_is_honoured(monkeypatch):
+    """With NO_COLOR the screen is drawn through Textual's monochrome filter; without it, not."""
+    from textual.filter import Monochrome, NoColor
+
+    view = gog_view()
+
+    async def filters(no_color: bool):
+        if no_color:
+            monkeypatch.setenv("NO_COLOR", "1")
+        else:
+            monkeypatch.delenv("NO_COLOR", raising=False)
+        app = one_question(view, view.legal(0))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            return app.no_color, [type(f) for f in app._filters]
+    on, fs = asyncio.run(filters(True))
+    assert on and (Monochrome in fs or NoColor in fs)
+    off, fs = asyncio.run(filters(False))
+    assert not off and Monochrome not in fs and NoColor not in fs

@@ -21,6 +21,7 @@ PHASE_QUESTION = {
 class GirlAndRobot(Presenter):
     game = "girl-and-robot"
     title = "The Girl and the Robot"
+    example = "end 1"
     verbs = {"play": "play", "position": "under", "end": "end", "pass": "pass",
              "cancel": "cancel", "ability": "ability", "demon": "demon", "safe": "safe",
              "defend": "defend", "direction": "direction"}
@@ -43,6 +44,8 @@ class GirlAndRobot(Presenter):
     def group(self, view: GameState, a: Action) -> str | None:
         if a.kind == "position":
             return "place it deeper in the Draw Pile (choose how deep, or type 'under N')"
+        if a.kind == "show":
+            return "show your ally a card, or your whole hand"
         if a.kind in ("play", "copy", "ability", "pendant"):
             name = view.kind_name(a.card) if a.kind in ("play", "copy") else a.id  # type: ignore[attr-defined]
             verb = {"play": "play", "copy": "copy", "ability": "ability:",

@@ -30,6 +30,7 @@ def colour(n: int) -> str:
 class GoOutGirl(Presenter):
     game = "go-out-girl"
     title = "Go Out Girl"
+    example = "play 5 5"
     verbs = {"character": "choose", "play": "play", "guard": "guard", "pass": "pass",
              "withdraw": "withdraw", "reveal": "reveal", "barrier": "barrier", "reset": "reset",
              "damage": "damage", "discard": "discard", "give": "give", "keep": "keep"}

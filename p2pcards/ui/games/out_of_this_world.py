@@ -27,6 +27,7 @@ def type_colour(t: str | None) -> str:
 class OutOfThisWorld(Presenter):
     game = "out-of-this-world"
     title = "Out Of This World"
+    example = "take 2"
     verbs = {"take": "take", "leg_it": "leg", "pass": "pass", "equip": "equip",
              "defeat": "defeat", "spend": "spend", "done": "done", "discard": "discard",
              "give": "give", "character": "play", "foes": "foes", "starter": "starter"}
