@@ -12,10 +12,12 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 
@@ -37,6 +39,38 @@ HELP = """Playing at the table
   quit  (^Q)    leave the game
 
 Press Esc or q to close this page."""
+
+
+NBSP = "\u00a0"
+
+
+def keep_together(line: str, longest: int = 28) -> str:
+    """A status line whose short ``·``-separated parts wrap as units: ``Time ●●●●●●●● (8)`` or
+    ``damage 0`` never split across two lines (long parts still wrap by word)."""
+    parts = (p.replace(" ", NBSP) if len(p) <= longest else p for p in line.split(" · "))
+    return f"{NBSP}· ".join(parts)  # a line may break after a '·', never before one
+
+
+def wrap_spaces(text: str, width: int) -> str:
+    """``text`` wrapped to ``width`` cells by turning ordinary spaces into newlines (the same
+    length, so a styled text keeps its styles); no-break spaces hold words together."""
+    out = list(text)
+    start = 0
+    for line in text.split("\n"):
+        col, last_space = 0, None
+        i = 0
+        for word in line.split(" "):
+            w = cell_len(word)
+            if last_space is not None and col + 1 + w > width:
+                out[start + last_space] = "\n"
+                col = w
+            else:
+                col += (1 if last_space is not None else 0) + w
+            i += len(word)
+            last_space = i
+            i += 1
+        start += len(line) + 1
+    return "".join(out)
 
 
 class TextScreen(ModalScreen[None]):
@@ -66,7 +100,16 @@ class TableLog(RichLog):
     again (a resized terminal never shows a word cut in two)."""
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.app._rewrap)  # type: ignore[attr-defined]
+        self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
+        app = self.app
+        try:
+            app._rewrap()  # type: ignore[attr-defined]
+            if app.view is not None:  # type: ignore[attr-defined]
+                app.show(app.view)  # type: ignore[attr-defined]
+        except NoMatches:  # the app is closing: nothing left to redraw
+            pass
 
 
 class Left(Exception):
@@ -223,9 +266,9 @@ class TableApp(App[Any]):
                 seat_text.append("\n")
             turn = line.endswith("←")
             style = "bold reverse" if turn else ("bold" if "(you)" in line else "")
-            seat_text.append(line.strip(), style=style)
+            seat_text.append(keep_together(line.strip()), style=style)
         self._set("seats", seat_text)
-        self._set("shared", Text("\n".join(shared)))
+        self._set("shared", Text("\n".join(keep_together(x) for x in shared)))
         if seat is not None:
             hand = Text("Your hand: ", style="bold")
             hand.append_text(self.presenter.hand(view, seat))
@@ -282,13 +325,18 @@ class TableApp(App[Any]):
 
     def _set(self, wid: str, content: Text | str) -> None:
         """Update a panel, keeping its plain text (what tests and the bench compare)."""
-        if self._shown_content.get(wid) == content:
-            return  # unchanged: no repaint, no new layout
-        self._shown_content[wid] = content
-        self.texts[wid] = content.plain if isinstance(content, Text) else str(content)
         widget = self.query_one(f"#{wid}", Static)
-        # a panel whose height (wrapped to its width) stays the same needs no new layout
         width = widget.content_region.width
+        if self._shown_content.get(wid) == (content, width):
+            return  # unchanged: no repaint, no new layout
+        self._shown_content[wid] = (content, width)
+        if isinstance(content, Text) and NBSP in content.plain and width > 0:
+            # wrapped here, where a no-break space holds its words together (Textual's own
+            # wrapping breaks at any white space)
+            content = content.copy()
+            content.plain = wrap_spaces(content.plain, width).replace(NBSP, " ")
+        self.texts[wid] = content.plain if isinstance(content, Text) else str(content)
+        # a panel whose height (wrapped to its width) stays the same needs no new layout
         text = content if isinstance(content, Text) else Text(str(content))
         height = len(text.wrap(self.console, width)) if width > 0 else -1
         same = width > 0 and self._lines_of.get(wid) == (width, height)

@@ -104,7 +104,7 @@ class GirlAndRobot(Presenter):
         for k in keyed:
             if out:
                 out.append("  ")
-            out.append(k.name, style=CATEGORY_COLOUR.get(k.category, ""))
+            out.append(k.name.replace(" ", "\u00a0"), style=CATEGORY_COLOUR.get(k.category, ""))
         if hidden:
             out.append(f"{'  ' if out else ''}{hidden} face down", style="dim")
         return out or Text("(empty)")

@@ -100,10 +100,10 @@ class OutOfThisWorld(Presenter):
             if out:
                 out.append("  ")
             if c.is_item:
-                out.append(f"{c.name} ", style=type_colour(c.type))
-                out.append(f"{d.type_name(c.type)} {c.value}", style=f"bold {type_colour(c.type)}")
+                out.append(f"{c.name}\u00a0".replace(" ", "\u00a0"), style=type_colour(c.type))
+                out.append(f"{d.type_name(c.type)}\u00a0{c.value}", style=f"bold {type_colour(c.type)}")
             else:
-                out.append(f"{c.name} (Foe)", style="bold red")
+                out.append(f"{c.name} (Foe)".replace(" ", "\u00a0"), style="bold red")
         return out or Text("(empty)")
 
     def _all(self):
