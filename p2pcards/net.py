@@ -430,6 +430,21 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
+def _keep_transcript(path: Path | None) -> Path | None:
+    """Copy the demo host's transcript into the data directory, where 'tables' lists it and
+    'replay' and 'audit' read it (the demo's own files are temporary)."""
+    if path is None or not path.exists():
+        return None
+    dest = data_dir() / "tables" / f"demo-{path.name}"
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dest)
+    except OSError as exc:
+        say(f"(the demo's transcript was not kept: {exc})")
+        return None
+    return dest
+
+
 async def run_demo(game: str, players: int, level: str) -> bool:
     """A host (this process, a bot seat) and players-1 bot processes on 127.0.0.1."""
     root = Path(tempfile.mkdtemp(prefix="p2pcards-demo-"))
@@ -459,6 +474,9 @@ async def run_demo(game: str, players: int, level: str) -> bool:
         say(f"  other seats' turns as seen here: median {1000 * percentile(lat, 0.5):.1f} ms, "
             f"p95 {1000 * percentile(lat, 0.95):.1f} ms")
         say("All peers agree and the game audits clean." if m.ok else "PROBLEM: see above.")
+        kept = _keep_transcript(m.transcript)
+        if kept is not None:
+            say(f"Saved: {kept}  (p2pcards replay {kept})")
         return m.ok
     finally:
         shutil.rmtree(root, ignore_errors=True)
