@@ -195,7 +195,10 @@ async def _on_screen(mesh: Mesh, intro: list[str]) -> TableResult:
     try:
         return await play_on_screen(game, mesh.seat, names, run_seat, who=lambda: _who(mesh),
                                     hinter=advisor(game), intro=intro,
-                                    title=presenter_for(game).title, result_lines=result_lines)
+                                    title=presenter_for(game).title, result_lines=result_lines,
+                                    seat_tags=lambda: {s: _fingerprint(mesh, s) + (
+                                        " · away" if s in mesh.away else "")
+                                        for s in range(mesh.seats)})
     except ScreenLeft:
         raise Left() from None
 

@@ -16,7 +16,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
@@ -129,7 +129,9 @@ class TableApp(App[Any]):
     #table { width: 3fr; min-width: 30; }
     #seats { height: auto; padding: 0 1; }
     #shared { height: auto; padding: 0 1; color: $text-muted; }
-    #log { width: 2fr; min-width: 24; border-left: vkey $primary; padding: 0 1; }
+    #right { width: 2fr; min-width: 24; border-left: vkey $primary; }
+    #log { height: 1fr; padding: 0 1; }
+    #talk { height: auto; max-height: 3; padding: 0 1; display: none; }
     #hand { height: auto; max-height: 3; padding: 0 1; border-top: hkey $primary; }
     #question { height: auto; padding: 0 1; text-style: bold; }
     #notice { height: auto; max-height: 6; padding: 0 1; color: $warning; }
@@ -150,7 +152,8 @@ class TableApp(App[Any]):
                  names: Sequence[str] = (), hinter: Callable[..., Any] | None = None,
                  chat: Callable[[str], Awaitable[str | None]] | None = None,
                  who: Callable[[], Sequence[str]] | None = None, forced_delay: float = 1.0,
-                 pace: float = 0.0, title: str = "") -> None:
+                 pace: float = 0.0, title: str = "",
+                 seat_tags: Callable[[], dict[int, str]] | None = None) -> None:
         super().__init__()
         self.game = game
         self.seat = seat
@@ -162,6 +165,7 @@ class TableApp(App[Any]):
         self.who = who
         self.forced_delay = forced_delay
         self.pace = pace
+        self.seat_tags = seat_tags  # e.g. {2: "K7Q2-F2MX · away"}: fingerprints, presence
         self.sub_title = title
         self.view: GameState | None = None
         self.legal: list[Action] = []
@@ -189,7 +193,9 @@ class TableApp(App[Any]):
             with VerticalScroll(id="table"):
                 yield Static("", id="seats")
                 yield Static("", id="shared")
-            yield TableLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
+            with Vertical(id="right"):
+                yield TableLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
+                yield Static("", id="talk")
         yield Static("", id="hand")
         yield Static("", id="question")
         yield Static("", id="notice")
@@ -261,12 +267,25 @@ class TableApp(App[Any]):
             (seats if line.startswith("  ") else shared).append(line)
         seat_text = Text()
         req = view.pending()
+        tags = self.seat_tags() if self.seat_tags is not None else {}
         for i, line in enumerate(seats):
             if i:
                 seat_text.append("\n")
             turn = line.endswith("←")
             style = "bold reverse" if turn else ("bold" if "(you)" in line else "")
             seat_text.append(keep_together(line.strip()), style=style)
+            if tags.get(i):
+                seat_text.append(f" [{tags[i]}]", style="yellow" if "away" in tags[i] or
+                                 "left" in tags[i] else "dim")
+        talk = None
+        if self.chat is not None and seat is not None:
+            try:
+                talk = self.presenter.table_talk(view, seat)
+            except Exception:  # noqa: BLE001 -- a rule that cannot be read yet: say nothing
+                talk = None
+        self._set("talk", Text(f"Chat: {talk}" if talk else "Chat: open — type 'say ...'",
+                               style="dim") if self.chat is not None else "")
+        self.query_one("#talk").display = self.chat is not None
         self._set("seats", seat_text)
         self._set("shared", Text("\n".join(keep_together(x) for x in shared)))
         if seat is not None:

@@ -37,6 +37,7 @@ class ScreenPlayer:
 async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: Callable[..., Any],
                          *, who: Callable[[], Sequence[str]] | None, hinter: Any,
                          intro: Sequence[str] = (), title: str = "",
+                         seat_tags: Callable[[], dict[int, str]] | None = None,
                          result_lines: Callable[[Any], Sequence[str]] = lambda r: []) -> Any:
     """Run ``run_seat(player, say=..., on_table=...)`` (``lobby.play_seat`` bound to a mesh) with
     the screen as the seat's player; returns its result, or raises ``Left``."""
@@ -58,7 +59,8 @@ async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: C
         await app.wait_for_quit()
         return result
 
-    app = TableApp(game, seat, driver, names=names, hinter=hinter, who=who, title=title)
+    app = TableApp(game, seat, driver, names=names, hinter=hinter, who=who, title=title,
+                   seat_tags=seat_tags)
     result = await app.run_async()
     if isinstance(result, Left):
         raise result

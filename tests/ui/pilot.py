@@ -8,7 +8,7 @@ from textual.widgets import OptionList, Static
 
 from p2pcards.ui.app import TableApp
 
-PANELS = ("status", "seats", "shared", "hand", "question", "notice")
+PANELS = ("status", "seats", "shared", "hand", "question", "notice", "talk")
 
 
 FRAME = re.compile("[\u2580-\u259f\u2500-\u257f]")  # borders and scrollbars

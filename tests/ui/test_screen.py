@@ -240,3 +240,30 @@ def test_no_color_is_honoured(monkeypatch):
     assert on and (Monochrome in fs or NoColor in fs)
     off, fs = asyncio.run(filters(False))
     assert not off and Monochrome not in fs and NoColor not in fs
+
+
+def test_networked_seats_show_fingerprints_presence_and_the_chat_rule():
+    view = gog_view()
+    sent = []
+
+    async def chat(text):
+        if "secret" in text:
+            return "only allies talk"
+        sent.append(text)
+        return None
+
+    async def go():
+        app = one_question(view, view.legal(0), seat_tags=lambda: {0: "AAAA-BBBB",
+                                                                   2: "CCCC-DDDD · away"})
+        app.chat = chat
+        async with app.run_test(size=(140, 45)) as pilot:
+            await pilot.pause()
+            assert "[CCCC-DDDD · away]" in app.texts["seats"]
+            assert app.texts["talk"].startswith("Chat: open")
+            await pilot.press(*"say hello there", "enter")
+            await pilot.press(*"say a secret", "enter")
+            await pilot.pause()
+            assert sent == ["hello there"]
+            assert "(you): hello there" in app.lines_seen
+            assert app.texts["notice"] == "Not sent: only allies talk"
+    asyncio.run(go())
