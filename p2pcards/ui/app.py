@@ -178,6 +178,7 @@ class TableApp(App[Any]):
         self._turn_key: Any = None
         self.last_other_line: str | None = None
         self.result: Any = None
+        self._exit_when_done = False
         self.finished_text: str | None = None
         self.lines_seen: list[str] = []
         self.texts: dict[str, str] = {}
@@ -214,6 +215,8 @@ class TableApp(App[Any]):
         assert self.driver is not None
         try:
             self.result = await self.driver(self)
+            if self._exit_when_done:
+                self.exit(self.result)
         except Left:
             self.exit(Left())
             return
@@ -593,11 +596,12 @@ class TableApp(App[Any]):
         return ""
 
     def action_quit_game(self) -> None:
-        if self._pending is not None and not self._pending.done() and self.finished_text is not None:
-            self._pending.set_result(None)
-            return
         if self.finished_text is not None:
-            self.exit(self.result)
+            if self._pending is not None and not self._pending.done():  # the driver waits
+                self._exit_when_done = True
+                self._pending.set_result(None)
+            else:
+                self.exit(self.result)
             return
         self.exit(Left())
 

@@ -45,11 +45,18 @@ async def prompt_lines(message: str = "> ") -> AsyncIterator[str]:
     from prompt_toolkit import PromptSession
 
     session: PromptSession[str] = PromptSession()
-    while True:
+    errors = 0
+    while errors < 20:  # a terminal that keeps failing ends the input, not the program
         try:
-            yield await session.prompt_async(message)
+            line = await session.prompt_async(message)
         except (EOFError, KeyboardInterrupt):
             return
+        except Exception as exc:  # noqa: BLE001 -- a key sequence the line editor cannot read
+            errors += 1
+            print(f"(that input could not be read: {type(exc).__name__}; type it again)")
+            continue
+        errors = 0
+        yield line
 
 
 class TerminalPlayer:

@@ -267,3 +267,37 @@ def test_networked_seats_show_fingerprints_presence_and_the_chat_rule():
             assert "(you): hello there" in app.lines_seen
             assert app.texts["notice"] == "Not sent: only allies talk"
     asyncio.run(go())
+
+
+def test_leaving_mid_game_and_after_the_end():
+    """quit mid-game hands back Left (the command says the game was left and where it is
+    saved); after the end, Ctrl+Q closes the table with the result, also when the driver waits
+    for the person to close it (a networked seat)."""
+    from p2pcards.ui.app import Left
+
+    view = gog_view()
+
+    async def mid():
+        app = one_question(view, view.legal(0))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press(*"quit", "enter")
+            await pilot.pause()
+        return app.return_value
+
+    async def after():
+        async def driver(app):
+            app.show(view)
+            app.finish("Ann wins")
+            await app.wait_for_quit()
+            return "the result"
+        app = TableApp("go-out-girl", 0, driver, names=["Ann", "Bot 1", "Bot 2"])
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert app.texts["status"] == "Game over · Ann wins"
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+        return app.return_value
+
+    assert isinstance(asyncio.run(mid()), Left)
+    assert asyncio.run(after()) == "the result"
