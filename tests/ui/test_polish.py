@@ -157,3 +157,28 @@ def test_card_lookup_in_every_game():
     assert "Foe" in lookup(presenter_for("out-of-this-world"), "alley cat")
     assert lookup(presenter_for("go-out-girl"), "7").startswith("7: a battle card")
     assert lookup(presenter_for("go-out-girl"), "").startswith("card what?")
+
+
+def test_networked_prompt_says_whose_turn_and_repeats_the_options():
+    import asyncio
+
+    from p2pcards.ui.terminal import TerminalPlayer
+
+    s, _ = setup(3, {0: "4 9 G", 1: "7", 2: "3"}, start=1)
+    s.config["names"] = ["Ann", "Bob", "Cy"]
+    out: list[str] = []
+    p = TerminalPlayer(0, who=lambda: ["  seat 1: Ann (you)"], out=out.append)
+    p.live = lambda: s.view(0)
+    asyncio.run(p.handle("who"))
+    assert out[-1] == "Turn: Bob (seat 2) is deciding; the table waits for them."
+    out.clear()
+    asyncio.run(p.handle("card guard"))
+    assert out[-1].startswith("Guard: play it on any tableau")
+    mine, _ = setup(3, {0: "4 9 G", 1: "7", 2: "3"}, start=0)
+    p.live = lambda: mine.view(0)
+    p.view, p._legal = mine.view(0), mine.view(0).legal(0)
+    out.clear()
+    asyncio.run(p.handle("status"))
+    assert "Your options:" in out and out[-1].endswith(mine.view(0).describe(p._legal[-1]))
+    asyncio.run(p.handle("who"))
+    assert out[-1].startswith("Turn: yours")
