@@ -334,7 +334,7 @@ class TableApp(App[Any]):
                 text = f"Your turn · {clock} · you are deciding"
             else:
                 text = f"{view.pname(req.player)}'s turn (seat {req.player + 1}) · {clock} · " \
-                       "waiting for their decision"
+                       f"{self.presenter.deciding(view, req.player)}"
         else:
             text = f"the deck · {clock} · shuffling or dealing"
         if self.sub_title:

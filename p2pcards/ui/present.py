@@ -116,6 +116,12 @@ class Presenter:
             return f"{trigger.rstrip('.')} — what do you do?"
         return "Your turn: choose an action."
 
+    #: What a seat is deciding, by the game's phase, for the status line ("Bob's turn · ...").
+    phases: dict[str, str] = {}
+
+    def deciding(self, view: GameState, player: int) -> str:
+        return self.phases.get(str(getattr(view, "phase", "")), "deciding")
+
     # ---- cards ----------------------------------------------------------------------------
     def hand(self, view: GameState, seat: int) -> Text:
         zone = view.zones.get(f"hand{seat}", [])

@@ -301,3 +301,23 @@ def test_leaving_mid_game_and_after_the_end():
 
     assert isinstance(asyncio.run(mid()), Left)
     assert asyncio.run(after()) == "the result"
+
+
+def test_the_status_line_says_whose_turn_and_what_they_decide():
+    s, _ = setup(3, {0: "4 9 G", 1: "7", 2: "3"}, start=1)
+    s.config["names"] = ["Ann", "Bob", "Cy"]
+    view = s.view(0)
+
+    async def driver(app):
+        app.show(view)
+        await app.wait_for_quit()
+
+    async def go():
+        app = TableApp("go-out-girl", 0, driver, names=["Ann", "Bob", "Cy"], title="Go Out Girl")
+        async with app.run_test(size=(120, 30)) as pilot:
+            await pilot.pause()
+            return app.texts["status"], app.texts["seats"]
+    status, seats = asyncio.run(go())
+    assert status.startswith("Go Out Girl · Bob's turn (seat 2) · 0:0")
+    assert status.endswith("· to play or pass")
+    assert "Bob:" in seats.splitlines()[1] and seats.splitlines()[1].endswith("←")

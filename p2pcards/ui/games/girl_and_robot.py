@@ -22,6 +22,13 @@ class GirlAndRobot(Presenter):
     game = "girl-and-robot"
     title = "The Girl and the Robot"
     example = "end 1"
+    phases = {"turn": "playing their turn", "respond": "answering an Action card or letting it "
+              "resolve", "ally": "helping their ally", "direction": "choosing the direction",
+              "defend": "defending against a Demon", "position": "placing a Demon in the Draw Pile",
+              "drawn": "declaring the card they drew", "aside": "placing a set-aside Demon",
+              "choose": "choosing a card", "order": "ordering cards", "bury": "discarding",
+              "copy": "choosing what to copy", "pick": "moving a Demon", "lure": "taking a Demon",
+              "pendant": "using the Pendant", "flipped": "playing a face-down card"}
     verbs = {"play": "play", "position": "under", "end": "end", "pass": "pass",
              "cancel": "cancel", "ability": "ability", "demon": "demon", "safe": "safe",
              "defend": "defend", "direction": "direction"}

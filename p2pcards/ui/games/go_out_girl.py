@@ -31,6 +31,9 @@ class GoOutGirl(Presenter):
     game = "go-out-girl"
     title = "Go Out Girl"
     example = "play 5 5"
+    phases = {"choose": "choosing a character", "turn": "to play or pass",
+              "lead": "leading a new tableau", "damage": "laying damage face down",
+              "discard": "discarding", "give": "Let's Talk: giving a card or not"}
     verbs = {"character": "choose", "play": "play", "guard": "guard", "pass": "pass",
              "withdraw": "withdraw", "reveal": "reveal", "barrier": "barrier", "reset": "reset",
              "damage": "damage", "discard": "discard", "give": "give", "keep": "keep"}

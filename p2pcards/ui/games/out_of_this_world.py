@@ -28,6 +28,9 @@ class OutOfThisWorld(Presenter):
     game = "out-of-this-world"
     title = "Out Of This World"
     example = "take 2"
+    phases = {"characters": "choosing a character", "deal": "laying out dealt Foes",
+              "gear": "Gear Up!", "go": "Go For It!: taking a card, then one action",
+              "care": "Taking Care of Things: discarding"}
     verbs = {"take": "take", "leg_it": "leg", "pass": "pass", "equip": "equip",
              "defeat": "defeat", "spend": "spend", "done": "done", "discard": "discard",
              "give": "give", "character": "play", "foes": "foes", "starter": "starter"}
