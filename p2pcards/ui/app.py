@@ -125,7 +125,7 @@ class TableApp(App[Any]):
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $accent; color: $text; padding: 0 1; }
-    #top { height: 1fr; min-height: 6; }
+    #top { height: 1fr; min-height: 3; }
     #table { width: 3fr; min-width: 30; }
     #seats { height: auto; padding: 0 1; }
     #shared { height: auto; padding: 0 1; color: $text-muted; }
@@ -133,10 +133,10 @@ class TableApp(App[Any]):
     #log { height: 1fr; padding: 0 1; }
     #talk { height: auto; max-height: 3; padding: 0 1; display: none; }
     #hand { height: auto; max-height: 3; padding: 0 1; border-top: hkey $primary; }
-    #question { height: auto; padding: 0 1; text-style: bold; }
-    #notice { height: auto; max-height: 6; padding: 0 1; color: $warning; }
-    #options { height: auto; max-height: 10; border: none; padding: 0 1; }
-    #input { height: 1; border: none; padding: 0 1; background: $boost; }
+    #question { height: auto; max-height: 3; padding: 0 1; text-style: bold; }
+    #notice { height: auto; max-height: 28%; padding: 0 1; color: $warning; }
+    #options { height: auto; max-height: 25%; border: none; padding: 0 1; }
+    #input { height: 1; min-height: 1; border: none; padding: 0 1; background: $boost; }
     """
     BINDINGS = [
         Binding("f1", "rules", "Rules"),

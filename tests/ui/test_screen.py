@@ -13,7 +13,7 @@ from p2pcards.ui import saved
 from p2pcards.ui.app import TableApp, TextScreen
 from p2pcards.ui.session import LocalGame
 from tests.games.go_out_girl.rig import setup
-from tests.ui.pilot import broken_words, play_until
+from tests.ui.pilot import broken_words, play_until, screen_lines
 
 
 @pytest.fixture(autouse=True)
@@ -67,7 +67,9 @@ def test_an_out_of_this_world_round_played_with_the_keyboard():
                                           ("girl-and-robot", 3)])
 def test_every_game_fits_the_screen_with_no_word_broken(game, players, size):
     async def go():
-        lg, app = local_app(game, players, 11)
+        long_hint = "a reason that runs on for a while, " * 6
+        lg, app = local_app(game, players, 11,
+                            hinter=lambda v, legal: FakeAdvice(legal[-1], long_hint))
         async with app.run_test(size=size) as pilot:
             # play a few turns so the log, the field and the options have something to show
             for _ in range(400):
@@ -85,6 +87,13 @@ def test_every_game_fits_the_screen_with_no_word_broken(game, players, size):
                 assert w.region.height >= 1 and w.region.bottom <= size[1], wid
             assert "Your turn" in app.texts["status"]
             assert app.texts["hand"].startswith("Your hand:")
+            # with a long hint up, the input line and the hinted option are still on screen
+            await pilot.press("f2")
+            await pilot.pause()
+            shown = "\n".join(screen_lines(app))
+            assert "a number, a move" in shown
+            assert "◀ hint" in shown
+            assert broken_words(app) == []
             # a smaller terminal: everything redraws, still wrapped by word
             await pilot.resize_terminal(max(80, size[0] - 30), max(24, size[1] - 10))
             await pilot.pause()
