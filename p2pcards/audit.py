@@ -22,6 +22,7 @@ from .engine import Action, ConfigError, Decision, Event, RandomValue, Revealed,
 from .games import new_game
 from .lobby import GameInfo, deck_spec
 from .replay import Verdict, replay
+from .ui.text import outcome_words
 
 
 @dataclass
@@ -129,7 +130,9 @@ def audit_transcript(path: str) -> TranscriptAudit:
     verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
                      _events(d.outcomes))
     rep.verdict = verdict
-    detail = f"{len(ordered)} decisions replayed; result {verdict.outcome}" if verdict.clean \
-        else verdict.text(names)
+    if verdict.clean:
+        detail = f"{len(ordered)} decisions replayed; result: {outcome_words(verdict.outcome, names)}"
+    else:
+        detail = verdict.text(names)
     rep.add("game replayed on the full-information engine", verdict.clean, detail)
     return rep

@@ -14,7 +14,24 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: flags show no '<bool>' placeholder
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"p2pcards {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Peer-to-peer card games on a LAN: no server, no trusted dealer, a solver at your elbow."""
 
 GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(names())}.",
                                         show_default=False)]
@@ -60,6 +77,23 @@ def game_options(difficulty: str | None = None, adventure: str | None = None,
     return opts
 
 
+def _screen(plain: bool) -> bool:
+    """Whether to open the full-screen table: not with --plain, nor when standard input or
+    output is not a terminal (pipes, scripts, tests, screen readers)."""
+    import os
+    import sys
+
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty() and sys.stderr.isatty() and \
+        os.environ.get("TERM") != "dumb"
+
+
+PlainOpt = Annotated[bool, typer.Option("--plain", help="Line mode: a plain prompt instead of "
+                                        "the full-screen table (chosen anyway when input or "
+                                        "output is not a terminal).")]
+ForcedOpt = Annotated[float, typer.Option(help="Seconds a single forced option is shown before "
+                                          "it is taken (a negative value waits for Enter).")]
+
+
 @app.command()
 def play(
     game: GameArg,
@@ -75,19 +109,27 @@ def play(
     act2: Annotated[bool, typer.Option("--act2", help="The Girl and the Robot: put Act II in the deck "
                                        "(a longer game).")] = False,
     bot_level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
+    plain: PlainOpt = False,
+    forced_delay: ForcedOpt = 1.0,
+    pace: Annotated[float, typer.Option(min=0, help="Seconds between the bots' moves on the "
+                                        "full-screen table.")] = 0.5,
 ) -> None:
-    """Play in-process against bots (one human at this prompt), or watch bots play."""
-    from .ui.hints import hinter
+    """Play in-process against bots (one human at this terminal), or watch bots play. The game
+    is saved: 'p2pcards tables' lists it, 'p2pcards replay' steps through it."""
+    from .ui.hints import advisor
     from .ui.local import Quit, play_local
 
     check_game(game)
     check_level(bot_level)
     if bots is None:
         bots = players - 1
+    options = game_options(difficulty, adventure, euro, time_tokens, act2)
+    if _screen(plain):
+        _play_screen(game, players, bots, seed, options, bot_level, forced_delay, pace)
+        return
     try:
-        final = play_local(game, players, bots, seed,
-                           game_options(difficulty, adventure, euro, time_tokens, act2),
-                           bot_level, hinter=hinter(game))
+        final = play_local(game, players, bots, seed, options, bot_level, hinter=advisor(game),
+                           save=True)
     except ConfigError as exc:
         fail(str(exc))
     except Quit:
@@ -97,6 +139,31 @@ def play(
         typer.echo("\nInterrupted.")
         raise typer.Exit(130) from None
     typer.echo(f"Result: {final.result_text()}")
+
+
+def _play_screen(game: str, players: int, bots: int, seed: int | None, options: dict,
+                 bot_level: str, forced_delay: float, pace: float) -> None:
+    from .ui.app import Left, TableApp
+    from .ui.hints import advisor
+    from .ui.present import presenter_for
+    from .ui.session import LocalGame
+
+    try:
+        lg = LocalGame(game, players, bots, seed, options, bot_level)
+    except ConfigError as exc:
+        fail(str(exc))
+    app_ = TableApp(game, lg.seat, lg.run, names=lg.names, hinter=advisor(game),
+                    forced_delay=forced_delay, pace=pace,
+                    title=presenter_for(game).title)
+    result = app_.run()
+    saved = f" (saved: {lg.recorder.path})" if lg.recorder is not None else ""
+    if isinstance(result, Left):
+        typer.echo(f"You left the game{saved}.")
+        return
+    if isinstance(result, Exception):
+        raise result
+    final = lg.state
+    typer.echo(f"Result: {final.result_text() or 'unfinished'}{saved}")
 
 
 def _position_command(run, json_out: bool) -> None:
@@ -153,11 +220,21 @@ def hint(
 
 
 @app.command()
-def rules(game: GameArg) -> None:
-    """Print a game's card data and the house rules p2pcards uses where the rulebook is silent."""
+def rules(
+    game: GameArg,
+    brief: Annotated[bool, typer.Option("--brief", help="Only how a turn goes, without the card "
+                                        "data and house rules.")] = False,
+) -> None:
+    """How a turn goes in a game, then its card data and the house rules p2pcards uses where
+    the rulebook is silent."""
+    from .ui.present import presenter_for
+
     check_game(game)
+    typer.echo(presenter_for(game).rules())
+    if brief:
+        return
     try:
-        typer.echo(game_class(game).rules_text())
+        typer.echo("\n" + game_class(game).rules_text())
     except ConfigError as exc:
         fail(str(exc))
 
@@ -217,6 +294,7 @@ def host(
     bot_level: Annotated[str, typer.Option(help="Level of the bots: random, easy, normal, strong.")] = "easy",
     discovery: Annotated[bool, typer.Option(help="Advertise the table on the LAN (mDNS).")] = True,
     autoplay: Annotated[bool, typer.Option(hidden=True, help="A bot plays the host's seat.")] = False,
+    plain: PlainOpt = False,
 ) -> None:
     """Open a table: prints its address and code; others run 'p2pcards join'."""
     check_game(game)
@@ -228,7 +306,8 @@ def host(
     _network_errors(host_table)(game, players,
                                 game_options(difficulty, adventure, euro, time_tokens, act2),
                                 bots=bots, port=port, name=name, bind=bind, bot_level=bot_level,
-                                discovery=discovery, autoplay=autoplay)
+                                discovery=discovery, autoplay=autoplay,
+                                screen=_screen(plain) and not autoplay)
 
 
 @app.command()
@@ -240,11 +319,15 @@ def join(
     bind: BindOpt = "0.0.0.0",
     resume: Annotated[bool, typer.Option("--resume", help="Take your seat back at the table you "
                                          "were playing (after a crash).")] = False,
+    plain: PlainOpt = False,
 ) -> None:
     """Join a table (or take your seat back after a crash: run the same command again)."""
     from .net import join_table
 
-    _network_errors(join_table)(address, code, name, bind=bind, resume=resume)
+    result = _network_errors(join_table)(address, code, name, bind=bind, resume=resume,
+                                         screen=_screen(plain))
+    if result is None:  # no table found (or none picked)
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -288,16 +371,33 @@ def demo(
 
 @app.command()
 def tables() -> None:
-    """List the games saved on this machine (their transcripts), newest first."""
+    """List the games saved on this machine (networked transcripts and local games), newest
+    first."""
     import datetime
+    import os
 
     from protocol.transcript import TranscriptError, find_transcripts, read_transcript
 
-    paths = find_transcripts()
+    from .ui import saved
+
+    paths = sorted([*find_transcripts(), *saved.find_local_games()],
+                   key=lambda p: p.stat().st_mtime if p.exists() else 0, reverse=True)
     if not paths:
         typer.echo("No saved games yet (they are kept in the data directory under tables/).")
         return
     for path in paths:
+        if saved.is_local(path):
+            try:
+                g = saved.read(path)
+            except ConfigError as exc:
+                typer.echo(f"{path}\n    unreadable: {exc}")
+                continue
+            when = datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
+            you = "watched" if g.seat is None else f"seat {g.seat + 1} of {g.players}"
+            state = "finished" if g.finished else "unfinished"
+            typer.echo(f"{when}  {g.game}  local, {you}  [{', '.join(g.names)}]  {state}"
+                       f"\n    {path}")
+            continue
         try:
             t = read_transcript(path, tolerate_torn_tail=True)
         except (TranscriptError, OSError) as exc:
@@ -308,6 +408,41 @@ def tables() -> None:
         state = "finished" if t.finished else "unfinished (p2pcards join --resume)"
         typer.echo(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of {t.seats}  "
                    f"[{names}]  {state}\n    {path}")
+    typer.echo(f"Step through one: p2pcards replay FILE [--seat N]{os.linesep}", nl=False)
+
+
+@app.command()
+def replay(
+    transcript: Annotated[str, typer.Argument(help="A saved game (see 'p2pcards tables').",
+                                              show_default=False)],
+    seat: Annotated[int | None, typer.Option(min=1, max=5, help="Whose view to show (1 is "
+                                             "the first seat); default: yours, or a "
+                                             "spectator's.")] = None,
+    spectator: Annotated[bool, typer.Option("--spectator", help="Show only the public cards."
+                                            )] = False,
+    plain: PlainOpt = False,
+) -> None:
+    """Step forward and back through a finished game as one seat saw it (or as a spectator)."""
+    from .ui import saved
+
+    try:
+        g = saved.load_any(transcript)
+        who = None if spectator else (seat - 1 if seat is not None else g.seat)
+        frames = saved.frames(g, who)
+    except ConfigError as exc:
+        fail(str(exc))
+    if not _screen(plain):
+        typer.echo(f"Replay of {g.path} ({g.game}: {', '.join(g.names)}), "
+                   f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}")
+        for line in frames[-1].log:
+            typer.echo(line)
+        for line in frames[-1].view.status(who):
+            typer.echo(line)
+        return
+    from .ui.present import presenter_for
+    from .ui.replay_screen import ReplayApp
+
+    ReplayApp(g.game, who, frames, names=g.names, title=presenter_for(g.game).title).run()
 
 
 @app.command()
@@ -318,8 +453,16 @@ def audit(
 ) -> None:
     """Check a game's transcript: signatures and chains, the deck audit, and a replay of the whole
     game on the full-information engine. Exits 1 on a bad game."""
-    from .audit import audit_transcript
+    from pathlib import Path
 
+    from .audit import audit_transcript
+    from .ui.saved import is_local
+
+    if not Path(transcript).exists():
+        fail(f"{transcript}: no such file")
+    if is_local(transcript):
+        fail(f"{transcript} is a local game: its dealer was this machine, so there is no deck "
+             f"to audit; step through it with: p2pcards replay {transcript}")
     try:
         report = audit_transcript(transcript)
     except ConfigError as exc:

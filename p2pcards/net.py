@@ -51,7 +51,7 @@ def _results(mesh: Mesh, result: TableResult) -> None:
 
 async def host_table(game: str, players: int, options: dict[str, Any], *, bots: int, port: int,
                      name: str, bind: str, bot_level: str, discovery: bool, autoplay: bool,
-                     home: str | None = None) -> TableResult:
+                     home: str | None = None, screen: bool = False) -> TableResult:
     info = GameInfo(game, players, options)
     info.check()
     me = Identity.load_or_create(home)
@@ -72,7 +72,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
                                    extra=["--bind", bind]))
         await _wait_for_players(mesh, ad)
         player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
-        result = await _play(mesh, player)
+        result = await _play(mesh, player, screen)
         _results(mesh, result)
         return result
     finally:
@@ -150,23 +150,57 @@ def _who(mesh: Mesh) -> list[str]:
     return lines
 
 
-async def _play(mesh: Mesh, player: Any) -> TableResult:
-    """Run the seat; a human's prompt runs alongside and can chat through the table."""
+async def _play(mesh: Mesh, player: Any, screen: bool = False) -> TableResult:
+    """Run the seat; a human's prompt runs alongside and can chat through the table (on the
+    full-screen table when ``screen``)."""
     from .ui.terminal import TerminalPlayer
 
     if not isinstance(player, TerminalPlayer):
         return await play_seat(mesh, player, say=say)
     await mesh.wait_full()
-    say("Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
-                                for s in range(mesh.seats)))
-    say(f"Roster code: {_digest(mesh)} — read it aloud: everyone should see the same one.")
+    intro = ["Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
+                                     for s in range(mesh.seats)),
+             f"Roster code: {_digest(mesh)} — read it aloud: everyone should see the same one."]
+    if screen:
+        return await _on_screen(mesh, intro)
+    for line in intro:
+        say(line)
     say("Type 'help' for the commands.")
 
     def attach(table):
         player.chat = table.send_chat
+        player.live = lambda: table.state
 
     with _above_the_prompt():
         return await _play_human(mesh, player, attach)
+
+
+async def _on_screen(mesh: Mesh, intro: list[str]) -> TableResult:
+    from .ui.app import Left as ScreenLeft
+    from .ui.hints import advisor
+    from .ui.netscreen import play_on_screen
+    from .ui.present import presenter_for
+    from .ui.terminal import Left
+
+    game = GameInfo.from_json(mesh.game_info).game
+    names = [mesh.name_of(s) for s in range(mesh.seats)]
+
+    def run_seat(player, *, say, on_table):
+        return play_seat(mesh, player, say=say, on_table=on_table)
+
+    def result_lines(result: TableResult) -> list[str]:
+        v = result.verdict
+        return [] if v is None else [f"Audit: {v.text(names)}"]
+
+    try:
+        return await play_on_screen(game, mesh.seat, names, run_seat, who=lambda: _who(mesh),
+                                    hinter=advisor(game), intro=intro,
+                                    title=presenter_for(game).title, result_lines=result_lines,
+                                    seat_tags=lambda: {s: _fingerprint(mesh, s) + (
+                                        " · away" if s in mesh.away else "")
+                                        for s in range(mesh.seats)})
+    except ScreenLeft:
+        raise Left() from None
 
 
 def _above_the_prompt():
@@ -197,7 +231,8 @@ async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
 
 
 async def join_table(address: str | None, code: str | None, name: str, *, bind: str,
-                     resume: bool, home: str | None = None) -> TableResult | None:
+                     resume: bool, home: str | None = None,
+                     screen: bool = False) -> TableResult | None:
     me = Identity.load_or_create(home)
     say(f"Your fingerprint: {me.fingerprint}")
     if resume:
@@ -218,7 +253,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         say(f"Seated at {mesh.address.removeprefix('tcp://')} as seat {mesh.seat + 1}.")
         if not mesh.full:
             say("Waiting for the table to fill...")
-        result = await _play(mesh, _terminal(mesh))
+        result = await _play(mesh, _terminal(mesh), screen)
         _results(mesh, result)
         return result
     finally:
@@ -268,7 +303,8 @@ async def _pick_table(bind: str) -> str | None:
         say("Several tables found: join one by its address, p2pcards join HOST:PORT --code CODE")
         return None
     while True:
-        text = _ask(f"Which table (1-{len(tables)}, or q to stop)? ")
+        choices = "1" if len(tables) == 1 else f"1-{len(tables)}"
+        text = _ask(f"Which table ({choices}, or q to stop)? ")
         if text is None or text.lower() in ("q", "quit"):
             return None
         if text.isdigit() and 1 <= int(text) <= len(tables):
@@ -397,6 +433,21 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
+def _keep_transcript(path: Path | None) -> Path | None:
+    """Copy the demo host's transcript into the data directory, where 'tables' lists it and
+    'replay' and 'audit' read it (the demo's own files are temporary)."""
+    if path is None or not path.exists():
+        return None
+    dest = data_dir() / "tables" / f"demo-{path.name}"
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dest)
+    except OSError as exc:
+        say(f"(the demo's transcript was not kept: {exc})")
+        return None
+    return dest
+
+
 async def run_demo(game: str, players: int, level: str) -> bool:
     """A host (this process, a bot seat) and players-1 bot processes on 127.0.0.1."""
     root = Path(tempfile.mkdtemp(prefix="p2pcards-demo-"))
@@ -426,6 +477,9 @@ async def run_demo(game: str, players: int, level: str) -> bool:
         say(f"  other seats' turns as seen here: median {1000 * percentile(lat, 0.5):.1f} ms, "
             f"p95 {1000 * percentile(lat, 0.95):.1f} ms")
         say("All peers agree and the game audits clean." if m.ok else "PROBLEM: see above.")
+        kept = _keep_transcript(m.transcript)
+        if kept is not None:
+            say(f"Saved: {kept}  (p2pcards replay {kept})")
         return m.ok
     finally:
         shutil.rmtree(root, ignore_errors=True)

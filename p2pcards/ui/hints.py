@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -34,3 +35,29 @@ def hinter(game: str) -> Callable[..., Any] | None:
 def _warm() -> None:
     with contextlib.suppress(ImportError):
         importlib.import_module("ortools.sat.python.cp_model")
+
+
+def advisor(game: str) -> Callable[..., Any] | None:
+    """Like ``hinter`` but answering with the solver's ``Advice`` (its action, text, plan and
+    reason), so the screen can highlight the option; a failure is a one-line text."""
+    try:
+        from solver.hints import ADVISORS
+    except ImportError:
+        return None
+    target = ADVISORS.get(game)
+    if target is None:
+        return None
+    module = target.split(":")[0]
+    threading.Thread(target=_warm, daemon=True, name="warm-solver").start()
+
+    def safe(view: Any, legal: Any) -> Any:
+        try:
+            advise = importlib.import_module(module).advise
+            if "deadline" in inspect.signature(advise).parameters:  # Go Out Girl samples
+                return advise(view, legal, seed=0, deadline=0.17)
+            return advise(view, legal, seed=0)
+        except Exception as e:  # noqa: BLE001 -- a solver bug must not end the game
+            return (f"No hint this time: the solver failed on this position "
+                    f"({type(e).__name__}: {e}). Your game goes on; please report it.")
+
+    return safe

@@ -4,18 +4,56 @@ in-process dealer. The human sees only their own seat's copy of the game."""
 from __future__ import annotations
 
 import random
+import re
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ..bots.registry import make_bot
-from ..engine import SPECTATOR, Action, ConfigError, GameState, LocalDealer, RuleViolation, play
+from ..engine import SPECTATOR, Action, GameState, LocalDealer, RuleViolation, play
 from ..games import new_game
 from . import arrange as arrange_ui
+from .present import Presenter, lookup, presenter_for
 
-HELP = """Type the number of an action to take it. Other commands:
+COMMANDS = ("help", "?", "status", "who", "hint", "rules", "card", "say", "quit", "exit")
+
+
+def hint_text(advice, legal: Sequence[Action]) -> str:
+    """The solver's advice in words, naming the option it recommends."""
+    if advice is None:
+        return "No hint for this position."
+    if isinstance(advice, str):
+        return advice
+    text = advice.render()
+    if advice.action in legal:
+        text = f"Hint: option {list(legal).index(advice.action) + 1}, " + \
+            text.removeprefix("Hint: ")
+    return text
+
+HELP = """Type the number of an action to take it, or the move itself ('play 5 5', 'take 2').
+Other commands:
   status  show the table again      hint  advice from the solver (where available)
+  rules   how a turn goes           card NAME  a card's text
   help    this text                 quit  leave the game"""
+
+
+def width() -> int:
+    return max(40, min(shutil.get_terminal_size((100, 24)).columns, 160))
+
+
+def wrap(line: str, cols: int | None = None) -> list[str]:
+    """A line wrapped by word to the terminal, continuation lines indented under the text."""
+    cols = cols or width()
+    if len(line) <= cols:
+        return [line]
+    lead = len(line) - len(line.lstrip())
+    body = line.lstrip()
+    m = re.match(r"(\d+\.\s+|[-•*]\s+)", body)  # an option number or a bullet
+    hang = lead + (len(m.group(1)) if m else 2)
+    return textwrap.wrap(body, cols, initial_indent=" " * lead, subsequent_indent=" " * hang,
+                         break_long_words=False, break_on_hyphens=False) or [line]
 
 
 class Quit(Exception):
@@ -36,21 +74,35 @@ class PromptHuman:
         self.rng = random.Random()
 
     def show(self, lines: Sequence[str]) -> None:
-        for line in lines:
-            print(line, file=self.out)
+        for text in lines:
+            for line in str(text).split("\n"):
+                for part in wrap(line):
+                    print(part, file=self.out)
 
     def decide(self, view: GameState | None, legal: list[Action]) -> Action:
         assert view is not None
-        self.show(view.take_notes())
-        self.show(["", *view.status(self.seat), "Your options:"])
+        notes = view.take_notes()
+        self.show(notes)
+        question = self.presenter(view).question(view, self.seat, legal, notes[-1] if notes else None)
+        self.show(["", *view.status(self.seat), question, "Your options:"])
         self.show([f"  {i + 1:>2}. {view.describe(a)}" for i, a in enumerate(legal)])
         while True:
             try:
                 text = self.input("> ").strip().lower()
             except EOFError:
                 raise Quit() from None
+            action = None
             if text.isdigit() and 1 <= int(text) <= len(legal):
                 action = legal[int(text) - 1]
+            elif text and not text.isdigit() and text.split()[0] not in COMMANDS:
+                found = self.presenter(view).match(view, legal, text)
+                if len(found) == 1:
+                    action = found[0].action
+                elif found:
+                    self.show([f"'{text}' could be: " + "; ".join(
+                        f"{o.index + 1}. {o.text}" for o in found[:8]) + ". Type the number."])
+                    continue
+            if action is not None:
                 try:
                     view.check(self.seat, action)
                 except RuleViolation as exc:  # cannot happen for a listed action; say so anyway
@@ -65,11 +117,21 @@ class PromptHuman:
                 if self.hinter is None:
                     self.show(["No hint is available for this game yet."])
                 else:
-                    self.show([self.hinter(view, legal)])
+                    self.show([hint_text(self.hinter(view, legal), legal)])
+            elif text == "rules":
+                self.show([self.presenter(view).rules()])
+            elif text.split()[0] == "card" if text else False:
+                self.show([lookup(self.presenter(view), text[4:])])
+            elif text.split()[0] == "say" if text else False:
+                self.show(["Nobody reads chat in a local game: the bots play on."])
             elif text in ("quit", "exit"):
                 raise Quit()
             elif text:
-                self.show([f"Not a choice: type a number from 1 to {len(legal)}, or 'help'."])
+                self.show([f"Not a choice: type a number from 1 to {len(legal)}, a move such as "
+                           f"'{' '.join(self.presenter(view).words(view, legal[0]))}', or 'help'."])
+
+    def presenter(self, view: GameState) -> Presenter:
+        return presenter_for(view.game)
 
     def arrange(self, view: GameState, slots: tuple[int, ...]) -> list[int]:
         prompt = view.arrangement_prompt(self.seat, slots)
@@ -91,18 +153,17 @@ class PromptHuman:
 
 def play_local(game: str, players: int, bots: int, seed: int | None, options: dict,
                bot_level: str = "easy", *, inp: Callable[[str], str] = input,
-               out: TextIO | None = None, hinter=None) -> GameState:
+               out: TextIO | None = None, hinter=None, save: bool = False) -> GameState:
     """Run a whole game in-process. With ``bots == players`` every seat is a bot and the public
-    log is printed; otherwise seat 1 is the human at this prompt."""
-    if not 0 <= bots <= players:
-        raise ConfigError(f"--bots must be between 0 and --players ({players}), not {bots}")
-    if players - bots > 1:
-        raise ConfigError("local play has one human seat; use 'p2pcards host' to play with "
-                          "more people")
+    log is printed; otherwise seat 1 is the human at this prompt. ``save`` keeps the record in
+    the data directory (``ui/saved.py``) for ``p2pcards tables`` and ``replay``."""
+    from .saved import Recorder
+    from .session import check_seats, seat_names
+
+    check_seats(players, bots)
     out = out if out is not None else sys.stdout
     rng = random.Random(seed)
-    names = ["Player"] + [f"Bot {i}" for i in range(1, players)] if bots < players else \
-        [f"Bot {i + 1}" for i in range(players)]
+    names = seat_names(players, bots)
     state = new_game(game, players, {**options, "names": names})
     agents: list = [make_bot(game, p, bot_level, rng.randrange(2**32)) for p in range(players)]
     human = None
@@ -113,14 +174,27 @@ def play_local(game: str, players: int, bots: int, seed: int | None, options: di
     else:
         watcher = state.view(SPECTATOR)
     watcher.narrate()
+    recorder = Recorder(game, players, options, names, 0 if human else None) if save else None
 
     def on_step(st: GameState, ev) -> None:
+        if recorder is not None:
+            recorder.event(ev)
         if human is None:
             for line in watcher.take_notes():
-                print(line, file=out)
+                for part in wrap(line):
+                    print(part, file=out)
 
-    final = play(state, agents, LocalDealer(rng.randrange(2**32)), copies={watcher.viewer: watcher}
-                 if human is not None else {SPECTATOR: watcher}, on_step=on_step)
+    try:
+        final = play(state, agents, LocalDealer(rng.randrange(2**32)),
+                     copies={watcher.viewer: watcher} if human is not None else {SPECTATOR: watcher},
+                     on_step=on_step)
+    finally:
+        if recorder is not None:
+            if state.pending() is None:
+                recorder.finish(state)
+            else:
+                recorder.close()
     for line in watcher.take_notes():
-        print(line, file=out)
+        for part in wrap(line):
+            print(part, file=out)
     return final

@@ -16,12 +16,14 @@ from typing import Any
 
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
+from .present import lookup, presenter_for
 
 HELP = """Commands (any time):
   <number>     take that option (when it is your turn)
   say <text>   chat with the table (the game's table-talk rules apply)
-  status       the table as you see it          who    the players and who is away
+  status       the table and your options       who    the players, who is away, whose turn
   hint         advice for your seat (solver)     help   this text
+  rules        how a turn goes                  card NAME   a card's text
   quit         leave the table (run the same join command to come back)"""
 
 
@@ -43,11 +45,18 @@ async def prompt_lines(message: str = "> ") -> AsyncIterator[str]:
     from prompt_toolkit import PromptSession
 
     session: PromptSession[str] = PromptSession()
-    while True:
+    errors = 0
+    while errors < 20:  # a terminal that keeps failing ends the input, not the program
         try:
-            yield await session.prompt_async(message)
+            line = await session.prompt_async(message)
         except (EOFError, KeyboardInterrupt):
             return
+        except Exception as exc:  # noqa: BLE001 -- a key sequence the line editor cannot read
+            errors += 1
+            print(f"(that input could not be read: {type(exc).__name__}; type it again)")
+            continue
+        errors = 0
+        yield line
 
 
 class TerminalPlayer:
@@ -73,6 +82,30 @@ class TerminalPlayer:
         self._quit = asyncio.Event()
         self._arranging: tuple[asyncio.Future[list[int] | str], tuple[int, ...]] | None = None
         self.rng = random.Random()
+        self.live: Callable[[], GameState] | None = None  # the table's current view, once seated
+
+    def turn_line(self) -> str | None:
+        """Whose turn it is, from the table's current view."""
+        view = self.live() if self.live is not None else self.view
+        if view is None:
+            return None
+        req = view.pending()
+        if req is None:
+            return "The game is over."
+        p = getattr(req, "player", None)
+        if p is None:
+            return "Turn: the deck service is shuffling or dealing."
+        if p == self.seat:
+            return "Turn: yours — type a number from the options ('status' lists them again)."
+        return f"Turn: {view.pname(p)} (seat {p + 1}) is deciding; the table waits for them."
+
+    def options_lines(self) -> list[str]:
+        view = self.view
+        if view is None or not self._legal:
+            return []
+        q = presenter_for(view.game).question(view, self.seat, self._legal, None)
+        return [q, "Your options:"] + [f"  {i + 1:>2}. {view.describe(a)}"
+                                       for i, a in enumerate(self._legal)]
 
     async def run_input(self) -> None:
         """The input loop; returns (and sets ``quit``) when the player leaves or input ends."""
@@ -115,12 +148,24 @@ class TerminalPlayer:
         elif word in ("help", "?"):
             self.out(HELP)
         elif word == "status":
-            if self.view is not None:
-                for line in self.view.status(self.seat):
+            view = self.live() if self.live is not None else self.view
+            if view is not None:
+                for line in view.status(self.seat):
                     self.out(line)
+            for line in self.options_lines():
+                self.out(line)
         elif word == "who":
             for line in (self.who() if self.who else []):
                 self.out(line)
+            turn = self.turn_line()
+            if turn:
+                self.out(turn)
+        elif word == "rules" and self.view is not None:
+            self.out(presenter_for(self.view.game).rules())
+        elif word == "card":
+            game = (self.live() if self.live is not None else self.view)
+            self.out(lookup(presenter_for(game.game), rest) if game is not None
+                     else "Card texts are shown once the game has started.")
         elif word == "say":
             if not rest.strip():
                 self.out("say what? e.g. 'say I need a Toy card'")
@@ -150,12 +195,14 @@ class TerminalPlayer:
         self.out("")
         for line in view.status(self.seat):
             self.out(line)
-        self.out("Your options:")
-        for i, a in enumerate(legal):
-            self.out(f"  {i + 1:>2}. {view.describe(a)}")
+        for line in self.options_lines():
+            self.out(line)
         self._pending = asyncio.get_running_loop().create_future()
         try:
-            return await self._pending
+            action = await self._pending
+            self.out(f"You chose: {view.describe(action)}. The table moves on ('who' says whose "
+                     "turn it is).")
+            return action
         finally:
             self._pending = None
             self._legal = []

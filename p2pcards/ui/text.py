@@ -22,3 +22,27 @@ def printable(text: str, *, newlines: bool = True) -> str:
         else:
             out.append(repr(c)[1:-1] if c.isascii() else f"\\u{ord(c):04x}")
     return "".join(out)
+
+
+def outcome_words(outcome: object, names: list[str]) -> str:
+    """A game's outcome dict in words, seats named: ``{'winner': 0, 'wins': [2, 0, 1]}`` with
+    names Ann, Bob, Cy reads "winner Ann; wins Ann 2, Bob 0, Cy 1"."""
+    if not isinstance(outcome, dict):
+        return str(outcome)
+
+    def name(v: object) -> str:
+        return names[v] if isinstance(v, int) and not isinstance(v, bool) and \
+            0 <= v < len(names) else str(v)
+
+    parts = []
+    for k, v in outcome.items():
+        key = k.replace("_", " ")
+        if k in ("winner", "seat", "loser") and isinstance(v, int):
+            parts.append(f"{key} {name(v)}")
+        elif k in ("winners", "losers", "battle_winners") and isinstance(v, list):
+            parts.append(f"{key} {', '.join(name(x) for x in v) or 'none'}")
+        elif isinstance(v, list) and len(v) == len(names) and names:
+            parts.append(f"{key} " + ", ".join(f"{n} {x}" for n, x in zip(names, v, strict=True)))
+        else:
+            parts.append(f"{key} {v}")
+    return "; ".join(parts)

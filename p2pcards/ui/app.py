@@ -1,0 +1,615 @@
+"""The full-screen table (Textual): the other seats, the shared area, your hand, the log and chat,
+the question being asked with its options, and a status line that always says whose turn it is.
+
+The app does not run a game itself: a *driver* coroutine does (a local game against bots, a seat
+at a networked table, or a replay) and calls ``show``, ``log``, ``ask`` and ``ask_order`` here.
+Everything a person reads numbers seats from 1."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
+
+from ..engine import Action, Decide, GameState
+from . import arrange as arrange_ui
+from .present import Entry, Option, Presenter, lookup, presenter_for
+from .text import printable
+
+HELP = """Playing at the table
+
+  a number      pick that option (in a group, pick within it); Enter takes the highlighted one
+  ↑ ↓           move the highlight; Enter on an empty line takes it; Esc goes back out of a group
+  a form        type the move itself: 'play 4 4 4 as 6', 'equip 3 5 7', 'take 2', 'under 2'
+  hint   (F2)   the solver's advice: the option is highlighted, with its plan and reason
+  rules  (F1)   how a turn goes in this game
+  card NAME     a card's text, e.g. 'card Guard', 'card Provoke'
+  say TEXT      chat (the game's table-talk rule applies; local games have no one to read it)
+  who           the players;  status   the table in words in the log
+  quit  (^Q)    leave the game
+
+Press Esc or q to close this page."""
+
+
+NBSP = "\u00a0"
+
+
+def keep_together(line: str, longest: int = 28) -> str:
+    """A status line whose short ``·``-separated parts wrap as units: ``Time ●●●●●●●● (8)`` or
+    ``damage 0`` never split across two lines (long parts still wrap by word)."""
+    parts = (p.replace(" ", NBSP) if len(p) <= longest else p for p in line.split(" · "))
+    return f"{NBSP}· ".join(parts)  # a line may break after a '·', never before one
+
+
+def wrap_spaces(text: str, width: int) -> str:
+    """``text`` wrapped to ``width`` cells by turning ordinary spaces into newlines (the same
+    length, so a styled text keeps its styles); no-break spaces hold words together."""
+    out = list(text)
+    start = 0
+    for line in text.split("\n"):
+        col, last_space = 0, None
+        i = 0
+        for word in line.split(" "):
+            w = cell_len(word)
+            if last_space is not None and col + 1 + w > width:
+                out[start + last_space] = "\n"
+                col = w
+            else:
+                col += (1 if last_space is not None else 0) + w
+            i += len(word)
+            last_space = i
+            i += 1
+        start += len(line) + 1
+    return "".join(out)
+
+
+class TextScreen(ModalScreen[None]):
+    """A page of text (help, rules, a card) over the table; Esc or q closes it."""
+
+    BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("q", "dismiss", "Close")]
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > VerticalScroll { width: 96%; max-width: 110; height: auto; max-height: 95%;
+                                  border: round $accent; padding: 0 1; background: $panel; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text(self.text), id="page")
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class TableLog(RichLog):
+    """The game's log. Lines are wrapped to the width when written, so a new width writes them
+    again (a resized terminal never shows a word cut in two)."""
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
+        app = self.app
+        try:
+            app._rewrap()  # type: ignore[attr-defined]
+            if app.view is not None:  # type: ignore[attr-defined]
+                app.show(app.view)  # type: ignore[attr-defined]
+        except NoMatches:  # the app is closing: nothing left to redraw
+            pass
+
+
+class Left(Exception):
+    """The person left the game (``quit``)."""
+
+
+Driver = Callable[["TableApp"], Awaitable[Any]]
+
+
+class TableApp(App[Any]):
+    TITLE = "p2pcards"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $accent; color: $text; padding: 0 1; }
+    #top { height: 1fr; min-height: 3; }
+    #table { width: 3fr; min-width: 30; }
+    #seats { height: auto; padding: 0 1; }
+    #shared { height: auto; padding: 0 1; color: $text-muted; }
+    #right { width: 2fr; min-width: 24; border-left: vkey $primary; }
+    #log { height: 1fr; padding: 0 1; }
+    #talk { height: auto; max-height: 3; padding: 0 1; display: none; }
+    #hand { height: auto; max-height: 3; padding: 0 1; border-top: hkey $primary; }
+    #question { height: auto; max-height: 3; padding: 0 1; text-style: bold; }
+    #notice { height: auto; max-height: 28%; padding: 0 1; color: $warning; }
+    #options { height: auto; max-height: 25%; border: none; padding: 0 1; }
+    #input { height: 1; min-height: 1; border: none; padding: 0 1; background: $boost; }
+    """
+    BINDINGS = [
+        Binding("f1", "rules", "Rules"),
+        Binding("f2", "hint", "Hint"),
+        Binding("f3", "help", "Help"),
+        Binding("escape", "back", "Back", show=False),
+        Binding("up", "move(-1)", "", show=False),
+        Binding("down", "move(1)", "", show=False),
+        Binding("ctrl+q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, game: str, seat: int | None, driver: Driver | None, *,
+                 names: Sequence[str] = (), hinter: Callable[..., Any] | None = None,
+                 chat: Callable[[str], Awaitable[str | None]] | None = None,
+                 who: Callable[[], Sequence[str]] | None = None, forced_delay: float = 1.0,
+                 pace: float = 0.0, title: str = "",
+                 seat_tags: Callable[[], dict[int, str]] | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.seat = seat
+        self.driver = driver
+        self.names = list(names)
+        self.presenter: Presenter = presenter_for(game)
+        self.hinter = hinter
+        self.chat = chat
+        self.who = who
+        self.forced_delay = forced_delay
+        self.pace = pace
+        self.seat_tags = seat_tags  # e.g. {2: "K7Q2-F2MX · away"}: fingerprints, presence
+        self.sub_title = title
+        self.view: GameState | None = None
+        self.legal: list[Action] = []
+        self.entries: list[Entry] = []
+        self.group: Entry | None = None  # the group opened in a second step
+        self.hinted: Action | None = None
+        self._pending: asyncio.Future[Any] | None = None
+        self._ordering: tuple[tuple[int, ...], Any] | None = None
+        self._turn_since = time.monotonic()
+        self._turn_key: Any = None
+        self.last_other_line: str | None = None
+        self.result: Any = None
+        self._exit_when_done = False
+        self.finished_text: str | None = None
+        self.lines_seen: list[str] = []
+        self.texts: dict[str, str] = {}
+        self._shown_content: dict[str, Any] = {}
+        self._lines_of: dict[str, tuple[int, int]] = {}
+        self.live_view: Callable[[], GameState] | None = None  # the table's current view
+        self._redraw_pending = False
+
+    # ---- layout -----------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status")
+        with Horizontal(id="top"):
+            with VerticalScroll(id="table"):
+                yield Static("", id="seats")
+                yield Static("", id="shared")
+            with Vertical(id="right"):
+                yield TableLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
+                yield Static("", id="talk")
+        yield Static("", id="hand")
+        yield Static("", id="question")
+        yield Static("", id="notice")
+        yield OptionList(id="options", markup=False)
+        yield Input(placeholder=f"a number, a move ('{self.presenter.example}'), or: hint rules "
+                                "card say help quit", id="input")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#input", Input).focus()
+        self.set_interval(1.0, self._tick)
+        if self.driver is not None:
+            self.run_worker(self._drive(), exclusive=True, name="game")
+
+    async def _drive(self) -> None:
+        assert self.driver is not None
+        try:
+            self.result = await self.driver(self)
+            if self._exit_when_done:
+                self.exit(self.result)
+        except Left:
+            self.exit(Left())
+            return
+        except Exception as exc:  # noqa: BLE001 -- shown and handed back to the command
+            self.exit(exc)
+            return
+
+    # ---- what the driver calls -----------------------------------------------------------------
+    def write_log(self, lines: str | Sequence[str]) -> None:
+        if isinstance(lines, str):
+            lines = [lines]
+        for line in lines:
+            line = printable(line)
+            self.lines_seen.append(line)
+            self._write_line(line)
+            if line.startswith("**"):
+                self.notice(line)
+            if line and not self._mine(line):
+                self.last_other_line = line
+
+    def _mine(self, line: str) -> bool:
+        me = self.names[self.seat] if self.seat is not None and 0 <= self.seat < len(self.names) \
+            else None
+        return bool(me) and line.startswith(f"{me} ")
+
+    def _write_line(self, line: str) -> None:
+        style = "bold yellow" if line.startswith("**") else "bold" if self._mine(line) else ""
+        self.query_one("#log", RichLog).write(Text(line, style=style))
+
+    def _rewrap(self) -> None:
+        log = self.query_one("#log", RichLog)
+        if log.size.width == getattr(self, "_log_width", None):
+            return
+        self._log_width = log.size.width
+        log.clear()
+        for line in self.lines_seen[-2000:]:
+            self._write_line(line)
+
+    def show(self, view: GameState) -> None:
+        """Redraw the table from this view."""
+        self.view = view
+        seat = self.seat if self.seat is not None and self.seat >= 0 else None
+        try:
+            lines = view.status(seat)
+        except Exception:  # noqa: BLE001 -- a game that cannot describe itself yet (set-up)
+            lines = ["Setting up the table..."]
+        seats, shared = [], []
+        for line in lines:
+            if line.startswith("Your hand:"):
+                continue
+            (seats if line.startswith("  ") else shared).append(line)
+        seat_text = Text()
+        req = view.pending()
+        tags = self.seat_tags() if self.seat_tags is not None else {}
+        for i, line in enumerate(seats):
+            if i:
+                seat_text.append("\n")
+            turn = line.endswith("←")
+            style = "bold reverse" if turn else ("bold" if "(you)" in line else "")
+            seat_text.append(keep_together(line.strip()), style=style)
+            if tags.get(i):
+                seat_text.append(f" [{tags[i]}]", style="yellow" if "away" in tags[i] or
+                                 "left" in tags[i] else "dim")
+        talk = None
+        if self.chat is not None and seat is not None:
+            try:
+                talk = self.presenter.table_talk(view, seat)
+            except Exception:  # noqa: BLE001 -- a rule that cannot be read yet: say nothing
+                talk = None
+        self._set("talk", Text(f"Chat: {talk}" if talk else "Chat: open — type 'say ...'",
+                               style="dim") if self.chat is not None else "")
+        self.query_one("#talk").display = self.chat is not None
+        self._set("seats", seat_text)
+        self._set("shared", Text("\n".join(keep_together(x) for x in shared)))
+        if seat is not None:
+            hand = Text("Your hand: ", style="bold")
+            hand.append_text(self.presenter.hand(view, seat))
+            self._set("hand", hand)
+        else:
+            self._set("hand", Text("Watching: every seat's hand is hidden",
+                                                        style="dim"))
+        key = (type(req).__name__, getattr(req, "player", None)) if req else None
+        if key != self._turn_key:
+            self._turn_key = key
+            self._turn_since = time.monotonic()
+        self._tick()
+
+    def redraw_soon(self) -> None:
+        """Redraw from ``live_view`` once the current burst of table events is written."""
+        if self.live_view is None or self._redraw_pending:
+            return
+        self._redraw_pending = True
+
+        def redraw() -> None:
+            self._redraw_pending = False
+            if self.live_view is not None:
+                self.show(self.live_view())
+
+        self.call_later(redraw)
+
+    def _tick(self) -> None:
+        view = self.view
+        if self.finished_text is not None:
+            self._set("status", Text(f"Game over · {self.finished_text}"))
+            return
+        if view is None:
+            return
+        req = view.pending()
+        secs = int(time.monotonic() - self._turn_since)
+        clock = f"{secs // 60}:{secs % 60:02d}"
+        if req is None:
+            text = "Game over"
+        elif isinstance(req, Decide):
+            if req.player == self.seat:
+                text = f"Your turn · {clock} · you are deciding"
+            else:
+                text = f"{view.pname(req.player)}'s turn (seat {req.player + 1}) · {clock} · " \
+                       f"{self.presenter.deciding(view, req.player)}"
+        else:
+            text = f"the deck · {clock} · shuffling or dealing"
+        if self.sub_title:
+            text = f"{self.sub_title} · {text}"
+        self._set("status", Text(text))
+
+    def notice(self, text: str) -> None:
+        self._set("notice", Text(text))
+        self.query_one("#notice").display = bool(text)
+
+    def _set(self, wid: str, content: Text | str) -> None:
+        """Update a panel, keeping its plain text (what tests and the bench compare)."""
+        widget = self.query_one(f"#{wid}", Static)
+        width = widget.content_region.width
+        if self._shown_content.get(wid) == (content, width):
+            return  # unchanged: no repaint, no new layout
+        self._shown_content[wid] = (content, width)
+        if isinstance(content, Text) and NBSP in content.plain and width > 0:
+            # wrapped here, where a no-break space holds its words together (Textual's own
+            # wrapping breaks at any white space)
+            content = content.copy()
+            content.plain = wrap_spaces(content.plain, width).replace(NBSP, " ")
+        self.texts[wid] = content.plain if isinstance(content, Text) else str(content)
+        # a panel whose height (wrapped to its width) stays the same needs no new layout
+        text = content if isinstance(content, Text) else Text(str(content))
+        height = len(text.wrap(self.console, width)) if width > 0 else -1
+        same = width > 0 and self._lines_of.get(wid) == (width, height)
+        self._lines_of[wid] = (width, height)
+        widget.update(content, layout=not same)
+
+    async def ask(self, view: GameState, legal: list[Action]) -> Action:
+        """The person's choice among ``legal`` (structured, typed, or forced)."""
+        self.show(view)
+        self.legal = legal
+        self.hinted = None
+        self.group = None
+        self.entries = self.presenter.entries(view, legal)
+        q = self.presenter.question(view, self.seat or 0, legal, self.last_other_line)
+        self._set("question", Text(q))
+        self.notice("")
+        self._render_options()
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending = fut
+        timer = None
+        if len(legal) == 1 and self.forced_delay >= 0:
+            only = self.presenter.option_text(view, legal[0])
+            self.notice(f"Only one choice: {only} — taken in {self.forced_delay:g} s "
+                        "(or press Enter).")
+            timer = self.set_timer(max(self.forced_delay, 0.001), lambda: self._take(legal[0]))
+        try:
+            return await fut
+        finally:
+            if timer is not None:
+                timer.stop()
+            self._pending = None
+            self.legal = []
+            self.entries = []
+            self.group = None
+            self.query_one("#options", OptionList).clear_options()
+            self._set("question", "")
+
+    async def ask_order(self, view: GameState, slots: tuple[int, ...], prompt: str) -> list[int]:
+        self.show(view)
+        lines = arrange_ui.question(view, slots, prompt)
+        self._set("question", Text(lines[0]))
+        self.notice("\n".join(lines[1:]))
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._ordering = (slots, fut)
+        try:
+            return await fut
+        finally:
+            self._ordering = None
+            self._set("question", "")
+            self.notice("")
+
+    def finish(self, text: str) -> None:
+        self.finished_text = text
+        self.write_log([f"Result: {text}"])
+        self._set("question",
+            Text("The game is over. Press Ctrl+Q (or type quit) to leave.", style="bold"))
+        self._tick()
+
+    async def wait_for_quit(self) -> None:
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending = fut
+        await fut
+
+    # ---- options ------------------------------------------------------------------------------
+    def _shown(self) -> list[Entry]:
+        if self.group is not None:
+            return [Entry(o.text, [o]) for o in self.group.options]
+        return self.entries
+
+    def _render_options(self) -> None:
+        ol = self.query_one("#options", OptionList)
+        ol.clear_options()
+        rows = []
+        for i, e in enumerate(self._shown(), 1):
+            label = e.label if e.single else f"{e.label} — {len(e.options)} ways ›"
+            t = Text(f"{i:>2}. ", style="dim")
+            hinted = self.hinted is not None and any(o.action == self.hinted for o in e.options)
+            t.append(label, style="bold green reverse" if hinted else "")
+            if hinted:
+                t.append("  ◀ hint", style="bold green")
+            rows.append(t)
+        ol.add_options(rows)
+        if rows:
+            ol.highlighted = next((i for i, e in enumerate(self._shown()) if self.hinted is not None
+                                   and any(o.action == self.hinted for o in e.options)), 0)
+        if self.group is not None:
+            self._set("question",
+                Text(f"{self.group.label}: which one? (Esc goes back)"))
+
+    def _pick(self, n: int) -> None:
+        shown = self._shown()
+        if not 1 <= n <= len(shown):
+            self.notice(f"Not a choice: type a number from 1 to {len(shown)}.")
+            return
+        e = shown[n - 1]
+        if e.single:
+            self._take(e.options[0].action)
+        else:
+            self.group = e
+            self._render_options()
+
+    def _take(self, action: Action) -> None:
+        if self._pending is not None and not self._pending.done() and action in self.legal:
+            self._pending.set_result(action)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self._pending is not None and self.legal:
+            self._pick(event.option_index + 1)
+        self.query_one("#input", Input).focus()
+
+    def action_move(self, d: int) -> None:
+        ol = self.query_one("#options", OptionList)
+        if ol.option_count:
+            ol.highlighted = ((ol.highlighted or 0) + d) % ol.option_count
+
+    def action_back(self) -> None:
+        if self.group is not None:
+            self.group = None
+            self._render_options()
+            q = self.presenter.question(self.view, self.seat or 0, self.legal,  # type: ignore[arg-type]
+                                        self.last_other_line) if self.view else ""
+            self._set("question", Text(q))
+
+    # ---- typed input --------------------------------------------------------------------------
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        await self.handle(text)
+
+    async def handle(self, text: str) -> None:
+        """One line typed at the table."""
+        if self._ordering is not None and (text[:1].isdigit() or not text):
+            slots, fut = self._ordering
+            answer = arrange_ui.parse(text, slots)
+            if isinstance(answer, list):
+                fut.set_result(answer)
+            else:
+                self.notice(f"Not an order: {answer}")
+            return
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        asking = self._pending is not None and bool(self.legal)
+        if not text:
+            if asking:
+                ol = self.query_one("#options", OptionList)
+                self._pick((ol.highlighted or 0) + 1)
+            elif self._pending is not None and self.finished_text is not None:
+                pass
+            return
+        if word.isdigit() and not rest:
+            if asking:
+                self._pick(int(word))
+            else:
+                self.notice("It is not your turn to choose.")
+        elif word in ("help", "?"):
+            self.action_help()
+        elif word == "rules":
+            self.action_rules()
+        elif word == "card":
+            self.push_screen(TextScreen(lookup(self.presenter, rest)))
+        elif word == "hint":
+            self.action_hint()
+        elif word == "say":
+            await self._say(rest.strip())
+        elif word == "who":
+            self.write_log(list(self.who()) if self.who else [
+                f"seat {i + 1}: {n}{' (you)' if i == self.seat else ''}"
+                for i, n in enumerate(self.names)])
+        elif word == "status":
+            if self.view is not None:
+                self.write_log(self.view.status(self.seat))
+        elif word in ("back",):
+            self.action_back()
+        elif word in ("quit", "exit"):
+            self.action_quit_game()
+        elif asking and self.view is not None:
+            found = self.presenter.match(self.view, self.legal, text)
+            if len(found) == 1:
+                self._take(found[0].action)
+            elif found:
+                self.group = Entry(f"{len(found)} options match '{text}'", found)
+                self._render_options()
+            else:
+                self.notice(f"No option matches '{text}'; type a number from 1 to "
+                            f"{len(self._shown())}, or 'help'.")
+        else:
+            self.notice(f"Unknown command {word!r}; type 'help'.")
+
+    async def _say(self, text: str) -> None:
+        if not text:
+            self.notice("say what? e.g. 'say I need a Toy card'")
+            return
+        if self.chat is None:
+            self.notice("Nobody reads chat in a local game: the bots play on.")
+            return
+        refusal = await self.chat(text)
+        if refusal:
+            self.notice(f"Not sent: {refusal}")
+        else:
+            self.write_log([f"(you): {text}"])
+
+    # ---- actions ------------------------------------------------------------------------------
+    def action_help(self) -> None:
+        self.push_screen(TextScreen(HELP))
+
+    def action_rules(self) -> None:
+        self.push_screen(TextScreen(self.presenter.rules()))
+
+    def action_hint(self) -> None:
+        if not self.legal or self.view is None:
+            self.notice("Hints are given when it is your turn to choose.")
+            return
+        if self.hinter is None:
+            self.notice("No hint is available for this game.")
+            return
+        advice = self.hinter(self.view, self.legal)
+        if advice is None:
+            self.notice("No hint for this position.")
+            return
+        text = advice if isinstance(advice, str) else advice.render()
+        action = None if isinstance(advice, str) else advice.action
+        if action is not None and action in self.legal:
+            self.hinted = action
+            where = self._where(action)
+            if where:
+                text = f"Option {where}: " + text.removeprefix("Hint: ")
+            self._render_options()
+        self.notice(text)
+
+    def _where(self, action: Action) -> str:
+        for i, e in enumerate(self._shown(), 1):
+            for j, o in enumerate(e.options, 1):
+                if o.action == action:
+                    return str(i) if e.single else f"{i}, then {j}"
+        return ""
+
+    def action_quit_game(self) -> None:
+        if self.finished_text is not None:
+            if self._pending is not None and not self._pending.done():  # the driver waits
+                self._exit_when_done = True
+                self._pending.set_result(None)
+            else:
+                self.exit(self.result)
+            return
+        self.exit(Left())
+
+
+def option_rows(entries: Sequence[Entry]) -> list[str]:
+    """The option list as plain lines (for tests and line mode)."""
+    return [f"{i}. {e.label}" + ("" if e.single else f" — {len(e.options)} ways")
+            for i, e in enumerate(entries, 1)]
+
+
+__all__ = ["HELP", "Left", "Option", "TableApp", "TextScreen", "option_rows"]

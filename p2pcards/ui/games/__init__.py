@@ -1,0 +1,1 @@
+"""Per-game presenters for the screen (see ``ui/present.py``)."""

@@ -1,0 +1,69 @@
+"""A seat at a networked table on the full-screen table: the table's narration and events (who
+joined, who is away, chat) go to the log, the screen redraws after every peer's move, and this
+seat's decisions are asked on screen."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine import Action, GameState
+from .app import Left, TableApp
+
+
+class ScreenPlayer:
+    """The person at this terminal, as the table's player."""
+
+    needs_view = True
+
+    def __init__(self, app: TableApp, seat: int) -> None:
+        self.app = app
+        self.seat = seat
+        self.rng = random.Random()
+
+    async def decide(self, view: GameState, legal: list[Action]) -> Action:
+        return await self.app.ask(view, legal)
+
+    async def arrange(self, view: GameState, slots: tuple[int, ...]) -> list[int]:
+        prompt = view.arrangement_prompt(self.seat, slots)
+        if prompt is None:
+            order = list(slots)
+            self.rng.shuffle(order)
+            return order
+        return await self.app.ask_order(view, slots, prompt)
+
+
+async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: Callable[..., Any],
+                         *, who: Callable[[], Sequence[str]] | None, hinter: Any,
+                         intro: Sequence[str] = (), title: str = "",
+                         seat_tags: Callable[[], dict[int, str]] | None = None,
+                         result_lines: Callable[[Any], Sequence[str]] = lambda r: []) -> Any:
+    """Run ``run_seat(player, say=..., on_table=...)`` (``lobby.play_seat`` bound to a mesh) with
+    the screen as the seat's player; returns its result, or raises ``Left``."""
+
+    async def driver(app: TableApp) -> Any:
+        def attach(table: Any) -> None:
+            app.chat = table.send_chat
+            app.live_view = lambda: table.state
+
+        def say(line: str) -> None:
+            app.write_log(line)
+            app.redraw_soon()
+
+        app.write_log(list(intro))
+        result = await run_seat(ScreenPlayer(app, seat), say=say, on_table=attach)
+        app.redraw_soon()
+        app.finish(result.text)
+        app.write_log(list(result_lines(result)))
+        await app.wait_for_quit()
+        return result
+
+    app = TableApp(game, seat, driver, names=names, hinter=hinter, who=who, title=title,
+                   seat_tags=seat_tags)
+    result = await app.run_async()
+    if isinstance(result, Left):
+        raise result
+    if isinstance(result, BaseException):
+        raise result
+    return result

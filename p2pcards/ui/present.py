@@ -1,0 +1,184 @@
+"""Presenters: how a game's actions and cards look on screen. The generic presenter works for any
+game from the engine's action model (kinds and arguments) and ``describe``; each game has a small
+subclass in ``ui/games/`` that groups near-identical options, sorts and colours cards, and names
+what triggered a question. Nothing here parses an option's text."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.text import Text
+
+from ..engine import Action, GameState
+
+
+@dataclass
+class Option:
+    """One legal action: its index in ``legal`` (0-based), its words and what a person reads."""
+
+    index: int
+    action: Action
+    text: str
+    words: tuple[str, ...] = ()
+
+
+@dataclass
+class Entry:
+    """A line of the option list: one option, or a group of near-identical ones chosen in a
+    second step (``label`` names what they share)."""
+
+    label: str
+    options: list[Option] = field(default_factory=list)
+
+    @property
+    def single(self) -> bool:
+        return len(self.options) == 1
+
+
+class Presenter:
+    """The generic presenter: one entry per distinct option, in the game's order."""
+
+    game = ""
+    title = "p2pcards"
+    example = "1"  # a typed move, for the input's placeholder
+    #: The words of each action kind a person may type first (``play 4 4 as 6``).
+    verbs: dict[str, str] = {}
+
+    # ---- options --------------------------------------------------------------------------
+    def group(self, view: GameState, action: Action) -> str | None:
+        """The label of the group this action belongs to, or ``None`` for an entry of its own."""
+        return None
+
+    def sort_key(self, view: GameState, action: Action) -> tuple:
+        return ()
+
+    def words(self, view: GameState, action: Action) -> tuple[str, ...]:
+        """The typed form of an action: the verb and its cards or numbers."""
+        return (self.verbs.get(action.kind, action.kind),)
+
+    def option_text(self, view: GameState, action: Action) -> str:
+        return view.describe(action)
+
+    def entries(self, view: GameState, legal: Sequence[Action], *, min_group: int = 3) -> list[Entry]:
+        """The option list: identical-looking options shown once, near-identical ones grouped
+        (a group needs ``min_group`` members; smaller ones stay flat)."""
+        seen: set[str] = set()
+        opts: list[Option] = []
+        order = sorted(range(len(legal)), key=lambda i: (self.sort_key(view, legal[i]), i))
+        for i in order:
+            a = legal[i]
+            text = self.option_text(view, a)
+            if text in seen:  # the same cards from different copies: one choice to a person
+                continue
+            seen.add(text)
+            opts.append(Option(i, a, text, tuple(w.lower() for w in self.words(view, a))))
+        groups: dict[str, list[Option]] = {}
+        for o in opts:
+            g = self.group(view, o.action)
+            if g is not None:
+                groups.setdefault(g, []).append(o)
+        out: list[Entry] = []
+        done: set[str] = set()
+        for o in opts:
+            g = self.group(view, o.action)
+            if g is not None and len(groups[g]) >= min_group and len(opts) > 6:
+                if g not in done:
+                    done.add(g)
+                    out.append(Entry(g, groups[g]))
+            else:
+                out.append(Entry(o.text, [o]))
+        return out
+
+    def match(self, view: GameState, legal: Sequence[Action], typed: str) -> list[Option]:
+        """The options a typed form names: the verb first, then the same words in any order
+        (``play 4 4 4 as 6``, ``equip 3 5 7``, ``under 2``)."""
+        words = typed.lower().replace(",", " ").split()
+        if not words:
+            return []
+        found = []
+        for e in self.entries(view, legal, min_group=10**9):
+            for o in e.options:
+                if o.words and o.words[0] == words[0] and sorted(o.words[1:]) == sorted(words[1:]):
+                    found.append(o)
+        if found:
+            return found
+        # a verb alone, or a verb with a prefix of the words, narrows the list
+        return [o for e in self.entries(view, legal, min_group=10**9) for o in e.options
+                if o.words and o.words[0] == words[0] and _contains(o.words[1:], words[1:])]
+
+    # ---- questions ------------------------------------------------------------------------
+    def question(self, view: GameState, seat: int, legal: Sequence[Action],
+                 trigger: str | None) -> str:
+        """What is being decided, naming what triggered it."""
+        if trigger:
+            return f"{trigger.rstrip('.')} — what do you do?"
+        return "Your turn: choose an action."
+
+    #: What a seat is deciding, by the game's phase, for the status line ("Bob's turn · ...").
+    phases: dict[str, str] = {}
+
+    def deciding(self, view: GameState, player: int) -> str:
+        return self.phases.get(str(getattr(view, "phase", "")), "deciding")
+
+    # ---- cards ----------------------------------------------------------------------------
+    def hand(self, view: GameState, seat: int) -> Text:
+        zone = view.zones.get(f"hand{seat}", [])
+        cards = sorted(view.values[s] for s in zone if view.values[s] is not None)  # type: ignore[type-var]
+        return Text(" ".join(view.card_name(c) for c in cards) or "(empty)")
+
+    def card_text(self, name: str) -> str | None:
+        """The text of the card called ``name`` (case-insensitive), or ``None``."""
+        return None
+
+    def card_names(self) -> list[str]:
+        return []
+
+    def rules(self) -> str:
+        """How a turn goes, one screen, from the rulebook."""
+        return "No summary of the rules for this game yet: see 'p2pcards rules GAME'."
+
+    def table_talk(self, view: GameState, seat: int) -> str | None:
+        """The game's table-talk rule as it applies now, for the chat panel."""
+        return view.chat_refusal(seat)
+
+
+def _contains(have: Sequence[str], want: Sequence[str]) -> bool:
+    rest = list(have)
+    for w in want:
+        if w not in rest:
+            return False
+        rest.remove(w)
+    return True
+
+
+MODULES = {
+    "go-out-girl": "go_out_girl",
+    "out-of-this-world": "out_of_this_world",
+    "girl-and-robot": "girl_and_robot",
+}
+
+
+def presenter_for(game: str) -> Presenter:
+    mod = MODULES.get(game)
+    if mod is None:
+        return Presenter()
+    return importlib.import_module(f".games.{mod}", __package__).PRESENTER
+
+
+def lookup(presenter: Presenter, name: str) -> str:
+    """``card NAME``: the card's text, or a one-line reason with the nearest names."""
+    name = name.strip()
+    if not name:
+        return "card what? e.g. 'card " + (presenter.card_names() or ["NAME"])[0] + "'"
+    text = presenter.card_text(name)
+    if text is not None:
+        return text
+    low = name.lower()
+    near = [n for n in presenter.card_names() if low in n.lower()]
+    if len(near) == 1:
+        return presenter.card_text(near[0]) or f"No card called {name!r}."
+    if near:
+        return f"Several cards match {name!r}: {', '.join(near[:8])}."
+    return f"No card called {name!r} in this game."

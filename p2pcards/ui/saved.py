@@ -1,0 +1,244 @@
+"""Saved local games: ``p2pcards play`` and ``demo`` keep a record of every game in the data
+directory's ``tables/`` folder, next to the networked transcripts, as ``local-*.game`` files that
+``p2pcards tables`` lists and ``p2pcards replay`` steps through.
+
+The format is JSON Lines: a header (game, players, options, names, the human's seat), then one
+line per step with the full-information event (``engine.event_to_json``), then the result. A
+local game had a trusted dealer, so the record holds every card; a replay shows a seat only what
+that seat saw (``engine.project``), or a spectator the public cards."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine import (
+    SPECTATOR,
+    ConfigError,
+    Decision,
+    Event,
+    GameState,
+    event_from_json,
+    event_to_json,
+    project,
+)
+from ..games import new_game
+
+FORMAT = "p2pcards-local-game"
+SUFFIX = ".game"
+
+
+def tables_dir(home: str | None = None) -> Path:
+    from protocol.identity import data_dir
+
+    return data_dir(home) / "tables"
+
+
+def find_local_games(home: str | None = None) -> list[Path]:
+    d = tables_dir(home)
+    return sorted(d.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True) \
+        if d.is_dir() else []
+
+
+class Recorder:
+    """Writes one game's record as it is played (a crash keeps what was played so far)."""
+
+    def __init__(self, game: str, players: int, options: dict[str, Any], names: list[str],
+                 seat: int | None, *, home: str | None = None, path: Path | None = None) -> None:
+        if path is None:
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+            path = tables_dir(home) / f"local-{stamp}-{game}{SUFFIX}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._f = path.open("w", encoding="utf-8")
+        self._write({"format": FORMAT, "version": 1, "game": game, "players": players,
+                     "options": options, "names": names, "seat": seat, "created": time.time()})
+
+    def _write(self, rec: dict[str, Any]) -> None:
+        self._f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        self._f.flush()
+
+    def event(self, ev: Event) -> None:
+        self._write({"event": event_to_json(ev)})
+
+    def finish(self, final: GameState) -> None:
+        self._write({"result": final.outcome(), "text": final.result_text()})
+        self.close()
+
+    def close(self) -> None:
+        if not self._f.closed:
+            self._f.close()
+
+
+@dataclass
+class SavedGame:
+    path: Path
+    game: str
+    players: int
+    options: dict[str, Any]
+    names: list[str]
+    seat: int | None
+    created: float
+    events: list[Event] = field(default_factory=list)
+    result_text: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.result_text is not None
+
+
+def is_local(path: str | Path) -> bool:
+    return str(path).endswith(SUFFIX)
+
+
+def read(path: str | Path) -> SavedGame:
+    """Read a saved local game; a missing or damaged file is a ``ConfigError`` naming the line."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    lines = text.splitlines()
+    try:
+        head = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        head = None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise ConfigError(f"{path}: not a saved local game (line 1)")
+    try:
+        g = SavedGame(p, str(head["game"]), int(head["players"]), dict(head.get("options") or {}),
+                      [str(n) for n in head["names"]], head.get("seat"), float(head["created"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ConfigError(f"{path}: line 1 is damaged ({exc})") from None
+    for n, line in enumerate(lines[1:], 2):
+        try:
+            rec = json.loads(line)
+            if "event" in rec:
+                g.events.append(event_from_json(rec["event"]))
+            elif "text" in rec:
+                g.result_text = str(rec["text"])
+        except (json.JSONDecodeError, TypeError, ValueError) as exc:
+            if n == len(lines):  # a torn last line: the game was cut short there
+                break
+            raise ConfigError(f"{path}: line {n} is damaged ({exc})") from None
+    return g
+
+
+@dataclass
+class Frame:
+    """One moment of a replay: the seat's view after a step, and the log so far."""
+
+    view: GameState
+    log: list[str]
+    label: str
+
+
+def frames(g: SavedGame, seat: int | None) -> list[Frame]:
+    """The game as ``seat`` saw it (``None``: a spectator), one frame per decision."""
+    viewer = SPECTATOR if seat is None else seat
+    if seat is not None and not 0 <= seat < g.players:
+        raise ConfigError(f"--seat must be between 1 and {g.players}")
+    try:
+        state = new_game(g.game, g.players, {**g.options, "names": g.names})
+    except ConfigError as exc:
+        raise ConfigError(f"{g.path}: {exc}") from None
+    copy = state.view(viewer)
+    copy.narrate()
+    log: list[str] = list(copy.take_notes())
+    out = [Frame(copy.clone(), list(log), "start")]
+    for i, ev in enumerate(g.events):
+        req = state.pending()
+        if req is None:
+            raise ConfigError(f"{g.path}: event {i + 1} comes after the end of the game")
+        before = state.clone()
+        try:
+            state.apply(ev)
+            copy.apply(project(ev, req, before, viewer))
+        except Exception as exc:  # noqa: BLE001 -- a damaged record is reported, not raised
+            raise ConfigError(f"{g.path}: event {i + 1} does not fit the game "
+                              f"({type(exc).__name__}: {exc})") from None
+        log.extend(copy.take_notes())
+        if isinstance(ev, Decision) or state.pending() is None:
+            who = g.names[ev.player] if isinstance(ev, Decision) else "the end"
+            out.append(Frame(copy.clone(), list(log), who))
+    if state.pending() is None:
+        out[-1].log.append(f"Result: {state.result_text()}")
+    return out
+
+
+def load_any(path: str | Path) -> SavedGame:
+    """A saved local game, or a finished networked transcript turned into the same form: its
+    decisions and, from the deck audit, the true outcome of every deck step."""
+    if is_local(path):
+        return read(path)
+    if not Path(path).exists():
+        raise ConfigError(f"{path}: no such file")
+    return from_transcript(path)
+
+
+def from_transcript(path: str | Path) -> SavedGame:
+    from protocol.audit import audit as deck_audit
+    from protocol.params import DeckParams
+    from protocol.transcript import TranscriptError, read_transcript
+
+    from ..audit import _events
+    from ..engine import Action
+    from ..lobby import GameInfo, deck_spec
+
+    try:
+        t = read_transcript(path)
+    except TranscriptError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    info = GameInfo.from_json(t.game_info)
+    names = [f"Seat {i + 1}" for i in range(t.seats)]
+    for m in t.roster:
+        if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
+            names[m["seat"]] = str(m.get("name", names[m["seat"]]))
+    deck_msgs = [(e.sender, e.body) for e in t.entries
+                 if e.topic == "deck" and e.to is None and e.body is not None]
+    if not any(b.get("step") == "secrets" for _, b in deck_msgs):
+        raise ConfigError(f"{path}: this game did not finish, so it cannot be replayed yet "
+                          "(p2pcards join --resume finishes it)")
+    n_cards = new_game(info.game, info.players, info.options).n_cards
+    d = deck_audit(DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats), deck_msgs)
+    if not d.clean:
+        raise ConfigError(f"{path}: the deck audit fails ({d.verdict.reason}); see p2pcards audit")
+    decisions: dict[int, Decision] = {}
+    for e in t.entries:
+        if e.topic == "game" and e.body is not None and isinstance(e.body.get("step"), int):
+            try:
+                decisions[e.body["step"]] = Decision(e.sender, Action.from_json(e.body.get("action")))
+            except ValueError as exc:
+                raise ConfigError(f"{path}: a malformed action ({exc})") from None
+    ds = [decisions[k] for k in sorted(decisions)]
+    outs = _events(d.outcomes)
+    state = new_game(info.game, info.players, {**info.options, "names": names})
+    events: list[Event] = []
+    di = oi = 0
+    from ..engine import Decide
+    while (req := state.pending()) is not None:
+        if isinstance(req, Decide):
+            if di >= len(ds):
+                raise ConfigError(f"{path}: the record ends before the game does")
+            ev: Event = ds[di]
+            di += 1
+        else:
+            if oi >= len(outs):
+                raise ConfigError(f"{path}: the deck record ends before the game does")
+            ev = outs[oi]
+            oi += 1
+        try:
+            state.apply(ev)
+        except Exception as exc:  # noqa: BLE001
+            raise ConfigError(f"{path}: the game does not replay ({exc}); see p2pcards audit") from None
+        events.append(ev)
+    return SavedGame(Path(path), info.game, info.players, info.options, names, t.seat,
+                     t.created, events, state.result_text())

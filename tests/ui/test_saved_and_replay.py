@@ -1,0 +1,150 @@
+"""Every game can be looked back at: local games are saved as they are played, 'tables' lists
+them, 'replay' steps through one as a seat saw it (or as a spectator), forward and back, on the
+same screen as play; a damaged or missing file gets a one-line reason."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from typer.testing import CliRunner
+
+from p2pcards import cli
+from p2pcards.engine import ConfigError
+from p2pcards.ui import saved
+from p2pcards.ui.local import play_local
+from p2pcards.ui.replay_screen import ReplayApp
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def game(home):
+    """A finished local Go Out Girl game with a person at seat 1 (who always takes option 1)."""
+    final = play_local("go-out-girl", 3, 2, 8, {}, inp=lambda p: "1", out=io.StringIO(), save=True)
+    (path,) = saved.find_local_games()
+    return path, final
+
+
+def test_a_local_game_is_saved_and_replays_to_the_same_end(game):
+    path, final = game
+    g = saved.read(path)
+    assert g.finished and g.names == ["Player", "Bot 1", "Bot 2"] and g.seat == 0
+    frames = saved.frames(g, 0)
+    assert frames[-1].view.outcome() == final.outcome()
+    assert frames[-1].log[-1] == f"Result: {final.result_text()}"
+    # seat 1 sees its own hand; a spectator sees nobody's
+    me = frames[1].view
+    assert all(me.values[s] is not None for s in me.zones["hand0"])
+    spec = saved.frames(g, None)[1].view
+    assert all(spec.values[s] is None for s in spec.zones["hand0"])
+    # another seat's view: its hand, not ours
+    other = saved.frames(g, 2)[1].view
+    assert all(other.values[s] is not None for s in other.zones["hand2"])
+
+
+def test_replay_steps_forward_and_back(game):
+    path, final = game
+    g = saved.read(path)
+    frames = saved.frames(g, 0)
+
+    async def go():
+        app = ReplayApp(g.game, 0, frames, names=g.names)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert app.at == 0 and "step 0 of" in app.texts["question"]
+            start_log = list(app.lines_seen)
+            await pilot.press("right", "right", "right")
+            assert app.at == 3
+            assert len(app.lines_seen) > len(start_log)
+            assert app.lines_seen == frames[3].log
+            await pilot.press("left")
+            assert app.at == 2 and app.lines_seen == frames[2].log
+            await pilot.press("end")
+            assert app.at == len(frames) - 1
+            assert app.texts["status"].endswith("game over")
+            assert app.lines_seen[-1] == f"Result: {final.result_text()}"
+            await pilot.press("home")
+            assert app.at == 0 and app.lines_seen == start_log
+            await pilot.press("left")  # the start stays the start
+            assert app.at == 0
+            await pilot.press("q")
+    asyncio.run(go())
+
+
+def test_tables_lists_local_games_and_replay_prints_in_line_mode(game):
+    path, final = game
+    r = runner.invoke(cli.app, ["tables"])
+    assert r.exit_code == 0
+    assert "go-out-girl  local, seat 1 of 3  [Player, Bot 1, Bot 2]  finished" in r.output
+    assert str(path) in r.output
+    r = runner.invoke(cli.app, ["replay", str(path), "--seat", "2"])
+    assert r.exit_code == 0, r.output
+    assert "as Bot 1 saw it" in r.output and "Bot 1 (you)" in r.output
+    r = runner.invoke(cli.app, ["replay", str(path), "--seat", "4"])
+    assert r.exit_code == 2 and "--seat must be between 1 and 3" in r.output
+
+
+def test_missing_and_damaged_files_get_one_line(home, game):
+    path, _ = game
+    r = runner.invoke(cli.app, ["replay", str(home / "nope.game")])
+    assert r.exit_code == 2 and "no such file" in r.output and "Traceback" not in r.output
+    r = runner.invoke(cli.app, ["audit", str(home / "nope.jsonl")])
+    assert r.exit_code == 2 and "no such file" in r.output and "NOT clean" not in r.output
+    r = runner.invoke(cli.app, ["audit", str(path)])
+    assert r.exit_code == 2 and "is a local game" in r.output
+    lines = path.read_text().splitlines()
+    lines[3] = lines[3][:10] + "garbage"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ConfigError, match="line 4 is damaged"):
+        saved.read(path)
+    path.write_text("{}\n")
+    r = runner.invoke(cli.app, ["replay", str(path)])
+    assert r.exit_code == 2 and "not a saved local game (line 1)" in r.output
+
+
+def test_a_record_that_does_not_fit_the_game_is_refused(game):
+    path, _ = game
+    lines = path.read_text().splitlines()
+    # a decision by a seat whose turn it is not
+    import json
+
+    for i, line in enumerate(lines[1:], 1):
+        rec = json.loads(line)
+        if rec.get("event", {}).get("type") == "decision":
+            rec["event"]["player"] = (rec["event"]["player"] + 1) % 3
+            lines[i] = json.dumps(rec)
+            break
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ConfigError, match="does not fit the game"):
+        saved.frames(saved.read(path), 0)
+
+
+def test_a_finished_networked_transcript_replays_as_each_seat_saw_it(tmp_path_factory):
+    """A real two-peer game over loopback (the mental-poker deck): its transcript replays, with
+    the deck audit's outcomes, as seat 1, seat 2 or a spectator; a truncated one is refused."""
+    from tests.table import transcript_mutants as tm
+
+    g = tm.make_game(tmp_path_factory.mktemp("net"))
+    s = saved.load_any(g.path)
+    assert s.game == "go-out-girl" and s.names == ["alice", "bob"] and s.seat == 0 and s.finished
+    mine, theirs, public = saved.frames(s, 0), saved.frames(s, 1), saved.frames(s, None)
+    assert len(mine) == len(theirs) == len(public) > 2
+    end = mine[-1].view
+    assert end.outcome() is not None and mine[-1].log[-1] == f"Result: {s.result_text}"
+    assert theirs[-1].view.outcome() == end.outcome()
+    first = mine[1].view
+    assert all(first.values[x] is not None for x in first.zones["hand0"])
+    assert all(theirs[1].view.values[x] is None for x in theirs[1].view.zones["hand0"])
+    assert all(public[1].view.values[x] is None for x in public[1].view.zones["hand0"])
+    cut = g.path.parent / "cut.jsonl"
+    cut.write_bytes(b"".join(ln + b"\n" for ln in g.lines[: len(g.lines) // 2]))
+    with pytest.raises(ConfigError):
+        saved.load_any(cut)
