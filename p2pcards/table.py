@@ -6,8 +6,10 @@ other peer checks it with its own engine, so an illegal action stops the table a
 sender. ``Shuffle``/``Reveal``/``Random`` go to the dealer (the mental-poker deck service on a
 real table). Chat lines (topic ``chat``) follow the game's table-talk rules on both ends.
 
-When the game ends, the audit: the dealer reveals every peer's secrets and returns the true
-outcome of every deck request, and the whole game is replayed on the full-information engine.
+When the game ends, the check: the dealer confirms every seat holds the same public deck record
+and returns the outcome of every deck request as this seat saw it, and the whole game is replayed
+on this seat's view (a dealer with full-information outcomes, e.g. a local one, may return those:
+projected to the view by the engine).
 """
 
 from __future__ import annotations
@@ -229,7 +231,7 @@ class Table:
             culprit = getattr(exc, "peer", None)
             return Verdict(False, culprit, f"deck audit failed: {exc}")
         return replay(self.game, self.players, {**self.options, "names": self.names},
-                      self.decisions, outcomes, expected_outcome=outcome)
+                      self.decisions, outcomes, expected_outcome=outcome, viewer=self.seat)
 
 
 async def _maybe_await(x: Any) -> Any:
