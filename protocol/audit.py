@@ -177,6 +177,9 @@ class _Auditor:
                 o, a, c, r = self.aborts[0]
                 self.stop(a, o, "abort", f"stopped the table blaming {c!r} ({r}), but the record "
                           "shows no deviation")
+            if not self.outcomes or self.outcomes[-1]["kind"] != "end":
+                self.stop(None, n_ops, None, f"the record stops after operation {n_ops - 1}, "
+                          "before the end of the game", complete=False)
         except _Stop as s:
             verdict = s.verdict
         except DeckError as exc:  # a receiver check failed: its sender deviated

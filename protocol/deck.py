@@ -156,8 +156,7 @@ class DeckPeer:
 
     # ---- operation framework -------------------------------------------------------------------------
     def _check_slots(self, slots: Sequence[int]) -> None:
-        if not slots or len(set(slots)) != len(slots) or \
-                any(not 0 <= s < self.params.n_cards for s in slots):
+        if len(set(slots)) != len(slots) or any(not 0 <= s < self.params.n_cards for s in slots):
             raise ValueError(f"bad slots {list(slots)!r}")
 
     async def _shuffle(self, slots: Sequence[int], by: int | None, order: Sequence[int] | None

@@ -65,9 +65,9 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _index_list(v: Any, bound: int, what: str) -> str | None:
-    if not isinstance(v, list) or not v:
-        return f"{what} is not a non-empty list"
+def _index_list(v: Any, bound: int, what: str, empty: bool = False) -> str | None:
+    if not isinstance(v, list) or (not v and not empty):
+        return f"{what} is not a {'' if empty else 'non-empty '}list"
     if len(v) > bound or any(not _is_int(x) or not 0 <= x < bound for x in v):
         return f"{what} holds something other than a number from 0 to {bound - 1}"
     if len(set(v)) != len(v):
@@ -83,7 +83,7 @@ def descriptor_problem(desc: dict[str, Any], n_cards: int, seats: int) -> str | 
     if kind not in DESC_FIELDS:
         return f"unknown operation kind {kind!r}"
     if kind in ("shuffle", "open"):
-        problem = _index_list(desc.get("slots"), n_cards, "slots")
+        problem = _index_list(desc.get("slots"), n_cards, "slots", empty=True)
         if problem:
             return problem
     if kind == "shuffle":

@@ -100,3 +100,46 @@ class Tamper(DeckPeer):
 
 def adversary(tamper: Callable[..., list[tuple[int | None, dict[str, Any]]]]) -> type[Tamper]:
     return type("Adversary", (Tamper,), {"tamper": staticmethod(tamper)})
+
+
+def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
+                   ) -> dict[str, list[tuple[int, int, int | None]]]:
+    """What a passive listener holding every public deck message can decode: it follows every
+    slot's ciphertext through the shuffles and, for every opening, combines every plain share
+    published. Returns ``(op, slot, card or None)`` for the openings to everyone (``"public"``)
+    and to some seats only (``"private"``)."""
+    from protocol import elgamal as eg
+    from protocol.group import add, card_table
+    from protocol.proofs import ct_from_json, point_from_hex
+
+    _, index = card_table(params.table_id, params.deck_spec, params.n_cards)
+    byop: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
+    for s, b in messages:
+        if isinstance(b, dict) and b.get("step") != "abort":
+            byop.setdefault(b["op"], {})[(b["step"], s)] = b
+    cts: list[Any] = []
+    out: dict[str, list[tuple[int, int, int | None]]] = {"public": [], "private": []}
+    for op in sorted(byop):
+        msgs = byop[op]
+        kind = next(iter(msgs.values()))["kind"]
+        if kind == "key":
+            ys = [point_from_hex(msgs[("key", j)]["y"]) for j in range(params.seats)]
+            y = ys[0]
+            for v in ys[1:]:
+                y = add(y, v)  # type: ignore[arg-type]
+            points, _ = card_table(params.table_id, params.deck_spec, params.n_cards)
+            cts = [eg.public_encrypt(pt, y) for pt in points]
+        elif kind == "shuffle":
+            last = max(j for (st, j) in msgs if st == "shuffle") if msgs else None
+            body = msgs[("shuffle", last)] if last is not None and \
+                next(iter(msgs.values()))["by"] is None else next(iter(msgs.values()))
+            for s, ct in zip(body["slots"], body["cts"], strict=True):
+                cts[s] = ct_from_json(ct)
+        elif kind == "open":
+            first = next(iter(msgs.values()))
+            public = len(first["to"]) == params.seats
+            for i, s in enumerate(first["slots"]):
+                shares = [point_from_hex(m["shares"][i]) for m in msgs.values() if m["shares"]]
+                c = index.get(eg.decode(cts[s], shares))  # type: ignore[arg-type]
+                out["public" if public else "private"].append((op, s, c))
+    return out
