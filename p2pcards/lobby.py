@@ -22,6 +22,7 @@ from typing import Any
 
 from protocol.channel import Channel, Message
 from protocol.deck import DeckPeer
+from protocol.params import VERSION as DECK_VERSION
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
 
@@ -163,8 +164,10 @@ class DealerAdapter:
 
 
 def deck_spec(info: GameInfo) -> str:
-    return json.dumps({"game": info.game, "players": info.players, "options": info.options},
-                      sort_keys=True, separators=(",", ":"))
+    """The deck description every proof binds (protocol/SPEC.md "Parameters"): the game, its
+    options, the player count and the deck protocol version, as canonical JSON."""
+    return json.dumps({"game": info.game, "players": info.players, "options": info.options,
+                       "protocol": DECK_VERSION}, sort_keys=True, separators=(",", ":"))
 
 
 async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = print,

@@ -287,6 +287,7 @@ class DeckPeer:
         by: int | None = desc["by"]
         m, me = len(S), self.seat
         cur = [self.pub.cts[s] for s in S]
+        mine = False  # whether this seat published ``cur`` itself (then a wrong prev is provable)
         my_perm: list[int] | None = None
         for j in self.pub.shufflers(desc):
             if j == me:
@@ -304,10 +305,11 @@ class DeckPeer:
                 sent = await self._bcast(op, desc, "shuffle", **fields)
                 if sent["cts"] != fields["cts"]:  # (adversarial tests) go on from what was sent
                     outs = [(bytes.fromhex(a), bytes.fromhex(b)) for a, b in sent["cts"]]
-                cur = outs
+                cur, mine = outs, True
             else:
                 body = await self._wait(op, "shuffle", j)
-                cur = await asyncio.to_thread(self.pub.check_shuffle, op, j, cur, body)
+                cur = await asyncio.to_thread(self.pub.check_shuffle, op, j, cur, body, mine)
+                mine = False
         old = [self.plain[s] for s in S]
         for i, s in enumerate(S):
             self.pub.cts[s] = cur[i]
@@ -328,7 +330,7 @@ class DeckPeer:
             if j == me:
                 continue
             body = await self._wait(op, "shares", j)
-            plain, enc = await asyncio.to_thread(self.pub.check_shares, op, desc, j, body)
+            plain, enc = await asyncio.to_thread(self.pub.check_shares, op, desc, j, body, False)
             if plain is not None:
                 got[j] = plain
             elif me in enc:

@@ -310,14 +310,26 @@ class PublicDeck:
                                  sec.seed32("proof", op, ctx))
         return outs, {"prev": inp.hex(), "cts": [pf.ct_to_json(ct) for ct in outs], "proof": proof}
 
-    def check_shuffle(self, op: int, seat: int, cur: Sequence[Ciphertext], body: dict[str, Any]
-                      ) -> list[Ciphertext]:
+    def check_prev(self, c: Check, body: dict[str, Any], inp: bytes, provable: bool) -> None:
+        """``prev`` must name the input this seat holds. A mismatch is the sender's fault when
+        this seat itself published that input (``provable``, or an auditor's record); otherwise
+        someone may have sent different messages to different seats: the mesh's proof of
+        equivocation names who, and the deck names nobody."""
+        if c.hex32(body["prev"], "prev") == inp:
+            return
+        if provable:
+            raise c.fail("prev does not name the vector this step must take as input")
+        raise Equivocation(None, c.step, f"seat {c.seat} works on another input than this seat "
+                           "holds: a seat sent different messages to different seats (the mesh "
+                           "names it)", c.op, c.seat)
+
+    def check_shuffle(self, op: int, seat: int, cur: Sequence[Ciphertext], body: dict[str, Any],
+                      provable: bool = True) -> list[Ciphertext]:
         """A shuffle step of ``seat`` over input ``cur``: its outputs, once the proof holds."""
         assert self.y is not None
         c = Check(seat, op, "shuffle")
         inp = vec_digest(cur)
-        if c.hex32(body["prev"], "prev") != inp:
-            raise c.fail("prev does not name the vector this step must take as input")
+        self.check_prev(c, body, inp, provable)
         outs = c.cts(body["cts"], len(cur), "cts")
         if len(set(outs)) != len(outs):
             raise c.fail("two outputs are the same ciphertext (a duplicate)")
@@ -356,16 +368,15 @@ class PublicDeck:
             enc.append({"to": r, "cts": [pf.ct_to_json(e) for e in encs], "proof": proof})
         return {"prev": inp.hex(), "shares": None, "proof": None, "enc": enc}
 
-    def check_shares(self, op: int, desc: dict[str, Any], seat: int, body: dict[str, Any]
-                     ) -> tuple[list[Point] | None, dict[int, list[Ciphertext]]]:
+    def check_shares(self, op: int, desc: dict[str, Any], seat: int, body: dict[str, Any],
+                     provable: bool = True) -> tuple[list[Point] | None, dict[int, list[Ciphertext]]]:
         """A seat's shares of the opened slots: the plain shares, or the encrypted shares by
         receiver, once every proof holds."""
         c = Check(seat, op, "shares")
         cur = [self.cts[s] for s in desc["slots"]]
         m = len(cur)
         inp = vec_digest(cur)
-        if c.hex32(body["prev"], "prev") != inp:
-            raise c.fail("prev does not name the ciphertexts of the opened slots")
+        self.check_prev(c, body, inp, provable)
         y_j = self.ys[seat]
         assert y_j is not None
         plan = self.share_plan(desc, seat)

@@ -242,8 +242,9 @@ def run_case(n: int, m: int, kind: str, dev: str, a: int
             if old is None:  # (the key share) its key message from another table
                 other = PublicDeck(DeckParams(b"another-table", SPEC, m, n))
                 return [(None, {**body, **other.make_key(peer.secrets, peer.seat)[1]})]
-            return [(None, {**old, "op": body["op"], **{k: body[k] for k in ("slots", "to", "by",
-                                                                           "n") if k in body}})]
+            # an earlier message of the same step, relabelled for this operation and input
+            return [(None, {**old, **{k: body[k] for k in ("op", "slots", "to", "by", "n", "prev")
+                                      if k in body}})]
         if dev == "equivocate":
             bad = substitute(peer, copy.deepcopy(body))
             first = (a + 1) % n
