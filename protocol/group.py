@@ -344,20 +344,33 @@ def sum_points(ps: Iterable[Point]) -> Point:
 def msm_int(ks: Sequence[int], ps: Sequence[Point]) -> Point:
     """``Σ ks[i] * ps[i]`` with integer scalars. Every point is validated (strictly: the identity is
     refused); :class:`InvalidPoint` carries the index of the first bad one. libsodium has no
-    multi-scalar multiplication, so this is one multiplication per non-zero term plus additions."""
+    multi-scalar multiplication, so this is one multiplication per distinct point plus additions:
+    equal points are merged first (their scalars added), and ``G`` uses the fixed-base
+    multiplication (the public initial deck has ``a = G`` in every card)."""
     if len(ks) != len(ps):
         raise ValueError("msm: as many scalars as points")
-    acc: Point | None = None
+    coef: dict[bytes, int] = {}
+    first: dict[bytes, int] = {}
     for i, (k, p) in enumerate(zip(ks, ps, strict=True)):
+        if type(p) is not bytes or len(p) != POINT_BYTES:
+            raise InvalidPoint("not a 32-byte point encoding", i)
+        if p in coef:
+            coef[p] += k
+        else:
+            coef[p] = k
+            first[p] = i
+    acc: Point | None = None
+    for p, k in coef.items():
         k %= L
         if k == 0:
-            validate_point(p, i)
+            validate_point(p, first[p])
             continue
-        if not isinstance(p, bytes) or len(p) != POINT_BYTES:
-            raise InvalidPoint("not a 32-byte point encoding", i)
-        r = _raw_mul(k.to_bytes(32, "little"), p)
-        if r is None:
-            raise InvalidPoint("not a valid element of the prime-order subgroup", i)
+        if p == G:
+            r = _raw_base(k.to_bytes(32, "little"))
+        else:
+            r = _raw_mul(k.to_bytes(32, "little"), p)
+            if r is None:
+                raise InvalidPoint("not a valid element of the prime-order subgroup", first[p])
         acc = r if acc is None else _raw_add(acc, r)
     return IDENTITY if acc is None else acc
 

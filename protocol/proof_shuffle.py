@@ -42,6 +42,16 @@ FIELDS = ("c", "perm_commit", "chain", "t1", "t2", "t3", "t4a", "t4b", "t_chain"
           "s1", "s2", "s3", "s4", "s_chain", "s_perm")
 
 
+_GENERATOR_SUMS: dict[int, Point] = {}
+
+
+def _sum_generators(n: int) -> Point:
+    """``Σ h_i`` for ``i = 1..n`` (cached: it depends on ``n`` only)."""
+    if n not in _GENERATOR_SUMS:
+        _GENERATOR_SUMS[n] = g.sum_points(g.generators(GENERATORS_LABEL, n + 1)[1:])
+    return _GENERATOR_SUMS[n]
+
+
 def _statement(y: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], context: bytes) -> bytes:
     """``D0``: the digest of the statement."""
     return digest(SHUFFLE_DOMAIN, context, y, GENERATORS_LABEL, u32(len(inputs)), enc_cts(inputs),
@@ -190,7 +200,7 @@ def _verify(y: Any, inputs: Any, outputs: Any, proof: Any, context: Any) -> str 
         prev = chain[i]
 
     # t1 = s1·G − c·c̄,  c̄ = Σ c_j − Σ h_i
-    c_bar = g.sub(g.sum_points(commits), g.sum_points(hs))
+    c_bar = g.sub(g.sum_points(commits), _sum_generators(n))
     if g.sub(g.base_mul_int(s1), g.mul_any(c, c_bar)) != t1:
         return "shuffle proof: equation t1 fails"
 
