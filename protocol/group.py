@@ -25,6 +25,7 @@ import hashlib
 import hmac
 import os
 import struct
+import threading
 from collections.abc import Callable, Iterable, Sequence
 
 import nacl.bindings as _nb
@@ -148,7 +149,12 @@ def mul_all(k: Scalar, ps: Sequence[Point]) -> list[Point]:
 
 
 def base_mul(k: Scalar) -> Point:
-    return _nb.crypto_scalarmult_ed25519_base_noclamp(k)
+    """``k * G`` (fixed-base, fast). Raises :class:`InvalidScalar` for a zero (mod L) or
+    malformed scalar: the identity is never a result."""
+    r = _raw_base(k) if isinstance(k, bytes) and len(k) == SCALAR_BYTES else None
+    if r is None:
+        raise InvalidScalar("zero or malformed scalar")
+    return r
 
 
 # ---- scalars ---------------------------------------------------------------------------------------
@@ -402,28 +408,34 @@ def hash_to_int(domain: bytes, *parts: bytes) -> int:
 
 
 _GENERATORS: dict[bytes, list[Point]] = {}
+_GENERATORS_LOCK = threading.Lock()
 GENERATOR_DOMAIN = b"p2pcards/v2/generator"
 
 
 def generators(label: bytes, n: int) -> list[Point]:
     """``n`` independent generators for ``label``: generator ``i`` is the first valid
     ``from_uniform(SHA-256(lp(b"p2pcards/v2/generator") || lp(label) || u32(i) || u32(ctr)))`` for
-    ``ctr = 0, 1, ...`` (Elligator 2 and cofactor clearing: nobody knows a discrete logarithm
-    between two of them). Generator ``i`` depends only on ``(label, i)``; lists are cached."""
+    ``ctr = 0, 1, ...`` not already in the list (Elligator 2 and cofactor clearing: nobody knows a
+    discrete logarithm between two of them). Generator ``i`` depends only on ``(label, i)``; lists
+    are cached (thread-safe)."""
     if n < 0:
         raise ValueError("generators: n >= 0")
-    cache = _GENERATORS.setdefault(label, [])
-    while len(cache) < n:
-        i = len(cache)
-        for ctr in range(1 << 16):  # bounded; ctr = 0 but for probability ~2^-250
-            d = hashlib.sha256(lp(GENERATOR_DOMAIN) + lp(label) + u32(i) + u32(ctr)).digest()
-            p = _nb.crypto_core_ed25519_from_uniform(d)
-            if p not in cache and is_valid_point(p):
-                cache.append(p)
-                break
-        else:  # pragma: no cover
-            raise AssertionError("no generator found")
-    return cache[:n]
+    with _GENERATORS_LOCK:
+        cache = _GENERATORS.setdefault(label, [])
+        if len(cache) < n:
+            seen = set(cache)
+            while len(cache) < n:
+                i = len(cache)
+                for ctr in range(1 << 16):  # bounded; ctr = 0 but for probability ~2^-250
+                    d = hashlib.sha256(lp(GENERATOR_DOMAIN) + lp(label) + u32(i) + u32(ctr)).digest()
+                    p = _nb.crypto_core_ed25519_from_uniform(d)
+                    if p not in seen and is_valid_point(p):
+                        cache.append(p)
+                        seen.add(p)
+                        break
+                else:  # pragma: no cover
+                    raise AssertionError("no generator found")
+        return cache[:n]
 
 
 def nonce_stream(seed: bytes, label: bytes) -> Callable[[], Scalar]:

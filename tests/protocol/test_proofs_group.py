@@ -86,3 +86,29 @@ def test_nonce_stream_is_deterministic_and_bound_to_seed_and_label() -> None:
     assert len(set(first)) == 5 and all(0 < g.sc_int(k) < g.L for k in first)
     assert g.nonce_stream(b"seed2", b"lbl")() != first[0]
     assert g.nonce_stream(b"seed", b"lbl2")() != first[0]
+
+
+def test_base_mul_refuses_zero_and_malformed_scalars() -> None:
+    for bad in (bytes(32), g.L.to_bytes(32, "little"), b"short"):
+        with pytest.raises(g.InvalidScalar):
+            g.base_mul(bad)
+    assert g.base_mul_int(0) == g.IDENTITY
+
+
+def test_generators_are_the_same_when_first_computed_from_several_threads() -> None:
+    import threading
+
+    label = b"threads/" + g.random_scalar()  # a label no other test has cached
+    results: list[list[bytes]] = []
+
+    def work() -> None:
+        results.append(g.generators(label, 30))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    g._GENERATORS.pop(label)
+    assert len(results) == 4 and all(r == results[0] for r in results)
+    assert g.generators(label, 30) == results[0]  # recomputed from scratch: the same list
