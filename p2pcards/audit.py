@@ -157,7 +157,11 @@ def audit_transcript(path: str) -> TranscriptAudit:
     rep.game = info.game
     deck_msgs = [(e.sender, e.body) for e in t.entries
                  if e.topic == "deck" and e.to is None and e.body is not None]
-    params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
+    try:
+        params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
+    except ValueError as exc:
+        rep.add("game description", False, f"line 1 (the table record): {exc}")
+        return rep
     journal = _owner_journal(path)
     owner = (t.seat, journal[0]) if journal is not None and 0 <= t.seat < t.seats else None
     d = deck_audit(params, deck_msgs, owner=owner)

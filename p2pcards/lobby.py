@@ -22,9 +22,9 @@ from typing import Any
 
 from protocol.channel import Channel, Message
 from protocol.deck import DeckPeer
-from protocol.params import VERSION as DECK_VERSION
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
+from protocol.params import VERSION as DECK_VERSION
 
 from . import __version__
 from .deck_dealer import DeckDealer

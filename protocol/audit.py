@@ -154,9 +154,20 @@ class _Auditor:
             votes = Counter(repr(d) for b in msgs.values() if (d := descriptor_of(b)) is not None
                             and descriptor_problem(d, self.p.n_cards, self.n) is None)
             if not votes:
+                bad = sorted((sender, step, problem) for (step, sender), b in msgs.items()
+                             if (d := descriptor_of(b)) is not None and
+                             (problem := descriptor_problem(d, self.p.n_cards, self.n)) is not None)
+                if bad:
+                    sender, step, problem = bad[0]
+                    self.stop(sender, op, step, f"malformed operation: {problem}")
                 self.stop(None, op, None, "the record stops before this operation", complete=False)
             best = votes.most_common(1)[0][0]
             desc = next(d for b in msgs.values() if repr(d := descriptor_of(b)) == best)
+            late = self.outcomes and self.outcomes[-1]["kind"] == "end"
+            if desc["kind"] == "key" or late:
+                sender = min(sender for (_, sender) in msgs)
+                self.stop(sender, op, None, "a key-share operation after operation 0" if not late
+                          else "a deck message after the end of the game")
         for (step, sender), body in sorted(msgs.items(), key=lambda x: x[0][1]):
             got = descriptor_of(body)
             if got != desc:
@@ -190,9 +201,16 @@ class _Auditor:
 
     # ---- operations ------------------------------------------------------------------------------
     def op_key(self, op: int, desc: dict[str, Any]) -> None:
+        bodies = [self.msg(op, "key", j) for j in range(self.n)]
+        if all(b["desc"] != self.p.digest.hex() for b in bodies) and \
+                len({b["desc"] for b in bodies}) == 1:
+            # every seat bound one same description, not the record's: the (unsigned) table
+            # record was changed after the game, no seat deviated
+            self.stop(None, op, "key", "the record's game description is not the one the peers "
+                      "played (every seat's key share binds another one)")
         ys: list[Point] = []
         for j in range(self.n):
-            body = self.msg(op, "key", j)
+            body = bodies[j]
             self.pub.ys = ys + [None] * (self.n - len(ys))  # type: ignore[operator]
             ys.append(self.pub.check_key(j, body))
         self.pub.set_keys(ys)
