@@ -145,12 +145,14 @@ class DealerAdapter:
 
     async def fulfil(self, view: GameState, req: Request, arrange=None) -> Event:
         order = None
-        if isinstance(req, Shuffle) and req.by == self.dealer.seat and arrange is not None:
+        mix = getattr(req, "mix", False)  # a hand mix: the holder's program draws the order
+        if isinstance(req, Shuffle) and req.by == self.dealer.seat and arrange is not None \
+                and not mix:
             order = await arrange(req.by, req.slots)
         deck = self.dealer.deck
         usual = deck.timeout
         if isinstance(req, Shuffle) and req.by is not None and req.by != self.dealer.seat and \
-                view.arrangement_prompt(req.by, req.slots) is not None:
+                not mix and view.arrangement_prompt(req.by, req.slots) is not None:
             # the arranger may be a human thinking it over: that is a decision, not a deck step
             deck.timeout = DECISION_TIMEOUT
         try:

@@ -60,7 +60,12 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
                 if d.player != req.player:
                     return Verdict(False, d.player, f"acted when seat {req.player + 1} was to decide",
                                    step)
-                state.apply(d)
+                try:
+                    state.apply(d)
+                except (TypeError, ValueError, KeyError, IndexError) as exc:
+                    # a view cannot check every hidden claim of another seat's action, but a
+                    # malformed one it cannot even apply is that seat's
+                    return Verdict(False, d.player, f"malformed action ({exc})", step)
             else:
                 if oi >= len(outcomes):
                     return Verdict(False, None, "the deck record ends before the game does", step)

@@ -152,20 +152,22 @@ def _envs(recs: list[dict], topic: str, **match) -> list[dict]:
 def test_regression_signed_shuffle_with_slots_none_names_the_sender(game, tmp_path):
     # was: TypeError: 'NoneType' object is not iterable (protocol/audit.py, shuffle)
     recs = _recs(game)
-    _envs(recs, "deck", kind="shuffle", seat=1)[0]["body"]["slots"] = None
+    body = _envs(recs, "deck", kind="shuffle", seat=1)[0]["body"]
+    body["slots"] = None
     code, out = run_audit(_write(tmp_path, game, recs))
     assert code == 1
-    assert "[FAIL] deck audit: bob (seat 1) at operation 1" in out
+    assert f"[FAIL] deck audit: bob (seat 1) at operation {body['op']}" in out
     assert "malformed operation: slots is not a list" in out
 
 
 def test_regression_signed_slots_out_of_the_deck(game, tmp_path):
     # was: IndexError / TypeError on slots holding a float or a dict
     recs = _recs(game)
-    for env in _envs(recs, "deck", kind="shuffle", op=1):  # every seat agrees on it
+    op = _envs(recs, "deck", kind="shuffle")[0]["body"]["op"]
+    for env in _envs(recs, "deck", kind="shuffle", op=op):  # every seat agrees on it
         env["body"]["slots"] = [0, 1.5]
     code, out = run_audit(_write(tmp_path, game, recs))
-    assert code == 1 and "alice (seat 0) at operation 1" in out
+    assert code == 1 and f"alice (seat 0) at operation {op}" in out
     assert "malformed operation: slots holds something other than a number from 0 to" in out
 
 
@@ -182,9 +184,10 @@ def test_regression_signed_random_of_range_zero(game, tmp_path):
 def test_regression_signed_kind_that_is_an_object(game, tmp_path):
     # was: TypeError: unhashable type: 'dict' (protocol/steps.py, descriptor_of)
     recs = _recs(game)
-    _envs(recs, "deck", kind="shuffle", seat=1)[0]["body"]["kind"] = {"a": 1}
+    body = _envs(recs, "deck", kind="shuffle", seat=1)[0]["body"]
+    body["kind"] = {"a": 1}
     code, out = run_audit(_write(tmp_path, game, recs))
-    assert code == 1 and "bob (seat 1) at operation 1" in out
+    assert code == 1 and f"bob (seat 1) at operation {body['op']}" in out
 
 
 def test_regression_abort_naming_no_seat(game, tmp_path):
