@@ -221,16 +221,16 @@ class _Auditor:
 
     # ---- operations ------------------------------------------------------------------------------
     def op_key(self, op: int, desc: dict[str, Any]) -> None:
-        bodies = [self.msg(op, "key", j) for j in range(self.n)]
-        if all(b["desc"] != self.p.digest.hex() for b in bodies) and \
-                len({b["desc"] for b in bodies}) == 1:
+        bodies = [self.byop.get(op, {}).get(("key", j)) for j in range(self.n)]
+        if all(b is not None and b["desc"] != self.p.digest.hex() for b in bodies) and \
+                len({b["desc"] for b in bodies}) == 1:  # type: ignore[index]
             # every seat bound one same description, not the record's: the (unsigned) table
             # record was changed after the game, no seat deviated
             self.stop(None, op, "key", "the record's game description is not the one the peers "
                       "played (every seat's key share binds another one)")
         ys: list[Point] = []
         for j in range(self.n):
-            body = bodies[j]
+            body = self.msg(op, "key", j)
             self.pub.ys = ys + [None] * (self.n - len(ys))  # type: ignore[operator]
             ys.append(self.pub.check_key(j, body))
         self.pub.set_keys(ys)

@@ -39,6 +39,15 @@ from .steps import (
 )
 
 MAX_AHEAD = 64  # operations a peer's message may arrive ahead of this seat (bounds buffering)
+THREAD_MIN = 16  # a step over this many cards runs in a worker thread (the loop keeps receiving)
+
+
+async def _work(m: int, fn: Any, *args: Any) -> Any:
+    """Run a proof or check: in a worker thread when it is big (libsodium releases the GIL, and
+    the event loop goes on filing messages meanwhile), inline when a thread hop costs more."""
+    if m >= THREAD_MIN:
+        return await asyncio.to_thread(fn, *args)
+    return fn(*args)
 
 
 class DeckPeer:
@@ -269,7 +278,7 @@ class DeckPeer:
     # ---- key shares -------------------------------------------------------------------------------------
     async def _key_op(self, op: int, desc: dict[str, Any]) -> None:
         me = self.seat
-        _, fields = await asyncio.to_thread(self.pub.make_key, self.secrets, me)
+        _, fields = self.pub.make_key(self.secrets, me)
         await self._bcast(op, desc, "key", **fields)
         ys: list[Point | None] = [None] * self.n
         ys[me] = base_mul(self.x)
@@ -277,7 +286,7 @@ class DeckPeer:
         for j in range(self.n):
             if j != me:
                 body = await self._wait(op, "key", j)
-                ys[j] = await asyncio.to_thread(self.pub.check_key, j, body)
+                ys[j] = self.pub.check_key(j, body)
                 self.pub.ys[j] = ys[j]
         self.pub.set_keys(ys)  # type: ignore[arg-type]
 
@@ -300,15 +309,15 @@ class DeckPeer:
                     my_perm = self._order
                 if by == me:
                     self.orders[op] = list(my_perm)
-                outs, fields = await asyncio.to_thread(self.pub.make_shuffle, self.secrets, op, me,
-                                                       cur, my_perm)
+                outs, fields = await _work(len(cur), self.pub.make_shuffle, self.secrets, op,
+                                           me, cur, my_perm)
                 sent = await self._bcast(op, desc, "shuffle", **fields)
                 if sent["cts"] != fields["cts"]:  # (adversarial tests) go on from what was sent
                     outs = [(bytes.fromhex(a), bytes.fromhex(b)) for a, b in sent["cts"]]
                 cur, mine = outs, True
             else:
                 body = await self._wait(op, "shuffle", j)
-                cur = await asyncio.to_thread(self.pub.check_shuffle, op, j, cur, body, mine)
+                cur = await _work(len(cur), self.pub.check_shuffle, op, j, cur, body, mine)
                 mine = False
         old = [self.plain[s] for s in S]
         for i, s in enumerate(S):
@@ -322,7 +331,7 @@ class DeckPeer:
         S: list[int] = desc["slots"]
         to: list[int] = desc["to"]
         me = self.seat
-        fields = await asyncio.to_thread(self.pub.make_shares, self.secrets, self.x, op, desc, me)
+        fields = await _work(len(S), self.pub.make_shares, self.secrets, self.x, op, desc, me)
         await self._bcast(op, desc, "shares", **fields)
         cur = [self.pub.cts[s] for s in S]
         got: dict[int, list[Point]] = {me: [eg.share(self.x, ct) for ct in cur]}
@@ -330,7 +339,7 @@ class DeckPeer:
             if j == me:
                 continue
             body = await self._wait(op, "shares", j)
-            plain, enc = await asyncio.to_thread(self.pub.check_shares, op, desc, j, body, False)
+            plain, enc = await _work(len(S), self.pub.check_shares, op, desc, j, body, False)
             if plain is not None:
                 got[j] = plain
             elif me in enc:

@@ -255,7 +255,7 @@ def run_case(n: int, m: int, kind: str, dev: str, a: int
 
     async def main() -> list[Any]:
         errors: list[Any] = [None] * n
-        for fn in [*sc.setup, sc.target, lambda p: p.random(2)]:
+        for fn in [*sc.setup, sc.target]:
             if fn is sc.target and dev == "withhold":  # (not before: honest steps take time)
                 for p in peers:
                     p.timeout = 1.0
