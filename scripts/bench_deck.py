@@ -248,8 +248,9 @@ def lan_shuffle(repeat: int) -> float:
             ports.append(s.getsockname()[1])
     ctx = mp.get_context("spawn")
     pipes = [ctx.Pipe() for _ in range(SEATS)]
-    procs = [ctx.Process(target=_lan_seat, args=(s, ports, secrets.token_bytes(16), pipes[s][1],
-                                                 repeat), daemon=True) for s in range(SEATS)]
+    tid = secrets.token_bytes(16)
+    procs = [ctx.Process(target=_lan_seat, args=(s, ports, tid, pipes[s][1], repeat), daemon=True)
+             for s in range(SEATS)]
     times = []
     try:
         for p in procs:
