@@ -62,7 +62,9 @@ def shuffle(y: Point, cts: Sequence[Ciphertext], perm: Sequence[int], seed: byte
     out = []
     for i in range(n):
         a, b = cts[perm[i]]
-        out.append((g.add(a, g.base_mul_int(rs[i])), g.add(b, g.mul_int(rs[i], y))))
+        # a = G (the public initial deck): a + r·G = (1 + r)·G, one fixed-base multiplication
+        a2 = g.base_mul_int(1 + rs[i]) if a == g.G else g.add(a, g.base_mul_int(rs[i]))
+        out.append((a2, g.add(b, g.mul_int(rs[i], y))))
     return out, [g.sc(r) for r in rs]
 
 

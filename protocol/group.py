@@ -13,6 +13,12 @@ binding directly:
   ``crypto_core_ed25519_scalar_reduce`` of 64 bytes (uniform mod ``L``), never zero.
   Clamped multiplication (``crypto_scalarmult_ed25519``) sets and clears bits of the scalar, so
   ``k^-1 * (k * P) != P``: it must never be used here (a test checks the sources for it).
+* **deck v2** (the end of this file): the base point ``G``, ``sub``, ``msm``, integer-scalar
+  helpers (``sc_*``, ``mul_int``, ``base_mul_int``), ``hash_to_scalar``, ``generators`` and
+  ``nonce_stream`` for the ElGamal deck and its proofs (``protocol/PROOFS.md``). Sums computed
+  inside a proof may be the identity, so ``add``/``sub``/``sum_points`` accept it and
+  ``mul_int``/``base_mul_int`` return it for a zero scalar; a point from the wire is still refused
+  by every multiplication unless it is valid.
 * **card points**: card ``c`` of table ``T`` with deck spec ``D`` is
   ``from_uniform(SHA-256(b"p2pcards/v1" || lp(T) || lp(utf8(D)) || u32be(c)))`` where ``lp(x)`` is
   ``u32be(len(x)) || x``. Length prefixes keep the encoding injective; ``from_uniform`` (Elligator 2

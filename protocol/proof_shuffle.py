@@ -116,8 +116,12 @@ def prove_shuffle(y: Point, inputs: Sequence[Ciphertext], outputs: Sequence[Ciph
     t1 = g.base_mul_int(w1)
     t2 = g.base_mul_int(w2)
     t3 = g.add(g.base_mul_int(w3), g.msm_int(w_prime, hs))
-    t4a = g.sub(g.msm_int(w_prime, [a for a, _ in outputs]), g.base_mul_int(w4))
-    t4b = g.sub(g.msm_int(w_prime, [b for _, b in outputs]), g.mul_int(w4, y))
+    # Σ ω'_i·e'_i = Σ ω'_i·e_{ψ(i)} + (Σ ω'_i·r'_i)·(G, Y): the same points, computed from the
+    # inputs, whose a are all G in the public initial deck (msm merges them into one fixed-base
+    # multiplication).
+    k = (sum(w * r_ for w, r_ in zip(w_prime, rp, strict=True)) - w4) % L
+    t4a = g.add(g.msm_int(w_prime, [inputs[j][0] for j in perm]), g.base_mul_int(k))
+    t4b = g.add(g.msm_int(w_prime, [inputs[j][1] for j in perm]), g.mul_any(k, y))
     t_chain = []
     prev = h0
     for i in range(n):

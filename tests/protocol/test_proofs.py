@@ -319,3 +319,30 @@ def test_an_encrypted_share_that_hides_a_wrong_share_is_caught() -> None:
         assert P.verify_encrypted_shares(YS[0], cts, YS[1], swapped, cheat, CTX) is not None
     for _, bad in _every_tampering(proof):
         assert P.verify_encrypted_shares(YS[0], cts, YS[1], encs, bad, CTX) is not None
+
+
+def test_five_seats_five_proven_shuffles_then_proven_shares_recover_every_card() -> None:
+    """The whole v2 flow on 8 cards: keys with proofs, a joint key, each seat's shuffle proven and
+    verified in turn, then every seat's shares of every card proven, verified and decoded."""
+    xs, ys, _ = _keys(5, b"five")
+    for j in range(5):
+        assert P.verify_key(ys[j], P.prove_key(xs[j], CTX, bytes([j])), CTX) is None
+    y = g.sum_points(ys)
+    cards = [g.card_point(b"table", "deck/v2", c) for c in range(8)]
+    cts = [eg.public_encrypt(m, y) for m in cards]
+    where = list(range(8))
+    rng = random.Random(5)
+    for seat in range(5):
+        ctx = CTX + b"|shuffle|" + bytes([seat])
+        perm = rng.sample(range(8), 8)
+        out, rands = eg.shuffle(y, cts, perm, bytes([seat]))
+        proof = P.prove_shuffle(y, cts, out, perm, rands, ctx, bytes([seat]))
+        assert P.verify_shuffle(y, cts, out, proof, ctx) is None
+        cts, where = out, [where[perm[i]] for i in range(8)]
+    shares = []
+    for j in range(5):
+        d = [eg.share(xs[j], ct) for ct in cts]
+        assert P.verify_shares(ys[j], cts, d, P.prove_shares(xs[j], cts, CTX, bytes([j])), CTX) is None
+        shares.append(d)
+    for i, ct in enumerate(cts):
+        assert eg.decode(ct, [shares[j][i] for j in range(5)]) == cards[where[i]]

@@ -159,3 +159,18 @@ def test_strict_json_helpers() -> None:
     for bad in (None, [], [ct[0].hex()], [*P.ct_to_json(ct), ct[0].hex()], {"a": 1},
                 [ct[0].hex(), SMALL_ORDER.hex()], ct):
         assert P.ct_from_json(bad) is None
+
+
+def test_unchecked_ciphertexts_are_validated_by_an_accepting_shuffle_proof() -> None:
+    """ct_from_json(check=False) skips the subgroup checks; verify_shuffle must then refuse any
+    invalid point among the outputs (a torsion-tagged point, the identity, a non-canonical one)."""
+    torsion_tagged = g.add(OUTPUTS[1][0], SMALL_ORDER)
+    for bad in (SMALL_ORDER, g.IDENTITY, NON_CANONICAL, torsion_tagged):
+        for k in (0, 1):
+            js = [P.ct_to_json(ct) for ct in OUTPUTS]
+            js[1][k] = bad.hex()
+            parsed = [P.ct_from_json(v, check=False) for v in js]
+            assert all(ct is not None for ct in parsed)
+            assert P.ct_from_json(js[1]) is None
+            assert _is_reason(P.verify_shuffle(Y, INPUTS, parsed, SHUFFLE, CTX))
+    assert P.ct_from_json(["00" * 31, "zz"], check=False) is None
