@@ -2,23 +2,41 @@
 
 1. The transcript's signatures and hash chains (``protocol.transcript``), and any equivocation
    proof the mesh recorded.
-2. The deck audit (``protocol.audit``): from the broadcast deck messages and the secrets every
-   peer revealed at the end, recompute every shuffle, lock, key and random value.
-3. The game: replay every decision on the full-information engine, fed the true outcome of every
-   deck operation, so every rule is re-checked — including hidden claims no peer could check
-   during play.
+2. The deck audit (``protocol.audit``): every deck message through the receiver checks of
+   protocol v2 (every key proof, proof of shuffle and share proof, every commitment). No secret is
+   needed and none is revealed; on a transcript that stopped early it says which seat deviated,
+   or that none did and where the record stops.
+3. The game: replay every decision as a spectator, fed what the deck opened to everyone -- plus
+   the cards opened to the transcript's owner when its seat journal (``<table>.seat``, next to the
+   transcript) is there: then the replay runs on the owner's view.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from protocol.audit import audit as deck_audit
+from protocol.kdf import PeerSecrets
 from protocol.params import DeckParams
 from protocol.transcript import TranscriptError, read_transcript
 
-from .engine import Action, ConfigError, Decision, Event, RandomValue, Revealed, Shuffled
+from .engine import (
+    SPECTATOR,
+    Action,
+    ConfigError,
+    Decision,
+    Event,
+    GameState,
+    RandomValue,
+    Request,
+    Revealed,
+    Shuffle,
+    Shuffled,
+)
 from .games import new_game
 from .lobby import GameInfo, deck_spec
 from .replay import Verdict, replay
@@ -60,12 +78,56 @@ def _events(outcomes: list[dict[str, Any]]) -> list[Event]:
     for o in outcomes:
         kind = o.get("kind")
         if kind == "shuffle":
-            events.append(Shuffled(tuple(o["slots"]), tuple(o["values"])))
+            events.append(Shuffled(tuple(o["slots"]), None))
         elif kind == "open":
-            events.append(Revealed(tuple(o["slots"]), tuple(o["values"])))
+            vals = o.get("values")
+            events.append(Revealed(tuple(o["slots"]), None if vals is None else tuple(vals)))
         elif kind == "random":
             events.append(RandomValue(int(o["value"])))
     return events
+
+
+def _owner_journal(path: str) -> tuple[bytes, dict[int, list[int]]] | None:
+    """The deck seed and the arrangements (game step -> order) in the owner's seat journal next
+    to the transcript, if it is there and readable."""
+    seed, orders = None, {}
+    try:
+        with open(Path(path).with_suffix(".seat"), encoding="utf-8") as f:
+            for line in f:
+                rec = json.loads(line)
+                if not isinstance(rec, dict):
+                    return None
+                if rec.get("kind") == "seed" and seed is None:
+                    seed = bytes.fromhex(rec["deck"])
+                elif rec.get("kind") == "arrange":
+                    orders[int(rec["step"])] = [int(x) for x in rec["order"]]
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
+    return (seed, orders) if seed is not None and len(seed) == 32 else None
+
+
+def _filler(seat: int, seed: bytes, orders: dict[int, list[int]], outcomes: list[dict[str, Any]]
+            ) -> Callable[[int, GameState, Request, Event], Event]:
+    """Completes the owner's own arrangements and hand mixes for the replay on its view: an
+    arrangement's order is in its journal; a mix's is drawn from its seed and the shuffled input
+    (``DeckPeer.reorder(mix=True)``)."""
+    sec = PeerSecrets(seed)
+    steps = sorted(orders)
+
+    def fill(index: int, state: GameState, req: Request, ev: Event) -> Event:
+        if not (isinstance(req, Shuffle) and req.by == seat and isinstance(ev, Shuffled)):
+            return ev
+        if not all(state.known[s] >> seat & 1 for s in req.slots):
+            return ev
+        o = outcomes[index]
+        if getattr(req, "mix", False):
+            perm = sec.permutation("mix", o["op"], bytes.fromhex(o["input"]), len(req.slots))
+            return Shuffled(req.slots, tuple(state.values[req.slots[p]] for p in perm))
+        order = orders.get(steps.pop(0)) if steps else None
+        if order is None or sorted(order) != sorted(req.slots):
+            return ev  # no journal entry: the replay reports the missing values
+        return Shuffled(req.slots, tuple(state.values[s] for s in order))
+    return fill
 
 
 def audit_transcript(path: str) -> TranscriptAudit:
@@ -96,14 +158,16 @@ def audit_transcript(path: str) -> TranscriptAudit:
     rep.game = info.game
     deck_msgs = [(e.sender, e.body) for e in t.entries
                  if e.topic == "deck" and e.to is None and e.body is not None]
-    if not any(b.get("step") == "secrets" for _, b in deck_msgs):
-        rep.add("the game reached its audit", False, "no revealed secrets in this transcript "
-                "(the game did not finish, or this peer left before the end)")
+    try:
+        params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
+    except ValueError as exc:
+        rep.add("game description", False, f"line 1 (the table record): {exc}")
         return rep
-    params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
-    d = deck_audit(params, deck_msgs)
-    if not d.clean:
-        v = d.verdict
+    journal = _owner_journal(path)
+    owner = (t.seat, journal[0]) if journal is not None and 0 <= t.seat < t.seats else None
+    d = deck_audit(params, deck_msgs, owner=owner)
+    v = d.verdict
+    if not v.clean:
         if v.culprit is not None and 0 <= v.culprit < len(names):
             who = f"{names[v.culprit]} (seat {v.culprit})"
         else:
@@ -111,7 +175,12 @@ def audit_transcript(path: str) -> TranscriptAudit:
         rep.add("deck audit", False, f"{who} at operation {v.op} {v.step}: {v.reason}")
         rep.verdict = Verdict(False, v.culprit, v.reason)
         return rep
-    rep.add("deck audit", True, f"{len(d.outcomes)} operations recomputed")
+    checked = f"{len(d.outcomes)} operations checked, every proof verified"
+    if not v.complete:
+        rep.add("deck audit", True, f"{checked}; no seat deviated")
+        rep.add("the game reached its end", False, f"{v.reason} (op {v.op})")
+        return rep
+    rep.add("deck audit", True, checked)
     decisions: dict[int, Decision] = {}
     for e in t.entries:
         if e.topic != "game" or e.body is None:
@@ -127,12 +196,18 @@ def audit_transcript(path: str) -> TranscriptAudit:
             return rep
         decisions[step] = Decision(e.sender, action)
     ordered = [decisions[k] for k in sorted(decisions)]
-    verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
-                     _events(d.outcomes))
+    outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random")]
+    events = _events(outs)
+    viewer = SPECTATOR if journal is None else t.seat
+    fill = None if journal is None else _filler(t.seat, journal[0], journal[1], outs)
+    verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered, events,
+                     viewer=viewer, fill=fill)
     rep.verdict = verdict
+    who = "a spectator" if owner is None else f"{names[t.seat] or 'the owner'}'s view"
     if verdict.clean:
-        detail = f"{len(ordered)} decisions replayed; result: {outcome_words(verdict.outcome, names)}"
+        detail = (f"{len(ordered)} decisions replayed as {who}; "
+                  f"result: {outcome_words(verdict.outcome, names)}")
     else:
         detail = verdict.text(names)
-    rep.add("game replayed on the full-information engine", verdict.clean, detail)
+    rep.add("game replayed on what the deck opened", verdict.clean, detail)
     return rep

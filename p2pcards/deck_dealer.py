@@ -1,11 +1,16 @@
 """The deck service as the engine's dealer: ``Shuffle``, ``Reveal`` and ``Random`` fulfilled by the
-mental-poker protocol, interchangeable with ``LocalDealer``.
+mental-poker protocol (v2), interchangeable with ``LocalDealer``.
 
 Every seat runs one ``DeckDealer`` over its own ``DeckPeer``. All seats' engines issue the same
 requests in the same order, so each seat calls ``fulfil`` with the same request; each gets back the
 outcome *for its own view*: card values exactly where ``p2pcards.engine.state.project`` would give
-them to that seat, ``None`` elsewhere. After the audit, ``full_events`` gives the full-information
-outcomes in request order, for replaying the game on the full-information engine.
+them to that seat, ``None`` elsewhere. Nothing hidden is ever revealed, so the end-of-game check
+(``audit``) confirms that every seat holds the same public record and hands back the events this
+seat applied, for replaying the game on this seat's own view.
+
+A ``Shuffle(slots, by=holder, mix=True)`` (a card entered a hand) is a private reorder by the
+holder whose order the holder's program draws itself, uniformly, from its seed and the operation:
+no ``arrange`` call, and a resumed seat re-sends the same messages.
 """
 
 from __future__ import annotations
@@ -24,7 +29,6 @@ from p2pcards.engine import (
     Shuffle,
     Shuffled,
 )
-from protocol.audit import AuditReport
 from protocol.deck import DeckPeer
 from protocol.errors import DeckError
 
@@ -37,8 +41,8 @@ class DeckDealer:
             raise ValueError(f"deck peer of seat {deck.seat} given to the dealer of seat {seat}")
         self.deck = deck
         self.seat = seat
-        #: every request fulfilled, with the deck operation number that fulfilled it
-        self.log: list[tuple[Request, int]] = []
+        #: every request fulfilled, with the event this seat applied
+        self.log: list[tuple[Request, Event]] = []
 
     async def fulfil(self, view: GameState, req: Request, arrange: Arrange | None = None) -> Event:
         """The outcome of ``req`` for this seat's ``view`` (not yet applied to it). ``arrange``
@@ -46,7 +50,6 @@ class DeckDealer:
         ``result[i]`` moves to ``slots[i]``."""
         if view.viewer is not None and view.viewer != self.seat:
             raise ValueError(f"seat {self.seat}'s dealer was given seat {view.viewer}'s view")
-        op = self.deck.op
         event: Event
         if isinstance(req, Shuffle):
             event = await self._shuffle(view, req, arrange)
@@ -57,7 +60,7 @@ class DeckDealer:
             event = RandomValue(await self.deck.random(req.n))
         else:
             raise TypeError(f"the dealer does not fulfil {req!r}")
-        self.log.append((req, op))
+        self.log.append((req, event))
         return event
 
     async def _shuffle(self, view: GameState, req: Shuffle, arrange: Arrange | None) -> Shuffled:
@@ -65,45 +68,39 @@ class DeckDealer:
             await self.deck.shuffle(req.slots)
             return Shuffled(req.slots, None)
         order: list[int] | None = None
+        by_knows = all(view.known[s] >> req.by & 1 for s in req.slots)
+        if getattr(req, "mix", False):
+            known = await self.deck.reorder(req.slots, req.by, mix=True)
+            if req.by != self.seat or not by_knows:
+                return Shuffled(req.slots, None)
+            perm = self.deck.orders[self.deck.op - 1]
+            mixed = tuple(view.values[req.slots[p]] for p in perm)
+            self._agree(mixed, known)
+            return Shuffled(req.slots, mixed)  # type: ignore[arg-type]
         if req.by == self.seat:
             if arrange is None:
                 raise ValueError("Shuffle(by=this seat) needs an arrange callback")
             order = list(arrange(req.by, req.slots))
             if sorted(order) != sorted(req.slots) or len(set(order)) != len(order):
                 raise RuleViolation(req.by, "an arrangement must reorder exactly the given slots")
-        by_knows = all(view.known[s] >> req.by & 1 for s in req.slots)
         known = await self.deck.reorder(req.slots, req.by, order)
         if req.by != self.seat or not by_knows:
             return Shuffled(req.slots, None)
         assert order is not None
         values = tuple(view.values[s] for s in order)
+        self._agree(values, known)
+        return Shuffled(req.slots, values)  # type: ignore[arg-type]
+
+    def _agree(self, values: tuple[int | None, ...], known: list[int | None]) -> None:
         for v, k in zip(values, known, strict=True):
             if v is None or (k is not None and k != v):
                 raise DeckError(None, "shuffle", "the deck and the engine disagree on the cards "
                                 f"this seat arranged: {values} vs {known}", self.deck.op - 1)
-        return Shuffled(req.slots, values)  # type: ignore[arg-type]
 
-    async def audit(self) -> tuple[AuditReport, list[tuple[Request, Event]]]:
-        """Run the deck audit (every seat must call it) and return the report and the
-        full-information events. Raises ``DeckError`` naming the culprit if it is not clean."""
-        report = await self.deck.audit()
-        if not report.clean:
-            v = report.verdict
-            raise DeckError(v.culprit, v.step or "?", f"the audit failed: {v.reason}", v.op)
-        return report, self.full_events(report)
-
-    def full_events(self, report: AuditReport) -> list[tuple[Request, Event]]:
-        """The full-information outcome of every request fulfilled so far, in request order."""
-        by_op = {o["op"]: o for o in report.outcomes}
-        out: list[tuple[Request, Event]] = []
-        for req, op in self.log:
-            o = by_op.get(op)
-            if o is None:
-                raise KeyError(f"the audit has no outcome for deck operation {op}")
-            if isinstance(req, Shuffle):
-                out.append((req, Shuffled(req.slots, tuple(o["values"]))))
-            elif isinstance(req, Reveal):
-                out.append((req, Revealed(req.slots, tuple(o["values"]))))
-            else:
-                out.append((req, RandomValue(o["value"])))
-        return out
+    async def audit(self) -> tuple[bytes, list[tuple[Request, Event]]]:
+        """The end-of-game step (every seat must call it): the seats confirm they hold the same
+        public deck record. Returns its digest and every request with the event this seat
+        applied, for replaying the game on this seat's view. Raises ``DeckError`` naming a seat
+        whose record differs."""
+        digest = await self.deck.finish()
+        return digest, list(self.log)

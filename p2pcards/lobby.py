@@ -24,6 +24,7 @@ from protocol.channel import Channel, Message
 from protocol.deck import DeckPeer
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
+from protocol.params import VERSION as DECK_VERSION
 
 from . import __version__
 from .deck_dealer import DeckDealer
@@ -144,12 +145,14 @@ class DealerAdapter:
 
     async def fulfil(self, view: GameState, req: Request, arrange=None) -> Event:
         order = None
-        if isinstance(req, Shuffle) and req.by == self.dealer.seat and arrange is not None:
+        mix = getattr(req, "mix", False)  # a hand mix: the holder's program draws the order
+        if isinstance(req, Shuffle) and req.by == self.dealer.seat and arrange is not None \
+                and not mix:
             order = await arrange(req.by, req.slots)
         deck = self.dealer.deck
         usual = deck.timeout
         if isinstance(req, Shuffle) and req.by is not None and req.by != self.dealer.seat and \
-                view.arrangement_prompt(req.by, req.slots) is not None:
+                not mix and view.arrangement_prompt(req.by, req.slots) is not None:
             # the arranger may be a human thinking it over: that is a decision, not a deck step
             deck.timeout = DECISION_TIMEOUT
         try:
@@ -163,8 +166,10 @@ class DealerAdapter:
 
 
 def deck_spec(info: GameInfo) -> str:
-    return json.dumps({"game": info.game, "players": info.players, "options": info.options},
-                      sort_keys=True, separators=(",", ":"))
+    """The deck description every proof binds (protocol/SPEC.md "Parameters"): the game, its
+    options, the player count and the deck protocol version, as canonical JSON."""
+    return json.dumps({"game": info.game, "players": info.players, "options": info.options,
+                       "protocol": DECK_VERSION}, sort_keys=True, separators=(",", ":"))
 
 
 async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = print,

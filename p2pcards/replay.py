@@ -1,16 +1,19 @@
-"""Re-running a whole game on the full-information engine: the game half of the end-of-game
-audit. The deck audit supplies the true outcome of every Shuffle, Reveal and Random (once every
-peer has revealed its secrets); the transcript supplies every decision. Replaying them on the
-full-information engine re-checks every rule, including the hidden claims no peer could check
-during play (a pass that should have been a withdrawal, a card that is not a Demon...)."""
+"""Re-running a whole game: the game half of the end-of-game check and of ``p2pcards audit``.
+
+The transcript supplies every decision; the deck supplies the outcome of every Shuffle, Reveal and
+Random *as one copy of the game saw it*. Deck v2 reveals nothing hidden, so the replay runs on a
+view: a seat's own (its events: what was opened to it, its own arrangements), or a spectator's
+(``viewer=SPECTATOR``: what was opened to everyone). Every rule checkable from that view is
+re-checked; the full-information engine is used only when a caller has full-information events
+(a local game, tests)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import Decide, Decision, Event, GameState, RuleViolation, Shuffle, Shuffled
+from .engine import Decide, Decision, Event, GameState, Request, RuleViolation, Shuffle, Shuffled
 from .games import new_game
 
 
@@ -33,11 +36,18 @@ class Verdict:
 
 
 def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence[Decision],
-           outcomes: Sequence[Event], *, expected_outcome: dict[str, Any] | None = None) -> Verdict:
+           outcomes: Sequence[Event], *, expected_outcome: dict[str, Any] | None = None,
+           viewer: int | None = None,
+           fill: Callable[[int, GameState, Request, Event], Event] | None = None) -> Verdict:
     """Replay ``decisions`` and the full-information ``outcomes`` (in request order) from a new
     game. The outcome of a ``Shuffle(by=seat)`` may carry the arranged values; any malformed or
-    missing entry is reported as a verdict, never raised."""
+    missing entry is reported as a verdict, never raised. ``viewer``: replay on that seat's view
+    (or ``SPECTATOR``'s) with the events that view received; ``None``: the full-information copy.
+    ``fill(index, state, request, event)`` may complete outcome ``index`` before it is applied
+    (e.g. the values of a seat's own arrangement, which no deck record holds)."""
     state: GameState = new_game(game, players, options)
+    if viewer is not None:
+        state = state.view(viewer)
     di = oi = 0
     step = 0
     try:
@@ -50,13 +60,21 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
                 if d.player != req.player:
                     return Verdict(False, d.player, f"acted when seat {req.player + 1} was to decide",
                                    step)
-                state.apply(d)
+                try:
+                    state.apply(d)
+                except (TypeError, ValueError, KeyError, IndexError) as exc:
+                    # a view cannot check every hidden claim of another seat's action, but a
+                    # malformed one it cannot even apply is that seat's
+                    return Verdict(False, d.player, f"malformed action ({exc})", step)
             else:
                 if oi >= len(outcomes):
                     return Verdict(False, None, "the deck record ends before the game does", step)
                 ev = outcomes[oi]
+                if fill is not None:
+                    ev = fill(oi, state, req, ev)
                 oi += 1
-                if isinstance(req, Shuffle) and isinstance(ev, Shuffled) and ev.values is None:
+                if viewer is None and isinstance(req, Shuffle) and isinstance(ev, Shuffled) \
+                        and ev.values is None:
                     return Verdict(False, None, "a shuffle outcome lacks its values", step)
                 state.apply(ev)
             step += 1

@@ -6,15 +6,16 @@ other peer checks it with its own engine, so an illegal action stops the table a
 sender. ``Shuffle``/``Reveal``/``Random`` go to the dealer (the mental-poker deck service on a
 real table). Chat lines (topic ``chat``) follow the game's table-talk rules on both ends.
 
-When the game ends, the audit: the dealer reveals every peer's secrets and returns the true
-outcome of every deck request, and the whole game is replayed on the full-information engine.
+When the game ends, the check: the dealer confirms every seat holds the same public deck record
+and returns the outcome of every deck request as this seat saw it, and the whole game is replayed
+on this seat's view (a dealer with full-information outcomes, e.g. a local one, may return those:
+projected to the view by the engine).
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Any, Protocol
 from protocol.channel import Channel
 from protocol.errors import DeckError
 
-from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation, Shuffle
+from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation
 from .games import new_game
 from .replay import Verdict, replay
 from .ui.text import printable
@@ -200,13 +201,7 @@ class Table:
                     and sorted(order) == sorted(slots)):
                 raise TableStopped(self.seat, "this seat's journal is damaged")
             return order
-        req = self.state.pending()
-        if isinstance(req, Shuffle) and req.mix:
-            # a hand mixed by its holder: the order is picked at random, nobody is asked for it
-            order = list(slots)
-            random.SystemRandom().shuffle(order)
-        else:
-            order = list(await _maybe_await(self.player.arrange(self.state, slots)))
+        order = list(await _maybe_await(self.player.arrange(self.state, slots)))
         if self.journal is not None:
             self.journal({"kind": "arrange", "step": self.step, "order": order})
         return order
@@ -273,7 +268,7 @@ class Table:
             culprit = getattr(exc, "peer", None)
             return Verdict(False, culprit, f"deck audit failed: {exc}")
         return replay(self.game, self.players, {**self.options, "names": self.names},
-                      self.decisions, outcomes, expected_outcome=outcome)
+                      self.decisions, outcomes, expected_outcome=outcome, viewer=self.seat)
 
 
 async def _maybe_await(x: Any) -> Any:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 
 class DeckError(Exception):
-    """An operation failed. ``peer`` is the seat to blame (``None`` when it cannot be told from
-    what this peer saw: run the audit), ``op`` the operation number, ``step`` the protocol step."""
+    """An operation failed. ``peer`` is the seat to blame (``None`` when nobody can be blamed),
+    ``op`` the operation number, ``step`` the protocol step."""
 
     def __init__(self, peer: int | None, step: str, reason: str, op: int | None = None) -> None:
         who = "unknown seat" if peer is None else f"seat {peer}"
@@ -18,38 +18,45 @@ class DeckError(Exception):
 
 
 class CheatDetected(DeckError):
-    """Seat ``peer`` sent something the protocol forbids: proven from what this peer received."""
+    """Seat ``peer`` sent something the protocol forbids: provable from the public record (the
+    message is signed by its sender and every check is public)."""
 
 
 class DeckTimeout(DeckError):
-    """Seat ``peer`` did not send its message for ``step`` within the timeout."""
+    """Seat ``peer`` did not send its message for ``step`` within the timeout (it withheld)."""
 
 
 class Equivocation(DeckError):
-    """Two seats disagree about a broadcast message: either ``peer`` sent different versions to
-    different seats, or ``other`` misreports what it received. Without signed envelopes the deck
-    layer cannot tell which; ``suspects`` holds both."""
+    """Seat ``peer`` sent different messages for one step to different seats. On a real table the
+    mesh detects this (two signed messages under one sequence number are the proof) and stops the
+    table everywhere; the deck raises it when its channel reports it. ``other`` is a seat that
+    reported a different view, when the deck itself noticed (``prev`` or ``echo`` mismatch)."""
 
-    def __init__(self, peer: int, other: int, step: str, reason: str, op: int | None = None) -> None:
-        super().__init__(peer, step, f"{reason} (or seat {other} misreports it)", op)
+    def __init__(self, peer: int | None, step: str, reason: str, op: int | None = None,
+                 other: int | None = None) -> None:
+        super().__init__(peer, step, reason, op)
         self.other = other
-        self.suspects = (peer, other)
-
-
-class UndecodableCard(DeckError):
-    """A fully opened slot holds no card: a step before was not done honestly, and only the audit
-    can name who (``peer`` is ``None``)."""
 
 
 class PeerAborted(DeckError):
-    """Seat ``accuser`` stopped the table, blaming ``peer`` for ``reason``. A claim: it may concern a
-    private message this peer never saw; the audit settles disputes."""
+    """Seat ``accuser`` stopped the table (its ``abort`` message claims ``claimed`` cheated) while
+    this seat still waited for one of its messages. Every deviation in v2 is checkable by every
+    seat from the public record, and this seat had checked everything before that message, so it
+    blames ``accuser`` (``peer``) for withholding: ``claimed`` is kept for the log."""
 
-    def __init__(self, accuser: int, peer: int | None, step: str, reason: str, op: int | None = None
-                 ) -> None:
-        super().__init__(peer, step, f"seat {accuser} aborted: {reason}", op)
+    def __init__(self, accuser: int, claimed: int | None, step: str, reason: str,
+                 op: int | None = None) -> None:
+        super().__init__(accuser, step, f"stopped the table blaming "
+                         f"{'no seat' if claimed is None else f'seat {claimed}'} ({reason}) "
+                         "although every message this seat could check was sound", op)
         self.accuser = accuser
+        self.claimed = claimed
+
+
+class UndecodableCard(DeckError):
+    """An opened slot holds no card. Every step is proven, so this cannot follow from honest or
+    dishonest peers alike; it means a bug or a broken proof system (``peer`` is ``None``)."""
 
 
 class DeckClosed(DeckError):
-    """The deck was audited (its secrets are public) or failed earlier: no more operations."""
+    """The deck failed earlier or was closed at the end of the game: no more operations."""

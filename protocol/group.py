@@ -13,6 +13,12 @@ binding directly:
   ``crypto_core_ed25519_scalar_reduce`` of 64 bytes (uniform mod ``L``), never zero.
   Clamped multiplication (``crypto_scalarmult_ed25519``) sets and clears bits of the scalar, so
   ``k^-1 * (k * P) != P``: it must never be used here (a test checks the sources for it).
+* **deck v2** (the end of this file): the base point ``G``, ``sub``, ``msm``, integer-scalar
+  helpers (``sc_*``, ``mul_int``, ``base_mul_int``), ``hash_to_scalar``, ``generators`` and
+  ``nonce_stream`` for the ElGamal deck and its proofs (``protocol/PROOFS.md``). Sums computed
+  inside a proof may be the identity, so ``add``/``sub``/``sum_points`` accept it and
+  ``mul_int``/``base_mul_int`` return it for a zero scalar; a point from the wire is still refused
+  by every multiplication unless it is valid.
 * **card points**: card ``c`` of table ``T`` with deck spec ``D`` is
   ``from_uniform(SHA-256(b"p2pcards/v1" || lp(T) || lp(utf8(D)) || u32be(c)))`` where ``lp(x)`` is
   ``u32be(len(x)) || x``. Length prefixes keep the encoding injective; ``from_uniform`` (Elligator 2
@@ -22,12 +28,16 @@ binding directly:
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import struct
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
 
 import nacl.bindings as _nb
 import nacl.exceptions as _nx
+from nacl._sodium import ffi as _ffi
+from nacl._sodium import lib as _lib
 
 #: The order of the prime-order subgroup.
 L = 2**252 + 27742317777372353535851937790883648493
@@ -106,7 +116,9 @@ def card_table(table_id: bytes, deck_spec: str, n_cards: int) -> tuple[list[Poin
 
 
 def add(p: Point, q: Point) -> Point:
-    return _nb.crypto_core_ed25519_add(p, q)
+    """``p + q``. It accepts any point of the curve (the identity included: sums inside a proof may
+    be zero); validate inputs from the wire first. Raises :class:`InvalidPoint` off the curve."""
+    return _raw_add(_check32(p), _check32(q))
 
 
 def mul(k: Scalar, p: Point, index: int | None = None) -> Point:
@@ -143,7 +155,12 @@ def mul_all(k: Scalar, ps: Sequence[Point]) -> list[Point]:
 
 
 def base_mul(k: Scalar) -> Point:
-    return _nb.crypto_scalarmult_ed25519_base_noclamp(k)
+    """``k * G`` (fixed-base, fast). Raises :class:`InvalidScalar` for a zero (mod L) or
+    malformed scalar: the identity is never a result."""
+    r = _raw_base(k) if isinstance(k, bytes) and len(k) == SCALAR_BYTES else None
+    if r is None:
+        raise InvalidScalar("zero or malformed scalar")
+    return r
 
 
 # ---- scalars ---------------------------------------------------------------------------------------
@@ -205,3 +222,248 @@ def scalar_product(ks: Iterable[Scalar]) -> Scalar:
     for k in ks:
         acc = scalar_mul(acc, k)
     return acc
+
+
+# ---- deck v2: the operations the ElGamal deck and its proofs need -----------------------------------
+#
+# Scalars are handled as Python ints inside the proofs (``int.from_bytes(k, "little")``), which is
+# much faster than a libsodium call per operation; the ``sc_*`` helpers below take and return the
+# 32-byte encodings. The multiplications call libsodium through its cffi ``lib`` directly: PyNaCl's
+# wrappers add type checks and copies that cost as much as a point addition. libsodium itself still
+# checks every multiplied point (canonical encoding, not small order, in the prime-order subgroup),
+# so a point that reaches a multiplication is always validated.
+
+#: The standard base point of edwards25519 (the generator of the prime-order subgroup).
+G: Point = _nb.crypto_scalarmult_ed25519_base_noclamp(ONE)
+#: The neutral element. It is never a valid point on the wire (``is_valid_point`` refuses it), but
+#: sums computed inside a proof may legitimately be the identity (an empty sum, for instance).
+IDENTITY: Point = ONE
+
+
+def _raw_mul(k: bytes, p: bytes) -> bytes | None:
+    out = _ffi.new("unsigned char[32]")
+    if _lib.crypto_scalarmult_ed25519_noclamp(out, k, p) != 0:
+        return None
+    return _ffi.buffer(out, 32)[:]
+
+
+def _raw_base(k: bytes) -> bytes | None:
+    out = _ffi.new("unsigned char[32]")
+    if _lib.crypto_scalarmult_ed25519_base_noclamp(out, k) != 0:
+        return None
+    return _ffi.buffer(out, 32)[:]
+
+
+def _raw_add(p: bytes, q: bytes) -> bytes:
+    out = _ffi.new("unsigned char[32]")
+    if _lib.crypto_core_ed25519_add(out, p, q) != 0:
+        raise InvalidPoint("not a point of edwards25519")
+    return _ffi.buffer(out, 32)[:]
+
+
+def _raw_sub(p: bytes, q: bytes) -> bytes:
+    out = _ffi.new("unsigned char[32]")
+    if _lib.crypto_core_ed25519_sub(out, p, q) != 0:
+        raise InvalidPoint("not a point of edwards25519")
+    return _ffi.buffer(out, 32)[:]
+
+
+def _check32(p: object, index: int | None = None) -> bytes:
+    if not isinstance(p, bytes) or len(p) != POINT_BYTES:
+        raise InvalidPoint("not a 32-byte point encoding", index)
+    return p
+
+
+def sub(p: Point, q: Point) -> Point:
+    """``p - q``. Like :func:`add`, it accepts the identity (sums inside proofs may be zero)."""
+    return _raw_sub(_check32(p), _check32(q))
+
+
+def sc(v: int) -> Scalar:
+    """The 32-byte encoding of ``v mod L``."""
+    return (v % L).to_bytes(32, "little")
+
+
+def sc_from_int(i: int) -> Scalar:
+    return sc(i)
+
+
+def sc_int(k: Scalar) -> int:
+    return int.from_bytes(k, "little")
+
+
+def sc_add(a: Scalar, b: Scalar) -> Scalar:
+    return sc(sc_int(a) + sc_int(b))
+
+
+def sc_sub(a: Scalar, b: Scalar) -> Scalar:
+    return sc(sc_int(a) - sc_int(b))
+
+
+def sc_mul(a: Scalar, b: Scalar) -> Scalar:
+    return sc(sc_int(a) * sc_int(b))
+
+
+def sc_neg(a: Scalar) -> Scalar:
+    return sc(-sc_int(a))
+
+
+def sc_inv(a: Scalar) -> Scalar:
+    v = sc_int(a) % L
+    if v == 0:
+        raise InvalidScalar("zero has no inverse")
+    return sc(pow(v, -1, L))
+
+
+def mul_int(k: int, p: Point, index: int | None = None) -> Point:
+    """``k * p`` for an integer ``k`` (reduced mod L). ``p`` must be valid (the identity is refused:
+    :class:`InvalidPoint`); a zero ``k`` gives :data:`IDENTITY`."""
+    k %= L
+    if k == 0:
+        validate_point(p, index)
+        return IDENTITY
+    r = _raw_mul(k.to_bytes(32, "little"), _check32(p, index))
+    if r is None:
+        raise InvalidPoint("not a valid element of the prime-order subgroup", index)
+    return r
+
+
+def mul_any(k: int, p: Point) -> Point:
+    """``k * p`` where ``p`` may be :data:`IDENTITY` (a sum computed inside a proof)."""
+    if p == IDENTITY or k % L == 0:
+        return IDENTITY
+    return mul_int(k, p)
+
+
+def base_mul_int(k: int) -> Point:
+    """``k * G`` (fixed-base, fast); a zero ``k`` gives :data:`IDENTITY`."""
+    k %= L
+    if k == 0:
+        return IDENTITY
+    r = _raw_base(k.to_bytes(32, "little"))
+    assert r is not None  # k in [1, L): never refused
+    return r
+
+
+def sum_points(ps: Iterable[Point]) -> Point:
+    """``Σ p`` (the identity for an empty sum)."""
+    acc: Point | None = None
+    for p in ps:
+        acc = p if acc is None else _raw_add(acc, p)
+    return IDENTITY if acc is None else acc
+
+
+def msm_int(ks: Sequence[int], ps: Sequence[Point]) -> Point:
+    """``Σ ks[i] * ps[i]`` with integer scalars. Every point is validated (strictly: the identity is
+    refused); :class:`InvalidPoint` carries the index of the first bad one. libsodium has no
+    multi-scalar multiplication, so this is one multiplication per distinct point plus additions:
+    equal points are merged first (their scalars added), and ``G`` uses the fixed-base
+    multiplication (the public initial deck has ``a = G`` in every card)."""
+    if len(ks) != len(ps):
+        raise ValueError("msm: as many scalars as points")
+    coef: dict[bytes, int] = {}
+    first: dict[bytes, int] = {}
+    for i, (k, p) in enumerate(zip(ks, ps, strict=True)):
+        if type(p) is not bytes or len(p) != POINT_BYTES:
+            raise InvalidPoint("not a 32-byte point encoding", i)
+        if p in coef:
+            coef[p] += k
+        else:
+            coef[p] = k
+            first[p] = i
+    acc: Point | None = None
+    for p, k in coef.items():
+        k %= L
+        if k == 0:
+            validate_point(p, first[p])
+            continue
+        if p == G:
+            r = _raw_base(k.to_bytes(32, "little"))
+        else:
+            r = _raw_mul(k.to_bytes(32, "little"), p)
+            if r is None:
+                raise InvalidPoint("not a valid element of the prime-order subgroup", first[p])
+        acc = r if acc is None else _raw_add(acc, r)
+    return IDENTITY if acc is None else acc
+
+
+def msm(ks: Sequence[Scalar], ps: Sequence[Point]) -> Point:
+    """``Σ ks[i] * ps[i]`` (see :func:`msm_int`); may return :data:`IDENTITY`."""
+    return msm_int([sc_int(k) for k in ks], ps)
+
+
+def hash_to_scalar(domain: bytes, *parts: bytes) -> Scalar:
+    """``SHA-512(lp(domain) || u32(n) || lp(part_1) || ... || lp(part_n) || u32(ctr)) mod L`` with
+    ``ctr = 0``, or the first ``ctr`` giving a non-zero scalar (a zero has probability 2^-252)."""
+    return sc(hash_to_int(domain, *parts))
+
+
+def hash_to_int(domain: bytes, *parts: bytes) -> int:
+    h = hashlib.sha512()
+    h.update(lp(domain))
+    h.update(u32(len(parts)))
+    for p in parts:
+        h.update(lp(p))
+    for ctr in range(1 << 32):  # bounded; ends at ctr = 0 but for probability 2^-252
+        hc = h.copy()
+        hc.update(u32(ctr))
+        v = int.from_bytes(hc.digest(), "little") % L
+        if v:
+            return v
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+_GENERATORS: dict[bytes, list[Point]] = {}
+_GENERATORS_LOCK = threading.Lock()
+GENERATOR_DOMAIN = b"p2pcards/v2/generator"
+
+
+def generators(label: bytes, n: int) -> list[Point]:
+    """``n`` independent generators for ``label``: generator ``i`` is the first valid
+    ``from_uniform(SHA-256(lp(b"p2pcards/v2/generator") || lp(label) || u32(i) || u32(ctr)))`` for
+    ``ctr = 0, 1, ...`` not already in the list (Elligator 2 and cofactor clearing: nobody knows a
+    discrete logarithm between two of them). Generator ``i`` depends only on ``(label, i)``; lists
+    are cached (thread-safe)."""
+    if n < 0:
+        raise ValueError("generators: n >= 0")
+    with _GENERATORS_LOCK:
+        cache = _GENERATORS.setdefault(label, [])
+        if len(cache) < n:
+            seen = set(cache)
+            while len(cache) < n:
+                i = len(cache)
+                for ctr in range(1 << 16):  # bounded; ctr = 0 but for probability ~2^-250
+                    d = hashlib.sha256(lp(GENERATOR_DOMAIN) + lp(label) + u32(i) + u32(ctr)).digest()
+                    p = _nb.crypto_core_ed25519_from_uniform(d)
+                    if p not in seen and is_valid_point(p):
+                        cache.append(p)
+                        seen.add(p)
+                        break
+                else:  # pragma: no cover
+                    raise AssertionError("no generator found")
+        return cache[:n]
+
+
+def nonce_stream(seed: bytes, label: bytes) -> Callable[[], Scalar]:
+    """Deterministic non-zero scalars: the ``k``-th call returns
+    ``HMAC-SHA-512(seed, lp(label) || u64(k) || u32(ctr)) mod L`` for the first ``ctr`` giving a
+    non-zero value (``ctr = 0`` but for probability 2^-252)."""
+    ints = nonce_stream_int(seed, label)
+    return lambda: sc(ints())
+
+
+def nonce_stream_int(seed: bytes, label: bytes) -> Callable[[], int]:
+    """:func:`nonce_stream`, as integers."""
+    counter = [0]
+    prefix = lp(label)
+
+    def nxt() -> int:
+        k = counter[0]
+        counter[0] += 1
+        for ctr in range(1 << 32):  # bounded
+            v = int.from_bytes(hmac.digest(seed, prefix + u64(k) + u32(ctr), "sha512"), "little") % L
+            if v:
+                return v
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    return nxt

@@ -1,44 +1,50 @@
-"""The pure computations of each protocol step, shared by the live peers and the audit.
+"""The pure computations and checks of every protocol step, shared by the live peers and the audit.
 
-A peer's message at every step is a deterministic function of its seed (through ``kdf``), the
-operation and the public inputs; the audit re-runs these same functions with the revealed seeds and
-compares byte for byte. See ``SPEC.md`` for the wire format built from them.
+``PublicDeck`` is the public state of a table's deck (key shares, joint key, the ciphertext in every
+slot) and holds every receiver check: a live peer runs each received message through it on
+arrival, and the offline audit runs every recorded message through the very same code, so a live
+seat and an auditor always reach the same verdict. The ``make_*`` functions build a seat's own
+messages from its secrets (``kdf``) and the public inputs. SPEC.md is the normative description.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 from typing import Any
 
-from .group import (
-    DOMAIN,
-    ONE,
-    InvalidPoint,
-    Point,
-    Scalar,
-    add,
-    lp,
-    mul,
-    mul_all,
-    mul_each,
-    scalar_inv,
-    scalar_mul,
-    scalar_product,
-    scalar_reduce64,
-    scalar_sub,
-    u32,
-    u64,
-)
+from . import elgamal as eg
+from . import proofs as pf
+from .errors import CheatDetected, Equivocation
+from .group import Point, Scalar, add, base_mul, card_table, lp, u32, u64
 from .kdf import PeerSecrets
+from .params import MAX_SEATS, VERSION, DeckParams
 
-# ---- operation descriptors -------------------------------------------------------------------------
+Ciphertext = tuple[Point, Point]
+
+# ---- operation descriptors ---------------------------------------------------------------------
 #: The fields that describe an operation, by kind; every message of the operation repeats them.
 DESC_FIELDS: dict[str, tuple[str, ...]] = {
+    "key": (),
     "shuffle": ("slots", "by"),
     "open": ("slots", "to"),
     "random": ("n",),
-    "audit": (),
+    "end": (),
+}
+#: The fields of each step's message besides the envelope (``v op kind <desc> step seat``).
+STEP_FIELDS: dict[str, tuple[str, ...]] = {
+    "key": ("desc", "y", "proof"),
+    "shuffle": ("prev", "cts", "proof"),
+    "shares": ("prev", "shares", "proof", "enc"),
+    "commit": ("commit",),
+    "reveal": ("nonce", "echo"),
+    "end": ("digest",),
+    "abort": ("culprit", "about", "reason"),
+}
+STEPS_OF: dict[str, tuple[str, ...]] = {
+    "key": ("key",), "shuffle": ("shuffle",), "open": ("shares",), "random": ("commit", "reveal"),
+    "end": ("end",),
 }
 
 
@@ -55,10 +61,14 @@ def descriptor_of(body: dict[str, Any]) -> dict[str, Any] | None:
     return {"kind": kind, **{k: body[k] for k in DESC_FIELDS[kind]}}
 
 
-def _index_list(v: Any, bound: int, what: str) -> str | None:
-    if not isinstance(v, list) or not v:
-        return f"{what} is not a non-empty list"
-    if any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < bound for x in v):
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _index_list(v: Any, bound: int, what: str, empty: bool = False) -> str | None:
+    if not isinstance(v, list) or (not v and not empty):
+        return f"{what} is not a {'' if empty else 'non-empty '}list"
+    if len(v) > bound or any(not _is_int(x) or not 0 <= x < bound for x in v):
         return f"{what} holds something other than a number from 0 to {bound - 1}"
     if len(set(v)) != len(v):
         return f"{what} repeats an entry"
@@ -66,209 +76,75 @@ def _index_list(v: Any, bound: int, what: str) -> str | None:
 
 
 def descriptor_problem(desc: dict[str, Any], n_cards: int, seats: int) -> str | None:
-    """What is wrong with an operation descriptor read from a record (``None``: well formed):
-    slots are distinct card positions, seats are seats, a random range fits in 64 bits."""
+    """What is wrong with an operation descriptor (``None``: well formed): slots are distinct
+    card positions, ``to`` is an ascending list of distinct seats, ``by`` a seat or ``null``, a
+    random range fits in 64 bits."""
     kind = desc.get("kind")
+    if kind not in DESC_FIELDS:
+        return f"unknown operation kind {kind!r}"
     if kind in ("shuffle", "open"):
-        problem = _index_list(desc.get("slots"), n_cards, "slots")
+        problem = _index_list(desc.get("slots"), n_cards, "slots", empty=True)
         if problem:
             return problem
     if kind == "shuffle":
         by = desc.get("by")
-        if by is not None and (not isinstance(by, int) or isinstance(by, bool)
-                               or not 0 <= by < seats):
+        if by is not None and (not _is_int(by) or not 0 <= by < seats):
             return f"by is {by!r}, not a seat"
     elif kind == "open":
-        return _index_list(desc.get("to"), seats, "to")
+        to = desc.get("to")
+        problem = _index_list(to, seats, "to")
+        if problem:
+            return problem
+        if to != sorted(to):
+            return "to is not in ascending order"
     elif kind == "random":
         n = desc.get("n")
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 < n < 2**64:
+        if not _is_int(n) or not 0 < n < 2**64:
             return f"n is {n!r}, not a range size from 1 to 2^64 - 1"
     return None
 
 
-def vec_digest(points: Sequence[Point]) -> bytes:
-    """``SHA-256(b"p2pcards/v1/vec" || u32be(len) || p_0 || ... )``: names the vector a step
-    consumed (the ``prev`` field), so a sender that equivocates is noticed at once."""
-    h = hashlib.sha256(DOMAIN + b"/vec" + u32(len(points)))
-    for p in points:
-        h.update(p)
+# ---- digests and contexts ------------------------------------------------------------------------
+def canonical(v: Any) -> bytes:
+    """The canonical JSON of ``v``: sorted keys, no spaces, ASCII only."""
+    return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def vec_digest(cts: Sequence[Ciphertext]) -> bytes:
+    """``SHA-256(b"p2pcards/v2/vec" || u32be(m) || a_0 || b_0 || ... )``: names a vector of
+    ciphertexts (a shuffle step's input; the ``prev`` field)."""
+    h = hashlib.sha256(b"p2pcards/v2/vec" + u32(len(cts)))
+    for a, b in cts:
+        h.update(a)
+        h.update(b)
     return h.digest()
 
 
-# ---- shuffle operation -------------------------------------------------------------------------------
-def shuffle_chain(n: int, plain: Sequence[bool], n_cards: int, proofs: bool
-                  ) -> list[tuple[str, int]]:
-    """The steps of a shuffle operation in order, as ``(step, seat)``. ``plain[i]``: position
-    ``i`` of the operation holds a plain card point.
-
-    * ``blind`` -- only with lock proofs, when some slot is plain and some card lies outside the
-      slots. Card points are public, so the first seat to multiply a plain point could put any
-      outside card in its place. The blind step multiplies every position by one scalar ``b`` and
-      proves it. Its author never again sees a point that carries only its own layers: seat 0
-      when a rekey follows (seat 0 shuffles after every other seat rekeyed), else seat n-1
-      (which shuffles last);
-    * ``rekey`` (seats 1..n-1) -- when some slot is locked;
-    * ``shuffle`` (seats 0..n-1), then ``lock`` (seats 0..n-1)."""
-    rekey = not all(plain)
-    chain = []
-    if proofs and any(plain) and len(plain) < n_cards:
-        chain.append(("blind", 0 if rekey else n - 1))
-    if rekey:
-        chain += [("rekey", j) for j in range(1, n)]
-    chain += [("shuffle", j) for j in range(n)] + [("lock", j) for j in range(n)]
-    return chain
+def op_digest(desc: dict[str, Any]) -> bytes:
+    """``SHA-256(b"p2pcards/v2/op" || canonical(descriptor))``: the input of an operation that
+    consumes no ciphertext (key share, random)."""
+    return hashlib.sha256(b"p2pcards/v2/op" + canonical(desc)).digest()
 
 
-def blind_points(sec: PeerSecrets, op: int, seat: int, pts: Sequence[Point], table_id: bytes
-                 ) -> tuple[list[Point], list[Scalar]]:
-    """Blind step: ``b * p`` for every position, with a proof that one ``b`` served them all."""
-    b = sec.blind_scalar(op)
-    out = mul_all(b, pts)
-    d = dleq_statement(b"blind", table_id, op, seat, pts, out)
-    return out, list(dleq_prove(b, pts, out, sec.dleq_nonce(op, d), d))
+def context(p: DeckParams, op: int, step: str, seat: int, inp: bytes) -> bytes:
+    """Every proof's context: ``SHA-256(b"p2pcards/v2/ctx" || lp(T) || desc_digest || u64be(op)
+    || lp(step) || u32be(seat) || input_digest)``."""
+    return hashlib.sha256(b"p2pcards/v2/ctx" + lp(p.table_id) + p.digest + u64(op)
+                          + lp(step.encode()) + u32(seat) + inp).digest()
 
 
-def rekey_points(sec: PeerSecrets, op: int, cur: Sequence[Point], old_keys: Sequence[Scalar | None]
-                 ) -> list[Point]:
-    """Rekey step of seats 1..n-1: position ``i`` times ``r * k_i^-1`` (``r`` alone for a plain
-    slot): the per-slot key is replaced by a layer common to every slot, in place."""
-    r = sec.rekey_scalar(op)
-    ks = [r if k is None else scalar_mul(r, scalar_inv(k)) for k in old_keys]
-    return mul_each(ks, cur)
+def commitment(p: DeckParams, op: int, seat: int, nonce: bytes) -> bytes:
+    return hashlib.sha256(b"p2pcards/v2/commit" + lp(p.table_id) + p.digest + u64(op) + u32(seat)
+                          + nonce).digest()
 
 
-def shuffle_points(sec: PeerSecrets, op: int, cur: Sequence[Point], perm: Sequence[int],
-                   strip_keys: Sequence[Scalar | None] | None = None) -> list[Point]:
-    """Shuffle step: output ``i`` is ``s * cur[perm[i]]``; seat 0 also strips its own per-slot key
-    of the input position (``strip_keys``) in the same multiplication."""
-    s = sec.shuffle_scalar(op)
-    src = [cur[p] for p in perm]
-    if strip_keys is None or all(k is None for k in strip_keys):
-        return mul_all(s, src)
-    ks = [s if strip_keys[p] is None else scalar_mul(s, scalar_inv(strip_keys[p])) for p in perm]
-    return mul_each(ks, src)
-
-
-def common_layer(sec: PeerSecrets, op: int, seat: int, chain: Sequence[tuple[str, int]]) -> Scalar:
-    """The layer a seat holds on every slot before its lock step: ``s``, times ``r`` if it rekeyed,
-    times ``b`` if it blinded."""
-    c = sec.shuffle_scalar(op)
-    if ("rekey", seat) in chain:
-        c = scalar_mul(c, sec.rekey_scalar(op))
-    if ("blind", seat) in chain:
-        c = scalar_mul(c, sec.blind_scalar(op))
-    return c
-
-
-def lock_points(sec: PeerSecrets, op: int, seat: int, x: Sequence[Point],
-                chain: Sequence[tuple[str, int]], table_id: bytes, proofs: bool
-                ) -> tuple[list[Point], list[Point], list[Scalar] | None]:
-    """Lock step: ``locked_i = k_i * x_i`` then ``out_i = c^-1 * locked_i`` (``c`` the common
-    layer). Locking *before* stripping means every published point still carries a layer of
-    every seat. With ``proofs``, a batched Chaum-Pedersen proof that one scalar maps ``locked`` to
-    ``out``. Returns ``(locked, out, proof)``."""
-    ks = [sec.lock_key(op, i) for i in range(len(x))]
-    locked = mul_each(ks, x)
-    t = scalar_inv(common_layer(sec, op, seat, chain))
-    out = mul_all(t, locked)
-    proof = None
-    if proofs and locked:
-        d = dleq_statement(b"lock", table_id, op, seat, locked, out)
-        proof = list(dleq_prove(t, locked, out, sec.dleq_nonce(op, d), d))
-    return locked, out, proof
-
-
-# ---- batched Chaum-Pedersen proof that out_i = t * locked_i for one t ---------------------------------
-def dleq_statement(label: bytes, table_id: bytes, op: int, seat: int, ys: Sequence[Point],
-                   zs: Sequence[Point]) -> bytes:
-    """``SHA-512(b"p2pcards/v1/dleq" || lp(label) || lp(T) || u64be(op) || u32be(seat) ||
-    u32be(m) || ys || zs)``: binds a proof to its step, table, operation and seat."""
-    h = hashlib.sha512(DOMAIN + b"/dleq" + lp(label) + lp(table_id) + u64(op) + u32(seat)
-                       + u32(len(ys)))
-    for p in ys:
-        h.update(p)
-    for p in zs:
-        h.update(p)
-    return h.digest()
-
-
-def dleq_coefficients(d: bytes, m: int) -> list[Scalar]:
-    out = []
-    for i in range(m):
-        try:
-            out.append(scalar_reduce64(hashlib.sha512(d + b"coef" + u32(i)).digest()))
-        except ValueError:  # pragma: no cover - zero, probability 2^-252
-            out.append(ONE)
-    return out
-
-
-def combine(cs: Sequence[Scalar], ps: Sequence[Point]) -> Point:
-    """``sum c_i * p_i`` (raises ``InvalidPoint`` with the index of an invalid point)."""
-    terms = mul_each(cs, ps)
-    acc = terms[0]
-    for t in terms[1:]:
-        acc = add(acc, t)
-    return acc
-
-
-def _challenge(d: bytes, a: Point, b: Point, a1: Point, a2: Point) -> Scalar:
-    return scalar_reduce64(hashlib.sha512(d + b"chal" + a + b + a1 + a2).digest())
-
-
-def dleq_prove(t: Scalar, ys: Sequence[Point], zs: Sequence[Point], w: Scalar, d: bytes
-               ) -> tuple[Scalar, Scalar]:
-    a = combine(dleq_coefficients(d, len(ys)), ys)
-    b = mul(t, a)
-    a1, a2 = mul(w, ys[0]), mul(w, a)
-    e = _challenge(d, a, b, a1, a2)
-    z = scalar_sub(w, scalar_mul(e, t))
-    return e, z
-
-
-def dleq_verify(ys: Sequence[Point], zs: Sequence[Point], proof: Sequence[Scalar], d: bytes) -> bool:
-    """True when the proof shows one ``t`` with ``zs[i] = t * ys[i]`` for every ``i``. Raises
-    ``InvalidPoint`` (index into ``ys`` then ``zs``) when a point is invalid."""
-    e, z = proof
-    cs = dleq_coefficients(d, len(ys))
-    a = combine(cs, ys)
-    try:
-        b = combine(cs, zs)
-    except InvalidPoint as exc:
-        raise InvalidPoint("not a valid element of the prime-order subgroup",
-                           None if exc.index is None else len(ys) + exc.index) from exc
-    try:
-        a1 = add(mul(z, ys[0]), mul(e, zs[0]))
-        a2 = add(mul(z, a), mul(e, b))
-    except InvalidPoint:  # z or e zero: never for an honest proof (probability 2^-252)
-        return False
-    return _challenge(d, a, b, a1, a2) == e
-
-
-# ---- opening -----------------------------------------------------------------------------------------
-def key_matches(k: Scalar, before: Point, after: Point) -> bool:
-    """The per-slot key check: ``k * before == after`` (``before``/``after`` from the lock pass)."""
-    return mul(k, before) == after
-
-
-def decode(ct: Point, keys: Sequence[Scalar], index: dict[Point, int]) -> int | None:
-    """The card under ``ct`` once every layer in ``keys`` is stripped, or ``None``."""
-    if not keys:
-        return index.get(ct)
-    return index.get(mul(scalar_inv(scalar_product(keys)), ct))
-
-
-# ---- joint randomness --------------------------------------------------------------------------------
-def commitment(table_id: bytes, op: int, seat: int, nonce: bytes) -> bytes:
-    return hashlib.sha256(DOMAIN + b"/commit" + lp(table_id) + u64(op) + u32(seat) + nonce).digest()
-
-
-def random_value(table_id: bytes, op: int, n: int, nonces: Sequence[bytes]) -> int:
-    """The joint value in ``[0, n)``: ``d = SHA-256(b"p2pcards/v1/random" || lp(T) || u64be(op) ||
+def random_value(p: DeckParams, op: int, n: int, nonces: Sequence[bytes]) -> int:
+    """The joint value in ``[0, n)``: ``d = SHA-256(b"p2pcards/v2/random" || lp(T) || u64be(op) ||
     u64be(n) || nonce_0 || ... || nonce_{k-1})``; for ``ctr = 0, 1, ...`` take
     ``x = SHA-256(d || u32be(ctr))`` as a big-endian integer and return ``x mod n`` for the first
     ``x < 2^256 - (2^256 mod n)`` (rejection sampling: no modulo bias)."""
-    d = hashlib.sha256(DOMAIN + b"/random" + lp(table_id) + u64(op) + u64(n) + b"".join(nonces)).digest()
+    d = hashlib.sha256(b"p2pcards/v2/random" + lp(p.table_id) + u64(op) + u64(n)
+                       + b"".join(nonces)).digest()
     limit = (1 << 256) - (1 << 256) % n
     ctr = 0
     while True:
@@ -276,3 +152,297 @@ def random_value(table_id: bytes, op: int, n: int, nonces: Sequence[bytes]) -> i
         if x < limit:
             return x % n
         ctr += 1  # pragma: no cover - probability < n / 2^256
+
+
+def message_key(body: dict[str, Any]) -> tuple[int, str, int]:
+    return (body["op"], body["step"], body["seat"])
+
+
+def record_digest(messages: Sequence[dict[str, Any]]) -> bytes:
+    """``SHA-256(b"p2pcards/v2/record" || lp(canonical(m)) ...)`` over the messages sorted by
+    ``(op, step, seat)``: what the end step compares."""
+    h = hashlib.sha256(b"p2pcards/v2/record")
+    for m in sorted(messages, key=message_key):
+        h.update(lp(canonical(m)))
+    return h.digest()
+
+
+# ---- strict parsing ------------------------------------------------------------------------------
+def _hex32(v: Any) -> bytes | None:
+    if not isinstance(v, str) or len(v) != 64:
+        return None
+    try:
+        b = bytes.fromhex(v)
+    except ValueError:
+        return None
+    return b if b.hex() == v else None
+
+
+class Check:
+    """Raises ``CheatDetected`` naming ``seat`` at ``op``/``step``."""
+
+    def __init__(self, seat: int, op: int, step: str) -> None:
+        self.seat, self.op, self.step = seat, op, step
+
+    def fail(self, reason: str) -> CheatDetected:
+        return CheatDetected(self.seat, self.step, reason, self.op)
+
+    def hex32(self, v: Any, what: str) -> bytes:
+        b = _hex32(v)
+        if b is None:
+            raise self.fail(f"{what} is not 64 lowercase hex characters")
+        return b
+
+    def point(self, v: Any, what: str) -> Point:
+        p = pf.point_from_hex(v)
+        if p is None:
+            raise self.fail(f"{what} is not a valid point")
+        return p
+
+    def cts(self, v: Any, m: int, what: str, check: bool = True) -> list[Ciphertext]:
+        """``m`` ciphertexts; ``check=False``: the hex format only, for the outputs of a shuffle
+        step, which an accepted proof of shuffle validates (each point is multiplied by a
+        non-zero scalar, and libsodium refuses an invalid point): they are kept only then."""
+        if not isinstance(v, list) or len(v) != m:
+            raise self.fail(f"{what} is not a list of {m} ciphertexts")
+        out = []
+        for i, x in enumerate(v):
+            ct = pf.ct_from_json(x, check)
+            if ct is None:
+                raise self.fail(f"{what}[{i}] is not a valid ciphertext")
+            out.append(ct)
+        return out
+
+    def points(self, v: Any, m: int, what: str) -> list[Point]:
+        if not isinstance(v, list) or len(v) != m:
+            raise self.fail(f"{what} is not a list of {m} points")
+        return [self.point(x, f"{what}[{i}]") for i, x in enumerate(v)]
+
+    def proof(self, reason: str | None, what: str) -> None:
+        if reason is not None:
+            raise self.fail(f"{what}: {reason}")
+
+
+def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
+    """Checks common to every message (SPEC.md "Envelope"): an object with exactly the envelope,
+    descriptor and step fields, ``v`` = 2, ``seat`` = the authenticated sender."""
+    if not isinstance(body, dict):
+        return "malformed message (not an object)"
+    step, op = body.get("step"), body.get("op")
+    if not isinstance(step, str) or step not in STEP_FIELDS:
+        return f"unknown step {step!r}"
+    if not _is_int(op) or not 0 <= op < 2**63:
+        return "malformed message (op)"
+    if body.get("seat") != sender or not 0 <= sender < min(seats, MAX_SEATS):
+        return f"message claims to come from seat {body.get('seat')!r}"
+    if body.get("v") != VERSION:
+        return f"unknown protocol version {body.get('v')!r}"
+    desc = descriptor_of(body)
+    if desc is None:
+        return "malformed operation descriptor"
+    if step != "abort" and step not in STEPS_OF[desc["kind"]]:
+        return f"step {step} does not belong to a {desc['kind']} operation"
+    want = {"v", "op", "kind", "step", "seat", *DESC_FIELDS[desc["kind"]], *STEP_FIELDS[step]}
+    if set(body) != want:
+        extra, missing = sorted(set(body) - want), sorted(want - set(body))
+        return f"fields {'missing: ' + ', '.join(missing) if missing else ''}" \
+               f"{'; ' if missing and extra else ''}{'unexpected: ' + ', '.join(extra) if extra else ''}"
+    return None
+
+
+def envelope(op: int, desc: dict[str, Any], step: str, seat: int, /, **fields: Any) -> dict[str, Any]:
+    return {"v": VERSION, "op": op, **desc, "step": step, "seat": seat, **fields}
+
+
+# ---- the public deck -----------------------------------------------------------------------------
+class PublicDeck:
+    """The public state of a table's deck and every receiver check (SPEC.md "Receiver checks")."""
+
+    def __init__(self, params: DeckParams) -> None:
+        self.p = params
+        self.n = params.seats
+        self.card_points, self.card_index = card_table(params.table_id, params.deck_spec,
+                                                       params.n_cards)
+        self.ys: list[Point | None] = [None] * self.n
+        self.y: Point | None = None
+        self.cts: list[Ciphertext] = []
+        self.commits_seen: set[bytes] = set()
+
+    # ---- key shares (op 0) --------------------------------------------------------------------
+    def key_context(self, seat: int) -> bytes:
+        return context(self.p, 0, "key", seat, self.p.digest)
+
+    def make_key(self, sec: PeerSecrets, seat: int) -> tuple[Scalar, dict[str, Any]]:
+        x = sec.key(self.p.table_id, self.p.digest)
+        ctx = self.key_context(seat)
+        proof = pf.prove_key(x, ctx, sec.seed32("proof", 0, ctx))
+        return x, {"desc": self.p.digest.hex(), "y": base_mul(x).hex(), "proof": proof}
+
+    def check_key(self, seat: int, body: dict[str, Any]) -> Point:
+        c = Check(seat, 0, "key")
+        if c.hex32(body["desc"], "desc") != self.p.digest:
+            # the seat was told another game than this seat: the host seated them
+            raise Equivocation(0, "key", f"seat {seat} plays another game description than this "
+                               "seat: the host (seat 0) seated them at different games", 0, seat)
+        y = c.point(body["y"], "y")
+        if y in [v for i, v in enumerate(self.ys) if i != seat]:
+            raise c.fail("the key share repeats another seat's")
+        c.proof(pf.verify_key(y, body["proof"], self.key_context(seat)), "key proof")
+        return y
+
+    def set_keys(self, ys: Sequence[Point]) -> None:
+        self.ys = list(ys)
+        acc = ys[0]
+        for y in ys[1:]:
+            acc = add(acc, y)
+        self.y = acc
+        self.cts = [eg.public_encrypt(pt, acc) for pt in self.card_points]
+
+    # ---- shuffles ------------------------------------------------------------------------------
+    def shufflers(self, desc: dict[str, Any]) -> list[int]:
+        """The seats that take a shuffle step, in order: every seat, or the reordering seat."""
+        return list(range(self.n)) if desc["by"] is None else [desc["by"]]
+
+    def make_shuffle(self, sec: PeerSecrets, op: int, seat: int, cur: Sequence[Ciphertext],
+                     perm: Sequence[int]) -> tuple[list[Ciphertext], dict[str, Any]]:
+        assert self.y is not None
+        inp = vec_digest(cur)
+        outs, rands = eg.shuffle(self.y, list(cur), list(perm), sec.seed32("reenc", op, inp))
+        ctx = context(self.p, op, "shuffle", seat, inp)
+        proof = pf.prove_shuffle(self.y, list(cur), outs, list(perm), rands, ctx,
+                                 sec.seed32("proof", op, ctx))
+        return outs, {"prev": inp.hex(), "cts": [pf.ct_to_json(ct) for ct in outs], "proof": proof}
+
+    def check_prev(self, c: Check, body: dict[str, Any], inp: bytes, provable: bool) -> None:
+        """``prev`` must name the input this seat holds. A mismatch is the sender's fault when
+        this seat itself published that input (``provable``, or an auditor's record); otherwise
+        someone may have sent different messages to different seats: the mesh's proof of
+        equivocation names who, and the deck names nobody."""
+        if c.hex32(body["prev"], "prev") == inp:
+            return
+        if provable:
+            raise c.fail("prev does not name the vector this step must take as input")
+        raise Equivocation(None, c.step, f"seat {c.seat} works on another input than this seat "
+                           "holds: a seat sent different messages to different seats (the mesh "
+                           "names it)", c.op, c.seat)
+
+    def check_shuffle(self, op: int, seat: int, cur: Sequence[Ciphertext], body: dict[str, Any],
+                      provable: bool = True) -> list[Ciphertext]:
+        """A shuffle step of ``seat`` over input ``cur``: its outputs, once the proof holds."""
+        assert self.y is not None
+        c = Check(seat, op, "shuffle")
+        inp = vec_digest(cur)
+        self.check_prev(c, body, inp, provable)
+        outs = c.cts(body["cts"], len(cur), "cts", check=False)
+        if len(set(outs)) != len(outs):
+            raise c.fail("two outputs are the same ciphertext (a duplicate)")
+        ctx = context(self.p, op, "shuffle", seat, inp)
+        c.proof(pf.verify_shuffle(self.y, list(cur), outs, body["proof"], ctx), "shuffle proof")
+        return outs
+
+    # ---- openings ------------------------------------------------------------------------------
+    def share_plan(self, desc: dict[str, Any], seat: int) -> list[int] | None:
+        """``None``: ``seat`` publishes plain shares; else the receivers it encrypts them to."""
+        to = desc["to"]
+        if len(to) == self.n or seat not in to:
+            return None
+        return [r for r in to if r != seat]
+
+    def make_shares(self, sec: PeerSecrets, x: Scalar, op: int, desc: dict[str, Any], seat: int
+                    ) -> dict[str, Any]:
+        cur = [self.cts[s] for s in desc["slots"]]
+        inp = vec_digest(cur)
+        plan = self.share_plan(desc, seat)
+        if plan is None:
+            ctx = context(self.p, op, "shares", seat, inp)
+            shares = [eg.share(x, ct) for ct in cur]
+            proof = pf.prove_shares(x, cur, ctx, sec.seed32("proof", op, ctx))
+            return {"prev": inp.hex(), "shares": [d.hex() for d in shares], "proof": proof,
+                    "enc": []}
+        enc = []
+        for r in plan:
+            y_to = self.ys[r]
+            assert y_to is not None
+            rhos = [sec.rho(op, inp, r, i) for i in range(len(cur))]
+            encs = [pf.encrypt_share(x, ct, y_to, rho) for ct, rho in zip(cur, rhos, strict=True)]
+            ctx = context(self.p, op, f"shares/{r}", seat, inp)
+            proof = pf.prove_encrypted_shares(x, cur, y_to, encs, rhos, ctx,
+                                              sec.seed32("proof", op, ctx))
+            enc.append({"to": r, "cts": [pf.ct_to_json(e) for e in encs], "proof": proof})
+        return {"prev": inp.hex(), "shares": None, "proof": None, "enc": enc}
+
+    def check_shares(self, op: int, desc: dict[str, Any], seat: int, body: dict[str, Any],
+                     provable: bool = True) -> tuple[list[Point] | None, dict[int, list[Ciphertext]]]:
+        """A seat's shares of the opened slots: the plain shares, or the encrypted shares by
+        receiver, once every proof holds."""
+        c = Check(seat, op, "shares")
+        cur = [self.cts[s] for s in desc["slots"]]
+        m = len(cur)
+        inp = vec_digest(cur)
+        self.check_prev(c, body, inp, provable)
+        y_j = self.ys[seat]
+        assert y_j is not None
+        plan = self.share_plan(desc, seat)
+        if plan is None:
+            if body["enc"] != []:
+                raise c.fail("enc must be an empty list when the shares are plain")
+            shares = c.points(body["shares"], m, "shares")
+            ctx = context(self.p, op, "shares", seat, inp)
+            c.proof(pf.verify_shares(y_j, cur, shares, body["proof"], ctx), "share proof")
+            return shares, {}
+        if body["shares"] is not None or body["proof"] is not None:
+            raise c.fail("plain shares of a card opened to this seat's own group would reveal it")
+        enc = body["enc"]
+        if not isinstance(enc, list) or len(enc) != len(plan):
+            raise c.fail(f"enc must list {len(plan)} receivers")
+        out: dict[int, list[Ciphertext]] = {}
+        for r, item in zip(plan, enc, strict=True):
+            if not isinstance(item, dict) or set(item) != {"to", "cts", "proof"} or item["to"] != r:
+                raise c.fail(f"enc entry for seat {r} is malformed")
+            encs = c.cts(item["cts"], m, f"enc to seat {r}")
+            y_to = self.ys[r]
+            assert y_to is not None
+            ctx = context(self.p, op, f"shares/{r}", seat, inp)
+            c.proof(pf.verify_encrypted_shares(y_j, cur, y_to, encs, item["proof"], ctx),
+                    f"encrypted share proof for seat {r}")
+            out[r] = encs
+        return None, out
+
+    def decode(self, slot: int, shares: Sequence[Point]) -> int | None:
+        return self.card_index.get(eg.decode(self.cts[slot], list(shares)))
+
+    # ---- joint randomness ----------------------------------------------------------------------
+    def check_commit(self, op: int, seat: int, body: dict[str, Any]) -> bytes:
+        c = Check(seat, op, "commit")
+        cm = c.hex32(body["commit"], "commit")
+        if cm in self.commits_seen:
+            raise c.fail("commit repeats an earlier one (replay)")
+        return cm
+
+    def check_reveal(self, op: int, seat: int, body: dict[str, Any], commits: Sequence[bytes],
+                     me: int | None) -> bytes:
+        """The nonce of ``seat``'s reveal. ``me``: the checking seat, whose own commitment an
+        echo may not misstate; ``None``: an auditor, for whom the record's commitments are the
+        reference (a record holds the mesh's proof of any equivocation)."""
+        c = Check(seat, op, "reveal")
+        nonce = c.hex32(body["nonce"], "nonce")
+        if commitment(self.p, op, seat, nonce) != commits[seat]:
+            raise c.fail("the nonce does not open its commitment")
+        echo = body["echo"]
+        if not isinstance(echo, list) or len(echo) != self.n:
+            raise c.fail(f"echo must list {self.n} commitments")
+        for i in sorted(range(self.n), key=lambda i: i not in (me, seat)):
+            if echo[i] == commits[i].hex():
+                continue
+            if me is None or i in (me, seat):  # what this seat sent, or the echoer's own
+                raise c.fail(f"echo misstates seat {i}'s commitment")
+            # seat i equivocated or the echo lies: the mesh's proof of equivocation settles it
+            raise Equivocation(None, "reveal", f"seat {seat} echoes another commitment from seat "
+                               f"{i} than this seat received", op, seat)
+        return nonce
+
+
+def make_commit(p: DeckParams, sec: PeerSecrets, op: int, desc: dict[str, Any], seat: int
+                ) -> tuple[bytes, bytes]:
+    nonce = sec.seed32("nonce", op, op_digest(desc))
+    return nonce, commitment(p, op, seat, nonce)

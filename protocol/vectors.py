@@ -1,8 +1,10 @@
-"""Test vectors for ``SPEC.md``: fixed seeds, fixed operations, every value and message.
+"""Test vectors for ``SPEC.md`` (protocol v2): fixed seeds, fixed operations, every value and message.
 
-``python -m protocol.vectors`` prints them as JSON; ``protocol/spec_vectors.json`` is that output,
-and ``tests/protocol/test_spec_vectors.py`` checks that the code still produces it byte for byte
-(and that the values quoted in ``SPEC.md`` are the same).
+``python -m protocol.vectors > protocol/spec_vectors.json`` regenerates them;
+``tests/protocol/test_spec_vectors.py`` checks that the code still produces them (and that the
+values quoted in ``SPEC.md`` are the same), and that the two-seat transcript audits clean. The
+proofs inside the transcript are ``protocol/proofs.py``'s (their own vectors and byte-level
+definition: ``protocol/PROOFS.md``).
 """
 
 from __future__ import annotations
@@ -12,14 +14,17 @@ import hashlib
 import json
 from typing import Any
 
+from . import elgamal as eg
 from . import group as g
+from .audit import audit
 from .channel import InMemoryHub
 from .deck import DeckPeer
 from .kdf import PeerSecrets
-from .steps import commitment, dleq_coefficients, dleq_statement, random_value, vec_digest
+from .params import DeckParams
+from .steps import commitment, context, op_digest, random_value, record_digest, vec_digest
 
-TABLE_ID = b"p2pcards-spec-table"
-DECK_SPEC = "spec-deck/v1"
+TABLE_ID = bytes.fromhex("00112233445566778899aabbccddeeff")  # 16 bytes, as a real table id
+DECK_SPEC = '{"game":"spec-deck","options":{},"players":2,"protocol":2}'  # as lobby.deck_spec
 N_CARDS = 5
 SEATS = 2
 
@@ -29,56 +34,69 @@ def vector_seed(seat: int) -> bytes:
 
 
 def primitives() -> dict[str, Any]:
-    sec = PeerSecrets(vector_seed(0))
+    p = DeckParams(TABLE_ID, DECK_SPEC, N_CARDS, SEATS)
+    sec = [PeerSecrets(vector_seed(s)) for s in range(SEATS)]
+    xs = [s.key(TABLE_ID, p.digest) for s in sec]
+    ys = [g.base_mul(x) for x in xs]
+    y = g.add(ys[0], ys[1])
     cards = [g.card_point(TABLE_ID, DECK_SPEC, c) for c in range(N_CARDS)]
-    nonce = sec.nonce(4)
-    d = dleq_statement(b"lock", TABLE_ID, 0, 0, cards[:2], cards[2:4])
+    deck = [eg.public_encrypt(m, y) for m in cards]
+    inp = vec_digest(deck)
+    nonce = sec[0].seed32("nonce", 4, op_digest({"kind": "random", "n": 6}))
     return {
         "table_id": TABLE_ID.hex(),
         "deck_spec": DECK_SPEC,
+        "desc_digest": p.digest.hex(),
         "seed_0": vector_seed(0).hex(),
         "seed_1": vector_seed(1).hex(),
+        "key_share_x_0": xs[0].hex(),
+        "key_share_x_1": xs[1].hex(),
+        "public_share_y_0": ys[0].hex(),
+        "public_share_y_1": ys[1].hex(),
+        "joint_key_y": y.hex(),
         "card_digest_0": g.card_digest(TABLE_ID, DECK_SPEC, 0).hex(),
-        "card_points": [p.hex() for p in cards],
-        "vec_digest_cards": vec_digest(cards).hex(),
-        "prf_shuffle_op0": sec.prf("shuffle", 0).hex(),
-        "shuffle_scalar_op0": sec.shuffle_scalar(0).hex(),
-        "rekey_scalar_op0": sec.rekey_scalar(0).hex(),
-        "blind_scalar_op0": sec.blind_scalar(0).hex(),
-        "lock_keys_op0": [sec.lock_key(0, i).hex() for i in range(3)],
-        "permutation_op0_m5": sec.permutation(0, 5),
-        "permutation_op7_m12": sec.permutation(7, 12),
-        "nonce_op4": nonce.hex(),
-        "commitment_op4_seat0": commitment(TABLE_ID, 4, 0, nonce).hex(),
-        "random_value_op4_n6": random_value(TABLE_ID, 4, 6, [nonce, vector_seed(1)]),
-        "dleq_statement_example": d.hex(),
-        "dleq_coefficients_example": [c.hex() for c in dleq_coefficients(d, 2)],
-        "mul_example": g.mul(sec.shuffle_scalar(0), cards[0]).hex(),
+        "card_points": [c.hex() for c in cards],
+        "initial_deck": [[a.hex(), b.hex()] for a, b in deck],
+        "vec_digest_initial_deck": inp.hex(),
+        "context_op1_shuffle_seat0": context(p, 1, "shuffle", 0, inp).hex(),
+        "context_op0_key_seat1": context(p, 0, "key", 1, p.digest).hex(),
+        "prf_reenc_op1_seat0": sec[0].prf("reenc", 1, 0, inp).hex(),
+        "permutation_op1_seat0_m5": sec[0].permutation("perm", 1, inp, 5),
+        "mix_permutation_op1_seat0_m5": sec[0].permutation("mix", 1, inp, 5),
+        "rho_op1_seat0_to1_pos0": sec[0].rho(1, inp, 1, 0).hex(),
+        "op_digest_random6": op_digest({"kind": "random", "n": 6}).hex(),
+        "nonce_op4_seat0_random6": nonce.hex(),
+        "commitment_op4_seat0": commitment(p, 4, 0, nonce).hex(),
+        "random_value_op4_n6": random_value(p, 4, 6, [nonce, vector_seed(1)]),
+        "record_digest_empty": record_digest([]).hex(),
     }
 
 
 async def _transcript() -> dict[str, Any]:
     hub = InMemoryHub(SEATS)
-    peers = [DeckPeer(hub.channel(s), TABLE_ID, DECK_SPEC, N_CARDS, vector_seed(s), timeout=5)
+    peers = [DeckPeer(hub.channel(s), TABLE_ID, DECK_SPEC, N_CARDS, vector_seed(s), timeout=30)
              for s in range(SEATS)]
 
     async def both(f: Any) -> list[Any]:
         return list(await asyncio.gather(*(f(p) for p in peers)))
 
     results = {
-        "op0 shuffle [0,1,2]": await both(lambda p: p.shuffle([0, 1, 2])),
-        "op1 open [0] to [1]": await both(lambda p: p.open([0], [1])),
-        "op2 shuffle [0,3]": await both(lambda p: p.shuffle([0, 3])),
-        "op3 reorder [1,2] by 1": await both(lambda p: p.reorder([1, 2], 1, [2, 1] if p.seat else None)),
-        "op4 random 6": await both(lambda p: p.random(6)),
-        "op5 open all": await both(lambda p: p.open_all([0, 1, 2, 3, 4])),
+        "op0 key shares": await both(lambda p: p.start()),
+        "op1 shuffle [0,1,2,3,4]": await both(lambda p: p.shuffle([0, 1, 2, 3, 4])),
+        "op2 open [0,1] to [1]": await both(lambda p: p.open([0, 1], [1])),
+        "op3 shuffle [0,3]": await both(lambda p: p.shuffle([0, 3])),
+        "op4 reorder [1,2] by 1, mix": await both(lambda p: p.reorder([1, 2], 1, mix=True)),
+        "op5 random 6": await both(lambda p: p.random(6)),
+        "op6 open all [2,4]": await both(lambda p: p.open_all([2, 4])),
+        "op7 end": [d.hex() for d in await both(lambda p: p.finish())],
     }
-    reports = await both(lambda p: p.audit())
+    record = peers[0].record()
+    report = audit(record["params"], record["messages"])
     return {
-        "params": peers[0].params.to_json(),
+        "params": record["params"],
         "results": results,
-        "deliveries": [{"from": s, "to": t, "body": b} for s, t, _, b in hub.log],
-        "audit": {"verdict": str(reports[0].verdict), "outcomes": reports[0].outcomes},
+        "messages": record["messages"],
+        "audit": {"verdict": str(report.verdict), "outcomes": report.outcomes},
     }
 
 

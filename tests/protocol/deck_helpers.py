@@ -1,4 +1,5 @@
-"""Shared helpers for the deck-service tests: in-process tables of ``DeckPeer``s."""
+"""Shared helpers for the deck-service tests: in-process tables of ``DeckPeer``s, adversarial
+peers, and a hub that emulates the mesh's equivocation detection."""
 
 from __future__ import annotations
 
@@ -8,27 +9,65 @@ import hashlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from protocol.channel import InMemoryHub
+from protocol.channel import InMemoryHub, MemoryChannel, Message
 from protocol.deck import DeckPeer
+from protocol.errors import Equivocation
 
 TABLE = b"test-table"
-SPEC = "test-deck/v1"
+SPEC = "test-deck/v2"
 
 
 def seed(seat: int, tag: str = "") -> bytes:
     return hashlib.sha256(f"p2pcards-test/{tag}/{seat}".encode()).digest()
 
 
-def make_table(n: int, n_cards: int, *, tag: str = "", timeout: float = 5.0,
-               lock_proofs: bool = True, classes: dict[int, Callable[..., DeckPeer]] | None = None
-               ) -> tuple[InMemoryHub, list[DeckPeer]]:
+class MeshLikeHub(InMemoryHub):
+    """An ``InMemoryHub`` with the mesh's contract: a sender that delivers two different bodies
+    for one ``(op, step)`` of topic ``deck`` to different seats is caught at the second delivery,
+    and from then on every seat's ``recv`` raises ``Equivocation`` naming it (the mesh stops the
+    table everywhere, with both signed messages as its proof)."""
+
+    def __init__(self, seats: int) -> None:
+        super().__init__(seats)
+        self.first: dict[tuple[int, Any, Any], Message] = {}
+        self.equivocator: tuple[int, Any, Any] | None = None
+        self.channels = [_MeshLikeChannel(self, s) for s in range(seats)]
+
+    def deliver(self, sender: int, to: int, topic: str, body: Message) -> None:
+        if topic == "deck" and isinstance(body, dict):
+            key = (sender, body.get("op"), body.get("step"))
+            if key in self.first and self.first[key] != body and self.equivocator is None:
+                self.equivocator = key
+            self.first.setdefault(key, copy.deepcopy(body))
+        super().deliver(sender, to, topic, body)
+
+
+class _MeshLikeChannel(MemoryChannel):
+    hub: MeshLikeHub
+
+    def _check(self) -> None:
+        e = self.hub.equivocator
+        if e is not None:
+            raise Equivocation(e[0], str(e[2]), "sent two different messages for one step to "
+                               "different seats (the mesh's proof)", e[1] if isinstance(e[1], int)
+                               else None)
+
+    async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
+        self._check()
+        got = await super().recv(topic, timeout)
+        self._check()
+        return got
+
+
+def make_table(n: int, n_cards: int, *, tag: str = "", timeout: float = 20.0,
+               classes: dict[int, Callable[..., DeckPeer]] | None = None
+               ) -> tuple[MeshLikeHub, list[DeckPeer]]:
     """``n`` peers over one hub; ``classes[seat]`` replaces ``DeckPeer`` for that seat."""
-    hub = InMemoryHub(n)
+    hub = MeshLikeHub(n)
     peers = []
     for p in range(n):
         cls = (classes or {}).get(p, DeckPeer)
-        peers.append(cls(hub.channel(p), TABLE, SPEC, n_cards, seed(p, tag), timeout,
-                         lock_proofs=lock_proofs))
+        peers.append(cls(hub.channel(p), TABLE, SPEC, n_cards, seed(p, tag), timeout))
     return hub, peers
 
 
@@ -47,18 +86,60 @@ async def ok(peers: Sequence[DeckPeer], fn: Callable[[DeckPeer], Awaitable[Any]]
 
 
 class Tamper(DeckPeer):
-    """An adversarial peer: ``tamper(peer, to, body)`` returns the messages actually sent
-    (``[(to, body)]`` sends as is, ``[]`` withholds). ``body`` is a private deep copy."""
+    """An adversarial peer: ``tamper(peer, body)`` returns the messages actually sent for one of
+    its broadcasts (``[(None, body)]`` sends to everyone, ``[(seat, body), ...]`` to chosen
+    seats, ``[]`` withholds). ``body`` is a private deep copy."""
 
-    tamper: Callable[[DeckPeer, int | None, dict[str, Any]], list[tuple[int | None, dict[str, Any]]]]
-    sent: list[tuple[int | None, dict[str, Any]]]
+    tamper: Callable[[DeckPeer, dict[str, Any]], list[tuple[int | None, dict[str, Any]]]]
 
-    def _outgoing(self, to, body):  # type: ignore[no-untyped-def]
+    def _outgoing(self, body):  # type: ignore[no-untyped-def]
         self.sent = getattr(self, "sent", [])
-        out = type(self).tamper(self, to, copy.deepcopy(body))
-        self.sent.append((to, body))
-        return out
+        self.sent.append(copy.deepcopy(body))
+        return type(self).tamper(self, copy.deepcopy(body))
 
 
 def adversary(tamper: Callable[..., list[tuple[int | None, dict[str, Any]]]]) -> type[Tamper]:
     return type("Adversary", (Tamper,), {"tamper": staticmethod(tamper)})
+
+
+def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
+                   ) -> dict[str, list[tuple[int, int, int | None]]]:
+    """What a passive listener holding every public deck message can decode: it follows every
+    slot's ciphertext through the shuffles and, for every opening, combines every plain share
+    published. Returns ``(op, slot, card or None)`` for the openings to everyone (``"public"``)
+    and to some seats only (``"private"``)."""
+    from protocol import elgamal as eg
+    from protocol.group import add, card_table
+    from protocol.proofs import ct_from_json, point_from_hex
+
+    _, index = card_table(params.table_id, params.deck_spec, params.n_cards)
+    byop: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
+    for s, b in messages:
+        if isinstance(b, dict) and b.get("step") != "abort":
+            byop.setdefault(b["op"], {})[(b["step"], s)] = b
+    cts: list[Any] = []
+    out: dict[str, list[tuple[int, int, int | None]]] = {"public": [], "private": []}
+    for op in sorted(byop):
+        msgs = byop[op]
+        kind = next(iter(msgs.values()))["kind"]
+        if kind == "key":
+            ys = [point_from_hex(msgs[("key", j)]["y"]) for j in range(params.seats)]
+            y = ys[0]
+            for v in ys[1:]:
+                y = add(y, v)  # type: ignore[arg-type]
+            points, _ = card_table(params.table_id, params.deck_spec, params.n_cards)
+            cts = [eg.public_encrypt(pt, y) for pt in points]
+        elif kind == "shuffle":
+            last = max(j for (st, j) in msgs if st == "shuffle") if msgs else None
+            body = msgs[("shuffle", last)] if last is not None and \
+                next(iter(msgs.values()))["by"] is None else next(iter(msgs.values()))
+            for s, ct in zip(body["slots"], body["cts"], strict=True):
+                cts[s] = ct_from_json(ct)
+        elif kind == "open":
+            first = next(iter(msgs.values()))
+            public = len(first["to"]) == params.seats
+            for i, s in enumerate(first["slots"]):
+                shares = [point_from_hex(m["shares"][i]) for m in msgs.values() if m["shares"]]
+                c = index.get(eg.decode(cts[s], shares))  # type: ignore[arg-type]
+                out["public" if public else "private"].append((op, s, c))
+    return out

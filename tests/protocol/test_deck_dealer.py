@@ -4,14 +4,17 @@ A toy game (shuffle, private deals, a peek and a private reorder by seat 0, a ca
 joint random first player, one card played by each seat, the table re-shuffled into the deck, a
 last private deal) is played twice with the same decisions: once by in-process DeckPeers, each
 seat applying only its own outcomes to its own view; once by LocalDealer on a full-information state
-with ``project``. What each seat knows must agree at every step; then the audited full-information
-events must replay cleanly on a full-information copy that matches every seat's view."""
+with ``project``. What each seat knows must agree at every step; then the end-of-game step gives
+every seat the same record digest and the events it applied, which replay cleanly on its own view
+(deck v2 reveals nothing hidden, so there are no full-information events any more). A hand mix
+(``Shuffle(by=holder, mix=True)``, built here by hand) is a private reorder the holder draws."""
 
 from __future__ import annotations
 
 import asyncio
 import copy
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -34,10 +37,9 @@ from p2pcards.engine import (
     request_to_json,
 )
 from protocol.deck import DeckPeer
-from protocol.errors import DeckError
 
 from .deck_helpers import make_table
-from .inproc import play_in_process, replay_full
+from .inproc import play_in_process
 
 N_CARDS = 24
 
@@ -171,9 +173,17 @@ async def play_deck(n: int, peers: list[DeckPeer]) -> dict[str, Any]:
     snapshots: list[list[GameState]] = []
     steps = await play_in_process(views, dealers, [ValueBlind()] * n,
                                   on_step=lambda st, vs: snapshots.append([v.clone() for v in vs]))
-    audited = await asyncio.gather(*(d.audit() for d in dealers))
-    return {"steps": steps, "snapshots": snapshots, "full": [f for _, f in audited[0][1]],
-            "audited": audited}
+    ended = await asyncio.gather(*(d.audit() for d in dealers))
+    return {"steps": steps, "snapshots": snapshots, "ended": ended}
+
+
+def replay_view(n: int, p: int, steps: list[Any], events: list[Event]) -> GameState:
+    """Seat ``p``'s view rebuilt from the decisions and its own deck events."""
+    view = Toy(n).view(p)
+    it = iter(events)
+    for st in steps:
+        view.apply(st.events[0] if isinstance(st.request, Decide) else next(it))
+    return view
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])
@@ -192,45 +202,64 @@ def test_deck_dealer_is_interchangeable_with_the_local_dealer(n: int) -> None:
     assert {"Shuffle", "Reveal", "Random", "Decide"} <= kinds
     assert any(isinstance(s.request, Shuffle) and s.request.by == 0 for s in steps)
 
-    # 2. every seat got the same full-information events from the audit, one per service request
-    full_events = run["full"]
-    assert all([f for _, f in a[1]] == full_events for a in run["audited"])
-    assert len(full_events) == sum(not isinstance(s.request, Decide) for s in steps)
+    # 2. the end step: one record digest; each seat gets back the events it applied
+    assert len({digest for digest, _ in run["ended"]}) == 1
+    service = [i for i, s in enumerate(steps) if not isinstance(s.request, Decide)]
+    for p, (_, pairs) in enumerate(run["ended"]):
+        assert [req for req, _ in pairs] == [steps[i].request for i in service]
+        assert [ev for _, ev in pairs] == [steps[i].events[p] for i in service]
 
-    # 3. they replay cleanly on a full-information copy, projecting each one gives exactly what
-    #    each seat received, and the copy matches every seat's view at every step
-    def same_views(i: int, full: GameState) -> None:
-        for p in range(n):
-            assert full.view(p) == snaps[i][p]
+    # 3. they replay cleanly on each seat's view, ending where the seat ended
+    for p, (_, pairs) in enumerate(run["ended"]):
+        view = replay_view(n, p, steps, [ev for _, ev in pairs])
+        assert view == snaps[-1][p] and view.pending() is None
 
-    full = replay_full(Toy(n), steps, full_events, on_step=same_views)
-    assert full.pending() is None
-    assert sorted(full.values) == list(range(N_CARDS))  # type: ignore[type-var]
-
-    # 4. the replay check has teeth: a wrong card in one audited event is refused
-    i = next(k for k, e in enumerate(full_events) if isinstance(e, Revealed))
-    bad = list(full_events)
+    # 4. the replay check has teeth: a wrong card in a seat's own reveal is refused
+    p = 0
+    events = [ev for _, ev in run["ended"][p][1]]
+    i = next(k for k, e in enumerate(events) if isinstance(e, Revealed) and e.values)
+    bad = list(events)
     bad[i] = Revealed(bad[i].slots, tuple((v + 1) % N_CARDS for v in bad[i].values))
-    with pytest.raises((AssertionError, RuleViolation)):
-        replay_full(Toy(n), steps, bad)
+    with pytest.raises(RuleViolation):  # the same card later shows face up with its true value
+        replay_view(n, p, steps, bad)
 
 
-class Lazy(DeckPeer):
-    def _permutation(self, op: int, m: int) -> list[int]:
-        return list(range(m))
+@dataclass(frozen=True, slots=True)
+class MixShuffle(Shuffle):
+    """The rules engineer's ``Shuffle(slots, by=holder, mix=True)``, before it lands."""
+
+    mix: bool = True
 
 
-def test_deck_dealer_audit_names_a_lazy_shuffler() -> None:
-    _, peers = make_table(3, N_CARDS, tag="lazy", classes={2: Lazy})
+def test_a_hand_mix_is_a_private_reorder_its_holder_draws() -> None:
+    """Seat 0 is dealt three cards, then mixes them: seat 0's dealer reports the new order
+    (drawn from its seed and the operation: no arrange callback), the others get nothing; opening
+    the hand to seat 0 confirms the cards really moved as reported; the same seeds mix the same
+    way (a resumed seat re-sends the same messages)."""
 
-    async def main() -> list[Any]:
+    async def main(tag: str) -> tuple[Any, Any]:
+        _, peers = make_table(3, N_CARDS, tag=tag)
         dealers = [DeckDealer(d, p) for p, d in enumerate(peers)]
         views = [Toy(3).view(p) for p in range(3)]
         req = views[0].pending()
-        events = await asyncio.gather(*(dealers[p].fulfil(views[p], req) for p in range(3)))
-        for v, e in zip(views, events, strict=True):
+        for v, e in zip(views, await asyncio.gather(*(d.fulfil(v, req) for d, v in
+                                                        zip(dealers, views, strict=True))),
+                        strict=True):
             v.apply(e)
-        return await asyncio.gather(*(d.audit() for d in dealers), return_exceptions=True)
+        hand = (0, 1, 2)
+        dealt = await asyncio.gather(*(d.deck.open(hand, [0]) for d in dealers))
+        for s, c in zip(hand, dealt[0], strict=True):
+            views[0].values[s] = c
+            views[0].known[s] = 1
+        mix = MixShuffle(hand, by=0)
+        out = await asyncio.gather(*(d.fulfil(v, mix) for d, v in zip(dealers, views, strict=True)))
+        again = await asyncio.gather(*(d.deck.open(hand, [0]) for d in dealers))
+        return dealt[0], out, again[0], peers[0].record()["messages"]
 
-    for err in asyncio.run(main()):
-        assert isinstance(err, DeckError) and (err.peer, err.op, err.step) == (2, 0, "shuffle")
+    dealt, out, again, msgs = asyncio.run(main("mix"))
+    assert out[0].values is not None and sorted(out[0].values) == sorted(dealt)
+    assert out[1].values is None and out[2].values is None
+    assert list(out[0].values) == again  # the deck moved the cards as seat 0's dealer reported
+    assert [b for _, b in msgs if b["step"] == "shuffle" and b["by"] == 0][0]["seat"] == 0
+    _, out2, _, msgs2 = asyncio.run(main("mix"))
+    assert out2[0] == out[0] and msgs2 == msgs

@@ -38,6 +38,8 @@ def test_host_and_three_bot_processes_finish_and_audit_clean(tmp_path):
     audits = [audit_transcript(str(transcript_of(h))) for h in homes]
     assert all(a.clean for a in audits), [a.lines() for a in audits if not a.clean]
     assert len({json.dumps(a.verdict.outcome, sort_keys=True) for a in audits}) == 1
+    assert all("view; result" in a.lines()[-2] for a in audits)  # each replayed on its own view
+    assert_a_listener_reads_only_public_cards(transcript_of(tmp_path / "host"))
     # the transcripts agree: every peer holds the same chain from every sender
     heads = [read_transcript(transcript_of(h)).heads() for h in homes]
     assert all(hd == heads[0] for hd in heads)
@@ -49,6 +51,24 @@ def test_host_and_three_bot_processes_finish_and_audit_clean(tmp_path):
                              capture_output=True, text=True, timeout=60)
     assert "go-out-girl" in listing.stdout and "finished" in listing.stdout
     assert str(transcript_of(homes[2])) in listing.stdout
+
+
+def assert_a_listener_reads_only_public_cards(path) -> None:
+    """Issue 11: a passive listener holding every public message of the whole match (all of the
+    host's transcript's deck messages) decodes no card that was not opened to everyone."""
+    from p2pcards.games import new_game
+    from p2pcards.lobby import GameInfo, deck_spec
+    from protocol.params import DeckParams
+    from tests.protocol.deck_helpers import listener_reads
+
+    t = read_transcript(path)
+    info = GameInfo.from_json(t.game_info)
+    params = DeckParams(bytes.fromhex(t.table), deck_spec(info),
+                        new_game(info.game, info.players, info.options).n_cards, t.seats)
+    msgs = [(e.sender, e.body) for e in t.entries if e.topic == "deck" and e.body is not None]
+    reads = listener_reads(params, msgs)
+    assert len(reads["private"]) > 20 and all(c is None for _, _, c in reads["private"])
+    assert reads["public"] and all(c is not None for _, _, c in reads["public"])
 
 
 def test_a_bot_killed_mid_battle_comes_back_and_the_match_finishes(tmp_path):

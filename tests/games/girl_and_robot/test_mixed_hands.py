@@ -9,7 +9,7 @@ import asyncio
 from types import SimpleNamespace
 
 from p2pcards.engine import Shuffle
-from p2pcards.table import Table as NetTable
+from p2pcards.lobby import DealerAdapter
 
 from .gar_rig import Table, rig
 
@@ -118,25 +118,30 @@ def test_the_girl_still_sees_the_robots_hand_after_it_is_mixed():
 
 
 def test_a_networked_seat_mixes_its_hand_without_asking_its_player():
-    """At a networked table the holder's seat picks the mix's order itself: its player (this
-    game's bot arranges Manipulate's cards, and knows nothing of hands) is never asked, and the
-    order is journalled like any arrangement, so a restarted seat re-makes it."""
+    """At a networked table the holder's program picks the mix's order itself (the deck dealer
+    draws it from the seat's secrets, so a restarted seat re-makes it): its player -- this game's
+    bot arranges Manipulate's cards and knows nothing of hands -- is never asked. A plain
+    arrangement by the same seat still asks."""
     hand = (3, 8, 12)
 
-    class Player:
-        asked = 0
+    class Dealer:
+        seat = 0
+        deck = SimpleNamespace(timeout=5.0)
 
-        def arrange(self, view, slots):
-            self.asked += 1
+        async def fulfil(self, view, req, arrange=None):
+            self.arrange = arrange
+            return "done"
+
+    for mix, asked in ((True, 0), (False, 1)):
+        calls: list[tuple[int, tuple[int, ...]]] = []
+
+        async def arrange(by, slots, calls=calls):
+            calls.append((by, slots))
             return list(reversed(slots))
 
-    for mix in (True, False):
-        journal: list[dict] = []
-        player = Player()
-        state = SimpleNamespace(pending=lambda mix=mix: Shuffle(hand, 0, mix=mix))
-        seat = SimpleNamespace(_resume_arrangements=[], state=state, player=player,
-                               journal=journal.append, step=7)
-        order = asyncio.run(NetTable._arrange(seat, 0, hand))
-        assert sorted(order) == sorted(hand)
-        assert journal == [{"kind": "arrange", "step": 7, "order": order}]
-        assert player.asked == (0 if mix else 1)  # Manipulate's reorder is still the player's
+        dealer = Dealer()
+        view = SimpleNamespace(arrangement_prompt=lambda by, slots: None)
+        out = asyncio.run(DealerAdapter(dealer).fulfil(view, Shuffle(hand, 0, mix=mix), arrange))
+        assert out == "done"
+        assert len(calls) == asked
+        assert (dealer.arrange is None) == mix
