@@ -1,0 +1,110 @@
+"""Constants, errors, timings and events shared by the mesh's modules."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+from ..envelope import (
+    Message,
+    canonical,
+)
+
+log = logging.getLogger("p2pcards.mesh")
+
+MESH_VERSION = 1
+CTL_DOMAIN = b"p2pcards/v1/ctl\n"
+HS_DOMAIN = b"p2pcards/v1/hs\n"
+K_HS, K_CTL, K_ENV, K_RELAY = b"hs", b"ctl", b"env", b"relay"
+MAX_FRAME = 4 * 1024 * 1024
+HWM = 10_000
+MAX_PENDING_HANDSHAKES = 32
+MAX_FUTURE = 5_000
+MAX_BATCH = 1_000
+
+
+class MeshError(Exception):
+    """A mesh operation failed; the message is meant for the player."""
+
+
+class JoinRefused(MeshError):
+    """The table refused us (wrong code, full, name taken, ...); ``reason`` says which."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"refused: {reason}")
+        self.reason = reason
+
+
+class JoinFailed(MeshError):
+    """The join could not complete (no answer, bad answer)."""
+
+
+class ReplayDivergence(MeshError):
+    """A peer re-running from its transcript tried to send something other than what it had sent."""
+
+
+@dataclass
+class Timings:
+    """Liveness and retry timings in seconds. Defaults suit a LAN; tests use ``fast()``."""
+
+    ping_after: float = 1.5  # a peer quiet this long is pinged
+    away_after: float = 6.0  # ... and this long is marked away
+    heads_every: float = 1.0  # gossip our transcript heads at most this often when they change
+    resend_after: float = 1.0  # a gap or a missing envelope persisting this long is re-requested
+    handshake_timeout: float = 10.0
+    tick: float = 0.25
+
+    @classmethod
+    def fast(cls) -> Timings:
+        return cls(
+            ping_after=0.2,
+            away_after=1.5,
+            heads_every=0.1,
+            resend_after=0.15,
+            handshake_timeout=5.0,
+            tick=0.03,
+        )
+
+
+def _split_address(addr: str) -> tuple[str, int]:
+    host, _, port = addr[len("tcp://") :].rpartition(":")
+    return host, int(port)
+
+
+def _route_ip(target: str) -> str:
+    """The local IP this machine uses to reach ``target`` (a UDP connect sends no packet)."""
+    if target.startswith("127.") or target == "localhost":
+        return "127.0.0.1"
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect((target, 9))
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+@dataclass
+class MeshEvent:
+    """Something the table may want to show: ``kind`` is one of joined, full, away, back, left,
+    equivocation, fault. ``proof`` holds the signed envelopes behind an equivocation or fault."""
+
+    kind: str
+    seat: int | None = None
+    name: str | None = None
+    detail: str = ""
+    proof: tuple[Message, ...] = ()
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        if self.seat is not None:
+            parts.append(f"{self.name} (seat {self.seat})" if self.name else f"seat {self.seat}")
+        if self.detail:
+            parts.append(self.detail)
+        return ": ".join(parts)
+
+
+def _copy(v: Any) -> Any:
+    return json.loads(canonical(v))
