@@ -15,13 +15,12 @@ from ..envelope import (
 
 log = logging.getLogger("p2pcards.mesh")
 
-MESH_VERSION = 1
+MESH_VERSION = 2
 CTL_DOMAIN = b"p2pcards/v1/ctl\n"
 HS_DOMAIN = b"p2pcards/v1/hs\n"
 K_HS, K_CTL, K_ENV, K_RELAY = b"hs", b"ctl", b"env", b"relay"
-MAX_FRAME = 4 * 1024 * 1024
-HWM = 10_000
-MAX_PENDING_HANDSHAKES = 32
+MAX_FRAME = 1024 * 1024  # bytes in one frame: a peer sending a larger one is disconnected
+HWM = 1_000  # messages queued per connection (at most MAX_FRAME each)
 MAX_FUTURE = 5_000
 MAX_BATCH = 1_000
 

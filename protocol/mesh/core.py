@@ -30,6 +30,7 @@ from ..transcript import (
     TranscriptWriter,
     transcript_path,
 )
+from .budget import Budgets
 from .chain import ChainMixin
 from .channel import _CLOSED, MeshChannel, Replay
 from .common import (
@@ -97,7 +98,6 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self._full = asyncio.Event()
         self._ready = asyncio.Event()
         self._box_keys: dict[tuple[int, int], bytes] = {}
-        self._pending_hs: dict[bytes, dict[str, Any]] = {}
         self._future: dict[int, dict[int, tuple[Message, str]]] = defaultdict(dict)
         self._sent_at: list[float] = []  # monotonic send time of our own envelope seq i+1
         self._sess = secrets.token_hex(8)
@@ -122,6 +122,8 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self._stuck: set[int] = set()  # senders whose next envelope we had to reject
         self._cp_answers: dict[int, dict[int, Any]] = {}
         self._log_budget = [20.0, now]
+        self.budgets = Budgets()
+        self._hs_secret = secrets.token_bytes(32)
 
     # -- construction ------------------------------------------------------------------------
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import secrets
+import time
+from pathlib import Path
 
 import zmq
 import zmq.asyncio
@@ -22,11 +26,11 @@ from ..transcript import (
     read_transcript,
     transcript_path,
 )
+from .budget import short
 from .common import (
     HS_DOMAIN,
     HWM,
     K_HS,
-    MAX_PENDING_HANDSHAKES,
     MESH_VERSION,
     JoinFailed,
     JoinRefused,
@@ -84,6 +88,8 @@ class HandshakeMixin:
             }
             join = {
                 "t": "join",
+                "hello": hello,
+                "nonce": hnonce,
                 "proof": proof,
                 "sig": b64(self.identity.sign(HS_DOMAIN + canonical(signed))),
                 "entry_sig": b64(self.identity.sign(entry_payload(table, name, key, addr))),
@@ -98,16 +104,21 @@ class HandshakeMixin:
             if not ok:
                 raise JoinFailed(f"{address} sent a welcome it did not sign")
             rejoin = w.get("rejoin") is True
-            if (
-                ck is not None
-                and not rejoin
-                and not proofs_equal(
+            path = transcript_path(table, self.home)
+            if not self._known_peer(path, rseat, hkey):
+                # nothing of ours vouches for this peer: it must prove it knows the code, on a
+                # rejoin as on a first join (a fake table could otherwise claim we are back)
+                if ck is None:
+                    raise JoinFailed(
+                        f"{address} cannot be checked without the table code: run the join "
+                        "command with --code"
+                    )
+                if not proofs_equal(
                     w.get("hproof"), code_proof(ck, "host", table, hnonce, jnonce, key, hkey_hex)
-                )
-            ):
-                raise JoinFailed(
-                    f"{address} did not prove it knows the table code: not the table you were given"
-                )
+                ):
+                    raise JoinFailed(
+                        f"{address} did not prove it knows the table code: not the table you were given"
+                    )
             try:
                 seat, game_info = w["seat"], w["game_info"]
                 if w["table"] != table or w["seats"] != seats or not isinstance(game_info, dict):
@@ -120,7 +131,6 @@ class HandshakeMixin:
                     raise ValueError("the roster does not hold the peer we talked to")
             except (KeyError, ValueError, TypeError) as e:
                 raise JoinFailed(f"{address} sent a malformed welcome ({e})") from None
-            path = transcript_path(table, self.home)
             if rejoin and not path.exists() and w.get("yourseq") == 0:
                 log.info(
                     "no transcript of seat %d here, and the table holds nothing from it: starting afresh",
@@ -143,6 +153,7 @@ class HandshakeMixin:
                 self._link_all(force=True)
                 return
             self._setup_table(table, seats, seat, game_info, None)
+            self._code_key = ck
             self._dial[rseat] = address
             self._dealers[rseat] = dealer
             self._dealer_addr[rseat] = address
@@ -159,6 +170,25 @@ class HandshakeMixin:
         finally:
             if owned:
                 dealer.close(0)
+
+    def _known_peer(self, path: Path, rseat: object, hkey: bytes) -> bool:
+        """True if our own transcript of this table seats ``hkey`` at ``rseat``."""
+        if not path.exists():
+            return False
+        try:
+            tr = read_transcript(path, self.identity, tolerate_torn_tail=True)
+        except Exception:  # noqa: BLE001 -- an unreadable transcript vouches for nobody
+            return False
+        return any(m.get("seat") == rseat and m.get("key") == hkey.hex() for m in tr.roster)
+
+    def _cookie(self, rid: bytes, hello: Message, window: int) -> str:
+        """The challenge nonce, derived from the hello and the connection: a pending handshake
+        costs no memory, so a hello flood cannot crowd out an honest join."""
+        data = window.to_bytes(8, "big") + rid + canonical(hello)
+        return hmac.new(self._hs_secret, data, hashlib.sha256).hexdigest()
+
+    def _window(self) -> int:
+        return int(time.time() // max(self.timings.handshake_timeout, 1.0))
 
     async def _hs_answer(
         self, dealer: zmq.asyncio.Socket, address: str, timeout: float, want: str
@@ -187,7 +217,7 @@ class HandshakeMixin:
         self._send_now(self.router, [rid, K_HS, canonical(msg)])
 
     def _refuse(self, rid: bytes, reason: str, who: str) -> None:
-        log.warning("seat %d refused %s: %s", self.seat, who, reason)
+        self._drop(f"refused {who}: {reason}")  # rate-limited: a code-guessing flood is quiet
         self._hs_reply(rid, {"t": "refused", "reason": reason})
 
     def _on_hello(self, rid: bytes, msg: Message) -> None:
@@ -207,12 +237,9 @@ class HandshakeMixin:
             if not isinstance(msg["nonce"], str) or len(msg["nonce"]) != 64:
                 raise ValueError("bad nonce")
         except (KeyError, ValueError, TypeError) as e:
-            self._drop(f"malformed hello ({e})")
+            self._drop(f"malformed hello ({short(e)})")
             return
-        if len(self._pending_hs) >= MAX_PENDING_HANDSHAKES:
-            self._pending_hs.pop(next(iter(self._pending_hs)))
-        hnonce = secrets.token_hex(32)
-        self._pending_hs[rid] = {"hello": msg, "hnonce": hnonce}
+        hnonce = self._cookie(rid, msg, self._window())
         self._hs_reply(
             rid,
             {
@@ -227,12 +254,27 @@ class HandshakeMixin:
         )
 
     def _on_join(self, rid: bytes, msg: Message) -> None:
-        p = self._pending_hs.pop(rid, None)
-        if p is None:
-            self._drop("join without a hello")
+        hello, hnonce = msg.get("hello"), msg.get("nonce")
+        w = self._window()
+        if not (
+            isinstance(hello, dict)
+            and hello.get("t") == "hello"
+            and isinstance(hnonce, str)
+            and any(hmac.compare_digest(hnonce, self._cookie(rid, hello, x)) for x in (w, w - 1))
+        ):
+            self._drop("a join without a valid challenge from us")
             return
-        hello, hnonce = p["hello"], p["hnonce"]
-        name, key_hex, addr, jnonce = hello["name"], hello["key"], hello["addr"], hello["nonce"]
+        try:
+            name, key_hex, addr, jnonce = (
+                check_name(hello["name"]),
+                hello["key"],
+                normalize_address(hello["addr"]),
+                hello["nonce"],
+            )
+            public_key_from_hex(key_hex)
+        except (KeyError, ValueError, TypeError) as e:
+            self._drop(f"malformed join ({short(e)})")
+            return
         who = f"{name!r} ({fingerprint(bytes.fromhex(key_hex))})"
         key = bytes.fromhex(key_hex)
         proof = msg.get("proof")
@@ -258,7 +300,7 @@ class HandshakeMixin:
                 self.seats,
             )
         except ValueError as e:
-            self._drop(f"malformed join from {who} ({e})")
+            self._drop(f"malformed join from {who} ({short(e)})")
             return
         if not ok:
             self._drop(f"join from {who} with a bad signature")
@@ -269,6 +311,16 @@ class HandshakeMixin:
             # it links to everyone with its own entry (and maybe a new address) once it resumes
             log.info("seat %d: %s takes seat %d back", self.seat, who, existing.seat)
             seat, rejoin = existing.seat, True
+            if self._code_key is not None:  # it checks that we know the code, as on a first join
+                hproof = code_proof(
+                    self._code_key,
+                    "host",
+                    self.table,
+                    hnonce,
+                    jnonce,
+                    key_hex,
+                    self.identity.key_hex,
+                )
         elif self.seat != 0:
             self._refuse(
                 rid, "this peer does not seat new players; join through the host's address", who

@@ -23,6 +23,7 @@ from ..envelope import (
     unb64,
 )
 from ..identity import verify
+from .budget import MAX_PARTS, short
 from .common import (
     CTL_DOMAIN,
     K_CTL,
@@ -128,12 +129,51 @@ class TransportMixin:
     # -- receiving ---------------------------------------------------------------------------
 
     async def _recv_loop(self) -> None:
+        """Read the ROUTER one message at a time, yielding to the other tasks after each: pyzmq
+        hands back finished futures while messages wait, so without the yield a flood of traffic
+        would starve the table and the deck."""
+        sock = self.router
+        sync = zmq.Socket.shadow(sock.underlying)
         while True:
-            frames = await self.router.recv_multipart()
+            first = await sock.recv(copy=False)
             try:
-                self._on_frames(frames)
+                await self._read_message(sync, first)
             except Exception:  # a bug must not take the peer down
                 log.exception("seat %d: error handling a frame", self.seat)
+            await asyncio.sleep(0)
+
+    async def _read_message(self, sync: zmq.Socket, first: zmq.Frame) -> None:
+        rid = first.bytes
+        parts: list[bytes] = []
+        n, size = 1, 0
+        while sync.getsockopt(zmq.RCVMORE):
+            f = sync.recv(copy=False)
+            n += 1
+            size += len(f)
+            if n <= MAX_PARTS:
+                parts.append(f.bytes)
+            elif n % 4096 == 0:
+                await asyncio.sleep(0)  # a message of a million parts does not freeze us
+        now = time.monotonic()
+        if n > MAX_PARTS:
+            self.budgets.dropped += 1
+            self._drop(f"a message of {n - 1} frames (at most {MAX_PARTS - 1})")
+            return
+        if not self.budgets.allow(rid, size, now):
+            self._drop(f"over the connection's budget ({size} bytes)", logging.DEBUG)
+            self._log_over_budget(now)
+            return
+        self._on_frames([rid, *parts])
+
+    def _log_over_budget(self, now: float) -> None:
+        last = getattr(self, "_budget_logged", 0.0)
+        if now - last >= 5.0:
+            self._budget_logged = now
+            log.warning(
+                "seat %d: dropping traffic over budget (%d messages so far)",
+                self.seat,
+                self.budgets.dropped,
+            )
 
     def _drop(self, reason: str, level: int = logging.WARNING) -> None:
         budget = self._log_budget
@@ -142,6 +182,8 @@ class TransportMixin:
         budget[1] = now
         if budget[0] >= 1 or level < logging.WARNING:
             budget[0] -= 1 if level >= logging.WARNING else 0
+            if len(reason) > 240:
+                reason = reason[:239] + "…"
             log.log(level, "seat %d dropped a message: %s", self.seat, reason)
 
     def _on_frames(self, frames: list[bytes]) -> None:
@@ -153,7 +195,7 @@ class TransportMixin:
         if kind in (K_ENV, K_RELAY):
             self._on_env(data, direct=kind == K_ENV)
         elif kind == K_CTL:
-            self._on_ctl(data)
+            self._on_ctl(data, rid)
         elif kind == K_HS:
             if self.verifier is None:
                 return
@@ -163,15 +205,18 @@ class TransportMixin:
                 self._drop(str(e))
                 return
             if msg.get("t") == "hello":
-                self._on_hello(rid, msg)
+                if self.budgets.hellos.take(1, time.monotonic()):
+                    self._on_hello(rid, msg)
+                else:
+                    self._drop("a hello over the handshake budget", logging.DEBUG)
             elif msg.get("t") == "join":
                 self._on_join(rid, msg)
             else:
-                self._drop(f"unexpected handshake message {msg.get('t')!r}")
+                self._drop(f"unexpected handshake message {short(msg.get('t'))}")
         else:
             self._drop(f"unknown frame kind {kind[:16]!r}")
 
-    def _on_ctl(self, data: bytes) -> None:
+    def _on_ctl(self, data: bytes, rid: bytes | None = None) -> None:
         if self.verifier is None:
             return
         try:
@@ -212,6 +257,8 @@ class TransportMixin:
         if not self._fresh(seat, msg):
             self._drop(f"replayed control message from seat {seat}")
             return
+        if rid is not None:
+            self.budgets.conn(rid, time.monotonic()).promote(seat, time.monotonic())
         t = msg["t"]
         try:
             if t == "bye":
