@@ -3,10 +3,12 @@ and equivocation and faults with their proof."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Any
 
+from ..channel import TableStop
 from ..envelope import (
     DUPLICATE,
     FUTURE,
@@ -22,13 +24,14 @@ from ..envelope import (
     parse_canonical,
 )
 from ..roster import Member
+from .budget import MAX_FUTURE_BYTES, MAX_TOPICS, MAX_UNREAD_BYTES
+from .channel import _CLOSED
 from .common import (
     K_ENV,
     K_RELAY,
     MAX_BATCH,
     MAX_FUTURE,
     MeshEvent,
-    _copy,
     log,
 )
 
@@ -46,7 +49,7 @@ class ChainMixin:
             seat, "heads", {"heads": heads, "reply": reply, "roster": digest, **(extra or {})}
         )
 
-    def _on_env(self, data: bytes, direct: bool) -> None:
+    def _on_env(self, data: bytes, direct: bool, rid: bytes | None = None) -> None:
         if self.verifier is None:
             return
         try:
@@ -72,10 +75,15 @@ class ChainMixin:
             return
         if direct:
             self._heard(sender)
+        if status == NEW and rid is not None:  # only a seated peer has new signed envelopes to send
+            self.budgets.conn(rid, time.monotonic()).promote(sender, time.monotonic())
         if status == FUTURE:
             buf = self._future[sender]
-            if len(buf) < MAX_FUTURE:
+            size = len(data)
+            held = self._future_bytes.get(sender, 0)
+            if len(buf) < MAX_FUTURE and held + size <= MAX_FUTURE_BYTES:
                 buf[env["seq"]] = (env, h)
+                self._future_bytes[sender] = held + size
             self._known_max[sender] = max(self._known_max[sender], env["seq"])
             self._check_behind(sender, time.monotonic())
             return
@@ -85,6 +93,9 @@ class ChainMixin:
             nxt = buf.pop(self.verifier.chains[sender].seq + 1, None)
             if nxt is None:
                 break
+            self._future_bytes[sender] = max(
+                0, self._future_bytes.get(sender, 0) - len(canonical(nxt[0]))
+            )
             try:
                 status, h = self.verifier.classify(nxt[0])
             except Equivocation as e:
@@ -98,6 +109,8 @@ class ChainMixin:
         if buf:  # drop what the chain has passed
             for seq in [q for q in buf if q <= self.verifier.chains[sender].seq]:
                 del buf[seq]
+        if not buf:
+            self._future_bytes.pop(sender, None)
 
     def _accept(self, env: Message, h: str) -> None:
         assert self.verifier is not None
@@ -115,7 +128,28 @@ class ChainMixin:
         self.verifier.append(env, h)
         self._write({"type": "in", "env": env})
         if body is not None:
-            self._inbox(env["topic"]).put_nowait((sender, _copy(body)))
+            self._deliver(sender, env["topic"], body)
+
+    def _deliver(self, sender: int, topic: str, body: Message, check: bool = True) -> None:
+        """Queue a message for the table, within the sender's budget of topics and unread bytes:
+        a seated peer over it is named and the table stops."""
+        raw = canonical(body)
+        if check and topic not in self._inboxes and len(self._inboxes) >= MAX_TOPICS:
+            self.stop(sender, f"{self.name_of(sender)} used more than {MAX_TOPICS} message topics")
+            return
+        unread = self._unread(sender, len(raw))
+        if check and unread > MAX_UNREAD_BYTES:
+            self.stop(
+                sender,
+                f"{self.name_of(sender)} sent more than {MAX_UNREAD_BYTES // 2**20} MiB the table "
+                "has not asked for",
+            )
+            return
+        self._inbox(topic).put_nowait((sender, json.loads(raw), len(raw)))
+
+    def _unread(self, sender: int, delta: int) -> int:
+        n = self._unread_bytes[sender] = max(0, self._unread_bytes.get(sender, 0) + delta)
+        return n
 
     # -- control handlers --------------------------------------------------------------------
 
@@ -377,6 +411,11 @@ class ChainMixin:
         for s in self._members:
             if s not in (self.seat, seat):
                 self._send_ctl(s, "evidence", {"first": first, "second": second, "reason": reason})
+        self.stop(
+            seat,
+            f"{self.name_of(seat)} sent different messages to different players ({reason})",
+            (first, second),
+        )
 
     def _fault(
         self, seat: int, reason: str, proof: tuple[Message, ...], once: str | None = None
@@ -391,6 +430,57 @@ class ChainMixin:
             rec["first"] = proof[0]
         self._write(rec)
         self._emit(MeshEvent("fault", seat, self.name_of(seat), reason, proof))
+        self.stop(seat, f"{self.name_of(seat)}: {reason}")
+
+    # -- stopping ----------------------------------------------------------------------------
+
+    def stop(self, culprit: int | None, reason: str, proof: tuple[Message, ...] = ()) -> None:
+        """Stop the table for everyone: a signed ``stop`` (reason, culprit and any proof) goes to
+        every peer, is recorded, announced (a ``stop`` event) and ends every wait on the channel."""
+        if self.stopped is not None or self.closed or self.verifier is None:
+            return
+        reason = reason[:500]
+        self._stop_payload = {"culprit": culprit, "reason": reason, "proof": list(proof)}
+        self._set_stopped(TableStop(culprit, reason, self.seat))
+        for s in self._members:
+            if s != self.seat:
+                self._send_ctl(s, "stop", self._stop_payload)
+
+    def _set_stopped(self, st: TableStop) -> None:
+        self.stopped = st
+        who = None if st.by is None else self.name_of(st.by)
+        self._write({"type": "stop", "culprit": st.culprit, "reason": st.reason, "by": st.by})
+        self._emit(
+            MeshEvent(
+                "stop",
+                st.culprit,
+                None if st.culprit is None else self.name_of(st.culprit),
+                st.reason if st.by == self.seat else f"{who} stopped the table: {st.reason}",
+            )
+        )
+        for q in self._inboxes.values():
+            q.put_nowait(_CLOSED)
+
+    def _on_stop(self, seat: int, msg: Message) -> None:
+        if self.stopped is not None:
+            return
+        proof = msg.get("proof")
+        if isinstance(proof, list) and len(proof) == 2:
+            # an equivocation proof we can check ourselves: we name the equivocator, whoever sent it
+            before = len(self.equivocations)
+            self._on_evidence(
+                seat, {"first": proof[0], "second": proof[1], "reason": msg.get("reason")}
+            )
+            if len(self.equivocations) > before or self.stopped is not None:
+                return
+        culprit = msg.get("culprit")
+        if not (culprit is None or (type(culprit) is int and 0 <= culprit < self.seats)):
+            raise ValueError("bad culprit")
+        reason = str(msg.get("reason"))[:500]
+        self._stop_payload = {"culprit": culprit, "reason": reason, "proof": []}
+        self._set_stopped(
+            TableStop(culprit, f"{self.name_of(seat)} stopped the table: {reason}", seat)
+        )
 
     def _emit(self, ev: MeshEvent) -> None:
         self.events.append(ev)

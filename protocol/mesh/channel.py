@@ -97,14 +97,19 @@ class MeshChannel(Channel):
 
     async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
         mesh = self._mesh
+        if mesh.stopped is not None:
+            raise mesh.stopped
         if mesh.closed:
             raise ChannelClosed()
         q = mesh._inbox(topic)
         item = await (q.get() if timeout is None else asyncio.wait_for(q.get(), timeout))
         if item is _CLOSED:
             q.put_nowait(_CLOSED)
+            if mesh.stopped is not None:
+                raise mesh.stopped
             raise ChannelClosed()
-        return item
+        mesh._unread(item[0], -item[2])
+        return item[0], item[1]
 
     # -- extras for the table ----------------------------------------------------------------
 

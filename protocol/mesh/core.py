@@ -15,6 +15,7 @@ from typing import Any
 import zmq
 import zmq.asyncio
 
+from ..channel import TableStop
 from ..envelope import (
     Equivocation,
     Message,
@@ -123,6 +124,12 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self._cp_answers: dict[int, dict[int, Any]] = {}
         self._log_budget = [20.0, now]
         self.budgets = Budgets()
+        self.stopped: TableStop | None = None
+        self._stop_payload: Message | None = None
+        self._unread_bytes: dict[int, int] = {}
+        self._future_bytes: dict[int, int] = {}
+        self.away_since: dict[int, float] = {}
+        self.left: set[int] = set()
         self._hs_secret = secrets.token_bytes(32)
 
     # -- construction ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..channel import TableStop
 from ..envelope import (
     Equivocation,
     Message,
@@ -26,7 +27,6 @@ from .common import (
     MeshError,
     MeshEvent,
     Timings,
-    _copy,
     _split_address,
     log,
 )
@@ -110,10 +110,14 @@ class RecoveryMixin:
                 body = e.body if e.body is not None else {}
                 self.replay.add(e.topic, e.to, body, e.seq)
             elif e.body is not None and (e.to is None or e.to == self.seat):
-                self._inbox(e.topic).put_nowait((e.sender, _copy(e.body)))
+                self._deliver(e.sender, e.topic, e.body, check=False)
         for f in t.faults:
             with contextlib.suppress(KeyError, TypeError):
                 self._accused.add(f["seat"])
+        if t.stop is not None:  # the table had stopped: it stays stopped
+            st = t.stop
+            self.stopped = TableStop(st.get("culprit"), str(st.get("reason")), st.get("by"))
+            self._stop_payload = {"culprit": st.get("culprit"), "reason": str(st.get("reason")), "proof": []}
         own = self._own_entry(mine_name, self._advertised(self._peer_host()))
         if self._members.get(self.seat) != own:
             self._set_member(own, record=False)
@@ -147,35 +151,48 @@ class RecoveryMixin:
                 if force:
                     self._resent.pop((s, self.seat), None)
 
-    async def checkpoint(self, timeout: float | None = 10.0) -> list[Equivocation]:
+    async def checkpoint(
+        self, timeout: float | None = 10.0, patient: bool = False, cap: float = 600.0
+    ) -> list[Equivocation]:
         """Compare transcript heads with every other peer now: returns once every peer has
         answered for everything we hold (and any mismatch has been proven), with every
-        equivocation found so far. ``TimeoutError`` if some peer does not answer in time."""
+        equivocation found so far. ``TimeoutError`` (with words) if some peer does not answer
+        in time; with ``patient`` the clock only runs while no peer is away (at most ``cap``
+        seconds in all)."""
         target = [seq for seq, _ in self._heads_list()]
         cp = secrets.token_hex(4)
         others = [s for s in self._members if s != self.seat]
         for s in others:
             self._cp_answers.pop(s, None)
-
-        async def run() -> None:
-            while True:
-                missing = [s for s in others if not self._cp_done(s, cp, target)]
-                if not missing and not self._proof_pending():
-                    return
-                for s in missing:
-                    self._send_heads(s, reply=True, extra={"cp": cp, "cpat": target})
-                await asyncio.sleep(self.timings.tick)
-
-        await asyncio.wait_for(run(), timeout)
-        return list(self.equivocations)
+        loop = asyncio.get_running_loop()
+        start = last = loop.time()
+        used = 0.0
+        while True:
+            missing = [s for s in others if not self._cp_done(s, cp, target)]
+            if not missing and not self._proof_pending():
+                return list(self.equivocations)
+            now = loop.time()
+            if not (patient and self.away):
+                used += now - last
+            last = now
+            if (timeout is not None and used > timeout) or now - start > cap or self.closed:
+                names = ", ".join(self.name_of(s) for s in missing) or "a proof"
+                raise TimeoutError(f"no checkpoint answer from {names}")
+            for s in missing:
+                self._send_heads(s, reply=True, extra={"cp": cp, "cpat": target})
+            await asyncio.sleep(self.timings.tick)
 
     def _heard(self, seat: int) -> None:
         self._last_heard[seat] = time.monotonic()
         if seat in self.away:
             self.away.discard(seat)
+            self.away_since.pop(seat, None)
+            self.left.discard(seat)
             self._emit(MeshEvent("back", seat, self.name_of(seat)))
             self._resent.pop((seat, self.seat), None)
             self._send_heads(seat, reply=True)
+            if self._stop_payload is not None:  # it missed the stop while away
+                self._send_ctl(seat, "stop", self._stop_payload)
         if seat not in self._ever_heard:
             self._ever_heard.add(seat)
             self._maybe_ready()
@@ -186,9 +203,15 @@ class RecoveryMixin:
             self._ready.set()
 
     def _mark_away(self, seat: int, left: bool = False) -> None:
-        if seat not in self.away:
+        if left and seat not in self.left:
+            self.left.add(seat)
             self.away.add(seat)
-            self._emit(MeshEvent("left" if left else "away", seat, self.name_of(seat)))
+            self.away_since.setdefault(seat, time.monotonic())
+            self._emit(MeshEvent("left", seat, self.name_of(seat)))
+        elif seat not in self.away:
+            self.away.add(seat)
+            self.away_since[seat] = time.monotonic()
+            self._emit(MeshEvent("away", seat, self.name_of(seat)))
 
     # -- liveness ----------------------------------------------------------------------------
 

@@ -42,6 +42,8 @@ class TransportMixin:
         return q
 
     async def _send(self, to: int | None, topic: str, body: Message) -> None:
+        if self.stopped is not None:
+            raise self.stopped
         if self.closed:
             raise ChannelClosed()
         if not isinstance(topic, str) or not 0 < len(topic) <= 64:
@@ -133,21 +135,21 @@ class TransportMixin:
         hands back finished futures while messages wait, so without the yield a flood of traffic
         would starve the table and the deck."""
         sock = self.router
-        sync = zmq.Socket.shadow(sock.underlying)
         while True:
             first = await sock.recv(copy=False)
             try:
-                await self._read_message(sync, first)
+                await self._read_message(sock, first)
             except Exception:  # a bug must not take the peer down
                 log.exception("seat %d: error handling a frame", self.seat)
             await asyncio.sleep(0)
 
-    async def _read_message(self, sync: zmq.Socket, first: zmq.Frame) -> None:
+    async def _read_message(self, sock: zmq.asyncio.Socket, first: zmq.Frame) -> None:
         rid = first.bytes
         parts: list[bytes] = []
-        n, size = 1, 0
-        while sync.getsockopt(zmq.RCVMORE):
-            f = sync.recv(copy=False)
+        n, size, more = 1, 0, first.more
+        while more:
+            f = await sock.recv(copy=False)
+            more = f.more
             n += 1
             size += len(f)
             if n <= MAX_PARTS:
@@ -193,7 +195,7 @@ class TransportMixin:
             return
         kind, data = parts
         if kind in (K_ENV, K_RELAY):
-            self._on_env(data, direct=kind == K_ENV)
+            self._on_env(data, direct=kind == K_ENV, rid=rid)
         elif kind == K_CTL:
             self._on_ctl(data, rid)
         elif kind == K_HS:
@@ -279,6 +281,8 @@ class TransportMixin:
                 self._on_proof(seat, msg)
             elif t == "evidence":
                 self._on_evidence(seat, msg)
+            elif t == "stop":
+                self._on_stop(seat, msg)
             else:
                 self._drop(f"unknown control message {t!r} from seat {seat}")
         except (KeyError, TypeError, ValueError, IndexError) as e:
