@@ -314,7 +314,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 verb = "left the table" if s in mesh.left else "was away"
                 mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {_clock(wait)}")
                 return
-            if now - reminded.get(s, now - REMIND_EVERY + 5) >= REMIND_EVERY:
+            if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
                 how = "" if bot else "; they rerun their join command"
                 say(f"** waiting for {mesh.name_of(s)} (away {_clock(t)} of at most "

@@ -22,7 +22,7 @@ UNAUTH_MSGS = (20.0, 64.0)
 UNAUTH_BYTES = (64 * 1024.0, 512 * 1024.0)
 SEATED_MSGS = (4000.0, 20_000.0)
 SEATED_BYTES = (32 * 1024 * 1024.0, 256 * 1024 * 1024.0)
-HELLOS = (50.0, 100.0)  # handshakes answered per second, over all connections
+HELLOS = (0.5, 4.0)  # hellos answered per connection (an honest joiner sends one)
 
 # what a seated peer's signed traffic may make us hold
 MAX_TOPICS = 32  # distinct topics a table may use
@@ -52,6 +52,7 @@ class ConnBudget:
     bytes: Bucket
     seat: int | None = None
     dropped: int = 0
+    hellos: Bucket = field(default_factory=lambda: Bucket(*HELLOS))
 
     @classmethod
     def unauthenticated(cls, now: float) -> ConnBudget:
@@ -76,7 +77,6 @@ class Budgets:
     """Every connection's budget, bounded in number."""
 
     conns: OrderedDict[bytes, ConnBudget] = field(default_factory=OrderedDict)
-    hellos: Bucket = field(default_factory=lambda: Bucket(*HELLOS))
     dropped: int = 0  # messages dropped over budget, all connections
 
     def conn(self, rid: bytes, now: float) -> ConnBudget:

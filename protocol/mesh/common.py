@@ -19,8 +19,9 @@ MESH_VERSION = 2
 CTL_DOMAIN = b"p2pcards/v1/ctl\n"
 HS_DOMAIN = b"p2pcards/v1/hs\n"
 K_HS, K_CTL, K_ENV, K_RELAY = b"hs", b"ctl", b"env", b"relay"
-MAX_FRAME = 1024 * 1024  # bytes in one frame: a peer sending a larger one is disconnected
-HWM = 1_000  # messages queued per connection (at most MAX_FRAME each)
+MAX_FRAME = 512 * 1024  # bytes in one frame: a peer sending a larger one is disconnected
+HWM = 1_000  # messages queued to send per connection
+RCV_HWM = 64  # messages queued per incoming connection: at most 32 MiB (RCV_HWM × MAX_FRAME)
 MAX_FUTURE = 5_000
 MAX_BATCH = 1_000
 

@@ -37,6 +37,7 @@ from .channel import _CLOSED, MeshChannel, Replay
 from .common import (
     HWM,
     MAX_FRAME,
+    RCV_HWM,
     MeshError,
     MeshEvent,
     Timings,
@@ -67,7 +68,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self.ctx = zmq.asyncio.Context()
         self.router = self.ctx.socket(zmq.ROUTER)
         self.router.setsockopt(zmq.LINGER, 0)
-        self.router.setsockopt(zmq.RCVHWM, HWM)
+        self.router.setsockopt(zmq.RCVHWM, RCV_HWM)
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_FRAME)
         self.port = self._bind(port, fallback_port)
         # table state, set by _setup_table

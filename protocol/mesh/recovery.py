@@ -117,7 +117,11 @@ class RecoveryMixin:
         if t.stop is not None:  # the table had stopped: it stays stopped
             st = t.stop
             self.stopped = TableStop(st.get("culprit"), str(st.get("reason")), st.get("by"))
-            self._stop_payload = {"culprit": st.get("culprit"), "reason": str(st.get("reason")), "proof": []}
+            self._stop_payload = {
+                "culprit": st.get("culprit"),
+                "reason": str(st.get("reason")),
+                "proof": [],
+            }
         own = self._own_entry(mine_name, self._advertised(self._peer_host()))
         if self._members.get(self.seat) != own:
             self._set_member(own, record=False)

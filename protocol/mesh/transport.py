@@ -110,12 +110,13 @@ class TransportMixin:
                 log.debug("seat %d: send failed: %s", self.seat, exc)
 
     def _send_ctl(self, seat: int, t: str, payload: Message) -> None:
-        assert not {"t", "table", "from", "sess", "boot", "ctr", "sig"} & set(payload)
+        assert not {"t", "table", "from", "to", "sess", "boot", "ctr", "sig"} & set(payload)
         self._ctr += 1
         msg = {
             "t": t,
             "table": self.table,
             "from": self.seat,
+            "to": seat,  # named: one captured on its way to another seat is refused here
             "sess": self._sess,
             "boot": self._boot,
             "ctr": self._ctr,
@@ -207,7 +208,8 @@ class TransportMixin:
                 self._drop(str(e))
                 return
             if msg.get("t") == "hello":
-                if self.budgets.hellos.take(1, time.monotonic()):
+                now = time.monotonic()
+                if self.budgets.conn(rid, now).hellos.take(1, now):
                     self._on_hello(rid, msg)
                 else:
                     self._drop("a hello over the handshake budget", logging.DEBUG)
@@ -255,6 +257,9 @@ class TransportMixin:
             return
         if not verify(member.key, sig, CTL_DOMAIN + canonical(unsigned)):
             self._drop(f"control message with a bad signature for seat {seat}")
+            return
+        if msg.get("to") != self.seat:
+            self._drop(f"control message from seat {seat} addressed to another seat")
             return
         if not self._fresh(seat, msg):
             self._drop(f"replayed control message from seat {seat}")
