@@ -70,7 +70,6 @@ async def test_an_unauthenticated_flood_neither_stalls_the_table_nor_keeps_memor
         assert growth <= 64, f"victim RSS grew {growth:.0f} MB"
         assert victim.budgets.dropped > 0  # the flood was refused, not processed
         assert blamed(meshes) == set() and all(m.stopped is None for m in meshes)
-        assert not victim.away and not meshes[0].away
     finally:
         await close_all(meshes)
 
