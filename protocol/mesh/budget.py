@@ -26,7 +26,7 @@ HELLOS = (0.5, 4.0)  # hellos answered per connection (an honest joiner sends on
 
 # what a seated peer's signed traffic may make us hold
 MAX_TOPICS = 32  # distinct topics a table may use
-MAX_UNREAD_BYTES = 64 * 1024 * 1024  # bytes of one sender's messages waiting unread in inboxes
+MAX_UNREAD_BYTES = 16 * 1024 * 1024  # bytes of one sender's messages waiting unread in inboxes
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # bytes of one sender's envelopes held ahead of a gap
 
 
