@@ -181,8 +181,11 @@ def _network_errors(fn):
             raise typer.Exit(0) from None
         except TableStopped as exc:
             fail(f"the table stopped: {exc.reason}", 3)
+        except TimeoutError as exc:
+            fail(str(exc) or "a network operation timed out; run the same command again to "
+                 "take your seat back", 1)
         except (ConfigError, MeshError, IdentityError, TranscriptError, OSError) as exc:
-            fail(str(exc), 1)
+            fail(str(exc) or f"{type(exc).__name__} (no details)", 1)
         except KeyboardInterrupt:
             typer.echo("\nInterrupted. Run the same command again to rejoin your seat.")
             raise typer.Exit(130) from None

@@ -39,6 +39,7 @@ WAIT = 120.0  # default --wait: seconds the table waits for a player who is away
 PERSON_TURN, BOT_TURN = 300.0, 30.0  # default --turn-time for a person's and a bot's seat
 TURN_GRACE = 30.0  # the others wait this much beyond the turn time before naming a silent program
 REMIND_EVERY = 15.0  # seconds between "waiting for ..." reminders
+MAX_UNREACHED_PAUSE = 300.0  # a deck timeout waits at most this long for our messages to get through
 
 
 @dataclass
@@ -91,8 +92,9 @@ class GameInfo:
 
 class PatientChannel(Channel):
     """The mesh channel as the deck service sees it: a timeout only runs while every peer is
-    present, so a peer whose terminal closed is waited for (the table pauses), while a peer that
-    is present and withholds a message is named when its time is up."""
+    present and getting our messages, so a peer whose terminal closed, or whom our messages do
+    not reach (a failed resume, a one-way link), is waited for (the table pauses), while a peer
+    that is present and withholds a message is named when its time is up."""
 
     def __init__(self, inner: Any, mesh: Mesh) -> None:
         self.inner = inner
@@ -109,13 +111,17 @@ class PatientChannel(Channel):
     async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
         if timeout is None:
             return await self.inner.recv(topic)
-        left = timeout
+        left, paused = timeout, 0.0
         while True:
             step = min(left, 0.5)
             try:
                 return await self.inner.recv(topic, step)
             except TimeoutError:
-                if not self.mesh.away:
+                # a peer that keeps saying it lacks our messages is waited for, but not forever
+                unreached = bool(self.mesh.unreached()) and paused < MAX_UNREACHED_PAUSE
+                if unreached:
+                    paused += step
+                if not self.mesh.away and not unreached:
                     left -= step
                     if left <= 0:
                         raise

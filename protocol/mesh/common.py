@@ -74,16 +74,48 @@ def _split_address(addr: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def _route_ip(target: str) -> str:
-    """The local IP this machine uses to reach ``target`` (a UDP connect sends no packet)."""
+def _route_ip(target: str) -> str | None:
+    """The local IP this machine uses to reach ``target`` (a UDP connect sends no packet), or
+    ``None`` without a route (a LAN with no default route, for instance)."""
     if target.startswith("127.") or target == "localhost":
         return "127.0.0.1"
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect((target, 9))
-            return s.getsockname()[0]
+            ip = s.getsockname()[0]
     except OSError:
+        return None
+    return None if ip in ("0.0.0.0", "") else ip
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback and link-local, in interface order."""
+    try:
+        import ifaddr  # zeroconf's own dependency
+
+        adapters = ifaddr.get_adapters()
+    except Exception:  # noqa: BLE001 -- no interface list: the route lookup is all we have
+        return []
+    return [
+        ip.ip
+        for a in adapters
+        for ip in a.ips
+        if isinstance(ip.ip, str) and not ip.ip.startswith(("127.", "169.254."))
+    ]
+
+
+def local_ip(toward: str | None) -> str:
+    """The address other machines reach us by: the one on the route toward ``toward`` (a peer),
+    else the one on the default route, else the first LAN interface's; loopback only when
+    ``toward`` is loopback or the machine has nothing else."""
+    if toward is not None and (toward.startswith("127.") or toward == "localhost"):
         return "127.0.0.1"
+    for target in ([toward] if toward else []) + ["192.0.2.1"]:
+        ip = _route_ip(target)
+        if ip is not None and not ip.startswith("127."):
+            return ip
+    addrs = lan_addresses()
+    return addrs[0] if addrs else "127.0.0.1"
 
 
 @dataclass
@@ -100,7 +132,8 @@ class MeshEvent:
     def __str__(self) -> str:
         parts = [self.kind]
         if self.seat is not None:
-            parts.append(f"{self.name} (seat {self.seat})" if self.name else f"seat {self.seat}")
+            n = self.seat + 1  # seats are numbered from 1 wherever a person reads them
+            parts.append(f"{self.name} (seat {n})" if self.name else f"seat {n}")
         if self.detail:
             parts.append(self.detail)
         return ": ".join(parts)

@@ -41,7 +41,7 @@ from .common import (
     MeshError,
     MeshEvent,
     Timings,
-    _route_ip,
+    local_ip,
 )
 from .handshake import HandshakeMixin
 from .recovery import RecoveryMixin
@@ -212,7 +212,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
     def _advertised(self, toward: str | None) -> str:
         host = self.bind_host
         if host in ("0.0.0.0", "*", ""):
-            host = _route_ip(toward or "192.0.2.1")
+            host = local_ip(toward)
         return f"tcp://{host}:{self.port}"
 
     def _setup_table(
@@ -343,6 +343,20 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         q: asyncio.Queue[MeshEvent] = asyncio.Queue()
         self._subscribers.append(q)
         return q
+
+    def unreached(self, grace: float = 3.0) -> set[int]:
+        """Seats that, by their own latest heads, still lack an envelope of ours sent more than
+        ``grace`` seconds ago: our messages are not getting through to them (a wrong address, a
+        one-way link), so a timeout must not name them for being slow."""
+        assert self.verifier is not None
+        mine = self.verifier.chains[self.seat].seq
+        now = time.monotonic()
+        out = set()
+        for s, seqs in self._peer_heads.items():
+            have = seqs[self.seat] if self.seat < len(seqs) else mine
+            if have < mine and have < len(self._sent_at) and now - self._sent_at[have] > grace:
+                out.add(s)
+        return out
 
     def waiting_for(self) -> list[str]:
         """Names of the peers marked away (for "waiting for <name>")."""

@@ -140,7 +140,7 @@ class HandshakeMixin:
             if rejoin:
                 if not path.exists():
                     raise MeshError(
-                        f"you already have seat {seat} at this table, but there is no transcript of it at {path}; "
+                        f"you already have seat {seat + 1} at this table, but there is no transcript of it at {path}; "
                         "restart with the data directory (P2PCARDS_HOME) you played with"
                     )
                 tr = read_transcript(path, self.identity, tolerate_torn_tail=True)

@@ -139,9 +139,14 @@ class RecoveryMixin:
         )
 
     def _peer_host(self) -> str | None:
+        """A peer's host to work out our own address toward (not loopback unless we are bound
+        there: a stale loopback address in the roster must not make us announce loopback)."""
+        loop_ok = self.bind_host.startswith("127.")
         for s, m in self._members.items():
             if s != self.seat:
-                return _split_address(self._dial.get(s) or m.addr)[0]
+                host = _split_address(self._dial.get(s) or m.addr)[0]
+                if loop_ok or not host.startswith("127."):
+                    return host
         return None
 
     def _link_payload(self) -> Message:
