@@ -324,3 +324,19 @@ async def test_a_chat_flood_is_cut_to_a_few_lines_and_reported():
     assert CHAT_BURST <= len(lines) <= CHAT_BURST + 2
     assert any(h.startswith("(alice is flooding the chat;") for h in heard)
     assert len(heard) < 20
+
+
+@run_async(timeout=30)
+async def test_the_final_checkpoint_waits_for_an_away_peer_and_fails_in_words(tmp_path):
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        await host.channel.broadcast("b", {"x": 1})
+        await carol.close(announce=False)  # a crash: carol is away, not gone for good
+        await until(lambda: 2 in host.away, what="carol away")
+        t0 = time.monotonic()
+        with pytest.raises(TimeoutError, match="no checkpoint answer from carol"):
+            await host.checkpoint(0.3, patient=True, cap=2.0)
+        assert time.monotonic() - t0 >= 1.5  # the clock stood still while carol was away
+    finally:
+        await close_all([host, bob])
