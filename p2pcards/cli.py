@@ -302,7 +302,9 @@ def tables() -> None:
             continue
         when = datetime.datetime.fromtimestamp(t.created).strftime("%Y-%m-%d %H:%M")
         names = ", ".join(str(m.get("name", "?")) for m in sorted(t.roster, key=lambda m: m.get("seat", 0)))
-        state = "finished" if t.finished else "unfinished (p2pcards join --resume)"
+        state = ("finished" if t.finished else
+                 f"stopped: {str(t.stop.get('reason'))[:120]}" if t.stop is not None else
+                 "unfinished (p2pcards join --resume)")
         typer.echo(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of {t.seats}  "
                    f"[{names}]  {state}\n    {path}")
 

@@ -232,7 +232,7 @@ async def _resume_latest(me: Identity, home: str | None, bind: str) -> Mesh:
     for path in find_transcripts(home):
         with contextlib.suppress(Exception):
             t = read_transcript(path, me, tolerate_torn_tail=True)
-            if not t.finished and t.key == me.key_hex:
+            if not t.finished and t.stop is None and t.key == me.key_hex:
                 say(f"Resuming table {t.table} (seat {t.seat + 1}).")
                 return await Mesh.resume(me, transcript=path, bind=bind, home=home)
     raise MeshError("there is no unfinished table to resume on this machine")
