@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from protocol.envelope import b64  # noqa: E402
 from protocol.mesh import JoinFailed, Mesh, MeshError, Timings  # noqa: E402
 from protocol.roster import Member  # noqa: E402
+from protocol.tablecode import code_key  # noqa: E402
 from tests.mesh.helpers import LOOPBACK, close_all, identity, make_table, play  # noqa: E402
 from tests.mesh.test_adversary import attack, blamed, rss_mb  # noqa: E402
 
@@ -37,9 +38,9 @@ async def unauth_flood(tmp: Path, seconds: float) -> dict:
     try:
         gc.collect()
         before = rss_mb()
-        flood = asyncio.create_task(attack("big", meshes[1].address, seconds))
-        parts = asyncio.create_task(attack("parts", meshes[1].address, 1.0))
-        nested = asyncio.create_task(attack("nested", meshes[1].address, 1.0))
+        flood = asyncio.create_task(attack("big", meshes[1].address, seconds, meshes[0].code))
+        parts = asyncio.create_task(attack("parts", meshes[1].address, 1.0, meshes[0].code))
+        nested = asyncio.create_task(attack("nested", meshes[1].address, 1.0, meshes[0].code))
         survived = True
         try:
             await asyncio.wait_for(asyncio.gather(*(play(m.channel, 40) for m in meshes)), 120)
@@ -89,7 +90,7 @@ async def joins_under_hello_flood(tmp: Path, joins: int) -> float:
     host = await Mesh.host(identity(tmp / "joins", 0), 16, bind=LOOPBACK, timings=t, name="host")
     ok, seated = 0, []
     try:
-        flood = asyncio.create_task(attack("hello", host.address, 3600))
+        flood = asyncio.create_task(attack("hello", host.address, 3600, host.code))
         await asyncio.sleep(1.0)
         for i in range(joins):
             if len(seated) == 15:  # a full table: open the next one (the flood goes on here)
@@ -99,7 +100,7 @@ async def joins_under_hello_flood(tmp: Path, joins: int) -> float:
                 flood.cancel()
                 host = await Mesh.host(identity(tmp / f"joins{i}", 0), 16, bind=LOOPBACK,
                                        timings=t, name="host")
-                flood = asyncio.create_task(attack("hello", host.address, 3600))
+                flood = asyncio.create_task(attack("hello", host.address, 3600, host.code))
                 await asyncio.sleep(0.5)
             try:
                 seated.append(await Mesh.join(identity(tmp / f"j{i}", 1), host.address, host.code,
@@ -116,7 +117,11 @@ async def joins_under_hello_flood(tmp: Path, joins: int) -> float:
 async def fake_host(tmp: Path) -> bool:
     t = Timings.fast()
     me = identity(tmp / "fake", 1)
-    fake = await Mesh.host(identity(tmp / "fake", 9), 3, bind=LOOPBACK, timings=t, name="fake")
+    # the worst case: a fake that has the connection key (so it can answer) but not the code's
+    # proof key; one without the code cannot even accept the connection
+    fake = await Mesh.host(identity(tmp / "fake", 9), 3, bind=LOOPBACK, timings=t, name="fake",
+                           code="ABC-DEF")
+    fake._code_key = code_key("ZZZ-ZZZ", fake.table)
     fake._members[1] = Member(1, "bob", me.public_key, "tcp://127.0.0.1:1", b64(b"\0" * 64))
     fake.verifier.keys[1] = me.public_key
     try:

@@ -8,6 +8,9 @@ import socket
 from dataclasses import dataclass
 from typing import Any
 
+import zmq
+from zmq.utils import z85
+
 from ..envelope import (
     Message,
     canonical,
@@ -24,6 +27,33 @@ HWM = 1_000  # messages queued to send per connection
 RCV_HWM = 64  # messages queued per incoming connection: at most 32 MiB (RCV_HWM × MAX_FRAME)
 MAX_FUTURE = 5_000
 MAX_BATCH = 1_000
+
+
+@dataclass
+class Curve:
+    """CurveZMQ keys (Z85): the table's server pair, derived from its code and shared by every
+    peer's ROUTER, and this process's own ephemeral client pair for its DEALERs."""
+
+    server_public: bytes
+    server_secret: bytes
+    client_public: bytes
+    client_secret: bytes
+
+    @classmethod
+    def from_secret(cls, secret: bytes) -> Curve:
+        sec = z85.encode(secret)
+        pub, csec = zmq.curve_keypair()
+        return cls(zmq.curve_public(sec), sec, pub, csec)
+
+    def serve(self, sock: zmq.Socket) -> None:
+        sock.curve_server = True
+        sock.curve_secretkey = self.server_secret
+        sock.curve_publickey = self.server_public
+
+    def dial(self, sock: zmq.Socket) -> None:
+        sock.curve_serverkey = self.server_public
+        sock.curve_publickey = self.client_public
+        sock.curve_secretkey = self.client_secret
 
 
 class MeshError(Exception):

@@ -25,7 +25,7 @@ from ..envelope import (
 )
 from ..identity import Identity
 from ..roster import Member, check_name, entry_payload, normalize_address, roster_digest
-from ..tablecode import code_key, new_code, new_table_id, normalize_code
+from ..tablecode import code_key, new_code, new_table_id, normalize_code, transport_secret
 from ..transcript import (
     TRANSCRIPT_VERSION,
     TranscriptWriter,
@@ -38,6 +38,7 @@ from .common import (
     HWM,
     MAX_FRAME,
     RCV_HWM,
+    Curve,
     MeshError,
     MeshEvent,
     Timings,
@@ -60,8 +61,12 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         timings: Timings | None = None,
         home: str | Path | None = None,
         fallback_port: bool = False,
+        transport: bytes | None = None,
     ) -> None:
         self.identity = identity
+        # CurveZMQ: the table's server key from its code (None: plain TCP, for tools and tests)
+        self._transport_secret = transport
+        self.curve = Curve.from_secret(transport) if transport is not None else None
         self.timings = timings or Timings()
         self.home = home if home is not None else identity.home
         self.bind_host = bind
@@ -70,6 +75,8 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self.router.setsockopt(zmq.LINGER, 0)
         self.router.setsockopt(zmq.RCVHWM, RCV_HWM)
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_FRAME)
+        if self.curve is not None:
+            self.curve.serve(self.router)
         self.port = self._bind(port, fallback_port)
         # table state, set by _setup_table
         self.table: str = ""
@@ -156,12 +163,14 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         code = normalize_code(code) if code else new_code()
         game_info = dict(game_info or {})
         canonical(game_info)
-        self = cls(identity, bind=bind, port=port, timings=timings, home=home)
+        secret = await asyncio.to_thread(transport_secret, code)
+        self = cls(identity, bind=bind, port=port, timings=timings, home=home, transport=secret)
         try:
             table = new_table_id()
             self._code_key = await asyncio.to_thread(code_key, code, table)
             self._setup_table(table, seats, 0, game_info, code)
             self._set_member(self._own_entry(name, self._advertised(None)))
+            self.note("transport", secret.hex())
             self._start()
         except BaseException:
             await self.close(announce=False)
@@ -185,9 +194,14 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         a seat there (we crashed), we take it back and resume from our transcript."""
         address = normalize_address(address)
         name = check_name(name)
-        if code is not None:
-            code = normalize_code(code)
-        self = cls(identity, bind=bind, port=port, timings=timings, home=home)
+        if code is None:
+            raise MeshError(
+                "joining needs the table code (--code); to take a seat back after a crash "
+                "without it, run: p2pcards join --resume"
+            )
+        code = normalize_code(code)
+        secret = await asyncio.to_thread(transport_secret, code)
+        self = cls(identity, bind=bind, port=port, timings=timings, home=home, transport=secret)
         try:
             await self._handshake(address, code, name)
         except BaseException:
@@ -290,6 +304,8 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
                 return
             sock.close(0)
         sock = self.ctx.socket(zmq.DEALER)
+        if self.curve is not None:
+            self.curve.dial(sock)
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.SNDHWM, HWM)
         sock.setsockopt(zmq.RECONNECT_IVL, 100)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -44,9 +45,17 @@ class HandshakeMixin:
     async def _handshake(self, address: str, code: str | None, name: str) -> None:
         t = self.timings
         dealer = self.ctx.socket(zmq.DEALER)
+        if self.curve is not None:
+            self.curve.dial(dealer)
         dealer.setsockopt(zmq.LINGER, 0)
         dealer.setsockopt(zmq.SNDHWM, HWM)
         owned = True
+        # a wrong code shows as a failed CurveZMQ handshake: watch for it, to say so at once
+        mon = dealer.get_monitor_socket(
+            zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+            | zmq.EVENT_HANDSHAKE_FAILED_AUTH
+            | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+        )
         try:
             dealer.connect(address)
             jnonce = secrets.token_hex(32)
@@ -61,7 +70,7 @@ class HandshakeMixin:
                 "nonce": jnonce,
             }
             await dealer.send_multipart([K_HS, canonical(hello)])
-            ch = await self._hs_answer(dealer, address, t.handshake_timeout, "challenge")
+            ch = await self._hs_answer(dealer, address, t.handshake_timeout, "challenge", mon)
             try:
                 table, hnonce, hkey_hex = ch["table"], ch["nonce"], ch["key"]
                 seats, rseat = ch["seats"], ch["seat"]
@@ -159,6 +168,8 @@ class HandshakeMixin:
             self._dealer_addr[rseat] = address
             owned = False
             self._open_transcript(fresh=True)
+            if self._transport_secret is not None:  # for a resume without the code
+                self.note("transport", self._transport_secret.hex())
             for m in roster:
                 self._set_member(m, record=False)
             own = self._own_entry(name, addr)
@@ -168,6 +179,9 @@ class HandshakeMixin:
             self._start()
             self._link_all()
         finally:
+            with contextlib.suppress(zmq.ZMQError):
+                dealer.disable_monitor()
+            mon.close(0)
             if owned:
                 dealer.close(0)
 
@@ -191,14 +205,34 @@ class HandshakeMixin:
         return int(time.time() // max(self.timings.handshake_timeout, 1.0))
 
     async def _hs_answer(
-        self, dealer: zmq.asyncio.Socket, address: str, timeout: float, want: str
+        self,
+        dealer: zmq.asyncio.Socket,
+        address: str,
+        timeout: float,
+        want: str,
+        mon: zmq.asyncio.Socket | None = None,
     ) -> Message:
+        recv = asyncio.ensure_future(dealer.recv_multipart())
+        failed = asyncio.ensure_future(mon.recv_multipart()) if mon is not None else None
         try:
-            frames = await asyncio.wait_for(dealer.recv_multipart(), timeout)
-        except TimeoutError:
+            done, _ = await asyncio.wait(
+                {recv} | ({failed} if failed else set()),
+                timeout=timeout,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        finally:
+            for f in (recv, failed):
+                if f is not None and not f.done():
+                    f.cancel()
+        if recv not in done:
+            if failed is not None and failed in done:
+                raise JoinRefused(
+                    "wrong table code (the table did not accept the encrypted connection)"
+                )
             raise JoinFailed(
                 f"no answer from {address} within {timeout:g} s: check the address and that the host is running"
-            ) from None
+            )
+        frames = recv.result()
         try:
             if len(frames) != 2 or frames[0] != K_HS:
                 raise ValueError("not a handshake frame")

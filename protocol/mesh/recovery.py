@@ -17,7 +17,7 @@ from ..envelope import (
 )
 from ..identity import Identity, fingerprint
 from ..roster import Member, normalize_address
-from ..tablecode import code_key
+from ..tablecode import code_key, transport_secret
 from ..transcript import (
     Transcript,
     read_transcript,
@@ -33,6 +33,22 @@ from .common import (
 
 if TYPE_CHECKING:
     from .core import Mesh
+
+
+def _transport_of(t: Transcript) -> bytes:
+    """The table's transport key, as our transcript recorded it (or from the code the host keeps)."""
+    note = t.notes.get("transport")
+    if isinstance(note, str):
+        with contextlib.suppress(ValueError):
+            raw = bytes.fromhex(note)
+            if len(raw) == 32:
+                return raw
+    if t.code is not None:
+        return transport_secret(t.code)
+    raise MeshError(
+        f"{t.path} does not hold this table's connection key: run your original join command "
+        "(with --code) to take the seat back"
+    )
 
 
 class RecoveryMixin:
@@ -65,6 +81,7 @@ class RecoveryMixin:
             if m.get("seat") == t.seat:
                 with contextlib.suppress(ValueError):
                     old_port = _split_address(normalize_address(m["addr"]))[1]
+        secret = _transport_of(t)
         self = cls(
             identity,
             bind=bind,
@@ -72,6 +89,7 @@ class RecoveryMixin:
             timings=timings,
             home=home,
             fallback_port=port is None,
+            transport=secret,
         )
         try:
             self._restore(t)

@@ -15,10 +15,20 @@ import pytest
 
 from protocol.channel import TableStop
 from protocol.envelope import b64, canonical, envelope_hash, seal
-from protocol.mesh import K_ENV, JoinFailed, Mesh, Timings
+from protocol.mesh import K_ENV, JoinFailed, JoinRefused, Mesh, Timings
 from protocol.roster import Member
 
-from .helpers import LOOPBACK, NAMES, close_all, identity, make_table, play, run_async, until
+from .helpers import (
+    LOOPBACK,
+    NAMES,
+    close_all,
+    identity,
+    make_table,
+    play,
+    raw_dealer,
+    run_async,
+    until,
+)
 
 pytestmark = pytest.mark.network
 
@@ -32,10 +42,11 @@ def rss_mb() -> float:
     return 0.0
 
 
-async def attack(mode: str, address: str, seconds: float) -> int:
-    """Run the attacker process to its end; the number of messages it sent."""
+async def attack(mode: str, address: str, seconds: float, code: str = "") -> int:
+    """Run the attacker process to its end; the number of messages it sent. With ``code`` it
+    knows the table code (a former player, say) and so gets through the encryption."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, str(ATTACKER), mode, address, str(seconds),
+        sys.executable, str(ATTACKER), mode, address, str(seconds), code,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
     out, _ = await asyncio.wait_for(proc.communicate(), seconds + 30)
     return int(out.decode().split()[-1])
@@ -55,8 +66,8 @@ async def test_an_unauthenticated_flood_neither_stalls_the_table_nor_keeps_memor
         await play(meshes[0].channel, 0)  # warm up
         gc.collect()
         before = rss_mb()
-        flood = asyncio.create_task(attack("big", victim.address, 4.0))
-        parts = asyncio.create_task(attack("parts", victim.address, 1.0))
+        flood = asyncio.create_task(attack("big", victim.address, 4.0, meshes[0].code))
+        parts = asyncio.create_task(attack("parts", victim.address, 1.0, meshes[0].code))
         # the table plays on while the victim is flooded: every round completes at every seat
         results = await asyncio.wait_for(
             asyncio.gather(*(play(m.channel, 30) for m in meshes)), 60)
@@ -74,13 +85,27 @@ async def test_an_unauthenticated_flood_neither_stalls_the_table_nor_keeps_memor
         await close_all(meshes)
 
 
+@run_async(timeout=60)
+async def test_without_the_code_not_one_message_gets_through(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG, logger="p2pcards.mesh")
+    meshes = await make_table(tmp_path, 2)
+    try:
+        sent = await attack("big", meshes[1].address, 1.5)  # no code: no transport key
+        assert sent > 0
+        await asyncio.sleep(0.3)
+        assert meshes[1].budgets.dropped == 0 and "dropped a message" not in caplog.text
+        assert blamed(meshes) == set()
+    finally:
+        await close_all(meshes)
+
+
 @run_async(timeout=90)
 async def test_an_honest_join_succeeds_during_a_hello_flood(tmp_path):
     t = Timings.fast()
     host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice")
     joined: list[Mesh] = []
     try:
-        flood = asyncio.create_task(attack("hello", host.address, 5.0))
+        flood = asyncio.create_task(attack("hello", host.address, 5.0, host.code))
         await asyncio.sleep(1.0)  # the flood is under way
         for i in (1, 2):
             joined.append(await Mesh.join(identity(tmp_path, i), host.address, host.code,
@@ -95,21 +120,27 @@ async def test_an_honest_join_succeeds_during_a_hello_flood(tmp_path):
 @run_async(timeout=60)
 async def test_a_fake_table_that_claims_a_rejoin_cannot_seat_a_joiner(tmp_path):
     """The fake knows our public key (it is no secret) and says we are back at our seat with
-    nothing sent yet; it does not know the code, so the joiner refuses it."""
+    nothing sent yet. Without the code it cannot even accept the encrypted connection; and even
+    one that had the connection key but not the code's proof key is refused by the joiner."""
+    from protocol.tablecode import code_key
+
     t = Timings.fast()
     me = identity(tmp_path, 1)
-    fake = await Mesh.host(identity(tmp_path, 9), 3, bind=LOOPBACK, timings=t, name="fake")
-    try:
-        addr = "tcp://127.0.0.1:1"
-        sig = b64(b"\0" * 64)  # the fake cannot sign our entry: it copies an entry shape
-        entry = Member(1, "bob", me.public_key, addr, sig)
-        fake._members[1] = entry  # the fake seats our key (bypassing its own checks)
-        fake.verifier.keys[1] = me.public_key
-        with pytest.raises(JoinFailed, match="did not prove it knows the table code"):
-            await Mesh.join(me, fake.address, "ABC-DEF", "bob", bind=LOOPBACK, timings=t)
-        assert not any((tmp_path / "home1" / "tables").glob("*.jsonl"))
-    finally:
-        await close_all([fake])
+    for fake_code, expected in (("ZZZ-ZZZ", JoinRefused), ("ABC-DEF", JoinFailed)):
+        fake = await Mesh.host(identity(tmp_path, 9), 3, bind=LOOPBACK, timings=t, name="fake",
+                               code=fake_code)
+        try:
+            if fake_code == "ABC-DEF":  # it has the transport key, but not the code's proof key
+                fake._code_key = code_key("ZZZ-ZZZ", fake.table)
+            entry = Member(1, "bob", me.public_key, "tcp://127.0.0.1:1", b64(b"\0" * 64))
+            fake._members[1] = entry  # the fake seats our key (bypassing its own checks)
+            fake.verifier.keys[1] = me.public_key
+            with pytest.raises(expected) as info:
+                await Mesh.join(me, fake.address, "ABC-DEF", "bob", bind=LOOPBACK, timings=t)
+            assert "code" in str(info.value)
+            assert not any((tmp_path / "home1" / "tables").glob("*.jsonl"))
+        finally:
+            await close_all([fake])
 
 
 @run_async(timeout=60)
@@ -198,7 +229,7 @@ async def test_deeply_nested_frames_log_a_short_line_and_no_traceback(tmp_path, 
     caplog.set_level(logging.DEBUG, logger="p2pcards.mesh")
     meshes = await make_table(tmp_path, 2)
     try:
-        await attack("nested", meshes[1].address, 1.0)
+        await attack("nested", meshes[1].address, 1.0, meshes[0].code)
         await asyncio.sleep(0.3)
         assert "Traceback" not in caplog.text and "RecursionError" not in caplog.text
         assert max(len(r.getMessage()) for r in caplog.records) < 400
@@ -246,14 +277,10 @@ async def test_a_control_message_for_another_seat_is_refused(tmp_path, caplog):
     try:
         bob._send_heads(0, reply=False)
         await until(lambda: "f" in captured)
-        carol_router = carol.address
-        import zmq
         import zmq.asyncio
 
         ctx = zmq.asyncio.Context()
-        raw = ctx.socket(zmq.DEALER)
-        raw.setsockopt(zmq.LINGER, 0)
-        raw.connect(carol_router)
+        raw = raw_dealer(ctx, carol)
         await raw.send_multipart(captured["f"])
         await until(lambda: "addressed to another seat" in caplog.text, what="refusal logged")
         raw.close(0)

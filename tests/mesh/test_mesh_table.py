@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from protocol.channel import Channel, ChannelClosed
-from protocol.mesh import JoinFailed, JoinRefused, Mesh, Timings
+from protocol.mesh import JoinFailed, JoinRefused, Mesh, MeshError, Timings
 
 from .helpers import LOOPBACK, close_all, identity, make_table, run_async, until
 
@@ -81,7 +81,7 @@ async def test_wrong_or_missing_code_is_refused_and_the_table_is_unchanged(tmp_p
         await Mesh.join(
             identity(tmp_path, 2), host.address, wrong, "mallory", bind=LOOPBACK, timings=t
         )
-    with pytest.raises(JoinRefused, match="needs its code"):
+    with pytest.raises(MeshError, match="needs the table code"):
         await Mesh.join(
             identity(tmp_path, 2), host.address, None, "mallory", bind=LOOPBACK, timings=t
         )
