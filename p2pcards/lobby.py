@@ -337,8 +337,6 @@ async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot
             say(f"** {ev.name} left the table.")
         elif ev.kind == "back":
             say(f"** {ev.name} is back.")
-        elif ev.kind == "flood":
-            say(f"** ({ev.detail})")
         elif ev.kind == "stop":
             say(f"** the table stopped: {ev.detail}")
         elif ev.kind in ("equivocation", "fault"):
