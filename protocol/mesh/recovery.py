@@ -193,7 +193,7 @@ class RecoveryMixin:
             self._cp_answers.pop(s, None)
         loop = asyncio.get_running_loop()
         start = last = loop.time()
-        used = 0.0
+        used, asked = 0.0, -1e9
         while True:
             missing = [s for s in others if not self._cp_done(s, cp, target)]
             if not missing and not self._proof_pending():
@@ -205,8 +205,10 @@ class RecoveryMixin:
             if (timeout is not None and used > timeout) or now - start > cap or self.closed:
                 names = ", ".join(self.name_of(s) for s in missing) or "a proof"
                 raise TimeoutError(f"no checkpoint answer from {names}")
-            for s in missing:
-                self._send_heads(s, reply=True, extra={"cp": cp, "cpat": target})
+            if now - asked >= self.timings.resend_after:  # ask again, not every tick
+                asked = now
+                for s in missing:
+                    self._send_heads(s, reply=True, extra={"cp": cp, "cpat": target})
             await asyncio.sleep(self.timings.tick)
 
     def _heard(self, seat: int) -> None:

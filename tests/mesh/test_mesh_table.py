@@ -46,7 +46,7 @@ async def test_four_peers_form_a_table_and_talk_in_order(tmp_path):
         heads = [m.heads() for m in meshes]
         assert all(h == heads[0] for h in heads)
         assert heads[0][0][0] == n * 4
-        assert await meshes[0].checkpoint(5) == []
+        assert await meshes[0].checkpoint(15) == []  # generous: a loaded, shared machine
     finally:
         await close_all(meshes)
 
