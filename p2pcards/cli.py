@@ -267,8 +267,11 @@ def _network_errors(fn):
             raise typer.Exit(0) from None
         except TableStopped as exc:
             fail(f"the table stopped: {exc.reason}", 3)
+        except TimeoutError as exc:
+            fail(str(exc) or "a network operation timed out; run the same command again to "
+                 "take your seat back", 1)
         except (ConfigError, MeshError, IdentityError, TranscriptError, OSError) as exc:
-            fail(str(exc), 1)
+            fail(str(exc) or f"{type(exc).__name__} (no details)", 1)
         except KeyboardInterrupt:
             typer.echo("\nInterrupted. Run the same command again to rejoin your seat.")
             raise typer.Exit(130) from None
@@ -294,6 +297,12 @@ def host(
     bot_level: Annotated[str, typer.Option(help="Level of the bots: random, easy, normal, strong.")] = "easy",
     discovery: Annotated[bool, typer.Option(help="Advertise the table on the LAN (mDNS).")] = True,
     autoplay: Annotated[bool, typer.Option(hidden=True, help="A bot plays the host's seat.")] = False,
+    wait: Annotated[float, typer.Option(min=1, max=86400, help="Seconds the table waits for an "
+                                        "absent player before ending the match.")] = 120,
+    turn_time: Annotated[float | None, typer.Option(min=0, max=86400, help="Seconds for a turn "
+                                                    "(default 300 for a person, 30 for a bot; "
+                                                    "0: no limit); then the seat's bot plays.",
+                                                    show_default=False)] = None,
     plain: PlainOpt = False,
 ) -> None:
     """Open a table: prints its address and code; others run 'p2pcards join'."""
@@ -306,8 +315,8 @@ def host(
     _network_errors(host_table)(game, players,
                                 game_options(difficulty, adventure, euro, time_tokens, act2),
                                 bots=bots, port=port, name=name, bind=bind, bot_level=bot_level,
-                                discovery=discovery, autoplay=autoplay,
-                                screen=_screen(plain) and not autoplay)
+                                discovery=discovery, autoplay=autoplay, wait=wait,
+                                turn_time=turn_time, screen=_screen(plain) and not autoplay)
 
 
 @app.command()
@@ -333,7 +342,8 @@ def join(
 @app.command()
 def bot(
     address: Annotated[str, typer.Argument(help="HOST:PORT of the table.", show_default=False)],
-    code: Annotated[str | None, typer.Option(help="The table code.")] = None,
+    code: Annotated[str | None, typer.Option(help="The table code.", envvar="P2PCARDS_CODE",
+                                             show_envvar=False)] = None,
     name: Annotated[str, typer.Option(help="The bot's name at the table.")] = "bot",
     level: Annotated[str, typer.Option("--bot-level", "--level",
                                        help="random, easy, normal or strong.")] = "easy",
@@ -405,7 +415,9 @@ def tables() -> None:
             continue
         when = datetime.datetime.fromtimestamp(t.created).strftime("%Y-%m-%d %H:%M")
         names = ", ".join(str(m.get("name", "?")) for m in sorted(t.roster, key=lambda m: m.get("seat", 0)))
-        state = "finished" if t.finished else "unfinished (p2pcards join --resume)"
+        state = ("finished" if t.finished else
+                 f"stopped: {str(t.stop.get('reason'))[:120]}" if t.stop is not None else
+                 "unfinished (p2pcards join --resume)")
         typer.echo(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of {t.seats}  "
                    f"[{names}]  {state}\n    {path}")
     typer.echo(f"Step through one: p2pcards replay FILE [--seat N]{os.linesep}", nl=False)
@@ -490,8 +502,23 @@ def main() -> None:
         raise SystemExit(70) from None
 
 
+def _redacted(args: list[str]) -> list[str]:
+    """The command line without the table code (``--code X`` or ``--code=X``)."""
+    out, hide = [], False
+    for a in args:
+        if hide:
+            out.append("***")
+        elif a.startswith("--code="):
+            out.append("--code=***")
+        else:
+            out.append(a)
+        hide = a == "--code"
+    return out
+
+
 def _crash_log(exc: Exception) -> str:
     import datetime
+    import os
     import sys
     import traceback
 
@@ -501,9 +528,11 @@ def _crash_log(exc: Exception) -> str:
     try:
         path = data_dir() / "crash.log"
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as f:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # private: 0600
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(f"--- {datetime.datetime.now().isoformat(timespec='seconds')} "
-                    f"p2pcards {' '.join(sys.argv[1:])}\n{text}")
+                    f"p2pcards {' '.join(_redacted(sys.argv[1:]))}\n{text}")
     except OSError:
         sys.stderr.write(text)
         return "The details are above; please report them."

@@ -10,17 +10,19 @@ arrangements, plus its own decisions, so a restarted peer re-makes exactly the s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import secrets
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from protocol.channel import Channel, Message
+from protocol.channel import Channel, Message, TableStop
 from protocol.deck import DeckPeer
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
@@ -30,10 +32,15 @@ from . import __version__
 from .deck_dealer import DeckDealer
 from .engine import ConfigError, Event, GameState, Request, Shuffle
 from .games import game_class, new_game
-from .table import Table, TableResult
+from .table import Table, TableResult, TableStopped
 
 DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
 DECISION_TIMEOUT = 6 * 3600.0  # a step that waits on a person's choice (a private arrangement)
+WAIT = 120.0  # default --wait: seconds the table waits for a player who is away
+PERSON_TURN, BOT_TURN = 300.0, 30.0  # default --turn-time for a person's and a bot's seat
+TURN_GRACE = 30.0  # the others wait this much beyond the turn time before naming a silent program
+REMIND_EVERY = 15.0  # seconds between "waiting for ..." reminders
+MAX_UNREACHED_PAUSE = 300.0  # a deck timeout waits at most this long for our messages to get through
 
 
 @dataclass
@@ -41,10 +48,30 @@ class GameInfo:
     game: str
     players: int
     options: dict[str, Any]
+    wait: float = WAIT  # seconds the table waits for an away player, then ends the match
+    turn_time: float | None = None  # None: the defaults (a person 300 s, a bot 30 s); 0: off
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "options": self.options,
-                "version": __version__}
+                "version": __version__, "wait": self.wait, "turn_time": self.turn_time}
+
+    def own_turn_time(self, bot: bool) -> float | None:
+        """How long this seat's own program lets its player think before its bot plays."""
+        if self.turn_time is None:
+            return BOT_TURN if bot else PERSON_TURN
+        return self.turn_time or None
+
+    def peer_turn_time(self) -> float | None:
+        """How long the others wait for a seat's decision before naming its silent program."""
+        if self.turn_time == 0:
+            return None
+        return (self.turn_time or PERSON_TURN) + TURN_GRACE
+
+    def settings_text(self) -> str:
+        turn = ("off" if self.turn_time == 0 else
+                f"{_clock(PERSON_TURN)} for a person, {_clock(BOT_TURN)} for a bot"
+                if self.turn_time is None else _clock(self.turn_time))
+        return f"Table settings: turn time {turn}; the table waits {_clock(self.wait)} for an absent player."
 
     @classmethod
     def from_json(cls, d: Any) -> GameInfo:
@@ -54,7 +81,10 @@ class GameInfo:
         players, options = d.get("players"), d.get("options", {})
         if not isinstance(players, int) or not isinstance(options, dict):
             raise ConfigError("the table's game description is malformed")
-        return cls(d["game"], players, options)
+        wait, turn = d.get("wait", WAIT), d.get("turn_time")
+        if not _seconds(wait) or wait <= 0 or not (turn is None or _seconds(turn)):
+            raise ConfigError("the table's wait or turn time is malformed")
+        return cls(d["game"], players, options, float(wait), None if turn is None else float(turn))
 
     def check(self) -> None:
         """Build the game once, so bad options fail before anyone sits down."""
@@ -63,8 +93,9 @@ class GameInfo:
 
 class PatientChannel(Channel):
     """The mesh channel as the deck service sees it: a timeout only runs while every peer is
-    present, so a peer whose terminal closed is waited for (the table pauses), while a peer that
-    is present and withholds a message is named when its time is up."""
+    present and getting our messages, so a peer whose terminal closed, or whom our messages do
+    not reach (a failed resume, a one-way link), is waited for (the table pauses), while a peer
+    that is present and withholds a message is named when its time is up."""
 
     def __init__(self, inner: Any, mesh: Mesh) -> None:
         self.inner = inner
@@ -81,13 +112,17 @@ class PatientChannel(Channel):
     async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
         if timeout is None:
             return await self.inner.recv(topic)
-        left = timeout
+        left, paused = timeout, 0.0
         while True:
             step = min(left, 0.5)
             try:
                 return await self.inner.recv(topic, step)
             except TimeoutError:
-                if not self.mesh.away:
+                # a peer that keeps saying it lacks our messages is waited for, but not forever
+                unreached = bool(self.mesh.unreached()) and paused < MAX_UNREACHED_PAUSE
+                if unreached:
+                    paused += step
+                if not self.mesh.away and not unreached:
                     left -= step
                     if left <= 0:
                         raise
@@ -165,6 +200,15 @@ class DealerAdapter:
         return [ev for _, ev in pairs]
 
 
+def _seconds(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x <= 7 * 86400
+
+
+def _clock(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}" if s >= 60 else f"{s} s"
+
+
 def deck_spec(info: GameInfo) -> str:
     """The deck description every proof binds (protocol/SPEC.md "Parameters"): the game, its
     options, the player count and the deck protocol version, as canonical JSON."""
@@ -173,9 +217,13 @@ def deck_spec(info: GameInfo) -> str:
 
 
 async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = print,
-                    deck_timeout: float = DECK_TIMEOUT, on_table: Callable[[Table], Any] | None = None
-                    ) -> TableResult:
-    """Run this seat's game to the end (resuming from the journal after a crash), then audit it."""
+                    deck_timeout: float = DECK_TIMEOUT, on_table: Callable[[Table], Any] | None = None,
+                    bot: bool = False, checkpoint_timeout: float = 30.0) -> TableResult:
+    """Run this seat's game to the end (resuming from the journal after a crash), then audit it.
+
+    A stop (ours or any peer's) ends it with ``TableStopped`` at every peer; a player away for
+    longer than the table's wait ends it too, naming them. The result is recorded before the
+    final checkpoint, so no trouble on the links after the last move can take it away."""
     await mesh.wait_full()
     info = GameInfo.from_json(mesh.game_info)
     names = [mesh.name_of(s) for s in range(mesh.seats)]
@@ -185,37 +233,117 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     n_cards = new_game(info.game, info.players, info.options).n_cards
     deck = DeckPeer(PatientChannel(mesh.channel, mesh), bytes.fromhex(mesh.table), deck_spec(info),
                     n_cards, journal.seed(), timeout=deck_timeout)
+    from .bots.registry import make_bot
+
     table = Table(info.game, info.players, info.options, mesh.seat, mesh.channel,
                   DealerAdapter(DeckDealer(deck, mesh.seat)), player, names=names, say=say,
-                  journal=journal.append, resume=resume)
+                  journal=journal.append, resume=resume,
+                  turn_time=info.own_turn_time(bot), peer_turn_time=info.peer_turn_time(),
+                  stand_in=make_bot(info.game, mesh.seat, "easy", 7))
     if on_table is not None:
         on_table(table)
-    events = asyncio.create_task(_announce(mesh, say))
+    q = mesh.subscribe()
+    events = asyncio.create_task(_announce(mesh, q, say, bot))
+    watch = asyncio.create_task(_watch_absence(mesh, info.wait, say, bot))
+    game = asyncio.create_task(table.run())
+    stopped = asyncio.create_task(_until_stopped(mesh))
     try:
-        result = await table.run()
-        equivocations = await mesh.checkpoint()
+        done, _ = await asyncio.wait({game, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        if game not in done:  # a stop while we were not waiting on the channel (our own turn)
+            game.cancel()
+            with contextlib.suppress(BaseException):
+                await game
+        try:
+            result = await game if game in done else None
+        except TableStop as exc:
+            raise _stopped(mesh, exc) from None
+        except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
+            mesh.stop(exc.culprit, exc.reason)
+            raise
+        if result is None:
+            assert mesh.stopped is not None
+            raise _stopped(mesh, mesh.stopped)
+        # the result is ours now: record it before anything on the links can get in the way
+        mesh.finish(_end_record(result))
+        watch.cancel()
+        try:
+            equivocations = await mesh.checkpoint(checkpoint_timeout, patient=True,
+                                                  cap=checkpoint_timeout + info.wait)
+        except (TimeoutError, OSError):
+            say(f"(could not compare transcripts with {', '.join(mesh.waiting_for()) or 'every peer'}"
+                " after the last move; the result and audit above stand as played here)")
+            equivocations = list(mesh.equivocations)
         if equivocations and result.verdict is not None and result.verdict.clean:
             e = equivocations[0]
             from .replay import Verdict
             result.verdict = Verdict(False, getattr(e, "seat", None),
                                      "sent different messages to different peers")
-        mesh.finish({"outcome": result.outcome,
-                     "verdict": None if result.verdict is None else result.verdict.clean})
+            mesh.finish(_end_record(result))
         return result
     finally:
-        events.cancel()
+        for t in (events, watch, stopped, game):
+            t.cancel()
         journal.close()
 
 
-async def _announce(mesh: Mesh, say: Callable[[str], Any]) -> None:
-    q = mesh.subscribe()
+def _end_record(result: TableResult) -> dict[str, Any]:
+    return {"outcome": result.outcome,
+            "verdict": None if result.verdict is None else result.verdict.clean}
+
+
+def _stopped(mesh: Mesh, stop: TableStop) -> TableStopped:
+    return TableStopped(stop.culprit, stop.reason)
+
+
+async def _until_stopped(mesh: Mesh) -> None:
+    while mesh.stopped is None:
+        await asyncio.sleep(0.1)
+
+
+async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool) -> None:
+    """Remind everyone whom the table waits for, with the time away; after ``wait`` seconds
+    of absence end the match for everyone, naming who left. A peer cut off from everyone
+    (all others away) is told so and names nobody."""
+    reminded: dict[Any, float] = {}
+    while True:
+        await asyncio.sleep(1.0)
+        now = time.monotonic()
+        away = {s: now - mesh.away_since.get(s, now) for s in mesh.away}
+        others = [s for s in range(mesh.seats) if s != mesh.seat]
+        if not away:
+            reminded.clear()
+            continue
+        if mesh.seats > 2 and set(away) >= set(others):
+            longest = min(away.values())
+            if now - reminded.get("cut", -1e9) >= REMIND_EVERY:
+                reminded["cut"] = now
+                say(f"** you are cut off from {', '.join(mesh.name_of(s) for s in others)} "
+                    f"({_clock(longest)}); retrying")
+            continue
+        for s, t in sorted(away.items()):
+            if t >= wait:
+                verb = "left the table" if s in mesh.left else "was away"
+                mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {_clock(wait)}")
+                return
+            if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
+                reminded[s] = now
+                how = "" if bot else "; they rerun their join command"
+                say(f"** waiting for {mesh.name_of(s)} (away {_clock(t)} of at most "
+                    f"{_clock(wait)}{how})")
+
+
+async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot: bool) -> None:
     while True:
         ev = await q.get()
         if ev.kind == "away":
-            say(f"** {ev.name} is away; the table waits for them to come back "
-                f"(they rerun the same join command).")
+            how = "" if bot else " (they rerun the same join command)"
+            say(f"** {ev.name} is away; the table waits for them to come back{how}.")
+        elif ev.kind == "left":
+            say(f"** {ev.name} left the table.")
         elif ev.kind == "back":
             say(f"** {ev.name} is back.")
+        elif ev.kind == "stop":
+            say(f"** the table stopped: {ev.detail}")
         elif ev.kind in ("equivocation", "fault"):
             say(f"** {ev}")
 
@@ -224,8 +352,8 @@ def spawn_bot(address: str, code: str, *, name: str, level: str, home: Path,
               quiet: bool = True, extra: list[str] | None = None) -> subprocess.Popen:
     """Start ``p2pcards bot`` as its own OS process, with its own data directory (identity)."""
     home.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "P2PCARDS_HOME": str(home)}
-    cmd = [sys.executable, "-m", "p2pcards", "bot", address, "--code", code, "--name", name,
+    env = {**os.environ, "P2PCARDS_HOME": str(home), "P2PCARDS_CODE": code}  # never on a command line
+    cmd = [sys.executable, "-m", "p2pcards", "bot", address, "--name", name,
            "--level", level, *(extra or [])]
     out = subprocess.DEVNULL if quiet else None
     return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE if not quiet else out,

@@ -19,7 +19,7 @@ from protocol.mesh import JoinRefused, Mesh, MeshError
 from protocol.transcript import find_transcripts, read_transcript
 
 from .bots.registry import make_bot
-from .lobby import GameInfo, play_seat, spawn_bot
+from .lobby import WAIT, GameInfo, play_seat, spawn_bot
 from .table import TableResult
 from .ui.text import printable
 
@@ -51,8 +51,9 @@ def _results(mesh: Mesh, result: TableResult) -> None:
 
 async def host_table(game: str, players: int, options: dict[str, Any], *, bots: int, port: int,
                      name: str, bind: str, bot_level: str, discovery: bool, autoplay: bool,
-                     home: str | None = None, screen: bool = False) -> TableResult:
-    info = GameInfo(game, players, options)
+                     home: str | None = None, screen: bool = False, wait: float = WAIT,
+                     turn_time: float | None = None) -> TableResult:
+    info = GameInfo(game, players, options, wait, turn_time)
     info.check()
     me = Identity.load_or_create(home)
     mesh = await Mesh.host(me, players, port=port, game_info=info.to_json(), name=name, bind=bind,
@@ -63,6 +64,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
         say(f"Table open for {game}, {players} seats. Your fingerprint: {me.fingerprint}")
         say(f"Address: {mesh.address.removeprefix('tcp://')}   Table code: {mesh.code}")
         say(f"Others join with:  {_code_hint(mesh)}")
+        say(info.settings_text())
         if discovery:
             ad = await _advertise(mesh, game, players, me, bind)
         bot_home = data_dir(home) / "bots" / mesh.table
@@ -156,11 +158,12 @@ async def _play(mesh: Mesh, player: Any, screen: bool = False) -> TableResult:
     from .ui.terminal import TerminalPlayer
 
     if not isinstance(player, TerminalPlayer):
-        return await play_seat(mesh, player, say=say)
+        return await play_seat(mesh, player, say=say, bot=True)
     await mesh.wait_full()
     intro = ["Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
                                      for s in range(mesh.seats)),
-             f"Roster code: {_digest(mesh)} — read it aloud: everyone should see the same one."]
+             f"Roster code: {_digest(mesh)} — read it aloud: everyone should see the same one.",
+             GameInfo.from_json(mesh.game_info).settings_text()]
     if screen:
         return await _on_screen(mesh, intro)
     for line in intro:
@@ -264,7 +267,7 @@ async def _resume_latest(me: Identity, home: str | None, bind: str) -> Mesh:
     for path in find_transcripts(home):
         with contextlib.suppress(Exception):
             t = read_transcript(path, me, tolerate_torn_tail=True)
-            if not t.finished and t.key == me.key_hex:
+            if not t.finished and t.stop is None and t.key == me.key_hex:
                 say(f"Resuming table {t.table} (seat {t.seat + 1}).")
                 return await Mesh.resume(me, transcript=path, bind=bind, home=home)
     raise MeshError("there is no unfinished table to resume on this machine")
@@ -339,7 +342,7 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
         info = GameInfo.from_json(mesh.game_info)
         quiet = (lambda text: None) if json_result else say
         bot = make_bot(info.game, mesh.seat, level, int.from_bytes(os.urandom(4), "big"))
-        game = asyncio.create_task(play_seat(mesh, bot, say=quiet))
+        game = asyncio.create_task(play_seat(mesh, bot, say=quiet, bot=True))
         watch = asyncio.create_task(_patience(mesh, patience))
         done, _ = await asyncio.wait({game, watch}, return_when=asyncio.FIRST_COMPLETED)
         if game not in done:
@@ -404,7 +407,7 @@ async def local_match(game: str, players: int, level: str, root: Path,
                                    quiet=False, extra=["--bind", "127.0.0.1", "--json"]))
         await mesh.wait_full()
         t_full = time.perf_counter()
-        result = await play_seat(mesh, make_bot(game, mesh.seat, level, 1), say=say_)
+        result = await play_seat(mesh, make_bot(game, mesh.seat, level, 1), say=say_, bot=True)
         t_end = time.perf_counter()
         names = [mesh.name_of(s) for s in range(players)]
         path = mesh.transcript_path

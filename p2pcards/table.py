@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from protocol.channel import Channel
+from protocol.channel import Channel, ChannelClosed
 from protocol.errors import DeckError
 
 from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation
@@ -32,6 +32,8 @@ from .ui.text import printable
 MAX_AHEAD = 10_000  # steps a peer's action may arrive ahead of ours (a bound on buffering)
 TALK_HISTORY = 512  # steps back a chat line may be judged at (its sender's step; issue 14 item 9)
 TALK_AHEAD = 64  # chat lines kept until our game reaches their sender's step
+CHAT_RATE, CHAT_BURST = 2.0, 8.0  # chat lines a second (and in a burst) shown from one sender
+COUNTDOWN = 30.0  # the last seconds of a turn are counted down
 
 
 class Dealer(Protocol):
@@ -66,7 +68,8 @@ class Table:
                  channel: Channel, dealer: Dealer, player: Any, *,
                  names: Sequence[str] | None = None, say: Callable[[str], Any] = print,
                  audit: bool = True, journal: Callable[[dict], Any] | None = None,
-                 resume: Sequence[dict] = ()) -> None:
+                 resume: Sequence[dict] = (), turn_time: float | None = None,
+                 peer_turn_time: float | None = None, stand_in: Any = None) -> None:
         self.game = game
         self.players = players
         self.options = dict(options)
@@ -92,6 +95,12 @@ class Table:
         self.journal = journal
         self._resume_decisions = [r for r in resume if r.get("kind") == "decision"]
         self._resume_arrangements = [r for r in resume if r.get("kind") == "arrange"]
+        # Turn time: our own player has ``turn_time`` seconds, then ``stand_in`` (a bot) plays;
+        # a peer silent for ``peer_turn_time`` while present is named (None: no limit).
+        self.turn_time = turn_time
+        self.peer_turn_time = peer_turn_time
+        self.stand_in = stand_in
+        self._chat_budget: dict[int, list[float]] = {}  # sender -> [tokens, last time, dropped]
 
     # ---- the main loop --------------------------------------------------------------------------
     async def run(self) -> TableResult:
@@ -160,7 +169,7 @@ class Table:
             except ValueError:
                 raise TableStopped(self.seat, "this seat's journal is damaged") from None
         else:
-            action = await _maybe_await(self.player.decide(self.state, legal))
+            action = await self._timed_decide(legal)
             if self.journal is not None:
                 self.journal({"kind": "decision", "step": self.step, "action": action.to_json()})
         try:
@@ -170,10 +179,52 @@ class Table:
         await self.channel.broadcast("game", {"step": self.step, "action": action.to_json()})
         return Decision(self.seat, action)
 
+    async def _timed_decide(self, legal: list[Action]) -> Action:
+        """The player's decision within the turn time (counted down at the end); when it runs
+        out, the stand-in bot plays this turn and says so."""
+        decide = asyncio.ensure_future(_maybe_await(self.player.decide(self.state, legal)))
+        if not self.turn_time or self.stand_in is None:
+            return await decide
+        left = self.turn_time
+        try:
+            while left > 0:
+                wait = left - COUNTDOWN if left > COUNTDOWN else (left - 10 if left > 10 else left)
+                done, _ = await asyncio.wait({decide}, timeout=wait)
+                if done:
+                    return decide.result()
+                left -= wait
+                if left > 0:
+                    self.say(f"({int(round(left))} s left to decide; then your bot plays this turn)")
+        finally:
+            decide.cancel()
+        self.say(f"(time is up: your bot plays this turn for {self.names[self.seat]})")
+        return await _maybe_await(self.stand_in.decide(self.state, legal))
+
+    async def _recv_game(self, player: int) -> tuple[int, dict]:
+        """The next game message; a deciding peer present and silent past the turn time is named."""
+        if not self.peer_turn_time:
+            return await self.channel.recv("game")
+        waited, warned = 0.0, False
+        away = getattr(self.channel, "away", lambda: set())
+        while True:
+            t0 = time.monotonic()
+            try:
+                return await self.channel.recv("game", 1.0)
+            except TimeoutError:
+                if player not in away():
+                    waited += time.monotonic() - t0
+            left = self.peer_turn_time - waited
+            if left <= COUNTDOWN and not warned:
+                warned = True
+                self.say(f"(waiting for {self._name(player)}'s turn: {int(left)} s left)")
+            if left <= 0:
+                raise TableStopped(player, f"{self._name(player)}'s program did not play its turn "
+                                   f"within {int(self.peer_turn_time)} s")
+
     async def _their_decision(self, player: int) -> Decision:
         key = (self.step, player)
         while key not in self._early:
-            sender, msg = await self.channel.recv("game")
+            sender, msg = await self._recv_game(player)
             step = msg.get("step") if isinstance(msg, dict) else None
             if not isinstance(step, int) or "action" not in msg:
                 raise TableStopped(sender, f"{self._name(sender)} sent a malformed game message")
@@ -228,9 +279,29 @@ class Table:
         for step, sender, text in ready:
             self._hear(sender, text, step)
 
+    def _chat_allowed(self, sender: int) -> bool:
+        """A few lines a second per sender; a flood is dropped and reported now and then."""
+        now = time.monotonic()
+        b = self._chat_budget.setdefault(sender, [CHAT_BURST, now, 0.0, now])
+        b[0] = min(CHAT_BURST, b[0] + (now - b[1]) * CHAT_RATE)
+        b[1] = now
+        if b[0] >= 1:
+            b[0] -= 1
+            return True
+        b[2] += 1
+        if now - b[3] >= 5.0 or b[2] == 1:
+            b[3] = now
+            self.say(f"({self._name(sender)} is flooding the chat; {int(b[2])} lines dropped)")
+        return False
+
     async def _chat_loop(self) -> None:
         while True:
-            sender, msg = await self.channel.recv("chat")
+            try:
+                sender, msg = await self.channel.recv("chat")
+            except ChannelClosed:
+                return
+            if not self._chat_allowed(sender):
+                continue
             text = msg.get("text") if isinstance(msg, dict) else None
             if not isinstance(text, str):
                 continue

@@ -24,6 +24,17 @@ class ChannelClosed(Exception):
     """The channel was closed while waiting."""
 
 
+class TableStop(ChannelClosed):
+    """The table stopped for everyone: a signed ``stop`` from seat ``by`` naming ``culprit``
+    (``None``: nobody is to blame) for ``reason``. Every wait on the channel raises it."""
+
+    def __init__(self, culprit: int | None, reason: str, by: int | None = None) -> None:
+        super().__init__(reason)
+        self.culprit = culprit
+        self.reason = reason
+        self.by = by
+
+
 class Channel(ABC):
     seat: int
     seats: int

@@ -99,6 +99,24 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+MAX_DEPTH = 32  # nesting of a JSON value in a frame
+
+
+def _depth(obj: Any) -> int:
+    """Nesting depth of a parsed JSON value, without recursion."""
+    deepest, stack = 0, [(obj, 1)]
+    while stack:
+        v, d = stack.pop()
+        deepest = max(deepest, d)
+        if deepest > MAX_DEPTH:
+            return deepest
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v)
+    return deepest
+
+
 def parse_canonical(data: bytes, what: str = "frame") -> Message:
     """Parse a canonical JSON object; ``ValueError`` with a reason otherwise."""
     try:
@@ -106,9 +124,13 @@ def parse_canonical(data: bytes, what: str = "frame") -> Message:
     except UnicodeDecodeError:
         raise ValueError(f"{what} is not ASCII JSON") from None
     except ValueError as e:
-        raise ValueError(f"{what} is not valid JSON ({e})") from None
+        raise ValueError(f"{what} is not valid JSON ({str(e)[:80]})") from None
+    except RecursionError:
+        raise ValueError(f"{what} is nested too deeply") from None
     if not isinstance(obj, dict):
         raise ValueError(f"{what} is not a JSON object")
+    if _depth(obj) > MAX_DEPTH:
+        raise ValueError(f"{what} is nested more than {MAX_DEPTH} levels deep")
     if canonical(obj) != data:
         raise ValueError(f"{what} is not in canonical form")
     return obj

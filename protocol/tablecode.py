@@ -65,6 +65,21 @@ def code_key(code: str, table: str) -> bytes:
     )
 
 
+def transport_secret(code: str) -> bytes:
+    """The table's transport key (a Curve25519 secret) from its code. Every peer's ROUTER is a
+    CurveZMQ server with it, so nobody without the code can open a connection at all; each
+    connection's session keys are ephemeral (forward secrecy), so neither the code nor an
+    identity key opens a recorded game later."""
+    return hashlib.scrypt(
+        normalize_code(code).encode("ascii"),
+        salt=b"p2pcards/v2/transport",
+        n=2**14,
+        r=8,
+        p=1,
+        dklen=32,
+    )
+
+
 def code_proof(
     key: bytes,
     role: str,

@@ -125,6 +125,7 @@ class Transcript:
     entries: list[Entry] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)
     faults: list[Message] = field(default_factory=list)
+    stop: Message | None = None  # the signed stop that ended the table, if one did
     result: Any = None
     finished: bool = False
     torn_tail: bool = False
@@ -221,6 +222,8 @@ def read_transcript(
             t.notes[rec["key"]] = rec.get("value")
         elif kind == "fault":
             t.faults.append(rec)
+        elif kind == "stop":
+            t.stop = rec
         elif kind == "end":
             t.finished = True
             t.result = rec.get("result")

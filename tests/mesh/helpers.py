@@ -51,6 +51,21 @@ async def make_table(tmp: Path, n: int, **host_kw: Any) -> list[Mesh]:
     return meshes
 
 
+def raw_dealer(ctx: Any, mesh: Mesh, curve: bool = True) -> Any:
+    """A bare DEALER to ``mesh``'s ROUTER, as an attacker who knows the table code (and so the
+    transport key) but holds no seat would open; ``curve=False``: one who does not know it."""
+    import zmq
+
+    sock = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    if curve and mesh.curve is not None:
+        from protocol.mesh.common import Curve
+
+        Curve.from_secret(mesh._transport_secret).dial(sock)
+    sock.connect(mesh.address)
+    return sock
+
+
 async def close_all(meshes: list[Mesh]) -> None:
     await asyncio.gather(*(m.close() for m in meshes))
 

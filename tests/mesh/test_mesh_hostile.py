@@ -10,7 +10,7 @@ from protocol.envelope import GENESIS, canonical, envelope_hash, seal
 from protocol.identity import Identity
 from protocol.mesh import K_CTL, K_ENV, K_HS
 
-from .helpers import close_all, make_table, run_async, until
+from .helpers import close_all, make_table, raw_dealer, run_async, until
 
 
 async def exchange(meshes, tag):
@@ -31,9 +31,7 @@ async def test_garbage_and_bad_envelopes_are_dropped_with_a_log_line(tmp_path, c
     host, bob, carol = meshes
     await exchange(meshes, "before")
     ctx = zmq.asyncio.Context()
-    raw = ctx.socket(zmq.DEALER)
-    raw.setsockopt(zmq.LINGER, 0)
-    raw.connect(host.address)
+    raw = raw_dealer(ctx, host)  # an attacker who knows the code but holds no seat
     try:
         old = bob.verifier.chains[1].get(1)
         nxt = bob.verifier.chains[1].seq + 1
@@ -133,9 +131,7 @@ async def test_a_genesis_forgery_is_not_blamed_on_anyone(tmp_path, caplog):
     host, bob = meshes
     try:
         ctx = zmq.asyncio.Context()
-        raw = ctx.socket(zmq.DEALER)
-        raw.setsockopt(zmq.LINGER, 0)
-        raw.connect(bob.address)
+        raw = raw_dealer(ctx, bob)
         env = seal(Identity.generate(), host.table, 0, 1, GENESIS, "b", {"x": 1})
         await raw.send_multipart([K_ENV, canonical(env)])
         await until(lambda: "bad signature" in caplog.text)

@@ -153,8 +153,8 @@ async def test_rejoining_through_join_resumes(tmp_path):
     alice, bob, carol = meshes
     await carol.channel.broadcast("game", {"x": 1})
     await carol.close(announce=False)
-    again = await Mesh.join(
-        identity(tmp_path, 2), bob.address, None, "carol", bind=LOOPBACK, timings=Timings.fast()
+    again = await Mesh.join(  # the original join command (with the code), through bob
+        identity(tmp_path, 2), bob.address, alice.code, "carol", bind=LOOPBACK, timings=Timings.fast()
     )
     try:
         assert again.seat == 2 and again.channel.pending_replay("game") == [(None, {"x": 1})]

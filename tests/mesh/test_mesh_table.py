@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from protocol.channel import Channel, ChannelClosed
-from protocol.mesh import JoinFailed, JoinRefused, Mesh, Timings
+from protocol.mesh import JoinFailed, JoinRefused, Mesh, MeshError, Timings
 
 from .helpers import LOOPBACK, close_all, identity, make_table, run_async, until
 
@@ -46,7 +46,7 @@ async def test_four_peers_form_a_table_and_talk_in_order(tmp_path):
         heads = [m.heads() for m in meshes]
         assert all(h == heads[0] for h in heads)
         assert heads[0][0][0] == n * 4
-        assert await meshes[0].checkpoint(5) == []
+        assert await meshes[0].checkpoint(15) == []  # generous: a loaded, shared machine
     finally:
         await close_all(meshes)
 
@@ -81,7 +81,7 @@ async def test_wrong_or_missing_code_is_refused_and_the_table_is_unchanged(tmp_p
         await Mesh.join(
             identity(tmp_path, 2), host.address, wrong, "mallory", bind=LOOPBACK, timings=t
         )
-    with pytest.raises(JoinRefused, match="needs its code"):
+    with pytest.raises(MeshError, match="needs the table code"):
         await Mesh.join(
             identity(tmp_path, 2), host.address, None, "mallory", bind=LOOPBACK, timings=t
         )

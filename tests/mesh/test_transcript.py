@@ -63,7 +63,9 @@ def test_every_peer_has_a_verifiable_transcript(recorded):
                 assert (body is not None) == (seat in (sender, to))
                 if body is not None:
                     assert body == {"key": f"k{sender}"}
-    assert read_transcript(paths[0]).notes == {"seed": "abc"}
+    notes = read_transcript(paths[0]).notes
+    assert len(bytes.fromhex(notes.pop("transport"))) == 32  # the connection key, for a resume
+    assert notes == {"seed": "abc"}
     heads = [read_transcript(p).heads() for p in paths]
     assert heads[0] == heads[1] == heads[2]
 

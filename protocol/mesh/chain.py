@@ -1,0 +1,489 @@
+"""The signed chains: accepting envelopes in order, gossiping heads, catch-up (want, relay),
+and equivocation and faults with their proof."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from ..channel import TableStop
+from ..envelope import (
+    DUPLICATE,
+    FUTURE,
+    NEW,
+    EnvelopeError,
+    Equivocation,
+    Message,
+    canonical,
+    check_shape,
+    check_signature,
+    envelope_hash,
+    open_box,
+    parse_canonical,
+)
+from ..roster import Member
+from .budget import MAX_FUTURE_BYTES, MAX_TOPICS, MAX_UNREAD_BYTES
+from .channel import _CLOSED
+from .common import (
+    K_ENV,
+    K_RELAY,
+    MAX_BATCH,
+    MAX_FUTURE,
+    MeshEvent,
+    log,
+)
+
+
+class ChainMixin:
+    def _heads_list(self) -> list[list[Any]]:
+        assert self.verifier is not None
+        return [[c.seq, c.head] for _, c in sorted(self.verifier.chains.items())]
+
+    def _send_heads(self, seat: int, reply: bool, extra: Message | None = None) -> None:
+        heads = self._heads_list()
+        self._heads_sent[seat] = (heads, time.monotonic())
+        digest = self.roster_digest if self._full.is_set() else None  # compared only once full
+        self._send_ctl(
+            seat, "heads", {"heads": heads, "reply": reply, "roster": digest, **(extra or {})}
+        )
+
+    def _on_env(self, data: bytes, direct: bool, rid: bytes | None = None) -> None:
+        if self.verifier is None:
+            return
+        try:
+            env = parse_canonical(data, "envelope")
+            status, h = self.verifier.classify(env)
+        except Equivocation as e:
+            self._equivocation(e.seat, e.first, e.second, e.reason)
+            return
+        except (ValueError, EnvelopeError) as e:
+            unknown = isinstance(e, EnvelopeError) and e.reason.endswith("has no key yet")
+            self._drop(f"envelope rejected: {e}", logging.DEBUG if unknown else logging.WARNING)
+            return
+        sender = env["from"]
+        if sender == self.seat:
+            if status != DUPLICATE:
+                self._drop(f"an envelope of our own seat we never sent (seq {env['seq']})")
+            return
+        if status == DUPLICATE:
+            self._drop(
+                f"duplicate envelope seat {sender} seq {env['seq']} (a replay, or a resend we no longer need)",
+                logging.INFO,
+            )
+            return
+        if direct:
+            self._heard(sender)
+        if status == NEW and rid is not None:  # only a seated peer has new signed envelopes to send
+            self.budgets.conn(rid, time.monotonic()).promote(sender, time.monotonic())
+        if status == FUTURE:
+            buf = self._future[sender]
+            size = len(data)
+            held = self._future_bytes.get(sender, 0)
+            if len(buf) < MAX_FUTURE and held + size <= MAX_FUTURE_BYTES:
+                buf[env["seq"]] = (env, h)
+                self._future_bytes[sender] = held + size
+            self._known_max[sender] = max(self._known_max[sender], env["seq"])
+            self._check_behind(sender, time.monotonic())
+            return
+        self._accept(env, h)
+        buf = self._future.get(sender)
+        while buf:
+            nxt = buf.pop(self.verifier.chains[sender].seq + 1, None)
+            if nxt is None:
+                break
+            self._future_bytes[sender] = max(
+                0, self._future_bytes.get(sender, 0) - len(canonical(nxt[0]))
+            )
+            try:
+                status, h = self.verifier.classify(nxt[0])
+            except Equivocation as e:
+                self._equivocation(e.seat, e.first, e.second, e.reason)
+                break
+            except EnvelopeError as e:
+                self._drop(f"buffered envelope rejected: {e}")
+                break
+            if status == NEW:
+                self._accept(nxt[0], h)
+        if buf:  # drop what the chain has passed
+            for seq in [q for q in buf if q <= self.verifier.chains[sender].seq]:
+                del buf[seq]
+        if not buf:
+            self._future_bytes.pop(sender, None)
+
+    def _accept(self, env: Message, h: str) -> None:
+        assert self.verifier is not None
+        sender, to = env["from"], env["to"]
+        body: Message | None = None
+        if to is None:
+            body = env["body"]
+        elif to == self.seat:
+            try:
+                body = open_box(env, self._box_key(sender, self.seat))
+            except EnvelopeError as e:
+                self._stuck.add(sender)
+                self._fault(sender, e.reason, (env,))
+                return
+        self.verifier.append(env, h)
+        self._write({"type": "in", "env": env})
+        if body is not None:
+            self._deliver(sender, env["topic"], body)
+
+    def _deliver(self, sender: int, topic: str, body: Message, check: bool = True) -> None:
+        """Queue a message for the table, within the sender's budget of topics and unread bytes:
+        a seated peer over it is named and the table stops."""
+        raw = canonical(body)
+        if check and topic not in self._inboxes and len(self._inboxes) >= MAX_TOPICS:
+            self.stop(sender, f"{self.name_of(sender)} used more than {MAX_TOPICS} message topics")
+            return
+        unread = self._unread(sender, len(raw))
+        if check and unread > MAX_UNREAD_BYTES:
+            self.stop(
+                sender,
+                f"{self.name_of(sender)} sent more than {MAX_UNREAD_BYTES // 2**20} MiB the table "
+                "has not asked for",
+            )
+            return
+        self._inbox(topic).put_nowait((sender, json.loads(raw), len(raw)))
+
+    def _unread(self, sender: int, delta: int) -> int:
+        n = self._unread_bytes[sender] = max(0, self._unread_bytes.get(sender, 0) + delta)
+        return n
+
+    # -- control handlers --------------------------------------------------------------------
+
+    def _parse_heads(self, raw: Any) -> list[tuple[int, str]]:
+        if not isinstance(raw, list) or len(raw) != self.seats:
+            raise ValueError("heads list of the wrong length")
+        out = []
+        for item in raw:
+            seq, h = item
+            if not isinstance(seq, int) or seq < 0 or not isinstance(h, str):
+                raise ValueError("bad head")
+            out.append((seq, h))
+        return out
+
+    def _on_heads(self, seat: int, msg: Message, force: bool = False) -> None:
+        assert self.verifier is not None
+        heads = self._parse_heads(msg["heads"])
+        now = time.monotonic()
+        self._peer_heads[seat] = [seq for seq, _ in heads]
+        digest = msg.get("roster")
+        if self._full.is_set() and isinstance(digest, str) and digest != self.roster_digest:
+            self._fault(
+                seat,
+                f"seat {seat} sees a different roster ({digest}, ours is {self.roster_digest})",
+                (),
+                once=f"roster{seat}",
+            )
+        for s, (seq, h) in enumerate(heads):
+            chain = self.verifier.chains[s]
+            if seq <= chain.seq:
+                if chain.hash_at(seq) != h:
+                    self._ask_proof(seat, s, seq)
+            else:
+                self._known_max[s] = max(self._known_max[s], seq)
+                if s != self.seat:
+                    self._check_behind(s, now)
+        # resend our own envelopes the peer lacks (old enough not to be merely in flight)
+        theirs = heads[self.seat][0]
+        mine = self.verifier.chains[self.seat].seq
+        if theirs < mine:
+            self._resend_own(seat, theirs, force or seat in self.away)
+        if isinstance(msg.get("cp"), str):
+            target = msg.get("cpat")
+            at: list[Any] = []
+            for s, seq in enumerate(target if isinstance(target, list) else []):
+                h = (
+                    self.verifier.chains[s].hash_at(seq)
+                    if isinstance(seq, int) and s < self.seats
+                    else None
+                )
+                at.append([seq, h] if h is not None else None)
+            self._send_heads(seat, reply=False, extra={"cpr": msg["cp"], "at": at})
+        elif msg.get("reply") is True:
+            self._send_heads(seat, reply=False)
+        if isinstance(msg.get("cpr"), str) and isinstance(msg.get("at"), list):
+            answers = self._cp_answers.setdefault(seat, {})
+            for s, item in enumerate(msg["at"][: self.seats]):
+                if item is None:
+                    continue
+                seq, h = item
+                mine_h = self.verifier.chains[s].hash_at(seq)
+                if mine_h is not None and mine_h != h:
+                    self._ask_proof(seat, s, seq)
+                answers[s] = max(answers.get(s, -1), seq)
+
+    def _cp_done(self, seat: int, cp: str, target: list[int]) -> bool:
+        answers = self._cp_answers.get(seat, {})
+        return all(answers.get(s, -1) >= seq for s, seq in enumerate(target))
+
+    def _proof_pending(self) -> bool:
+        now = time.monotonic()
+        return any(
+            now - t < 5 * self.timings.resend_after + 1 and s not in self._accused
+            for (_, s, _), t in self._proof_asked.items()
+        )
+
+    def _resend_own(self, seat: int, theirs: int, force: bool) -> None:
+        assert self.verifier is not None
+        now = time.monotonic()
+        last = self._resent.get((seat, self.seat))
+        if last is not None and last[0] == theirs and now - last[1] < self.timings.resend_after:
+            return
+        chain = self.verifier.chains[self.seat]
+        upto = chain.seq
+        if not force:  # only what has had time to arrive
+            while upto > theirs and now - self._sent_at[upto - 1] < self.timings.resend_after:
+                upto -= 1
+        if upto <= theirs:
+            return
+        self._resent[(seat, self.seat)] = (theirs, now)
+        upto = min(upto, theirs + MAX_BATCH)
+        log.debug("seat %d resends its seq %d..%d to seat %d", self.seat, theirs + 1, upto, seat)
+        for seq in range(theirs + 1, upto + 1):
+            env = chain.get(seq)
+            assert env is not None
+            self._send_frames(seat, [K_ENV, canonical(env)])
+
+    def _check_behind(self, s: int, now: float) -> None:
+        """We hold fewer of ``s``'s envelopes than someone has: after a grace, ask for them."""
+        assert self.verifier is not None
+        have = self.verifier.chains[s].seq
+        if have >= self._known_max[s] or s in self._accused or s in self._stuck:
+            self._behind_since.pop(s, None)
+            return
+        since = self._behind_since.setdefault(s, now)
+        if (
+            now - since < self.timings.resend_after
+            or now - self._last_want.get(s, 0.0) < self.timings.resend_after
+        ):
+            return
+        target = s if s not in self.away else None
+        if target is None:  # the author is away: ask someone who has them
+            for p, seqs in self._peer_heads.items():
+                if p not in self.away and p != s and seqs[s] > have:
+                    target = p
+                    break
+        if target is None:
+            return
+        self._last_want[s] = now
+        log.debug(
+            "seat %d asks seat %d for seat %d's envelopes from %d", self.seat, target, s, have + 1
+        )
+        self._send_ctl(target, "want", {"seat": s, "start": have + 1})
+
+    def _on_want(self, seat: int, msg: Message) -> None:
+        assert self.verifier is not None
+        s, start = msg["seat"], msg["start"]
+        if (
+            not isinstance(s, int)
+            or not 0 <= s < self.seats
+            or not isinstance(start, int)
+            or start < 1
+        ):
+            raise ValueError("bad want")
+        if s == self.seat:
+            self._resend_own(seat, start - 1, force=True)
+            return
+        chain = self.verifier.chains[s]
+        now = time.monotonic()
+        last = self._resent.get((seat, s))
+        if last is not None and last[0] == start and now - last[1] < self.timings.resend_after:
+            return
+        self._resent[(seat, s)] = (start, now)
+        for seq in range(start, min(chain.seq, start + MAX_BATCH - 1) + 1):
+            env = chain.get(seq)
+            assert env is not None
+            self._send_frames(seat, [K_RELAY, canonical(env)])
+
+    def _on_link(self, seat: int, msg: Message) -> None:
+        m = Member.from_json(msg["entry"], self.table, self.seats)
+        if m.seat != seat:
+            raise ValueError("link entry for another seat")
+        old = self._members[seat]
+        if m.key != old.key:
+            raise ValueError("link entry with another key")
+        if m != old:
+            log.info("seat %d: seat %d is now at %s", self.seat, seat, m.addr)
+            self._set_member(m)
+        self._resent.pop((seat, self.seat), None)
+        self._on_heads(seat, {"heads": msg["heads"], "reply": True}, force=True)
+
+    def _on_roster(self, seat: int, msg: Message) -> None:
+        if seat != 0:
+            raise ValueError("only the host (seat 0) sends roster updates")
+        if self._full.is_set():
+            return
+        for d in msg["roster"]:
+            m = Member.from_json(d, self.table, self.seats)
+            if m.seat == self.seat:
+                if m.key != self.identity.public_key:
+                    raise ValueError("the roster gives our seat to another key")
+                continue
+            if m.seat not in self._members:
+                self._set_member(m)
+                self._send_ctl(m.seat, "link", self._link_payload())
+
+    def _ask_proof(self, peer: int, s: int, seq: int) -> None:
+        if s in self._accused:
+            return
+        key = (peer, s, seq)
+        now = time.monotonic()
+        if now - self._proof_asked.get(key, -1e9) < self.timings.resend_after:
+            return
+        self._proof_asked[key] = now
+        log.info(
+            "seat %d: seat %d reports a different seat-%d envelope at seq %d; asking for it",
+            self.seat,
+            peer,
+            s,
+            seq,
+        )
+        self._send_ctl(peer, "proof?", {"seat": s, "seq": seq})
+
+    def _on_proof_request(self, seat: int, msg: Message) -> None:
+        assert self.verifier is not None
+        s, seq = msg["seat"], msg["seq"]
+        env = self.verifier.chains[s].get(seq)
+        if env is not None:
+            self._send_ctl(seat, "proof", {"env": env})
+
+    def _check_foreign(self, env: Any) -> tuple[Message, str]:
+        """Shape, table and signature of an envelope we got as evidence (not for our chain)."""
+        check_shape(env, self.seats)
+        if env["table"] != self.table:
+            raise EnvelopeError("evidence from another table", env, env["from"])
+        check_signature(env, self._members[env["from"]].key)
+        return env, envelope_hash(env)
+
+    def _on_proof(self, seat: int, msg: Message) -> None:
+        assert self.verifier is not None
+        try:
+            env, h = self._check_foreign(msg["env"])
+        except EnvelopeError as e:
+            self._drop(f"proof from seat {seat} rejected: {e}")
+            return
+        s, seq = env["from"], env["seq"]
+        mine = self.verifier.chains[s].get(seq)
+        if mine is not None and envelope_hash(mine) != h:
+            self._equivocation(
+                s,
+                mine,
+                env,
+                f"seat {s} signed two different envelopes with seq {seq} (found comparing heads with seat {seat})",
+            )
+
+    def _on_evidence(self, seat: int, msg: Message) -> None:
+        try:
+            a, ha = self._check_foreign(msg["first"])
+            b, hb = self._check_foreign(msg["second"])
+        except EnvelopeError as e:
+            self._drop(f"evidence from seat {seat} rejected: {e}")
+            return
+        s = a["from"]
+        conflict = (
+            b["from"] == s
+            and ha != hb
+            and (a["seq"] == b["seq"] or (b["seq"] == a["seq"] + 1 and b["prev"] != ha))
+        )
+        if not conflict:
+            self._drop(f"evidence from seat {seat} proves nothing")
+            return
+        self._equivocation(
+            s, a, b, str(msg.get("reason") or f"seat {s} equivocated (evidence from seat {seat})")
+        )
+
+    def _equivocation(self, seat: int, first: Message, second: Message, reason: str) -> None:
+        if seat in self._accused:
+            return
+        self._accused.add(seat)
+        e = Equivocation(seat, first, second, reason)
+        self.equivocations.append(e)
+        log.error(
+            "seat %d: EQUIVOCATION by %s (seat %d): %s", self.seat, self.name_of(seat), seat, reason
+        )
+        self._write(
+            {"type": "fault", "seat": seat, "reason": reason, "first": first, "second": second}
+        )
+        self._emit(MeshEvent("equivocation", seat, self.name_of(seat), reason, (first, second)))
+        for s in self._members:
+            if s not in (self.seat, seat):
+                self._send_ctl(s, "evidence", {"first": first, "second": second, "reason": reason})
+        self.stop(
+            seat,
+            f"{self.name_of(seat)} sent different messages to different players ({reason})",
+            (first, second),
+        )
+
+    def _fault(
+        self, seat: int, reason: str, proof: tuple[Message, ...], once: str | None = None
+    ) -> None:
+        tag = once or f"{seat}:{reason}"
+        if tag in self._accused_faults:
+            return
+        self._accused_faults.add(tag)
+        log.error("seat %d: fault by %s (seat %d): %s", self.seat, self.name_of(seat), seat, reason)
+        rec: Message = {"type": "fault", "seat": seat, "reason": reason}
+        if proof:
+            rec["first"] = proof[0]
+        self._write(rec)
+        self._emit(MeshEvent("fault", seat, self.name_of(seat), reason, proof))
+        self.stop(seat, f"{self.name_of(seat)}: {reason}")
+
+    # -- stopping ----------------------------------------------------------------------------
+
+    def stop(self, culprit: int | None, reason: str, proof: tuple[Message, ...] = ()) -> None:
+        """Stop the table for everyone: a signed ``stop`` (reason, culprit and any proof) goes to
+        every peer, is recorded, announced (a ``stop`` event) and ends every wait on the channel."""
+        if self.stopped is not None or self.closed or self.verifier is None:
+            return
+        reason = reason[:500]
+        self._stop_payload = {"culprit": culprit, "reason": reason, "proof": list(proof)}
+        self._set_stopped(TableStop(culprit, reason, self.seat))
+        for s in self._members:
+            if s != self.seat:
+                self._send_ctl(s, "stop", self._stop_payload)
+
+    def _set_stopped(self, st: TableStop) -> None:
+        self.stopped = st
+        who = None if st.by is None else self.name_of(st.by)
+        self._write({"type": "stop", "culprit": st.culprit, "reason": st.reason, "by": st.by})
+        self._emit(
+            MeshEvent(
+                "stop",
+                st.culprit,
+                None if st.culprit is None else self.name_of(st.culprit),
+                st.reason if st.by == self.seat else f"{who} stopped the table: {st.reason}",
+            )
+        )
+        for q in self._inboxes.values():
+            q.put_nowait(_CLOSED)
+
+    def _on_stop(self, seat: int, msg: Message) -> None:
+        if self.stopped is not None:
+            return
+        proof = msg.get("proof")
+        if isinstance(proof, list) and len(proof) == 2:
+            # an equivocation proof we can check ourselves: we name the equivocator, whoever sent it
+            before = len(self.equivocations)
+            self._on_evidence(
+                seat, {"first": proof[0], "second": proof[1], "reason": msg.get("reason")}
+            )
+            if len(self.equivocations) > before or self.stopped is not None:
+                return
+        culprit = msg.get("culprit")
+        if not (culprit is None or (type(culprit) is int and 0 <= culprit < self.seats)):
+            raise ValueError("bad culprit")
+        reason = str(msg.get("reason"))[:500]
+        self._stop_payload = {"culprit": culprit, "reason": reason, "proof": []}
+        self._set_stopped(
+            TableStop(culprit, f"{self.name_of(seat)} stopped the table: {reason}", seat)
+        )
+
+    def _emit(self, ev: MeshEvent) -> None:
+        self.events.append(ev)
+        log.info("seat %d: %s", self.seat, ev)
+        for q in self._subscribers:
+            q.put_nowait(ev)

@@ -1,0 +1,173 @@
+"""Constants, errors, timings and events shared by the mesh's modules."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+import zmq
+from zmq.utils import z85
+
+from ..envelope import (
+    Message,
+    canonical,
+)
+
+log = logging.getLogger("p2pcards.mesh")
+
+MESH_VERSION = 2
+CTL_DOMAIN = b"p2pcards/v1/ctl\n"
+HS_DOMAIN = b"p2pcards/v1/hs\n"
+K_HS, K_CTL, K_ENV, K_RELAY = b"hs", b"ctl", b"env", b"relay"
+MAX_FRAME = 512 * 1024  # bytes in one frame: a peer sending a larger one is disconnected
+HWM = 1_000  # messages queued to send per connection
+RCV_HWM = 64  # messages queued per incoming connection: at most 32 MiB (RCV_HWM × MAX_FRAME)
+MAX_FUTURE = 5_000
+MAX_BATCH = 1_000
+
+
+@dataclass
+class Curve:
+    """CurveZMQ keys (Z85): the table's server pair, derived from its code and shared by every
+    peer's ROUTER, and this process's own ephemeral client pair for its DEALERs."""
+
+    server_public: bytes
+    server_secret: bytes
+    client_public: bytes
+    client_secret: bytes
+
+    @classmethod
+    def from_secret(cls, secret: bytes) -> Curve:
+        sec = z85.encode(secret)
+        pub, csec = zmq.curve_keypair()
+        return cls(zmq.curve_public(sec), sec, pub, csec)
+
+    def serve(self, sock: zmq.Socket) -> None:
+        sock.curve_server = True
+        sock.curve_secretkey = self.server_secret
+        sock.curve_publickey = self.server_public
+
+    def dial(self, sock: zmq.Socket) -> None:
+        sock.curve_serverkey = self.server_public
+        sock.curve_publickey = self.client_public
+        sock.curve_secretkey = self.client_secret
+
+
+class MeshError(Exception):
+    """A mesh operation failed; the message is meant for the player."""
+
+
+class JoinRefused(MeshError):
+    """The table refused us (wrong code, full, name taken, ...); ``reason`` says which."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"refused: {reason}")
+        self.reason = reason
+
+
+class JoinFailed(MeshError):
+    """The join could not complete (no answer, bad answer)."""
+
+
+class ReplayDivergence(MeshError):
+    """A peer re-running from its transcript tried to send something other than what it had sent."""
+
+
+@dataclass
+class Timings:
+    """Liveness and retry timings in seconds. Defaults suit a LAN; tests use ``fast()``."""
+
+    ping_after: float = 1.5  # a peer quiet this long is pinged
+    away_after: float = 6.0  # ... and this long is marked away
+    heads_every: float = 1.0  # gossip our transcript heads at most this often when they change
+    resend_after: float = 1.0  # a gap or a missing envelope persisting this long is re-requested
+    handshake_timeout: float = 10.0
+    tick: float = 0.25
+
+    @classmethod
+    def fast(cls) -> Timings:
+        return cls(
+            ping_after=0.2,
+            away_after=1.5,
+            heads_every=0.1,
+            resend_after=0.15,
+            handshake_timeout=5.0,
+            tick=0.03,
+        )
+
+
+def _split_address(addr: str) -> tuple[str, int]:
+    host, _, port = addr[len("tcp://") :].rpartition(":")
+    return host, int(port)
+
+
+def _route_ip(target: str) -> str | None:
+    """The local IP this machine uses to reach ``target`` (a UDP connect sends no packet), or
+    ``None`` without a route (a LAN with no default route, for instance)."""
+    if target.startswith("127.") or target == "localhost":
+        return "127.0.0.1"
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect((target, 9))
+            ip = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if ip in ("0.0.0.0", "") else ip
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback and link-local, in interface order."""
+    try:
+        import ifaddr  # zeroconf's own dependency
+
+        adapters = ifaddr.get_adapters()
+    except Exception:  # noqa: BLE001 -- no interface list: the route lookup is all we have
+        return []
+    return [
+        ip.ip
+        for a in adapters
+        for ip in a.ips
+        if isinstance(ip.ip, str) and not ip.ip.startswith(("127.", "169.254."))
+    ]
+
+
+def local_ip(toward: str | None) -> str:
+    """The address other machines reach us by: the one on the route toward ``toward`` (a peer),
+    else the one on the default route, else the first LAN interface's; loopback only when
+    ``toward`` is loopback or the machine has nothing else."""
+    if toward is not None and (toward.startswith("127.") or toward == "localhost"):
+        return "127.0.0.1"
+    for target in ([toward] if toward else []) + ["192.0.2.1"]:
+        ip = _route_ip(target)
+        if ip is not None and not ip.startswith("127."):
+            return ip
+    addrs = lan_addresses()
+    return addrs[0] if addrs else "127.0.0.1"
+
+
+@dataclass
+class MeshEvent:
+    """Something the table may want to show: ``kind`` is one of joined, full, away, back, left,
+    equivocation, fault. ``proof`` holds the signed envelopes behind an equivocation or fault."""
+
+    kind: str
+    seat: int | None = None
+    name: str | None = None
+    detail: str = ""
+    proof: tuple[Message, ...] = ()
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        if self.seat is not None:
+            n = self.seat + 1  # seats are numbered from 1 wherever a person reads them
+            parts.append(f"{self.name} (seat {n})" if self.name else f"seat {n}")
+        if self.detail:
+            parts.append(self.detail)
+        return ": ".join(parts)
+
+
+def _copy(v: Any) -> Any:
+    return json.loads(canonical(v))

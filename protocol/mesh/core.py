@@ -1,0 +1,427 @@
+"""The ``Mesh``: one seat's view of a table and its sockets (construction, roster, public API).
+The rest of its methods live by subject in ``transport``, ``handshake``, ``chain`` and ``recovery``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import secrets
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import zmq
+import zmq.asyncio
+
+from ..channel import TableStop
+from ..envelope import (
+    Equivocation,
+    Message,
+    Verifier,
+    b64,
+    canonical,
+)
+from ..identity import Identity
+from ..roster import Member, check_name, entry_payload, normalize_address, roster_digest
+from ..tablecode import code_key, new_code, new_table_id, normalize_code, transport_secret
+from ..transcript import (
+    TRANSCRIPT_VERSION,
+    TranscriptWriter,
+    transcript_path,
+)
+from .budget import Budgets
+from .chain import ChainMixin
+from .channel import _CLOSED, MeshChannel, Replay
+from .common import (
+    HWM,
+    MAX_FRAME,
+    RCV_HWM,
+    Curve,
+    MeshError,
+    MeshEvent,
+    Timings,
+    local_ip,
+)
+from .handshake import HandshakeMixin
+from .recovery import RecoveryMixin
+from .transport import TransportMixin
+
+
+class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
+    """One seat's view of a table and its sockets. Build with ``host``, ``join`` or ``resume``."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        *,
+        bind: str = "0.0.0.0",
+        port: int = 0,
+        timings: Timings | None = None,
+        home: str | Path | None = None,
+        fallback_port: bool = False,
+        transport: bytes | None = None,
+    ) -> None:
+        self.identity = identity
+        # CurveZMQ: the table's server key from its code (None: plain TCP, for tools and tests)
+        self._transport_secret = transport
+        self.curve = Curve.from_secret(transport) if transport is not None else None
+        self.timings = timings or Timings()
+        self.home = home if home is not None else identity.home
+        self.bind_host = bind
+        self.ctx = zmq.asyncio.Context()
+        self.router = self.ctx.socket(zmq.ROUTER)
+        self.router.setsockopt(zmq.LINGER, 0)
+        self.router.setsockopt(zmq.RCVHWM, RCV_HWM)
+        self.router.setsockopt(zmq.MAXMSGSIZE, MAX_FRAME)
+        if self.curve is not None:
+            self.curve.serve(self.router)
+        self.port = self._bind(port, fallback_port)
+        # table state, set by _setup_table
+        self.table: str = ""
+        self.seats = 0
+        self.seat = -1
+        self.game_info: dict[str, Any] = {}
+        self.code: str | None = None
+        self._code_key: bytes | None = None
+        self._members: dict[int, Member] = {}
+        self._dial: dict[
+            int, str
+        ] = {}  # our own override of a member's address (the one we dialed)
+        self.verifier: Verifier | None = None
+        self.transcript: TranscriptWriter | None = None
+        self.transcript_path: Path | None = None
+        self.replay = Replay()
+        self.notes: dict[str, Any] = {}
+        self.events: list[MeshEvent] = []
+        self.equivocations: list[Equivocation] = []
+        self.away: set[int] = set()
+        self.closed = False
+        self.channel = MeshChannel(self)
+        self._dealers: dict[int, zmq.asyncio.Socket] = {}
+        self._dealer_addr: dict[int, str] = {}
+        self._inboxes: dict[str, asyncio.Queue[Any]] = {}
+        self._subscribers: list[asyncio.Queue[MeshEvent]] = []
+        self._tasks: list[asyncio.Task[None]] = []
+        self._full = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._box_keys: dict[tuple[int, int], bytes] = {}
+        self._future: dict[int, dict[int, tuple[Message, str]]] = defaultdict(dict)
+        self._sent_at: list[float] = []  # monotonic send time of our own envelope seq i+1
+        self._sess = secrets.token_hex(8)
+        self._boot = time.time_ns()
+        self._ctr = 0
+        self._ctl_state: dict[int, tuple[str, int, int]] = {}
+        now = time.monotonic()
+        self._started = now
+        self._last_tick = now
+        self._last_heard: dict[int, float] = {}
+        self._ever_heard: set[int] = set()
+        self._last_ping: dict[int, float] = {}
+        self._heads_sent: dict[int, tuple[Any, float]] = {}
+        self._peer_heads: dict[int, list[int]] = {}
+        self._known_max: dict[int, int] = defaultdict(int)
+        self._behind_since: dict[int, float] = {}
+        self._last_want: dict[int, float] = {}
+        self._resent: dict[tuple[int, int], tuple[int, float]] = {}
+        self._proof_asked: dict[tuple[int, int, int], float] = {}
+        self._accused: set[int] = set()
+        self._accused_faults: set[str] = set()
+        self._stuck: set[int] = set()  # senders whose next envelope we had to reject
+        self._cp_answers: dict[int, dict[int, Any]] = {}
+        self._log_budget = [20.0, now]
+        self.budgets = Budgets()
+        self.stopped: TableStop | None = None
+        self._stop_payload: Message | None = None
+        self._unread_bytes: dict[int, int] = {}
+        self._future_bytes: dict[int, int] = {}
+        self.away_since: dict[int, float] = {}
+        self.left: set[int] = set()
+        self._hs_secret = secrets.token_bytes(32)
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    async def host(
+        cls,
+        identity: Identity,
+        seats: int,
+        *,
+        port: int = 0,
+        code: str | None = None,
+        game_info: dict[str, Any] | None = None,
+        name: str | None = None,
+        bind: str = "0.0.0.0",
+        timings: Timings | None = None,
+        home: str | Path | None = None,
+    ) -> Mesh:
+        """Open a table of ``seats`` seats with us at seat 0. ``mesh.code`` is the code to share."""
+        if not isinstance(seats, int) or not 2 <= seats <= 16:
+            raise ValueError("a table has 2 to 16 seats")
+        name = check_name(name or "host")
+        code = normalize_code(code) if code else new_code()
+        game_info = dict(game_info or {})
+        canonical(game_info)
+        secret = await asyncio.to_thread(transport_secret, code)
+        self = cls(identity, bind=bind, port=port, timings=timings, home=home, transport=secret)
+        try:
+            table = new_table_id()
+            self._code_key = await asyncio.to_thread(code_key, code, table)
+            self._setup_table(table, seats, 0, game_info, code)
+            self._set_member(self._own_entry(name, self._advertised(None)))
+            self.note("transport", secret.hex())
+            self._start()
+        except BaseException:
+            await self.close(announce=False)
+            raise
+        return self
+
+    @classmethod
+    async def join(
+        cls,
+        identity: Identity,
+        address: str,
+        code: str | None,
+        name: str,
+        *,
+        bind: str = "0.0.0.0",
+        port: int = 0,
+        timings: Timings | None = None,
+        home: str | Path | None = None,
+    ) -> Mesh:
+        """Join the table at ``address`` (HOST:PORT) with its ``code``. If this identity already has
+        a seat there (we crashed), we take it back and resume from our transcript."""
+        address = normalize_address(address)
+        name = check_name(name)
+        if code is None:
+            raise MeshError(
+                "joining needs the table code (--code); to take a seat back after a crash "
+                "without it, run: p2pcards join --resume"
+            )
+        code = normalize_code(code)
+        secret = await asyncio.to_thread(transport_secret, code)
+        self = cls(identity, bind=bind, port=port, timings=timings, home=home, transport=secret)
+        try:
+            await self._handshake(address, code, name)
+        except BaseException:
+            await self.close(announce=False)
+            raise
+        return self
+
+    def _bind(self, port: int, fallback: bool) -> int:
+        host = self.bind_host
+        try:
+            self.router.bind(f"tcp://{host}:{port or '*'}")
+        except zmq.ZMQError as e:
+            if fallback and port and e.errno == errno.EADDRINUSE:
+                self.router.bind(f"tcp://{host}:*")
+            else:
+                self.router.close(0)
+                self.ctx.term()
+                raise MeshError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+        endpoint = self.router.getsockopt(zmq.LAST_ENDPOINT).decode()
+        return int(endpoint.rsplit(":", 1)[1])
+
+    def _advertised(self, toward: str | None) -> str:
+        host = self.bind_host
+        if host in ("0.0.0.0", "*", ""):
+            host = local_ip(toward)
+        return f"tcp://{host}:{self.port}"
+
+    def _setup_table(
+        self, table: str, seats: int, seat: int, game_info: dict[str, Any], code: str | None
+    ) -> None:
+        self.table, self.seats, self.seat, self.game_info, self.code = (
+            table,
+            seats,
+            seat,
+            game_info,
+            code,
+        )
+        self.verifier = Verifier(table, seats, {})
+        self.transcript_path = transcript_path(table, self.home)
+
+    def _open_transcript(self, fresh: bool) -> None:
+        assert self.transcript_path is not None
+        if fresh and self.transcript_path.exists():
+            raise MeshError(
+                f"a transcript for table {self.table} already exists at {self.transcript_path}"
+            )
+        self.transcript = TranscriptWriter(self.transcript_path)
+        if fresh:
+            rec: Message = {
+                "type": "table",
+                "mesh": TRANSCRIPT_VERSION,
+                "table": self.table,
+                "seats": self.seats,
+                "seat": self.seat,
+                "key": self.identity.key_hex,
+                "game_info": self.game_info,
+                "created": time.time(),
+            }
+            if self.code is not None and self.seat == 0:
+                rec["code"] = self.code
+            self.transcript.write(rec)
+
+    def _own_entry(self, name: str, addr: str) -> Member:
+        sig = b64(self.identity.sign(entry_payload(self.table, name, self.identity.key_hex, addr)))
+        return Member(self.seat, name, self.identity.public_key, addr, sig)
+
+    def _set_member(self, m: Member, record: bool = True) -> None:
+        """Add or update a roster member (and our dealer to it)."""
+        assert self.verifier is not None
+        old = self._members.get(m.seat)
+        if old is not None and old.key != m.key:
+            raise MeshError(f"seat {m.seat} cannot change its key")
+        self._members[m.seat] = m
+        self.verifier.keys[m.seat] = m.key
+        if m.seat != self.seat:
+            if old is None:
+                self._last_heard[m.seat] = time.monotonic()
+            if old is not None and old.addr != m.addr:
+                self._dial.pop(m.seat, None)
+            self._connect(m.seat)
+        if record:
+            if self.transcript is None:
+                self._open_transcript(fresh=True)
+            self._record_roster()
+        if old is None and m.seat != self.seat:
+            self._emit(MeshEvent("joined", m.seat, m.name, m.fingerprint))
+        if len(self._members) == self.seats and not self._full.is_set():
+            self._full.set()
+            self._emit(MeshEvent("full", detail=f"roster {self.roster_digest}"))
+            self._maybe_ready()
+
+    def _record_roster(self) -> None:
+        self._write({"type": "roster", "roster": [m.to_json() for m in self.roster]})
+
+    def _connect(self, seat: int) -> None:
+        addr = self._dial.get(seat) or self._members[seat].addr
+        sock = self._dealers.get(seat)
+        if sock is not None:
+            if self._dealer_addr.get(seat) == addr:
+                return
+            sock.close(0)
+        sock = self.ctx.socket(zmq.DEALER)
+        if self.curve is not None:
+            self.curve.dial(sock)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.SNDHWM, HWM)
+        sock.setsockopt(zmq.RECONNECT_IVL, 100)
+        sock.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
+        sock.connect(addr)
+        self._dealers[seat] = sock
+        self._dealer_addr[seat] = addr
+
+    def _start(self) -> None:
+        self._tasks.append(asyncio.create_task(self._recv_loop(), name=f"mesh-recv-{self.seat}"))
+        self._tasks.append(asyncio.create_task(self._tick_loop(), name=f"mesh-tick-{self.seat}"))
+
+    # -- public API --------------------------------------------------------------------------
+
+    @property
+    def roster(self) -> list[Member]:
+        return [self._members[s] for s in sorted(self._members)]
+
+    @property
+    def roster_digest(self) -> str:
+        return roster_digest(self._members.values())
+
+    @property
+    def full(self) -> bool:
+        return self._full.is_set()
+
+    @property
+    def free_seats(self) -> int:
+        return self.seats - len(self._members)
+
+    @property
+    def address(self) -> str:
+        """Our ROUTER's address as we announce it (``tcp://HOST:PORT``)."""
+        m = self._members.get(self.seat)
+        return m.addr if m else self._advertised(None)
+
+    @property
+    def name(self) -> str:
+        return self._members[self.seat].name
+
+    def name_of(self, seat: int) -> str:
+        m = self._members.get(seat)
+        return m.name if m else f"seat {seat}"
+
+    async def wait_full(self, timeout: float | None = None) -> None:
+        """Wait until every seat is taken and we have heard from every other peer directly."""
+        await asyncio.wait_for(self._ready.wait(), timeout)
+
+    def subscribe(self) -> asyncio.Queue[MeshEvent]:
+        """A queue receiving every ``MeshEvent`` from now on."""
+        q: asyncio.Queue[MeshEvent] = asyncio.Queue()
+        self._subscribers.append(q)
+        return q
+
+    def unreached(self, grace: float = 3.0) -> set[int]:
+        """Seats that, by their own latest heads, still lack an envelope of ours sent more than
+        ``grace`` seconds ago: our messages are not getting through to them (a wrong address, a
+        one-way link), so a timeout must not name them for being slow."""
+        assert self.verifier is not None
+        mine = self.verifier.chains[self.seat].seq
+        now = time.monotonic()
+        out = set()
+        for s, seqs in self._peer_heads.items():
+            have = seqs[self.seat] if self.seat < len(seqs) else mine
+            if have < mine and have < len(self._sent_at) and now - self._sent_at[have] > grace:
+                out.add(s)
+        return out
+
+    def waiting_for(self) -> list[str]:
+        """Names of the peers marked away (for "waiting for <name>")."""
+        return [self.name_of(s) for s in sorted(self.away)]
+
+    def heads(self) -> dict[int, tuple[int, str]]:
+        """Per seat, ``(seq, hash)`` of the last envelope we hold from it."""
+        assert self.verifier is not None
+        return self.verifier.heads()
+
+    def note(self, key: str, value: Any) -> None:
+        """Save a local value (e.g. the deck service's seed) in the transcript for a restart."""
+        canonical(value)
+        self.notes[key] = value
+        self._write({"type": "note", "key": key, "value": value})
+
+    def finish(self, result: Any = None) -> None:
+        """Mark the game finished in the transcript."""
+        self._write({"type": "end", "result": result})
+
+    async def close(self, announce: bool = True) -> None:
+        """Leave: tell the others (unless ``announce`` is False, as in a crash) and close all."""
+        if self.closed:
+            return
+        if announce and self.verifier is not None and self.seat >= 0:
+            for s in self._members:
+                if s != self.seat:
+                    self._send_ctl(s, "bye", {})
+        self.closed = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        linger = 200 if announce else 0
+        for sock in self._dealers.values():
+            sock.close(linger)
+        self.router.close(0)
+        if announce:
+            await asyncio.to_thread(self.ctx.destroy, linger)
+        else:
+            self.ctx.destroy(0)
+        if self.transcript is not None:
+            self.transcript.close()
+        for q in self._inboxes.values():
+            q.put_nowait(_CLOSED)
+
+    async def __aenter__(self) -> Mesh:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

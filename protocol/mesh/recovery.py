@@ -1,0 +1,287 @@
+"""Recovery: taking a seat back from the transcript, re-linking, checkpoints and liveness
+(pings, away, back)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..channel import TableStop
+from ..envelope import (
+    Equivocation,
+    Message,
+)
+from ..identity import Identity, fingerprint
+from ..roster import Member, normalize_address
+from ..tablecode import code_key, transport_secret
+from ..transcript import (
+    Transcript,
+    read_transcript,
+    transcript_path,
+)
+from .common import (
+    MeshError,
+    MeshEvent,
+    Timings,
+    _split_address,
+    log,
+)
+
+if TYPE_CHECKING:
+    from .core import Mesh
+
+
+def _transport_of(t: Transcript) -> bytes:
+    """The table's transport key, as our transcript recorded it (or from the code the host keeps)."""
+    note = t.notes.get("transport")
+    if isinstance(note, str):
+        with contextlib.suppress(ValueError):
+            raw = bytes.fromhex(note)
+            if len(raw) == 32:
+                return raw
+    if t.code is not None:
+        return transport_secret(t.code)
+    raise MeshError(
+        f"{t.path} does not hold this table's connection key: run your original join command "
+        "(with --code) to take the seat back"
+    )
+
+
+class RecoveryMixin:
+    @classmethod
+    async def resume(
+        cls,
+        identity: Identity,
+        table: str | None = None,
+        *,
+        transcript: str | Path | None = None,
+        bind: str = "0.0.0.0",
+        port: int | None = None,
+        timings: Timings | None = None,
+        home: str | Path | None = None,
+    ) -> Mesh:
+        """Take our seat back after a crash, from our transcript (by table id or path): rebind (the
+        old port if free), reconnect to everyone, replay, and catch up on what we missed."""
+        home = home if home is not None else identity.home
+        if transcript is None:
+            if table is None:
+                raise ValueError("resume needs a table id or a transcript path")
+            transcript = transcript_path(table, home)
+        t = read_transcript(transcript, identity, tolerate_torn_tail=True)
+        if t.key != identity.key_hex:
+            raise MeshError(
+                f"{transcript} belongs to another identity ({fingerprint(bytes.fromhex(t.key))})"
+            )
+        old_port = 0
+        for m in t.roster:
+            if m.get("seat") == t.seat:
+                with contextlib.suppress(ValueError):
+                    old_port = _split_address(normalize_address(m["addr"]))[1]
+        secret = _transport_of(t)
+        self = cls(
+            identity,
+            bind=bind,
+            port=old_port if port is None else port,
+            timings=timings,
+            home=home,
+            fallback_port=port is None,
+            transport=secret,
+        )
+        try:
+            self._restore(t)
+            self._start()
+            self._link_all(force=True)
+        except BaseException:
+            await self.close(announce=False)
+            raise
+        return self
+
+    def _restore(self, t: Transcript) -> None:
+        """Rebuild our state from our transcript and set up the replay."""
+        self._setup_table(t.table, t.seats, t.seat, t.game_info, t.code)
+        if t.code is not None and t.seat == 0:
+            self._code_key = code_key(t.code, t.table)
+        assert self.transcript_path is not None and self.verifier is not None
+        if t.path.resolve() != self.transcript_path.resolve():
+            self.transcript_path = t.path
+        if t.torn_tail or t.valid_bytes < t.path.stat().st_size:
+            log.warning("%s: dropping a torn last line left by the crash", t.path)
+            with open(t.path, "r+b") as f:
+                f.truncate(t.valid_bytes)
+        self._open_transcript(fresh=False)
+        self.notes = dict(t.notes)
+        mine_name = "?"
+        for d in t.roster:
+            m = Member.from_json(d, t.table, t.seats)
+            if m.seat == self.seat:
+                mine_name = m.name
+            self._set_member(m, record=False)
+        now = time.monotonic()
+        for e in t.entries:
+            self.verifier.append(e.env, e.hash)
+            if e.direction == "out":
+                self._sent_at.append(0.0)
+                body = e.body if e.body is not None else {}
+                self.replay.add(e.topic, e.to, body, e.seq)
+            elif e.body is not None and (e.to is None or e.to == self.seat):
+                self._deliver(e.sender, e.topic, e.body, check=False)
+        for f in t.faults:
+            with contextlib.suppress(KeyError, TypeError):
+                self._accused.add(f["seat"])
+        if t.stop is not None:  # the table had stopped: it stays stopped
+            st = t.stop
+            self.stopped = TableStop(st.get("culprit"), str(st.get("reason")), st.get("by"))
+            self._stop_payload = {
+                "culprit": st.get("culprit"),
+                "reason": str(st.get("reason")),
+                "proof": [],
+            }
+        own = self._own_entry(mine_name, self._advertised(self._peer_host()))
+        if self._members.get(self.seat) != own:
+            self._set_member(own, record=False)
+        self._record_roster()
+        for s in self._members:
+            if s != self.seat:
+                self._last_heard[s] = now
+        log.info(
+            "seat %d resumed table %s from %s: %d envelopes, %d of ours to replay",
+            self.seat,
+            self.table,
+            t.path,
+            len(t.entries),
+            sum(len(v) for v in self.replay.recorded.values()),
+        )
+
+    def _peer_host(self) -> str | None:
+        """A peer's host to work out our own address toward (not loopback unless we are bound
+        there: a stale loopback address in the roster must not make us announce loopback)."""
+        loop_ok = self.bind_host.startswith("127.")
+        for s, m in self._members.items():
+            if s != self.seat:
+                host = _split_address(self._dial.get(s) or m.addr)[0]
+                if loop_ok or not host.startswith("127."):
+                    return host
+        return None
+
+    def _link_payload(self) -> Message:
+        return {"entry": self._members[self.seat].to_json(), "heads": self._heads_list()}
+
+    def _link_all(self, force: bool = False) -> None:
+        payload = self._link_payload()
+        for s in self._members:
+            if s != self.seat:
+                self._send_ctl(s, "link", payload)
+                if force:
+                    self._resent.pop((s, self.seat), None)
+
+    async def checkpoint(
+        self, timeout: float | None = 10.0, patient: bool = False, cap: float = 600.0
+    ) -> list[Equivocation]:
+        """Compare transcript heads with every other peer now: returns once every peer has
+        answered for everything we hold (and any mismatch has been proven), with every
+        equivocation found so far. ``TimeoutError`` (with words) if some peer does not answer
+        in time; with ``patient`` the clock only runs while no peer is away (at most ``cap``
+        seconds in all)."""
+        target = [seq for seq, _ in self._heads_list()]
+        cp = secrets.token_hex(4)
+        others = [s for s in self._members if s != self.seat]
+        for s in others:
+            self._cp_answers.pop(s, None)
+        loop = asyncio.get_running_loop()
+        start = last = loop.time()
+        used, asked = 0.0, -1e9
+        while True:
+            missing = [s for s in others if not self._cp_done(s, cp, target)]
+            if not missing and not self._proof_pending():
+                return list(self.equivocations)
+            now = loop.time()
+            if not (patient and self.away):
+                used += now - last
+            last = now
+            if (timeout is not None and used > timeout) or now - start > cap or self.closed:
+                names = ", ".join(self.name_of(s) for s in missing) or "a proof"
+                raise TimeoutError(f"no checkpoint answer from {names}")
+            if now - asked >= self.timings.resend_after:  # ask again, not every tick
+                asked = now
+                for s in missing:
+                    self._send_heads(s, reply=True, extra={"cp": cp, "cpat": target})
+            await asyncio.sleep(self.timings.tick)
+
+    def _heard(self, seat: int) -> None:
+        self._last_heard[seat] = time.monotonic()
+        if seat in self.away:
+            self.away.discard(seat)
+            self.away_since.pop(seat, None)
+            self.left.discard(seat)
+            self._emit(MeshEvent("back", seat, self.name_of(seat)))
+            self._resent.pop((seat, self.seat), None)
+            self._send_heads(seat, reply=True)
+            if self._stop_payload is not None:  # it missed the stop while away
+                self._send_ctl(seat, "stop", self._stop_payload)
+        if seat not in self._ever_heard:
+            self._ever_heard.add(seat)
+            self._maybe_ready()
+
+    def _maybe_ready(self) -> None:
+        heard_all = all(s in self._ever_heard for s in self._members if s != self.seat)
+        if self._full.is_set() and not self._ready.is_set() and heard_all:
+            self._ready.set()
+
+    def _mark_away(self, seat: int, left: bool = False) -> None:
+        if left and seat not in self.left:
+            self.left.add(seat)
+            self.away.add(seat)
+            self.away_since.setdefault(seat, time.monotonic())
+            self._emit(MeshEvent("left", seat, self.name_of(seat)))
+        elif seat not in self.away:
+            self.away.add(seat)
+            self.away_since[seat] = time.monotonic()
+            self._emit(MeshEvent("away", seat, self.name_of(seat)))
+
+    # -- liveness ----------------------------------------------------------------------------
+
+    async def _tick_loop(self) -> None:
+        t = self.timings
+        while True:
+            await asyncio.sleep(t.tick)
+            try:
+                self._tick(time.monotonic())
+            except Exception:
+                log.exception("seat %d: error in the liveness loop", self.seat)
+
+    def _tick(self, now: float) -> None:
+        t = self.timings
+        stalled = now - self._last_tick - t.tick
+        self._last_tick = now
+        if stalled > t.ping_after:  # our own loop was stuck (or the machine slept): not their fault
+            for s in self._last_heard:
+                self._last_heard[s] += stalled
+        heads = self._heads_list()
+        for s in list(self._members):
+            if s == self.seat:
+                continue
+            quiet = now - self._last_heard.get(s, now)
+            if s not in self.away:
+                if quiet > t.away_after:
+                    self._mark_away(s)
+                    continue
+                if quiet > t.ping_after and now - self._last_ping.get(s, 0.0) > t.ping_after:
+                    self._last_ping[s] = now
+                    self._send_heads(s, reply=True)
+                    continue
+            elif now - self._last_ping.get(s, 0.0) > t.away_after:
+                self._last_ping[s] = now  # a slow ping, in case it came back on the same address
+                self._send_heads(s, reply=True)
+                continue
+            sent = self._heads_sent.get(s)
+            if sent is None or (sent[0] != heads and now - sent[1] > t.heads_every):
+                self._send_heads(s, reply=False)
+            if s not in self._ever_heard and now - self._last_ping.get(s, 0.0) > t.ping_after:
+                self._last_ping[s] = now
+                self._send_ctl(s, "link", self._link_payload())
+        for s in list(self._behind_since):
+            self._check_behind(s, now)

@@ -1,0 +1,302 @@
+"""Transport: the sockets, sending (envelopes and signed control messages), the receive loop and the
+dispatch of control messages."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import zmq
+import zmq.asyncio
+
+from ..channel import ChannelClosed
+from ..envelope import (
+    Message,
+    b64,
+    box_key,
+    canonical,
+    envelope_hash,
+    parse_canonical,
+    seal,
+    unb64,
+)
+from ..identity import verify
+from .budget import MAX_PARTS, short
+from .common import (
+    CTL_DOMAIN,
+    K_CTL,
+    K_ENV,
+    K_HS,
+    K_RELAY,
+    log,
+)
+
+
+class TransportMixin:
+    def _inbox(self, topic: str) -> asyncio.Queue[Any]:
+        q = self._inboxes.get(topic)
+        if q is None:
+            q = self._inboxes[topic] = asyncio.Queue()
+        return q
+
+    async def _send(self, to: int | None, topic: str, body: Message) -> None:
+        if self.stopped is not None:
+            raise self.stopped
+        if self.closed:
+            raise ChannelClosed()
+        if not isinstance(topic, str) or not 0 < len(topic) <= 64:
+            raise ValueError("a topic is a string of 1 to 64 characters")
+        if not isinstance(body, dict):
+            raise ValueError("a message body must be a dict")
+        canonical(body)
+        if not self._full.is_set():
+            await self._full.wait()
+        if self.replay.match(topic, to, body):
+            return
+        self._send_env(to, topic, body)
+
+    def _send_env(self, to: int | None, topic: str, body: Message) -> Message:
+        """Seal, record, then send one envelope to every other peer (synchronously)."""
+        assert self.verifier is not None
+        chain = self.verifier.chains[self.seat]
+        key = self._box_key(self.seat, to) if to is not None else None
+        env = seal(
+            self.identity, self.table, self.seat, chain.seq + 1, chain.head, topic, body, to, key
+        )
+        h = envelope_hash(env)
+        self.verifier.append(env, h)
+        self._write({"type": "out", "env": env})
+        self._sent_at.append(time.monotonic())
+        frame = canonical(env)
+        for s in self._members:
+            if s != self.seat:
+                self._send_frames(s, [K_ENV, frame])
+        return env
+
+    def _box_key(self, sender: int, recipient: int) -> bytes:
+        k = self._box_keys.get((sender, recipient))
+        if k is None:
+            other = recipient if sender == self.seat else sender
+            k = box_key(
+                self.identity,
+                self._members[other].key,
+                self._members[sender].key,
+                self._members[recipient].key,
+                self.table,
+            )
+            self._box_keys[(sender, recipient)] = k
+        return k
+
+    def _send_frames(self, seat: int, frames: list[bytes]) -> None:
+        sock = self._dealers.get(seat)
+        if sock is not None and not self.closed:
+            self._send_now(sock, frames)
+
+    def _send_now(self, sock: zmq.asyncio.Socket, frames: list[bytes]) -> None:
+        """Non-blocking send; at the high-water mark the message is dropped (the transcript and
+        the catch-up protocol make up for it)."""
+        try:
+            fut = sock.send_multipart(frames, flags=zmq.DONTWAIT)
+        except zmq.ZMQError as e:
+            log.debug("seat %d: send failed: %s", self.seat, e)
+            return
+        if fut.done():
+            exc = fut.exception()
+            if isinstance(exc, zmq.Again):
+                log.debug("seat %d: high-water mark reached, message dropped for now", self.seat)
+            elif exc is not None:
+                log.debug("seat %d: send failed: %s", self.seat, exc)
+
+    def _send_ctl(self, seat: int, t: str, payload: Message) -> None:
+        assert not {"t", "table", "from", "to", "sess", "boot", "ctr", "sig"} & set(payload)
+        self._ctr += 1
+        msg = {
+            "t": t,
+            "table": self.table,
+            "from": self.seat,
+            "to": seat,  # named: one captured on its way to another seat is refused here
+            "sess": self._sess,
+            "boot": self._boot,
+            "ctr": self._ctr,
+            **payload,
+        }
+        msg["sig"] = b64(self.identity.sign(CTL_DOMAIN + canonical(msg)))
+        self._send_frames(seat, [K_CTL, canonical(msg)])
+
+    def _write(self, record: Message) -> None:
+        if self.transcript is not None and not self.transcript.closed:
+            self.transcript.write(record)
+
+    # -- receiving ---------------------------------------------------------------------------
+
+    async def _recv_loop(self) -> None:
+        """Read the ROUTER one message at a time, yielding to the other tasks after each: pyzmq
+        hands back finished futures while messages wait, so without the yield a flood of traffic
+        would starve the table and the deck."""
+        sock = self.router
+        while True:
+            first = await sock.recv(copy=False)
+            try:
+                await self._read_message(sock, first)
+            except Exception:  # a bug must not take the peer down
+                log.exception("seat %d: error handling a frame", self.seat)
+            await asyncio.sleep(0)
+
+    async def _read_message(self, sock: zmq.asyncio.Socket, first: zmq.Frame) -> None:
+        rid = first.bytes
+        parts: list[bytes] = []
+        n, size, more = 1, 0, first.more
+        while more:
+            f = await sock.recv(copy=False)
+            more = f.more
+            n += 1
+            size += len(f)
+            if n <= MAX_PARTS:
+                parts.append(f.bytes)
+            elif n % 4096 == 0:
+                await asyncio.sleep(0)  # a message of a million parts does not freeze us
+        now = time.monotonic()
+        if n > MAX_PARTS:
+            self.budgets.dropped += 1
+            self._drop(f"a message of {n - 1} frames (at most {MAX_PARTS - 1})")
+            return
+        if not self.budgets.allow(rid, size, now):
+            self._drop(f"over the connection's budget ({size} bytes)", logging.DEBUG)
+            self._log_over_budget(now)
+            return
+        self._on_frames([rid, *parts])
+
+    def _log_over_budget(self, now: float) -> None:
+        last = getattr(self, "_budget_logged", 0.0)
+        if now - last >= 5.0:
+            self._budget_logged = now
+            log.warning(
+                "seat %d: dropping traffic over budget (%d messages so far)",
+                self.seat,
+                self.budgets.dropped,
+            )
+
+    def _drop(self, reason: str, level: int = logging.WARNING) -> None:
+        budget = self._log_budget
+        now = time.monotonic()
+        budget[0] = min(20.0, budget[0] + (now - budget[1]) * 10)
+        budget[1] = now
+        if budget[0] >= 1 or level < logging.WARNING:
+            budget[0] -= 1 if level >= logging.WARNING else 0
+            if len(reason) > 240:
+                reason = reason[:239] + "…"
+            log.log(level, "seat %d dropped a message: %s", self.seat, reason)
+
+    def _on_frames(self, frames: list[bytes]) -> None:
+        rid, parts = frames[0], frames[1:]
+        if len(parts) != 2:
+            self._drop(f"expected 2 frames (kind, payload), got {len(parts)}")
+            return
+        kind, data = parts
+        if kind in (K_ENV, K_RELAY):
+            self._on_env(data, direct=kind == K_ENV, rid=rid)
+        elif kind == K_CTL:
+            self._on_ctl(data, rid)
+        elif kind == K_HS:
+            if self.verifier is None:
+                return
+            try:
+                msg = parse_canonical(data, "handshake")
+            except ValueError as e:
+                self._drop(str(e))
+                return
+            if msg.get("t") == "hello":
+                now = time.monotonic()
+                if self.budgets.conn(rid, now).hellos.take(1, now):
+                    self._on_hello(rid, msg)
+                else:
+                    self._drop("a hello over the handshake budget", logging.DEBUG)
+            elif msg.get("t") == "join":
+                self._on_join(rid, msg)
+            else:
+                self._drop(f"unexpected handshake message {short(msg.get('t'))}")
+        else:
+            self._drop(f"unknown frame kind {kind[:16]!r}")
+
+    def _on_ctl(self, data: bytes, rid: bytes | None = None) -> None:
+        if self.verifier is None:
+            return
+        try:
+            msg = parse_canonical(data, "control message")
+            seat = msg.get("from")
+            if (
+                not isinstance(seat, int)
+                or isinstance(seat, bool)
+                or not isinstance(msg.get("t"), str)
+            ):
+                raise ValueError("control message without a sender or type")
+            if msg.get("table") != self.table:
+                raise ValueError(
+                    f"control message for another table {str(msg.get('table'))[:40]!r}"
+                )
+            if not (
+                isinstance(msg.get("sess"), str)
+                and isinstance(msg.get("boot"), int)
+                and isinstance(msg.get("ctr"), int)
+            ):
+                raise ValueError("control message without session and counter")
+        except ValueError as e:
+            self._drop(str(e))
+            return
+        member = self._members.get(seat)
+        if member is None or seat == self.seat:
+            self._drop(f"control message from unknown seat {seat}", logging.DEBUG)
+            return
+        unsigned = {k: v for k, v in msg.items() if k != "sig"}
+        try:
+            sig = unb64(msg.get("sig"), "signature")
+        except ValueError as e:
+            self._drop(f"control message from seat {seat}: {e}")
+            return
+        if not verify(member.key, sig, CTL_DOMAIN + canonical(unsigned)):
+            self._drop(f"control message with a bad signature for seat {seat}")
+            return
+        if msg.get("to") != self.seat:
+            self._drop(f"control message from seat {seat} addressed to another seat")
+            return
+        if not self._fresh(seat, msg):
+            self._drop(f"replayed control message from seat {seat}")
+            return
+        if rid is not None:
+            self.budgets.conn(rid, time.monotonic()).promote(seat, time.monotonic())
+        t = msg["t"]
+        try:
+            if t == "bye":
+                self._mark_away(seat, left=True)
+                return
+            self._heard(seat)
+            if t == "heads":
+                self._on_heads(seat, msg)
+            elif t == "link":
+                self._on_link(seat, msg)
+            elif t == "roster":
+                self._on_roster(seat, msg)
+            elif t == "want":
+                self._on_want(seat, msg)
+            elif t == "proof?":
+                self._on_proof_request(seat, msg)
+            elif t == "proof":
+                self._on_proof(seat, msg)
+            elif t == "evidence":
+                self._on_evidence(seat, msg)
+            elif t == "stop":
+                self._on_stop(seat, msg)
+            else:
+                self._drop(f"unknown control message {t!r} from seat {seat}")
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            self._drop(f"malformed {t!r} from seat {seat} ({e})")
+
+    def _fresh(self, seat: int, msg: Message) -> bool:
+        sess, boot, ctr = msg["sess"], msg["boot"], msg["ctr"]
+        cur = self._ctl_state.get(seat)
+        if cur is None or (sess != cur[0] and boot > cur[1]) or (sess == cur[0] and ctr > cur[2]):
+            self._ctl_state[seat] = (sess, boot, ctr)
+            return True
+        return False

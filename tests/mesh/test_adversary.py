@@ -1,0 +1,369 @@
+"""The adversary suite (issue 12): each attack as a bounded loopback test that checks the outcome,
+who is named (never an honest seat) and, for floods, the victim's memory (this process's RSS; the
+attacker runs in its own process)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from protocol.channel import TableStop
+from protocol.envelope import b64, canonical, envelope_hash, seal
+from protocol.mesh import K_ENV, JoinFailed, JoinRefused, Mesh, Timings
+from protocol.roster import Member
+
+from .helpers import (
+    LOOPBACK,
+    NAMES,
+    close_all,
+    identity,
+    make_table,
+    play,
+    raw_dealer,
+    run_async,
+    until,
+)
+
+pytestmark = pytest.mark.network
+
+ATTACKER = Path(__file__).with_name("attacker.py")
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def attack(mode: str, address: str, seconds: float, code: str = "") -> int:
+    """Run the attacker process to its end; the number of messages it sent. With ``code`` it
+    knows the table code (a former player, say) and so gets through the encryption."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(ATTACKER), mode, address, str(seconds), code,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    out, _ = await asyncio.wait_for(proc.communicate(), seconds + 30)
+    return int(out.decode().split()[-1])
+
+
+def blamed(meshes: list[Mesh]) -> set[int]:
+    """Every seat any peer named in a fault, an equivocation or a stop."""
+    return {e.seat for m in meshes for e in m.events
+            if e.kind in ("fault", "equivocation", "stop") and e.seat is not None}
+
+
+@run_async(timeout=90)
+async def test_an_unauthenticated_flood_neither_stalls_the_table_nor_keeps_memory(tmp_path):
+    meshes = await make_table(tmp_path, 3)
+    victim = meshes[1]
+    try:
+        await play(meshes[0].channel, 0)  # warm up
+        gc.collect()
+        before = rss_mb()
+        flood = asyncio.create_task(attack("big", victim.address, 4.0, meshes[0].code))
+        parts = asyncio.create_task(attack("parts", victim.address, 1.0, meshes[0].code))
+        # the table plays on while the victim is flooded: every round completes at every seat
+        results = await asyncio.wait_for(
+            asyncio.gather(*(play(m.channel, 30) for m in meshes)), 60)
+        assert len({r["common"] for r in results}) == 1
+        sent = await flood
+        await parts
+        assert sent > 20  # the attack really ran (about 1 MiB a message)
+        await asyncio.sleep(0.5)
+        gc.collect()
+        growth = rss_mb() - before
+        assert growth <= 64, f"victim RSS grew {growth:.0f} MB"
+        assert victim.budgets.dropped > 0  # the flood was refused, not processed
+        assert blamed(meshes) == set() and all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_without_the_code_not_one_message_gets_through(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG, logger="p2pcards.mesh")
+    meshes = await make_table(tmp_path, 2)
+    try:
+        # no code, no transport key: libzmq may queue a few messages or none, never deliver one
+        assert await attack("big", meshes[1].address, 1.5) >= 0
+        await asyncio.sleep(0.3)
+        assert meshes[1].budgets.dropped == 0 and "dropped a message" not in caplog.text
+        assert blamed(meshes) == set()
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=90)
+async def test_an_honest_join_succeeds_during_a_hello_flood(tmp_path):
+    t = Timings.fast()
+    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice")
+    joined: list[Mesh] = []
+    try:
+        flood = asyncio.create_task(attack("hello", host.address, 5.0, host.code))
+        await asyncio.sleep(1.0)  # the flood is under way
+        for i in (1, 2):
+            joined.append(await Mesh.join(identity(tmp_path, i), host.address, host.code,
+                                          NAMES[i], bind=LOOPBACK, timings=t))
+        assert await flood > 100
+        await asyncio.gather(*(m.wait_full(10) for m in [host, *joined]))
+        assert [m.name for m in host.roster] == ["alice", "bob", "carol"]
+    finally:
+        await close_all([host, *joined])
+
+
+@run_async(timeout=60)
+async def test_a_fake_table_that_claims_a_rejoin_cannot_seat_a_joiner(tmp_path):
+    """The fake knows our public key (it is no secret) and says we are back at our seat with
+    nothing sent yet. Without the code it cannot even accept the encrypted connection; and even
+    one that had the connection key but not the code's proof key is refused by the joiner."""
+    from protocol.tablecode import code_key
+
+    t = Timings.fast()
+    me = identity(tmp_path, 1)
+    for fake_code, expected in (("ZZZ-ZZZ", JoinRefused), ("ABC-DEF", JoinFailed)):
+        fake = await Mesh.host(identity(tmp_path, 9), 3, bind=LOOPBACK, timings=t, name="fake",
+                               code=fake_code)
+        try:
+            if fake_code == "ABC-DEF":  # it has the transport key, but not the code's proof key
+                fake._code_key = code_key("ZZZ-ZZZ", fake.table)
+            entry = Member(1, "bob", me.public_key, "tcp://127.0.0.1:1", b64(b"\0" * 64))
+            fake._members[1] = entry  # the fake seats our key (bypassing its own checks)
+            fake.verifier.keys[1] = me.public_key
+            with pytest.raises(expected) as info:
+                await Mesh.join(me, fake.address, "ABC-DEF", "bob", bind=LOOPBACK, timings=t)
+            assert "code" in str(info.value)
+            assert not any((tmp_path / "home1" / "tables").glob("*.jsonl"))
+        finally:
+            await close_all([fake])
+
+
+@run_async(timeout=60)
+async def test_equivocation_stops_the_table_everywhere_naming_only_the_cheater(tmp_path):
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        chain = bob.verifier.chains[1]
+        a = seal(bob.identity, bob.table, 1, chain.seq + 1, chain.head, "deck", {"card": "ace"})
+        b = seal(bob.identity, bob.table, 1, chain.seq + 1, chain.head, "deck", {"card": "king"})
+        bob.verifier.append(a, envelope_hash(a))
+        bob._sent_at.append(0.0)
+        bob._send_frames(0, [K_ENV, canonical(a)])
+        bob._send_frames(2, [K_ENV, canonical(b)])
+        # honest peers' deck waits end with the stop, naming bob, with the two signed messages
+        for m in (host, carol):
+            with pytest.raises(TableStop) as info:
+                while True:
+                    await m.channel.recv("deck", 10)
+            assert info.value.culprit == 1
+        await until(lambda: all(m.stopped is not None for m in (host, carol)), what="stops")
+        assert {m.stopped.culprit for m in (host, carol)} == {1}
+        assert blamed([host, carol]) == {1}
+        for m in (host, carol):
+            ev = [e for e in m.events if e.kind == "equivocation"]
+            assert ev and len(ev[0].proof) == 2
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_rule_break_stop_reaches_a_peer_that_did_not_see_it(tmp_path):
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        host.stop(1, "bob played out of turn")
+        with pytest.raises(TableStop) as info:
+            await carol.channel.recv("game", 10)
+        assert info.value.culprit == 1 and "alice stopped the table" in info.value.reason
+        assert "bob played out of turn" in info.value.reason
+        # the stop is signed: a copy of it addressed to carol is refused by bob
+        stop_events = [e for e in carol.events if e.kind == "stop"]
+        assert len(stop_events) == 1 and stop_events[0].seat == 1
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_quit_is_announced_at_once(tmp_path):
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    t0 = time.monotonic()
+    await bob.close()  # 'quit': a signed leave
+    try:
+        await until(lambda: all(1 in m.left for m in (host, carol)), timeout=5, what="left")
+        assert time.monotonic() - t0 < 5
+        for m in (host, carol):
+            assert [e.name for e in m.events if e.kind == "left"] == ["bob"]
+    finally:
+        await close_all([host, carol])
+
+
+@run_async(timeout=60)
+async def test_an_absent_player_ends_the_match_after_the_wait_naming_them(tmp_path):
+    from p2pcards.lobby import _watch_absence
+
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    said: list[str] = []
+    try:
+        await carol.close()
+        await until(lambda: 2 in host.away, what="carol away")
+        await asyncio.wait_for(_watch_absence(host, 1.5, said.append, bot=False), 10)
+        assert host.stopped is not None and host.stopped.culprit == 2
+        assert "carol left the table and did not come back within 2 s" in host.stopped.reason
+        with pytest.raises(TableStop) as info:
+            await bob.channel.recv("game", 10)
+        assert info.value.culprit == 2
+        assert any("waiting for carol (away" in s for s in said)
+    finally:
+        await close_all([host, bob])
+
+
+@run_async(timeout=60)
+async def test_deeply_nested_frames_log_a_short_line_and_no_traceback(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG, logger="p2pcards.mesh")
+    meshes = await make_table(tmp_path, 2)
+    try:
+        await attack("nested", meshes[1].address, 1.0, meshes[0].code)
+        await asyncio.sleep(0.3)
+        assert "Traceback" not in caplog.text and "RecursionError" not in caplog.text
+        assert max(len(r.getMessage()) for r in caplog.records) < 400
+        await meshes[0].channel.broadcast("b", {"x": 1})
+        assert await meshes[1].channel.recv("b", 5) == (0, {"x": 1})
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_seated_peer_flooding_unread_messages_is_named_and_stopped(tmp_path, monkeypatch):
+    import protocol.mesh.chain as chain
+
+    monkeypatch.setattr(chain, "MAX_UNREAD_BYTES", 200_000)
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        gc.collect()
+        before = rss_mb()
+        for i in range(40):  # 40 × 10 kB on a topic nobody reads
+            await bob.channel.broadcast("junk", {"i": i, "pad": "x" * 10_000})
+        await until(lambda: host.stopped is not None and carol.stopped is not None, what="stop")
+        assert {host.stopped.culprit, carol.stopped.culprit} == {1}
+        assert "bob sent more than" in host.stopped.reason
+        assert rss_mb() - before <= 128
+        assert blamed([host, carol]) <= {1}
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_control_message_for_another_seat_is_refused(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="p2pcards.mesh")
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    captured = {}
+    orig = bob._send_frames
+
+    def spy(seat, frames):
+        if seat == 0 and frames[0] == b"ctl":
+            captured["f"] = frames
+        orig(seat, frames)
+
+    bob._send_frames = spy
+    try:
+        bob._send_heads(0, reply=False)
+        await until(lambda: "f" in captured)
+        import zmq.asyncio
+
+        ctx = zmq.asyncio.Context()
+        raw = raw_dealer(ctx, carol)
+        await raw.send_multipart(captured["f"])
+        await until(lambda: "addressed to another seat" in caplog.text, what="refusal logged")
+        raw.close(0)
+        ctx.term()
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=30)
+async def test_turn_time_a_silent_present_peer_is_named_an_away_one_is_waited_for(tmp_path):
+    from p2pcards.table import Table, TableStopped
+    from protocol.channel import InMemoryHub
+
+    hub = InMemoryHub(2)
+    away: set[int] = set()
+    ch = hub.channel(0)
+    ch.away = lambda: set(away)  # type: ignore[attr-defined]
+    said: list[str] = []
+    table = Table("go-out-girl", 2, {}, 0, ch, None, None, names=["alice", "bob"],  # type: ignore[arg-type]
+                  say=said.append, peer_turn_time=1.0)
+    away.add(1)
+    with pytest.raises(TimeoutError):  # away: the clock stands still
+        await asyncio.wait_for(table._their_decision(1), 2.5)
+    away.clear()
+    with pytest.raises(TableStopped) as info:
+        await asyncio.wait_for(table._their_decision(1), 5)
+    assert info.value.culprit == 1 and "bob's program did not play its turn" in info.value.reason
+
+
+@run_async(timeout=30)
+async def test_turn_time_our_bot_plays_when_the_person_does_not(tmp_path):
+    from p2pcards.engine import Action
+    from p2pcards.table import Table
+    from protocol.channel import InMemoryHub
+
+    class Asleep:
+        async def decide(self, view, legal):
+            await asyncio.sleep(3600)
+
+    class StandIn:
+        def decide(self, view, legal):
+            return legal[0]
+
+    hub = InMemoryHub(2)
+    said: list[str] = []
+    table = Table("go-out-girl", 2, {}, 0, hub.channel(0), None, Asleep(),  # type: ignore[arg-type]
+                  names=["alice", "bob"], say=said.append, turn_time=0.5, stand_in=StandIn())
+    action = await table._timed_decide([Action("pass")])
+    assert action == Action("pass")
+    assert any("time is up: your bot plays this turn" in s for s in said)
+
+
+@run_async(timeout=30)
+async def test_a_chat_flood_is_cut_to_a_few_lines_and_reported():
+    from p2pcards.table import CHAT_BURST, Table
+    from protocol.channel import InMemoryHub
+
+    hub = InMemoryHub(2)
+    heard: list[str] = []
+    table = Table("go-out-girl", 2, {}, 1, hub.channel(1), None, None,  # type: ignore[arg-type]
+                  names=["alice", "bob"], say=heard.append)
+    listen = asyncio.create_task(table._chat_loop())
+    for i in range(300):
+        await hub.channel(0).send(1, "chat", {"text": f"spam {i}"})
+    await until(lambda: hub.channel(1).hub._inboxes[1]["chat"].empty(), what="all read")
+    listen.cancel()
+    lines = [h for h in heard if h.startswith("alice: ")]
+    assert CHAT_BURST <= len(lines) <= CHAT_BURST + 2
+    assert any(h.startswith("(alice is flooding the chat;") for h in heard)
+    assert len(heard) < 20
+
+
+@run_async(timeout=30)
+async def test_the_final_checkpoint_waits_for_an_away_peer_and_fails_in_words(tmp_path):
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        await host.channel.broadcast("b", {"x": 1})
+        await carol.close(announce=False)  # a crash: carol is away, not gone for good
+        await until(lambda: 2 in host.away, what="carol away")
+        t0 = time.monotonic()
+        with pytest.raises(TimeoutError, match="no checkpoint answer from carol"):
+            await host.checkpoint(0.3, patient=True, cap=2.0)
+        assert time.monotonic() - t0 >= 1.5  # the clock stood still while carol was away
+    finally:
+        await close_all([host, bob])
