@@ -74,4 +74,7 @@ class Action:
         for k, v in args.items():
             if isinstance(v, dict):
                 raise ValueError(f"malformed action argument {k!r}")
-        return cls(d["kind"], **args)
+        try:
+            return cls(d["kind"], **args)
+        except TypeError:  # a dict nested in a list argument: not an action anybody could send
+            raise ValueError(f"malformed action {d!r}"[:200]) from None

@@ -59,3 +59,12 @@ def test_outcome_events_round_trip(ev):
 def test_malformed_events_are_value_errors(bad):
     with pytest.raises(ValueError):
         event_from_json(bad)
+
+
+def test_an_action_with_a_dict_inside_a_list_is_malformed_not_a_crash():
+    """A re-signed transcript fuzz mutant (`slots/0 = {'a': 1}`) made ``from_json`` raise a
+    ``TypeError`` that the audit did not expect; every malformed action is a ``ValueError``."""
+    for bad in ({"kind": "play", "slots": [{"a": 1}]}, {"kind": "play", "slots": [[{"a": 1}]]},
+                {"kind": "play", "a": [1, {"b": 2}], "c": 3}):
+        with pytest.raises(ValueError, match="malformed action"):
+            Action.from_json(bad)
