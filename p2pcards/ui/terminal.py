@@ -114,7 +114,7 @@ class TerminalPlayer:
             lines = prompt_lines() if sys.stdin.isatty() else stdin_lines()
         async for raw in lines:
             text = raw.strip()
-            if not text:
+            if not text and self._arranging is None:  # Enter keeps an arrangement as it is
                 continue
             try:
                 await self.handle(text)

@@ -126,6 +126,13 @@ def test_network_prompt_takes_numbers_commands_and_arrangements():
             await asyncio.sleep(0.01)
         await feed.put("3 2 1")
         assert await asyncio.wait_for(order, 5) == [12, 11, 10]
+        # "Enter keeps them as they are" (issue 16: the empty line was dropped before it was read)
+        await feed.put("")  # an empty line outside an arrangement is ignored...
+        order = asyncio.create_task(p.arrange(Manipulating(), (10, 11, 12)))
+        while sum("Put them back" in ln for ln in lines) < 2:
+            await asyncio.sleep(0.01)
+        await feed.put("")  # ...and inside one it keeps the order
+        assert await asyncio.wait_for(order, 5) == [10, 11, 12]
         await feed.put("quit")
         await asyncio.wait_for(loop_task, 5)
         assert p.left
