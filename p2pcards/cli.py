@@ -438,8 +438,12 @@ def replay(
     from .ui import saved
 
     try:
-        g = saved.load_any(transcript)
-        who = None if spectator else (seat - 1 if seat is not None else g.seat)
+        g = saved.load_any(transcript, None if spectator else
+                           (seat - 1 if seat is not None else saved.OWNER))
+        if g.viewer is not None:  # a networked game: the one view its record holds
+            who = None if g.viewer == saved.SPECTATOR else g.viewer
+        else:
+            who = None if spectator else (seat - 1 if seat is not None else g.seat)
         frames = saved.frames(g, who)
     except ConfigError as exc:
         fail(str(exc))

@@ -85,6 +85,9 @@ class SavedGame:
     created: float
     events: list[Event] = field(default_factory=list)
     result_text: str | None = None
+    #: whose view ``events`` are (a networked game reveals nothing hidden, so its record holds
+    #: one view: the owner's, with its seat journal, or a spectator's); ``None``: full information
+    viewer: int | None = None
 
     @property
     def finished(self) -> bool:
@@ -144,10 +147,15 @@ def frames(g: SavedGame, seat: int | None) -> list[Frame]:
     viewer = SPECTATOR if seat is None else seat
     if seat is not None and not 0 <= seat < g.players:
         raise ConfigError(f"--seat must be between 1 and {g.players}")
+    if g.viewer is not None and viewer != g.viewer:
+        raise ConfigError(f"{g.path}: this record replays only {_as(g.viewer, g.names)} "
+                          "(or as a spectator): the other hands were never revealed")
     try:
         state = new_game(g.game, g.players, {**g.options, "names": g.names})
     except ConfigError as exc:
         raise ConfigError(f"{g.path}: {exc}") from None
+    if g.viewer is not None:
+        state = state.view(g.viewer)
     copy = state.view(viewer)
     copy.narrate()
     log: list[str] = list(copy.take_notes())
@@ -172,23 +180,34 @@ def frames(g: SavedGame, seat: int | None) -> list[Frame]:
     return out
 
 
-def load_any(path: str | Path) -> SavedGame:
-    """A saved local game, or a finished networked transcript turned into the same form: its
-    decisions and, from the deck audit, the true outcome of every deck step."""
+OWNER = "owner"  # load_any's default view: the owner's seat when its journal is there
+
+
+def _as(viewer: int, names: list[str]) -> str:
+    return "as a spectator" if viewer == SPECTATOR else f"as {names[viewer]}'s seat"
+
+
+def load_any(path: str | Path, view: int | str | None = OWNER) -> SavedGame:
+    """A saved local game (full information: any seat's view can be shown), or a finished
+    networked transcript turned into the same form for one view: its owner's (``OWNER``, or the
+    owner's seat number; needs the seat journal beside it) or a spectator's (``None``)."""
     if is_local(path):
         return read(path)
     if not Path(path).exists():
         raise ConfigError(f"{path}: no such file")
-    return from_transcript(path)
+    return from_transcript(path, view)
 
 
-def from_transcript(path: str | Path) -> SavedGame:
+def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGame:
+    """The decisions of a finished networked game and, from the deck audit, the outcome of every
+    deck step as ``view`` saw it. Deck v2 opens nothing hidden at the end, so only the owner's
+    seat (whose own cards its journal completes) and a spectator can be replayed."""
     from protocol.audit import audit as deck_audit
     from protocol.params import DeckParams
     from protocol.transcript import TranscriptError, read_transcript
 
-    from ..audit import _events
-    from ..engine import Action
+    from ..audit import _events, _filler, _owner_journal
+    from ..engine import Action, Decide
     from ..lobby import GameInfo, deck_spec
 
     try:
@@ -197,20 +216,32 @@ def from_transcript(path: str | Path) -> SavedGame:
         raise ConfigError(f"{path}: {exc}") from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
-    info = GameInfo.from_json(t.game_info)
+    try:
+        info = GameInfo.from_json(t.game_info)
+        n_cards = new_game(info.game, info.players, info.options).n_cards
+        params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
+    except (ConfigError, ValueError) as exc:
+        raise ConfigError(f"{path}: line 1 (the table record): {exc}") from None
     names = [f"Seat {i + 1}" for i in range(t.seats)]
     for m in t.roster:
         if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
             names[m["seat"]] = str(m.get("name", names[m["seat"]]))
+    journal = _owner_journal(str(path))
+    if view == OWNER:
+        view = t.seat if journal is not None else None
+    if view is not None and (view != t.seat or journal is None):
+        where = "" if journal is not None else f" (with {Path(path).with_suffix('.seat').name})"
+        raise ConfigError(f"{path}: a networked game replays as its owner's seat, seat {t.seat + 1}"
+                          f"{where}, or as a spectator: the other hands were never revealed")
+    owner = (t.seat, journal[0]) if view is not None and journal is not None else None
     deck_msgs = [(e.sender, e.body) for e in t.entries
                  if e.topic == "deck" and e.to is None and e.body is not None]
-    if not any(b.get("step") == "secrets" for _, b in deck_msgs):
+    d = deck_audit(params, deck_msgs, owner=owner)
+    if not d.verdict.clean:
+        raise ConfigError(f"{path}: the deck audit fails ({d.verdict.reason}); see p2pcards audit")
+    if not d.verdict.complete:
         raise ConfigError(f"{path}: this game did not finish, so it cannot be replayed yet "
                           "(p2pcards join --resume finishes it)")
-    n_cards = new_game(info.game, info.players, info.options).n_cards
-    d = deck_audit(DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats), deck_msgs)
-    if not d.clean:
-        raise ConfigError(f"{path}: the deck audit fails ({d.verdict.reason}); see p2pcards audit")
     decisions: dict[int, Decision] = {}
     for e in t.entries:
         if e.topic == "game" and e.body is not None and isinstance(e.body.get("step"), int):
@@ -219,11 +250,13 @@ def from_transcript(path: str | Path) -> SavedGame:
             except ValueError as exc:
                 raise ConfigError(f"{path}: a malformed action ({exc})") from None
     ds = [decisions[k] for k in sorted(decisions)]
-    outs = _events(d.outcomes)
-    state = new_game(info.game, info.players, {**info.options, "names": names})
+    outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random")]
+    deck_events = _events(outs)
+    viewer = SPECTATOR if view is None else view
+    fill = None if owner is None else _filler(t.seat, owner[1], journal[1], outs)  # type: ignore[index]
+    state = new_game(info.game, info.players, {**info.options, "names": names}).view(viewer)
     events: list[Event] = []
     di = oi = 0
-    from ..engine import Decide
     while (req := state.pending()) is not None:
         if isinstance(req, Decide):
             if di >= len(ds):
@@ -231,9 +264,9 @@ def from_transcript(path: str | Path) -> SavedGame:
             ev: Event = ds[di]
             di += 1
         else:
-            if oi >= len(outs):
+            if oi >= len(deck_events):
                 raise ConfigError(f"{path}: the deck record ends before the game does")
-            ev = outs[oi]
+            ev = deck_events[oi] if fill is None else fill(oi, state, req, deck_events[oi])
             oi += 1
         try:
             state.apply(ev)
@@ -241,4 +274,4 @@ def from_transcript(path: str | Path) -> SavedGame:
             raise ConfigError(f"{path}: the game does not replay ({exc}); see p2pcards audit") from None
         events.append(ev)
     return SavedGame(Path(path), info.game, info.players, info.options, names, t.seat,
-                     t.created, events, state.result_text())
+                     t.created, events, state.result_text(), viewer)

@@ -127,23 +127,38 @@ def test_a_record_that_does_not_fit_the_game_is_refused(game):
         saved.frames(saved.read(path), 0)
 
 
-def test_a_finished_networked_transcript_replays_as_each_seat_saw_it(tmp_path_factory):
+def test_a_finished_networked_transcript_replays_as_its_owner_or_a_spectator(tmp_path_factory):
     """A real two-peer game over loopback (the mental-poker deck): its transcript replays, with
-    the deck audit's outcomes, as seat 1, seat 2 or a spectator; a truncated one is refused."""
+    the deck audit's outcomes, as its owner's seat (the seat journal beside it completes the
+    owner's own cards) or as a spectator. Deck v2 never reveals the other hands, so bob's view
+    cannot be rebuilt from alice's record; a truncated record is refused."""
+    import shutil
+
     from tests.table import transcript_mutants as tm
 
     g = tm.make_game(tmp_path_factory.mktemp("net"))
     s = saved.load_any(g.path)
     assert s.game == "go-out-girl" and s.names == ["alice", "bob"] and s.seat == 0 and s.finished
-    mine, theirs, public = saved.frames(s, 0), saved.frames(s, 1), saved.frames(s, None)
-    assert len(mine) == len(theirs) == len(public) > 2
+    assert s.viewer == 0  # the owner's view: its journal is beside the transcript
+    mine = saved.frames(s, 0)
     end = mine[-1].view
-    assert end.outcome() is not None and mine[-1].log[-1] == f"Result: {s.result_text}"
-    assert theirs[-1].view.outcome() == end.outcome()
+    assert len(mine) > 2 and end.outcome() is not None
+    assert mine[-1].log[-1] == f"Result: {s.result_text}"
     first = mine[1].view
     assert all(first.values[x] is not None for x in first.zones["hand0"])
-    assert all(theirs[1].view.values[x] is None for x in theirs[1].view.zones["hand0"])
+    assert all(first.values[x] is None for x in first.zones["hand1"])
+    with pytest.raises(ConfigError, match="never revealed"):
+        saved.frames(s, 1)
+    with pytest.raises(ConfigError, match="never revealed"):
+        saved.load_any(g.path, 1)
+    public_game = saved.load_any(g.path, None)
+    public = saved.frames(public_game, None)
+    assert len(public) == len(mine) and public[-1].view.outcome() == end.outcome()
     assert all(public[1].view.values[x] is None for x in public[1].view.zones["hand0"])
+    alone = g.path.parent / "copied" / g.path.name  # without its journal: a spectator's record
+    alone.parent.mkdir()
+    shutil.copy(g.path, alone)
+    assert saved.load_any(alone).viewer == saved.SPECTATOR
     cut = g.path.parent / "cut.jsonl"
     cut.write_bytes(b"".join(ln + b"\n" for ln in g.lines[: len(g.lines) // 2]))
     with pytest.raises(ConfigError):
