@@ -450,8 +450,6 @@ def _brute_take(p: Problem, take: int | None, groups: list[Group],
                 kinds_used[g.kind] -= k
 
     rec(0, limit, 0, 0)
-
-    rec(0, limit, 0, 0)
     return best
 
 
