@@ -36,6 +36,7 @@ BUDGET = 40_000  # simulated decisions per hint (≈ 90 ms of one core here)
 HORIZON = 400  # decisions per playout before it is scored by the estimate (a battle is ~60)
 MAX_CANDIDATES = 8
 MIN_ROUNDS = 6
+NOISE = 0.3  # the opponent model: the share of the others' playout moves picked at random
 
 
 @dataclass
@@ -120,7 +121,7 @@ def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
 
 def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDGET,
            horizon: int = HORIZON, deadline: float | None = None,
-           max_candidates: int = MAX_CANDIDATES) -> Advice:
+           max_candidates: int = MAX_CANDIDATES, noise: float = NOISE) -> Advice:
     """The recommended action for the seat whose view this is, with its plan and reason."""
     t0 = time.perf_counter()
     me = view.viewer
@@ -166,7 +167,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
             b.rng = r
             if c.model is not None:
                 b.apply(c.model)
-            v, steps = rollout(b, me, horizon)
+            v, steps = rollout(b, me, horizon, noise=noise, rng=random.Random(deal_seed ^ 0xB07))
             c.total += v
             c.runs += 1
             spent += steps + 1

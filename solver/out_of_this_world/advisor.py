@@ -548,7 +548,7 @@ def _points_text(r: Reader, plan: Plan) -> str:
 
 def _advise_action(view: Game, legal: list[Action], prices: Prices) -> Advice:
     p, r = problem(view, prices, taken=True)
-    plan = setplan.solve(p, time_limit=1.0)
+    plan = setplan.best(p, time_limit=1.0)
     text_plan = plan_text(view, p, plan)
     done = next((a for a in legal if a.kind == "done"), legal[-1])
     if len(legal) == 1:
@@ -622,7 +622,7 @@ def _why(r: Reader, p: Problem, plan: Plan, g: Group) -> str:
 def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool = True) -> Advice:
     p, r = problem(view, prices, taken=False, legal=legal)
     options: list[tuple[str, int]] = []
-    best_plan = setplan.solve(p, time_limit=1.0) if p.takes else None
+    best_plan = setplan.best(p, time_limit=1.0) if p.takes else None
     chosen: Action | None = None
     text_plan = None
     value = None
@@ -637,7 +637,7 @@ def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool 
                 options.append((opt.label, best_plan.value))
             elif explain and len(p.takes) <= 6:
                 q = replace(p, takes=[opt], foes=_foes_for_take(p, i), _groups=None)
-                options.append((opt.label, setplan.solve(q, time_limit=1.0).value))
+                options.append((opt.label, setplan.best(q, time_limit=1.0).value))
     then = None
     if best_plan is not None:
         first = _first_step(view, p, best_plan)
@@ -695,7 +695,7 @@ def _leg_value(view: Game, p: Problem, r: Reader, prices: Prices) -> int:
                                              blocks=frozenset()) for f in p.foes]
     q = replace(p, hand={}, takes=[], actions=max(0, p.actions - 1), weights=weights, foes=foes,
                 _groups=None)
-    return setplan.solve(q, time_limit=1.0).value - passed_cost
+    return setplan.best(q, time_limit=1.0).value - passed_cost
 
 
 def _take_reason(view: Game, r: Reader, p: Problem, chosen: Action, options: list[tuple[str, int]],
@@ -730,7 +730,7 @@ def _advise_discard(view: Game, legal: list[Action], prices: Prices) -> Advice:
         h[c] -= 1
         p, _ = problem(view, prices, hand={k: n for k, n in h.items() if n}, actions=5, taken=True)
         p = replace(p, keep_cap=99, _groups=None)
-        v = setplan.solve(p, time_limit=1.0).value
+        v = setplan.best(p, time_limit=1.0).value
         if best is None or v > best[0]:
             best = (v, a)
     assert best is not None

@@ -481,6 +481,20 @@ def brute(p: Problem) -> Plan:
                 sorted(g.foe for g in counts if g.kind == "defeat"), sp, loss, points, kept)  # type: ignore[misc]
 
 
+# ---- the advisor's entry point ---------------------------------------------------------------
+BRUTE_CARDS = 4  # up to this many cards (the hand and a taken Item) brute force is faster
+
+
+def best(p: Problem, *, time_limit: float = 1.0) -> Plan:
+    """The optimal plan: brute force on small hands, where it costs under a millisecond and
+    CP-SAT's model alone costs several (``scripts/bench_solver.py`` prints both by hand size),
+    CP-SAT otherwise. The two reach the same optimum (``tests/solver/test_ootw_setplan.py``)."""
+    cards = sum(p.hand.values()) + any(t.item is not None for t in p.takes)
+    if cards <= BRUTE_CARDS and len(p.spends) <= 3:
+        return brute(p)
+    return solve(p, time_limit=time_limit)
+
+
 # ---- CP-SAT ----------------------------------------------------------------------------------
 def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     """The optimal plan by CP-SAT (``num_workers=1``)."""
