@@ -14,9 +14,13 @@
 * The Girl and the Robot: the strong team's share of wins against a heuristic team (4 players,
   sides alternated; ``--quick`` plays fewer games), beside the heuristic team's on the same seeds;
 * the strong Out Of This World team's win rate on Patrol the Block at Standard (4 players, the
-  same seeds as ``scripts/bench_engine.py``'s heuristic team), beside the heuristic team's.
+  same seeds as ``scripts/bench_engine.py``'s heuristic team) and over all six adventures,
+  beside the heuristic team's.
 
-Prints medians and ratios with the machine's core count; ``--json`` prints one object.
+Every strength figure is printed beside today's (``TODAY``: the figures before issue 15, same
+seeds) and its target (``TARGETS``). Prints medians and ratios with the machine's core count;
+``--json`` prints one object (with ``today`` and ``targets``). ``--quick`` runs a small sample of
+everything (for iterating; its figures are noisy).
 """
 
 from __future__ import annotations
@@ -276,16 +280,27 @@ def bench_setplan(per_size: int = 20) -> dict:
 
 
 OOTW_SEEDS = 200
+OOTW_SEEDS_EACH = 30  # per adventure, for the all-adventures rate
+
+# Today's figures: main before issue 15, the same seeds (docs/solver.md, issue 15). None: not
+# measured then.
+TODAY = {"gog_strong_win_share": 0.557, "gog_strong_win_share_vs_random": 0.851,
+         "gog_heuristic_win_share_vs_random": 0.829, "ootw_strong_win_rate": 0.355,
+         "ootw_heuristic_win_rate": 0.15, "ootw_strong_win_rate_all": None,
+         "gog_hint_p95_ms": 183.3, "ootw_hint_p95_ms": None}
+TARGETS = {"gog_strong_win_share": 0.65, "gog_strong_win_share_vs_random": 0.92,
+           "ootw_strong_win_rate": 0.60, "ootw_strong_win_rate_all": 0.60}
+HINT_P95_MS = 250
 
 
-def _ootw_games(args: tuple[str, list[int]]) -> list[tuple[int, bool, int]]:
-    """Whole 4-player Patrol the Block games at Standard: (seed, won, team points)."""
-    level, seeds = args
+def _ootw_games(args: tuple[str, str, list[int]]) -> list[tuple[int, bool, int]]:
+    """Whole 4-player games of one adventure at Standard: (seed, won, team points)."""
+    level, adventure, seeds = args
     out = []
     for seed in seeds:
         cls = OotwStrongBot if level == "strong" else OutOfThisWorldBot
         agents = [cls(p, seed * 8 + p) for p in range(4)]
-        final = play(new_game("out-of-this-world", 4, {"adventure": "patrol-the-block",
+        final = play(new_game("out-of-this-world", 4, {"adventure": adventure,
                                                       "difficulty": "standard"}),
                      agents, LocalDealer(seed))
         o = final.outcome()
@@ -293,22 +308,56 @@ def _ootw_games(args: tuple[str, list[int]]) -> list[tuple[int, bool, int]]:
     return out
 
 
+def _run_ootw(level: str, adventure: str, seeds: list[int], jobs: int) -> list:
+    shares = [(level, adventure, seeds[j::jobs]) for j in range(jobs)]
+    if jobs == 1:
+        return _ootw_games(shares[0])
+    with ProcessPoolExecutor(jobs) as ex:
+        return [r for part in ex.map(_ootw_games, shares) for r in part]
+
+
 def bench_ootw_team(seeds: int, jobs: int) -> dict:
+    """Patrol the Block at Standard, 4 players: the strong team beside the heuristic team."""
     out = {}
     for level in ("strong", "heuristic"):
         t = time.perf_counter()
-        shares = [(level, list(range(j, seeds, jobs))) for j in range(jobs)]
-        if jobs == 1:
-            results = _ootw_games(shares[0])
-        else:
-            with ProcessPoolExecutor(jobs) as ex:
-                results = [r for part in ex.map(_ootw_games, shares) for r in part]
+        results = _run_ootw(level, "patrol-the-block", list(range(seeds)), jobs)
         key = f"ootw_{level}"
         out[f"{key}_win_rate"] = round(sum(r[1] for r in results) / len(results), 3)
         out[f"{key}_points"] = round(sum(r[2] for r in results) / len(results), 1)
         out[f"{key}_seconds"] = round(time.perf_counter() - t, 1)
     out["ootw_team_seeds"] = seeds
     return out
+
+
+def bench_ootw_all(each: int, jobs: int) -> dict:
+    """Every adventure at Standard, 4 players, ``each`` seeds apiece: the strong team's and the
+    heuristic team's win rates, overall and by adventure."""
+    out: dict = {}
+    for level in ("strong", "heuristic"):
+        t = time.perf_counter()
+        by: dict[str, float] = {}
+        wins = games = 0
+        for adv in OOTW_ADVENTURES:
+            results = _run_ootw(level, adv, list(range(each)), jobs)
+            by[adv] = round(sum(r[1] for r in results) / len(results), 3)
+            wins += sum(r[1] for r in results)
+            games += len(results)
+        out[f"ootw_{level}_win_rate_all"] = round(wins / games, 3)
+        out[f"ootw_{level}_by_adventure"] = by
+        out[f"ootw_{level}_all_seconds"] = round(time.perf_counter() - t, 1)
+    out["ootw_all_seeds_each"] = each
+    return out
+
+
+def beside(out: dict, key: str) -> str:
+    """``value (today X, target ≥ Y: met)`` for a strength figure."""
+    v = out[key]
+    today = TODAY.get(key)
+    bits = [f"today {today}" if today is not None else "today not measured"]
+    if key in TARGETS:
+        bits.append(f"target ≥ {TARGETS[key]}: {'met' if v >= TARGETS[key] else 'NOT met'}")
+    return f"{v} ({'; '.join(bits)})"
 
 
 def main() -> None:
@@ -321,22 +370,29 @@ def main() -> None:
     ap.add_argument("--games", default="gog,ootw,gar",
                     help="which games to benchmark (default gog,ootw,gar)")
     ap.add_argument("--seeds", type=int, default=OOTW_SEEDS,
-                    help=f"Out Of This World team games per level (default {OOTW_SEEDS})")
-    ap.add_argument("--quick", action="store_true",
-                    help=f"fewer The Girl and the Robot games and hint positions ({GAR_QUICK_GAMES} "
-                         "games, 60 positions)")
+                    help=f"Out Of This World Patrol the Block games per level (default {OOTW_SEEDS})")
+    ap.add_argument("--seeds-each", type=int, default=OOTW_SEEDS_EACH,
+                    help="Out Of This World games per adventure and level for the all-adventures "
+                    f"rate (default {OOTW_SEEDS_EACH})")
     ap.add_argument("--gar-games", type=int, default=None,
-                    help=f"The Girl and the Robot team games per level (default {GAR_GAMES})")
+                    help=f"The Girl and the Robot team games per level (default {GAR_GAMES}; "
+                    f"{GAR_QUICK_GAMES} with --quick)")
+    ap.add_argument("--quick", action="store_true",
+                    help="a small sample of everything, for iterating (noisy figures)")
     args = ap.parse_args()
+    per_size = 20
+    if args.quick:
+        args.positions, args.battles, args.seeds, args.seeds_each = 30, 40, 16, 4
+        per_size = 4
     games = set(args.games.split(","))
     out: dict = {"cores": os.cpu_count(), "num_workers": 1}
     t0 = time.perf_counter()
     if "gog" in games:
         out.update(bench_hints(args.positions))
-        out.update(bench_partition())
+        out.update(bench_partition(per_size))
     if "ootw" in games:
         out.update(bench_ootw_hints(args.positions))
-        out.update(bench_setplan())
+        out.update(bench_setplan(per_size))
     if "gar" in games:
         out.update(bench_gar_hints(min(args.positions, 60) if args.quick else args.positions))
     if not args.skip_bots:
@@ -344,10 +400,14 @@ def main() -> None:
             out.update(bench_bots(args.battles, args.jobs))
         if "ootw" in games:
             out.update(bench_ootw_team(args.seeds, args.jobs))
+            out.update(bench_ootw_all(args.seeds_each, args.jobs))
         if "gar" in games:
             out.update(bench_gar_team(args.gar_games or (GAR_QUICK_GAMES if args.quick else GAR_GAMES),
                                       args.jobs))
     out["seconds"] = round(time.perf_counter() - t0, 1)
+    out["quick"] = args.quick
+    out["today"] = TODAY
+    out["targets"] = {**TARGETS, "hint_p95_ms": HINT_P95_MS}
     if args.json:
         print(json.dumps(out))
         return
@@ -358,9 +418,11 @@ def main() -> None:
             continue
         p95 = out[f"{prefix}_hint_p95_ms"]
         kinds = out.get(f"{prefix}_hint_kinds")
+        today = TODAY.get(f"{prefix}_hint_p95_ms")
         print(f"  {name} hint latency over {out[f'{prefix}_hint_positions']} positions: median "
-              f"{out[f'{prefix}_hint_median_ms']} ms, p95 {p95} ms (target p95 ≤ 250: "
-              f"{'met' if p95 <= 250 else 'NOT met'}), max {out[f'{prefix}_hint_max_ms']} ms")
+              f"{out[f'{prefix}_hint_median_ms']} ms, p95 {p95} ms (today "
+              f"{today if today is not None else 'not measured'}; target p95 ≤ {HINT_P95_MS}: "
+              f"{'met' if p95 <= HINT_P95_MS else 'NOT met'}), max {out[f'{prefix}_hint_max_ms']} ms")
         print(f"    CPU time per hint: median {out[f'{prefix}_hint_cpu_median_ms']} ms, p95 "
               f"{out[f'{prefix}_hint_cpu_p95_ms']} ms; first hint of a session "
               f"{out[f'{prefix}_hint_first_ms']} ms; decisions {kinds}")
@@ -379,21 +441,31 @@ def main() -> None:
         print(f"    all sizes: CP-SAT {out['ootw_setplan_cpsat_median_ms']} ms, brute "
               f"{out['ootw_setplan_brute_median_ms']} ms, ratio {out['ootw_setplan_cpsat_over_brute']}")
     if "gog_strong_win_share" in out:
-        s = out["gog_strong_win_share"]
-        print(f"  Go Out Girl strong bot vs 3 heuristic bots: win share {s} over "
-              f"{out['gog_strong_win_battles']} battles (target ≥ 0.40: "
-              f"{'met' if s >= 0.40 else 'NOT met'}; an equal bot gets 0.25), "
-              f"{out['gog_strong_seconds']} s")
-        print(f"  Go Out Girl strong bot vs 3 random bots:    win share {out['gog_strong_win_share_vs_random']} "
-              f"over {out['gog_strong_win_battles_vs_random']} battles, "
+        print(f"  Go Out Girl strong bot vs 3 heuristic bots: win share "
+              f"{beside(out, 'gog_strong_win_share')} over {out['gog_strong_win_battles']} "
+              f"battles (an equal bot gets 0.25), {out['gog_strong_seconds']} s")
+        print(f"  Go Out Girl strong bot vs 3 random bots:    win share "
+              f"{beside(out, 'gog_strong_win_share_vs_random')} over "
+              f"{out['gog_strong_win_battles_vs_random']} battles, "
               f"{out['gog_strong_seconds_vs_random']} s; the heuristic bot in its place: "
-              f"{out['gog_heuristic_win_share_vs_random']}")
+              f"{beside(out, 'gog_heuristic_win_share_vs_random')}")
     if "ootw_strong_win_rate" in out:
         print(f"  Out Of This World, Patrol the Block at Standard, 4 players, {out['ootw_team_seeds']} "
-              f"seeds: strong team win rate {out['ootw_strong_win_rate']} (team points "
+              f"seeds: strong team win rate {beside(out, 'ootw_strong_win_rate')} (team points "
               f"{out['ootw_strong_points']}, {out['ootw_strong_seconds']} s), heuristic team "
-              f"{out['ootw_heuristic_win_rate']} (team points {out['ootw_heuristic_points']}, "
-              f"{out['ootw_heuristic_seconds']} s)")
+              f"{beside(out, 'ootw_heuristic_win_rate')} (team points "
+              f"{out['ootw_heuristic_points']}, {out['ootw_heuristic_seconds']} s)")
+    if "ootw_strong_win_rate_all" in out:
+        print(f"  Out Of This World, all six adventures at Standard, 4 players, "
+              f"{out['ootw_all_seeds_each']} seeds each: strong team "
+              f"{beside(out, 'ootw_strong_win_rate_all')}, heuristic team "
+              f"{out['ootw_heuristic_win_rate_all']} ({out['ootw_strong_all_seconds']} s + "
+              f"{out['ootw_heuristic_all_seconds']} s)")
+        for adv in OOTW_ADVENTURES:
+            print(f"    {adv:<18} strong {out['ootw_strong_by_adventure'][adv]:<6} heuristic "
+                  f"{out['ootw_heuristic_by_adventure'][adv]}")
+    if out["quick"]:
+        print("  (--quick: small samples, the strength figures are noisy)")
 
     if "gar_strong_team_win_share" in out:
         s = out["gar_strong_team_win_share"]

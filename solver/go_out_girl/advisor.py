@@ -28,6 +28,7 @@ from solver import hints
 
 from .convert import action_map
 from .determinize import ViewInfo
+from .exact import ExactSolver, TooBig
 from .model import CHAR_KEYS, CHAR_NAMES, KYOKO, LIFE, Battle, card_text, describe
 from .partition import Partition, min_plays_fast, partition
 from .policy import choose_character, heuristic, rollout
@@ -36,6 +37,12 @@ BUDGET = 40_000  # simulated decisions per hint (≈ 90 ms of one core here)
 HORIZON = 400  # decisions per playout before it is scored by the estimate (a battle is ~60)
 MAX_CANDIDATES = 8
 MIN_ROUNDS = 6
+ENDGAME_CARDS = 12  # exact search once the hands in the battle hold at most this many cards
+ENDGAME_DEALS = 8  # deals searched exactly
+ENDGAME_NODES = 4_000  # search nodes per deal (a deal that needs more ends the exact part)
+ENDGAME_TOTAL = 12_000  # no new deal after this many nodes in all
+ENDGAME_MIN_DEALS = 3
+NOISE = 0.3  # the opponent model: the share of the others' playout moves picked at random
 
 
 @dataclass
@@ -120,7 +127,7 @@ def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
 
 def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDGET,
            horizon: int = HORIZON, deadline: float | None = None,
-           max_candidates: int = MAX_CANDIDATES) -> Advice:
+           max_candidates: int = MAX_CANDIDATES, noise: float = NOISE) -> Advice:
     """The recommended action for the seat whose view this is, with its plan and reason."""
     t0 = time.perf_counter()
     me = view.viewer
@@ -152,6 +159,8 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         c = cands[0]
         return Advice(c.action, c.text, "it is the only legal move", plan, plan_plays,
                       cands, 0, 0, time.perf_counter() - t0)
+    proven = (_endgame(view, info, cands, seed, None if deadline is None else deadline / 3)
+              if view.phase != "choose" else None)
 
     spent, rounds, halved = 0, 0, False
     while True:
@@ -166,7 +175,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
             b.rng = r
             if c.model is not None:
                 b.apply(c.model)
-            v, steps = rollout(b, me, horizon)
+            v, steps = rollout(b, me, horizon, noise=noise, rng=random.Random(deal_seed ^ 0xB07))
             c.total += v
             c.runs += 1
             spent += steps + 1
@@ -180,16 +189,34 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
                 c.alive = False
             halved = True
 
+    def score(c: Candidate) -> float:
+        """The playouts' win rate, or the share of deals where exact search proves a forced win
+        when that is higher (a forced win is won whatever the others do)."""
+        if proven is None:
+            return c.mean
+        return max(c.mean, proven[0][cands.index(c)] / proven[1])
+
     def rank(c: Candidate) -> tuple:
-        return (c.alive, c.mean, view.phase != "choose" and c.model == heur)
+        return (c.alive, score(c), view.phase != "choose" and c.model == heur)
 
     best = max(cands, key=rank)
-    alive = sorted((c for c in cands if c.alive and c is not best), key=lambda c: -c.mean)
-    reason = (f"wins the battle in {best.mean:.0%} of {best.runs} sampled deals played out")
-    if alive:
-        nxt = alive[0]
-        short = nxt.text.split(" — ")[0]  # a character's name, not its whole ability text
-        reason += f", against {nxt.mean:.0%} for \"{short}\" (next best)"
+    alive = sorted((c for c in cands if c.alive and c is not best), key=lambda c: -score(c))
+    nxt = alive[0] if alive else None
+    short = nxt.text.split(" — ")[0] if nxt else ""  # a character's name, not its ability text
+    k, n = (proven[0][cands.index(best)], proven[1]) if proven is not None else (0, 0)
+    if proven is not None and k and k / n >= best.mean:
+        reason = (f"exact search of {n} deals consistent with your view finds a forced win in "
+                  f"{k} (won whatever the others play)")
+        if nxt:
+            reason += f", against {proven[0][cands.index(nxt)]} for \"{short}\" (next best)"
+        reason += f"; played out, it wins {best.mean:.0%} of {best.runs} sampled deals"
+    else:
+        reason = f"wins the battle in {best.mean:.0%} of {best.runs} sampled deals played out"
+        if nxt:
+            reason += f", against {nxt.mean:.0%} for \"{short}\" (next best)"
+        if proven is not None:
+            reason += (f"; exact search of {n} deals consistent with your view: a forced win "
+                       f"in {k}" if k else f"; exact search of {n} deals finds no forced win")
     if view.phase == "choose":
         ch = view.character_of_card(view.values[best.action.slot])[1]  # type: ignore[arg-type]
         reason += f"; {CHAR_NAMES[ch]} has life {LIFE[ch]}"
@@ -200,6 +227,44 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         plan_plays = part.plays
     return Advice(best.action, best.text, reason + ".", plan, plan_plays, cands, rounds, spent,
                   time.perf_counter() - t0)
+
+
+def _endgame(view: Game, info: ViewInfo, cands: list[Candidate], seed: int,
+             until: float | None = None) -> tuple[list[int], int] | None:
+    """Exact search once the hidden part is small (at most ``ENDGAME_CARDS`` cards in the hands
+    still in the battle): on each of ``ENDGAME_DEALS`` deals consistent with the view, which
+    candidates are a forced win for this seat whatever the others do (``exact.ExactSolver``).
+    Work is bounded: ``ENDGAME_NODES`` per deal (more: the position is too big), and no new deal
+    after ``ENDGAME_TOTAL`` nodes or ``until`` seconds. (forced wins per candidate, deals
+    searched), or None when the position is too big or too few deals were searched."""
+    me = view.viewer
+    cards = sum(len(view.hand(q)) for q in range(view.n_players) if view.alive[q])
+    if cards > ENDGAME_CARDS:
+        return None
+    wins = [0] * len(cands)
+    rng = random.Random(seed ^ 0xE4AC7)
+    t0 = time.perf_counter()
+    deals = nodes = 0
+    while deals < ENDGAME_DEALS:
+        if nodes > ENDGAME_TOTAL or (until is not None and time.perf_counter() - t0 > until):
+            break  # keep the deals searched so far
+        solver = ExactSolver(info.sample(random.Random(rng.getrandbits(64))), ENDGAME_NODES)
+        root = solver.root
+        if root.turn != me:
+            return None
+        try:
+            got = []
+            for c in cands:
+                child = root.copy()
+                child.apply(c.model)  # type: ignore[arg-type]
+                got.append(solver.wins(child))
+        except TooBig:
+            return None
+        nodes += solver.nodes
+        deals += 1
+        for i, w in enumerate(got):
+            wins[i] += w
+    return (wins, deals) if deals >= ENDGAME_MIN_DEALS else None
 
 
 def hand_text(view: Game, p: int) -> str:

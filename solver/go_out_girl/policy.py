@@ -195,12 +195,23 @@ def estimate(b: Battle, me: int, temperature: float = 1.2) -> float:
     return math.exp((mine - top) / temperature) / z
 
 
-def rollout(b: Battle, me: int, horizon: int, policy=heuristic) -> tuple[float, int]:
+def rollout(b: Battle, me: int, horizon: int, policy=heuristic, *, noise: float = 0.0,
+            rng: random.Random | None = None) -> tuple[float, int]:
     """Play ``b`` on with ``policy`` for at most ``horizon`` decisions; my win value (1/0 at the
-    end of the battle, ``estimate`` if cut short) and the decisions made."""
+    end of the battle, ``estimate`` if cut short) and the decisions made.
+
+    ``noise``: the opponent model. Each decision of a seat other than ``me`` is, with this
+    chance, a legal move picked uniformly (``rng``) instead of the policy's: the others are
+    modelled as players who mostly play like the heuristic bot and sometimes do not, so the
+    plan chosen does not lean on their playing exactly like it."""
     steps = 0
+    rnd = rng.random if rng is not None else random.random
+    pick = rng.choice if rng is not None else random.choice
     while b.phase != OVER and steps < horizon:
-        b.apply(policy(b))
+        if noise and b.turn != me and rnd() < noise:
+            b.apply(pick(b.legal()))
+        else:
+            b.apply(policy(b))
         steps += 1
     if b.phase == OVER:
         return (1.0 if b.winner == me else 0.0), steps

@@ -297,8 +297,15 @@ def build(pos: Position) -> Game:
     for c in pools:
         pools[c].reverse()  # pop() takes the lowest id
 
+    # Slots are handed out in the order cards are placed and each slot is given its card
+    # (``values``): a slot id must say nothing about the card in it, or a view could read the
+    # hidden hands, the deck order and face-down characters off the ids (issue 14 item 14).
+    free = iter(range(b))
+
     def take(c: int) -> int:
-        return pools[c].pop()
+        s = next(free)
+        g.values[s] = pools[c].pop()
+        return s
 
     def put(cards: list[int], zone: str, known: int) -> list[int]:
         slots = []
@@ -350,10 +357,14 @@ def build(pos: Position) -> Game:
     if pos.discard is None:
         put(rest, "discard", everyone)
     else:
-        # the cards nobody listed are out of play, face down in the damage piles
-        alive = [q for q in range(n) if q != pos.viewer] or [0]
+        # the cards nobody listed are out of play, face down in the other seats' damage piles
+        # (never the seat to move's own: it would know them), first up to each seat's damage
+        # (issue 14 item 13), then in turn; a full position and its view deal them alike
+        others = [q for q in range(n) if q != pos.to_move]
+        room = [max(0, pos.seats[q].damage - len(pos.seats[q].pile)) for q in range(n)]
+        order = [q for q in others for _ in range(room[q])]
         for i, c in enumerate(rest):
-            q = alive[i % len(alive)]
+            q = order[i] if i < len(order) else others[(i - len(order)) % len(others)]
             s = take(c)
             g.place(s, f"dmg{q}")
             g.known[s] = 1 << q
@@ -363,8 +374,13 @@ def build(pos: Position) -> Game:
         if ch is None:  # a view's face-down character: any unlocked one that fits the damage
             ch = next((k for k in range(8) if k not in s.locked and LIFE[k] > s.damage),
                       next(k for k in range(8) if k not in s.locked))
-        for k in range(8):
-            slot = b + 8 * q + k
+        # the character in play in the seat's first slot, the locked ones next, the rest after:
+        # which slot holds which character says nothing
+        order = [ch] + [k for k in range(8) if k in s.locked and k != ch] + [
+            k for k in range(8) if k != ch and k not in s.locked]
+        for i, k in enumerate(order):
+            slot = b + 8 * q + i
+            g.values[slot] = b + 8 * q + k
             if k == ch:
                 g.place(slot, f"char{q}")
                 g.known[slot] = everyone if s.revealed else 1 << q

@@ -73,6 +73,7 @@ class Prices:
     thrift_base: float = 0.6  # base + slope * min(cap, need / the team's average need)
     thrift_slope: float = 0.4
     thrift_cap: float = 2.0
+    goal: int = 400  # reaching one's goal this round (a win instead when it is the last one)
 
 
 DEFAULT = Prices()
@@ -128,6 +129,15 @@ class Reader:
         self.kinds: dict[int, Kind] = {}
         # cards kept are worth less when few rounds are left to use them
         self.horizon = max(prices.horizon_floor, min(1.0, (view.time - 1) / prices.horizon_rounds))
+        # reaching the seat's goal: the game is won at this round's end when every other
+        # player has reached theirs and the adventure's other conditions hold (issue 14 item 11:
+        # a seat one point short must not sit on its cards)
+        others = [c for c in view._adv.win if c["kind"] != "equip_points"]
+        self.last_goal = bool(self.needs[me]) and not any(
+            self.needs[q] for q in range(self.n) if q != me) and all(
+            view.condition_met(c) for c in others)
+        self.goal_bonus = (0 if not self.needs[me] else 2 * LOSE if self.last_goal
+                           else prices.goal)
 
     # cards
     def cls(self, slot: int) -> int:
@@ -379,7 +389,7 @@ def problem(view: Game, prices: Prices = DEFAULT, *, taken: bool | None = None,
         keep_cap=view.hand_limit(me), hold=hold, pass_value=pass_value, foes=foes, takes=takes,
         spends=spends, equip_any=bool(view.power(me, "equip_any")),
         pass_any=bool(view.power(me, "pass_any")),
-        equip_w=int(round(setplan.EQUIP_W * scale)))
+        equip_w=int(round(setplan.EQUIP_W * scale)), goal=r.goal_bonus)
     return p, r
 
 
@@ -444,7 +454,11 @@ def plan_text(view: Game, p: Problem, plan: Plan) -> str:
     body = "; ".join(steps)
     tail = f"; keep {kept}" if kept else ""
     time_ = f"; Time lost at the round's end: about {_tokens(plan.loss)}"
-    return f"{head}{': ' + body if body else ''}{tail}{time_}"
+    goal = ""
+    if p.need > 0 and plan.equipped >= p.need:
+        goal = ("; it reaches your goal, the last one missing: the team wins when this round ends"
+                if p.goal >= LOSE else "; it reaches your goal")
+    return f"{head}{': ' + body if body else ''}{tail}{time_}{goal}"
 
 
 def _phantom(p: Problem, g: Group) -> bool:
@@ -534,9 +548,12 @@ def _points_text(r: Reader, plan: Plan) -> str:
 
 def _advise_action(view: Game, legal: list[Action], prices: Prices) -> Advice:
     p, r = problem(view, prices, taken=True)
-    plan = setplan.solve(p, time_limit=1.0)
+    plan = setplan.best(p, time_limit=1.0)
     text_plan = plan_text(view, p, plan)
     done = next((a for a in legal if a.kind == "done"), legal[-1])
+    if len(legal) == 1:
+        return Advice(legal[0], view.describe(legal[0]), "it is your only legal move: "
+                      + _nothing_possible(view, p) + ".", text_plan, plan.value)
     if not any(g.action and not _phantom(p, g) for g, _ in plan.groups) and not plan.spends:
         return Advice(done, view.describe(done), "nothing in your hand is worth its cards now: "
                       "keep them for a better set" if p.hand else "your hand is empty",
@@ -561,12 +578,35 @@ def _advise_action(view: Game, legal: list[Action], prices: Prices) -> Advice:
                   text_plan, plan.value)
 
 
+def _nothing_possible(view: Game, p: Problem) -> str:
+    """Why no action is legal this turn."""
+    me = view.viewer
+    if view.no_action:
+        return "the Foe you took this turn forbids an action"
+    if not p.hand:
+        return "your hand is empty and you have nothing to Spend"
+    why = []
+    if view.restricted(me, "no_equip"):  # type: ignore[arg-type]
+        why.append("a Foe in front of you forbids Equipping")
+    if view.restricted(me, "no_pass"):  # type: ignore[arg-type]
+        why.append("a Foe in front of you forbids Passing")
+    why.append("your cards make no Equip, Pass or Defeat and you have nothing to Spend")
+    return "; ".join(why)
+
+
 def _why(r: Reader, p: Problem, plan: Plan, g: Group) -> str:
     left = p.actions - plan.actions()
     slack = (f"it fills one of your {p.actions} remaining actions"
              if left <= 0 else f"with {left} turn{'s' * (left != 1)} to spare")
     if g.kind == "equip":
         need = r.needs[r.me]
+        if need and g.points >= need and r.last_goal:
+            return (f"+{g.points} points now: you need {need} more and every other player has "
+                    "reached the goal, so the team wins at the end of this round (the victory "
+                    "check comes before any Time is lost).")
+        if need and plan.equipped >= need:
+            return (f"+{g.points} points now; the plan reaches your goal ({need} more points) "
+                    f"this round, {slack}; after it your cards can go to the others.")
         return (f"+{g.points} points now ({max(0, need - g.points)} still missing after it); "
                 f"the best plan for your hand equips {plan.equipped} points in all, {slack}.")
     if g.kind == "pass":
@@ -582,7 +622,7 @@ def _why(r: Reader, p: Problem, plan: Plan, g: Group) -> str:
 def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool = True) -> Advice:
     p, r = problem(view, prices, taken=False, legal=legal)
     options: list[tuple[str, int]] = []
-    best_plan = setplan.solve(p, time_limit=1.0) if p.takes else None
+    best_plan = setplan.best(p, time_limit=1.0) if p.takes else None
     chosen: Action | None = None
     text_plan = None
     value = None
@@ -597,7 +637,7 @@ def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool 
                 options.append((opt.label, best_plan.value))
             elif explain and len(p.takes) <= 6:
                 q = replace(p, takes=[opt], foes=_foes_for_take(p, i), _groups=None)
-                options.append((opt.label, setplan.solve(q, time_limit=1.0).value))
+                options.append((opt.label, setplan.best(q, time_limit=1.0).value))
     then = None
     if best_plan is not None:
         first = _first_step(view, p, best_plan)
@@ -655,7 +695,7 @@ def _leg_value(view: Game, p: Problem, r: Reader, prices: Prices) -> int:
                                              blocks=frozenset()) for f in p.foes]
     q = replace(p, hand={}, takes=[], actions=max(0, p.actions - 1), weights=weights, foes=foes,
                 _groups=None)
-    return setplan.solve(q, time_limit=1.0).value - passed_cost
+    return setplan.best(q, time_limit=1.0).value - passed_cost
 
 
 def _take_reason(view: Game, r: Reader, p: Problem, chosen: Action, options: list[tuple[str, int]],
@@ -690,7 +730,7 @@ def _advise_discard(view: Game, legal: list[Action], prices: Prices) -> Advice:
         h[c] -= 1
         p, _ = problem(view, prices, hand={k: n for k, n in h.items() if n}, actions=5, taken=True)
         p = replace(p, keep_cap=99, _groups=None)
-        v = setplan.solve(p, time_limit=1.0).value
+        v = setplan.best(p, time_limit=1.0).value
         if best is None or v > best[0]:
             best = (v, a)
     assert best is not None

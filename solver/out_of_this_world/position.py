@@ -368,8 +368,14 @@ def build(pos: Position) -> Game:
     everyone = g.all_mask
     view_mask = 0 if pos.viewer is None else 1 << pos.viewer
 
+    # Slots are handed out in the order cards are placed and each slot is given its card
+    # (``values``): a slot id must say nothing about the card in it, or a view could read the
+    # hidden hands and the stacks off the ids (issue 14 item 14).
+    free = iter(range(len(deck)))
+
     def put(key: str, zone: str, known: int, index: int | None = None) -> int:
-        s = pools[key].pop()
+        s = next(free)
+        g.values[s] = pools[key].pop()
         g.place(s, zone, index)
         g.known[s] = known
         return s

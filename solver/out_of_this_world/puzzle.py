@@ -6,7 +6,6 @@ import time
 from typing import Any
 
 from ..errors import PositionError
-from .advisor import advise
 from .exact import NODE_LIMIT, Planner, Step, TooBig
 from .model import action_map, describe, round_from_game
 from .position import build, parse
@@ -116,6 +115,8 @@ def render_solve(r: dict[str, Any]) -> str:
 
 
 def hint(data: Any, seed: int = 0) -> dict[str, Any]:
+    from .advisor import advise  # the set plan's CP-SAT: imported only when a hint needs it
+
     pos = parse(data)
     game = build(pos)
     seat = pos.to_move

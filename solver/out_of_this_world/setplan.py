@@ -20,7 +20,8 @@ be defeated before any Equip (Pass).
 Objective, in hundredths of a point (all integers, so CP-SAT and brute force agree exactly):
 
 * ``equip_w`` per equipped point up to the seat's missing points, ``excess_w`` per point beyond;
-  a bonus for Items the adventure wants equipped;
+  a bonus for Items the adventure wants equipped; plus ``goal`` once the plan's points reach
+  the seat's missing points (worth a win when everyone else has reached theirs);
 * minus ``token`` per Time token the round would cost now (the most Foe weight in front of any
   one player, after this plan), minus ``lose`` if that empties the Time Tracker;
 * plus each defeated (removed, moved-away) Foe's ``worth`` (its weight in future rounds and its
@@ -136,6 +137,7 @@ class Problem:
     can_pass: bool = True
     equip_w: int = EQUIP_W  # worth of an equipped point the seat still needs
     excess_w: int = EXCESS_W  # worth of an equipped point beyond the goal
+    goal: int = 0  # worth of reaching the seat's goal this round (when it still misses points)
     _groups: list[Group] | None = None
 
     def groups(self) -> list[Group]:
@@ -317,6 +319,8 @@ def evaluate(p: Problem, take: int | None, counts: dict[Group, int],
         obj += f.worth
     eff = min(points, p.need)
     obj += p.equip_w * eff + p.excess_w * (points - eff)
+    if p.need > 0 and points >= p.need:
+        obj += p.goal
     loss = max(weights)
     obj -= p.token * loss
     if loss >= p.time:
@@ -391,6 +395,8 @@ def _brute_take(p: Problem, take: int | None, groups: list[Group],
                         obj += f.worth
             eff = min(points, p.need)
             obj += p.equip_w * eff + p.excess_w * (points - eff)
+            if p.need > 0 and points >= p.need:
+                obj += p.goal
             loss = max(w)
             obj -= p.token * loss
             if loss >= p.time:
@@ -450,8 +456,6 @@ def _brute_take(p: Problem, take: int | None, groups: list[Group],
                 kinds_used[g.kind] -= k
 
     rec(0, limit, 0, 0)
-
-    rec(0, limit, 0, 0)
     return best
 
 
@@ -475,6 +479,20 @@ def brute(p: Problem) -> Plan:
     assert check == value and feasible(p, take, counts, sp), (check, value)
     return Plan(value, take, sorted(counts.items(), key=_order),
                 sorted(g.foe for g in counts if g.kind == "defeat"), sp, loss, points, kept)  # type: ignore[misc]
+
+
+# ---- the advisor's entry point ---------------------------------------------------------------
+BRUTE_CARDS = 4  # up to this many cards (the hand and a taken Item) brute force is faster
+
+
+def best(p: Problem, *, time_limit: float = 1.0) -> Plan:
+    """The optimal plan: brute force on small hands, where it costs under a millisecond and
+    CP-SAT's model alone costs several (``scripts/bench_solver.py`` prints both by hand size),
+    CP-SAT otherwise. The two reach the same optimum (``tests/solver/test_ootw_setplan.py``)."""
+    cards = sum(p.hand.values()) + any(t.item is not None for t in p.takes)
+    if cards <= BRUTE_CARDS and len(p.spends) <= 3:
+        return brute(p)
+    return solve(p, time_limit=time_limit)
 
 
 # ---- CP-SAT ----------------------------------------------------------------------------------
@@ -537,6 +555,11 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     m.add(eff <= pts)
     total = m.new_int_var(0, max(0, max_pts), "pts")
     m.add(total == pts)
+    reach = m.new_bool_var("reach")  # the plan reaches the seat's goal
+    if p.need > 0 and p.goal:
+        m.add(total >= p.need * reach)
+    else:
+        m.add(reach == 0)
     # Time: the most Foe weight in front of one player
     maxw = sum(f.weight for f in p.foes) + max(p.weights) + 8
     loss = m.new_int_var(0, maxw, "loss")
@@ -567,7 +590,7 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
         kv.append(k)
         kept_terms.append(worth * k)
     m.add(sum(kv) + sum(2 * x[i] for i, g in enumerate(groups) if not g.action) <= p.keep_cap)
-    obj = (p.equip_w * eff + p.excess_w * (total - eff)
+    obj = (p.equip_w * eff + p.excess_w * (total - eff) + p.goal * reach
            + sum(x[i] * g.value for i, g in enumerate(groups) if g.value)
            - p.token * loss - p.lose * dead
            + sum(f.worth * d[fi] for fi, f in enumerate(p.foes))
@@ -579,7 +602,9 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     m.maximize(obj)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = time_limit
+    # a deterministic limit, not wall-clock time: on a loaded machine the answer stays the same
+    # (with a wall-clock second, a busy machine stopped CP-SAT with a poorer plan, or none)
+    solver.parameters.max_deterministic_time = time_limit
     status = solver.solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise RuntimeError(f"CP-SAT found no plan ({solver.status_name(status)})")
@@ -587,7 +612,9 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     counts = {g: solver.value(x[i]) for i, g in enumerate(groups) if solver.value(x[i])}
     spends = [i for i, v in enumerate(s) if solver.value(v)]
     value, lossv, points, kept = evaluate(p, take, counts, spends)
-    if value != round(solver.objective_value):
+    # an optimum scores the same in Python; a plan stopped early may keep poorer cards in the
+    # model than ``evaluate`` (which keeps the best ones) counts
+    if status == cp_model.OPTIMAL and value != round(solver.objective_value):
         raise AssertionError(f"CP-SAT objective {solver.objective_value} != plan value {value}")
     return Plan(value, take, sorted(counts.items(), key=_order), sorted(
         g.foe for g in counts if g.kind == "defeat"), spends, lossv, points, kept)  # type: ignore[misc]

@@ -139,3 +139,47 @@ def test_obvious_win_is_found():
     legal = view.legal(p)
     a = advise(view, legal, seed=1, budget=BUDGET)
     assert a.action.kind == "play" and list(a.action.slots) == [keep]
+
+
+def test_exact_search_in_the_endgame_finds_the_forced_win(monkeypatch):
+    """With few cards left in the hands, the advisor searches sampled deals exactly. In the
+    Akane Barrier puzzle (a forced win by revealing Kira) the playouts alone prefer "play 10";
+    the exact search finds the forced win in most deals consistent with the view and the advice
+    follows it, saying so."""
+    from pathlib import Path
+
+    from solver import positions
+    from solver.go_out_girl import advisor
+    from solver.go_out_girl.position import build, parse
+
+    data = positions.read(Path(__file__).resolve().parents[2] / "docs" / "puzzles" /
+                          "02-akane-barrier.json")
+    full = build(parse(data))
+    view = full.view(data["to_move"])
+    legal = view.legal(data["to_move"])
+    adv = advise(view, legal, seed=0)
+    assert adv.text == data["solution"]["move"]
+    assert "exact search of" in adv.reason and "forced win in" in adv.reason
+    monkeypatch.setattr(advisor, "ENDGAME_CARDS", 0)  # playouts alone
+    assert advise(view, legal, seed=0).text != data["solution"]["move"]
+
+
+def test_exact_search_never_reads_the_hidden_cards():
+    """The endgame search samples deals from the view: two full states with the same view in
+    the endgame give the same advice and reason."""
+    rng = random.Random(3)
+    found = 0
+    for seed in range(40):
+        g, p = bot_decision("go-out-girl", 3, seed,
+                            lambda g, p, legal: g.phase == "turn" and len(legal) > 1 and sum(
+                                len(g.hand(q)) for q in range(g.n_players) if g.alive[q]) <= 10)
+        if g is None:
+            continue
+        other = swap_hidden(g, p, rng)
+        a = advise(g.view(p), g.view(p).legal(p), seed=1, budget=BUDGET)
+        b = advise(other.view(p), other.view(p).legal(p), seed=1, budget=BUDGET)
+        assert a.text == b.text and a.reason == b.reason
+        found += "exact search" in a.reason
+        if found >= 3:
+            break
+    assert found >= 3

@@ -85,3 +85,54 @@ def test_hint_registry():
     text = hinter(view, view.legal(p))
     assert text.startswith("Hint: ") and "Why:" in text and "Plan:" in text
     assert hinter(view, []) is None
+
+
+def _view(data: dict):
+    from solver.out_of_this_world.position import build, parse
+    view = build(parse(data))
+    return view, view.legal(data["to_move"])
+
+
+def _p29(hand: list[str]) -> dict:
+    """Three players on Patrol the Block: West and East have 30 points equipped, you 29."""
+    return {
+        "format": 1, "game": "out-of-this-world", "adventure": "patrol-the-block",
+        "viewer": 0, "to_move": 0, "step": "action", "time": 5,
+        "seats": [
+            {"character": "Zoe", "hand": hand,
+             "equipped": ["Remote-control car", "Walkman", "Home console", "Wrench"]},
+            {"character": "Malala", "hand": 3,
+             "equipped": ["Swiss army knife", "Metal detector", "Crowbar", "Joystick"]},
+            {"character": "Penny", "hand": 4,
+             "equipped": ["Skateboard", "Backpack", "Electric guitar", "Board game",
+                          "Trading cards"]}],
+        "stacks": [["Kazoo", "?", "?"], ["Dice", "?", "?"], ["Duct tape", "?", "?"],
+                   ["Mixtape", "?"], ["Harmonica", "?"]]}
+
+
+def test_one_point_short_with_the_others_done_equips_and_wins():
+    """Issue 14 item 11: a seat one point short (29 of 30, the others at 30) was told to keep
+    its cards round after round, and the team lost on Time. Rulebook, Taking Care of Things:
+    "1. Check for victory. [...] 3 players: Each player must have at least 30 points worth of
+    equipped Items." The set that reaches the goal wins the game at this round's end."""
+    view, legal = _view(_p29(["Yo-Yo", "Toy soldiers", "Slingshot", "Keytar", "Boombox"]))
+    assert [view.points(q) for q in range(3)] == [29, 30, 30]
+    adv = advise(view, legal)
+    plan_equips = [a for a in legal if a.kind == "equip"]
+    assert plan_equips
+    assert adv.action.kind == "equip"
+    assert "wins" in (adv.plan or "")
+    text = hinter_for("out-of-this-world")(view, legal)
+    assert "no action" not in text.splitlines()[0]
+
+
+def test_no_action_as_the_only_legal_move_is_said_so():
+    """When ending the turn is the only legal move, the hint says it is the only one and why."""
+    data = _p29(["Yo-Yo", "Harmonica"])  # no pair, no triple
+    data["seats"][0]["spent"] = ["Walkman"]  # and its one Spend already used
+    view, legal = _view(data)
+    assert [a.kind for a in legal] == ["done"]
+    adv = advise(view, legal)
+    assert adv.action == legal[0]
+    assert "only legal move" in adv.reason
+    assert "no Equip, Pass or Defeat" in adv.reason

@@ -108,3 +108,20 @@ def test_bad_files_get_a_clear_error(tmp_path, body, where):
         r = runner.invoke(app, args)
         assert r.exit_code == 2, r.output
         assert where in r.output and "Traceback" not in r.output
+
+
+def test_solve_does_not_import_ortools():
+    """Issue 14 item 16: ``solve`` searches the round model exactly and never uses CP-SAT, so it
+    must not pay OR-Tools' import (about 1 s). Run in a fresh interpreter: the suite has
+    imported it already."""
+    import subprocess
+    import sys
+
+    code = ("import sys, json; from solver import positions; "
+            f"r, _ = positions.solve(positions.read({str(EXAMPLES[0])!r})); "
+            "print(json.dumps([r['won'], 'ortools' in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2], check=True)
+    won, imported = json.loads(out.stdout.strip().splitlines()[-1])
+    assert won == positions.read(EXAMPLES[0])["solution"]["won"]
+    assert imported is False
