@@ -217,7 +217,14 @@ class ChainMixin:
 
     def _cp_done(self, seat: int, cp: str, target: list[int]) -> bool:
         answers = self._cp_answers.get(seat, {})
-        return all(answers.get(s, -1) >= seq for s, seq in enumerate(target))
+        if all(answers.get(s, -1) >= seq for s, seq in enumerate(target)):
+            return True
+        # The peer's latest heads already showed every chain at exactly our target, and each of
+        # those hashes was compared with ours when it arrived (a mismatch asks for a proof, which
+        # keeps the checkpoint open): nothing is left to ask. This is what lets a checkpoint end
+        # when a peer finished its own and left the table before our question reached it.
+        heads = self._peer_heads.get(seat)
+        return heads is not None and len(heads) == len(target) and heads == target
 
     def _proof_pending(self) -> bool:
         now = time.monotonic()

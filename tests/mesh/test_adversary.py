@@ -367,3 +367,22 @@ async def test_the_final_checkpoint_waits_for_an_away_peer_and_fails_in_words(tm
         assert time.monotonic() - t0 >= 1.5  # the clock stood still while carol was away
     finally:
         await close_all([host, bob])
+
+
+@run_async(timeout=40)
+async def test_the_final_checkpoint_ends_when_a_peer_checked_and_left_first(tmp_path):
+    """A bot ends its own checkpoint and leaves the table before the host asks: the host's
+    checkpoint still ends cleanly (the bot's last heads matched everything the host holds),
+    instead of 'could not compare transcripts' at the end of every demo."""
+    meshes = await make_table(tmp_path, 2)
+    host, bob = meshes
+    try:
+        await host.channel.broadcast("b", {"x": 1})
+        await bob.channel.broadcast("b", {"y": 2})
+        await until(lambda: host.heads() == bob.heads(), what="both hold everything")
+        assert await bob.checkpoint(10) == []
+        await bob.close()  # a signed leave: bob will never answer again
+        await until(lambda: 1 in host.left, what="bob left")
+        assert await host.checkpoint(3) == []
+    finally:
+        await close_all([host])
