@@ -172,13 +172,13 @@ def test_a_cut_at_the_last_move_still_shows_the_result_everywhere(lan, tmp_path)
     procs = [host, *bots.values()]
     try:
         read_until(host, "wins the match", 240)  # the last move is narrated
-        lan.cut(2)  # bot2 loses its link during the final checkpoint
-        try:
-            out, err = host.communicate(timeout=60)
-        finally:
-            lan.heal(2)  # it comes back and finishes the checkpoint
+        lan.cut(2)  # bot2 loses its link as the match ends (the audit, the final checkpoint)
+        time.sleep(10.0)
+        lan.heal(2)  # it comes back and finishes
+        out, err = host.communicate(timeout=120)
         assert host.returncode == 0, f"{out}\n{err}"
         assert "Result:" in out and "Audit: clean" in out, out
+        assert "error:" not in out + err
         reports = [report(b, timeout=120) for b in bots.values()]
         all_clean_and_finished(tmp_path, reports)
     finally:
