@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.identity import Identity, data_dir
-from protocol.mesh import JoinRefused, Mesh, MeshError
+from protocol.mesh import JoinFailed, JoinRefused, Mesh, MeshError
 from protocol.transcript import find_transcripts, read_transcript
 
 from .bots.registry import make_bot
@@ -43,7 +43,10 @@ def _code_hint(mesh: Mesh) -> str:
 
 
 def _results(mesh: Mesh, result: TableResult) -> None:
-    names = [mesh.name_of(s) for s in range(mesh.seats)]
+    _say_result(result, [mesh.name_of(s) for s in range(mesh.seats)])
+
+
+def _say_result(result: TableResult, names: list[str]) -> None:
     say(f"Result: {result.text}")
     if result.verdict is not None:
         say(f"Audit: {result.verdict.text(names)}")
@@ -249,9 +252,13 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         if code is None and sys.stdin.isatty():
             code = _ask("Table code: ")
         try:
-            mesh = await Mesh.join(me, address, code, name, bind=bind, home=home)
+            mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
             raise MeshError(f"the table refused to seat you: {exc.reason}") from None
+        if isinstance(mesh, tuple):
+            result, names, _ = mesh
+            _say_result(result, names)
+            return result
     try:
         say(f"Seated at {mesh.address.removeprefix('tcp://')} as seat {mesh.seat + 1}.")
         if not mesh.full:
@@ -261,6 +268,52 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         return result
     finally:
         await mesh.close()
+
+
+def _over_on_record(me: Identity, home: str | None, address: str,
+                    ) -> tuple[TableResult, list[str], int] | None:
+    """When the table at ``address`` no longer answers: our own record of its match, if the match
+    is over in it (marked finished, or complete and clean on an offline audit). A peer that
+    crashed after the last move and comes back once the others have gone gets the result there
+    instead of an error (issue 16)."""
+    from .audit import audit_transcript
+    from .replay import Verdict
+    from .ui.text import outcome_words
+
+    for path in find_transcripts(home):
+        try:
+            t = read_transcript(path, me, tolerate_torn_tail=True)
+        except Exception:  # noqa: BLE001 -- an unreadable transcript is not this table's record
+            continue
+        roster = {m.get("seat"): m for m in t.roster if isinstance(m, dict)}
+        host = str(roster.get(0, {}).get("addr", "")).removeprefix("tcp://")
+        if t.key != me.key_hex or host != address.removeprefix("tcp://") or t.stop is not None:
+            continue
+        names = [str(roster.get(s, {}).get("name", "?")) for s in range(t.seats)]
+        if t.finished and isinstance(t.result, dict):
+            outcome, clean = t.result.get("outcome"), t.result.get("verdict")
+            verdict = None if clean is None else Verdict(bool(clean), outcome=outcome)
+        else:
+            audit = audit_transcript(str(path))
+            if not (audit.clean and audit.verdict is not None):
+                return None
+            outcome, verdict = audit.verdict.outcome, audit.verdict
+        return (TableResult(outcome, verdict, 0, text=outcome_words(outcome, names)), names,
+                t.seat)
+    return None
+
+
+async def _join_or_record(me: Identity, address: str, code: str | None, name: str, bind: str,
+                          home: str | None) -> Mesh | tuple[TableResult, list[str], int]:
+    try:
+        return await Mesh.join(me, address, code, name, bind=bind, home=home)
+    except JoinFailed:
+        found = _over_on_record(me, home, address)
+        if found is None:
+            raise
+        say(f"The table at {address} no longer answers: the match is over and the others have "
+            "left. Your own record of it:")
+        return found
 
 
 async def _resume_latest(me: Identity, home: str | None, bind: str) -> Mesh:
@@ -335,9 +388,22 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
     me = Identity.load_or_create(home)
     t0 = time.perf_counter()
     try:
-        mesh = await Mesh.join(me, address, code, name, bind=bind, home=home)
+        mesh = await _join_or_record(me, address, code, name, bind, home)
     except JoinRefused as exc:
         raise MeshError(f"the table refused the bot: {exc.reason}") from None
+    if isinstance(mesh, tuple):
+        result, names, seat = mesh
+        v = result.verdict
+        if json_result:
+            print(json.dumps({
+                "seat": seat, "name": names[seat], "outcome": result.outcome,
+                "verdict": None if v is None else {"clean": v.clean, "culprit": v.culprit,
+                                                   "reason": v.reason},
+                "steps": 0, "wall_s": round(time.perf_counter() - t0, 3), "timings": {},
+                "from_record": True}), flush=True)
+        else:
+            _say_result(result, names)
+        return result
     try:
         info = GameInfo.from_json(mesh.game_info)
         quiet = (lambda text: None) if json_result else say

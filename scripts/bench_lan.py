@@ -4,7 +4,9 @@ default route, each peer its own process. Needs root (namespaces are made and re
 
 Each run plays one Go Out Girl match (host on host 1, autoplaying; bots on the others) in which a
 joiner is SIGKILLed at a random moment and restarted with its original command, and another
-joiner's link is cut for 10 s at a random moment. A last run cuts a joiner's link right at the
+joiner's link is cut for 10 s at a random moment. The crash moments cycle through the deck steps
+(0-2 s after the table fills: shuffling and dealing), a decision (after 1-10 plays) and the audit
+(as the last move is narrated, 0-1 s later). A failed run's outputs are kept under ``--logs``. A last run cuts a joiner's link right at the
 last move (when the host narrates the winner) and checks every peer still shows the result.
 
 Prints ``resume_success`` (share of runs where the crashed joiner got its seat back and the
@@ -32,25 +34,29 @@ sys.path.insert(0, str(ROOT))
 
 from tests.mesh.lan import Lan, LanUnavailable  # noqa: E402
 
+MOMENTS = ("deck", "decision", "audit")  # when the crash comes
 ADDRESS_RE = re.compile(r"Address: (\S+)\s+Table code: (\S+)")
 
 
-def _reports(procs, timeout: float) -> list[dict | None]:
+def _reports(procs, timeout: float, logs: list[str]) -> list[dict | None]:
     out = []
     for p in procs:
         try:
-            text, _ = p.communicate(timeout=timeout)
+            text, err = p.communicate(timeout=timeout)
         except Exception:  # noqa: BLE001 -- a hung peer counts as a failure
             p.kill()
+            text, err = p.communicate()
+            logs.append(f"--- {p.args[3:]} hung\n{text}\n{err}")
             out.append(None)
             continue
+        logs.append(f"--- {p.args[3:]} rc={p.returncode}\n{text}\n{err}")
         lines = [ln for ln in text.splitlines() if ln.startswith("{")]
         out.append(json.loads(lines[-1]) if p.returncode == 0 and lines else None)
     return out
 
 
-def one(lan: Lan, tmp: Path, hosts: int, crash: bool, cut: bool, end_cut: bool,
-        rng: random.Random) -> dict:
+def one(lan: Lan, tmp: Path, hosts: int, crash: str | None, cut: bool, end_cut: bool,
+        rng: random.Random, logs: list[str]) -> dict:
     t0 = time.monotonic()
     host = lan.p2pcards(1, "host", "go-out-girl", "--players", str(hosts), "--autoplay",
                         "--no-discovery", home=tmp / "h1")
@@ -70,16 +76,24 @@ def one(lan: Lan, tmp: Path, hosts: int, crash: bool, cut: bool, end_cut: bool,
 
         bots = {i: bot(i) for i in range(2, hosts + 1)}
         procs += bots.values()
-        crash_at, cut_at = rng.randint(1, 30), rng.randint(1, 30)
-        plays, crashed, cutting = 0, not crash, not cut
+        crash_at, cut_at = rng.randint(1, 10), rng.randint(1, 10)
+        plays, crashed, cutting, full_at = 0, crash is None, not cut, None
+        delay = rng.uniform(0.0, 2.0 if crash == "deck" else 1.0)
         while True:
             line = host.stdout.readline()
             if not line:
                 break
             lines.append(line)
             plays += " plays " in line
-            if not crashed and plays >= crash_at:
+            if full_at is None and "The table is full" in line:
+                full_at = time.monotonic()
+            due = (crash == "deck" and full_at is not None or
+                   crash == "decision" and plays >= crash_at or
+                   crash == "audit" and "wins the match" in line)
+            if not crashed and due:
                 crashed = True
+                time.sleep(max(0.0, delay - (time.monotonic() - (full_at or 0.0)))
+                           if crash == "deck" else delay if crash == "audit" else 0.0)
                 bots[hosts].send_signal(signal.SIGKILL)
                 bots[hosts].wait(timeout=30)
                 time.sleep(rng.uniform(0.2, 3.0))
@@ -94,12 +108,14 @@ def one(lan: Lan, tmp: Path, hosts: int, crash: bool, cut: bool, end_cut: bool,
                 lan.cut(2)
                 threading.Timer(10.0, lan.heal, (2,)).start()
         host.wait(timeout=300)
-        reports = _reports(list(bots.values()), 300)
+        reports = _reports(list(bots.values()), 300, logs)
         out = "".join(lines)
+        logs.insert(0, f"--- host rc={host.returncode}\n{out}\n{host.stderr.read()}")
         ok = (host.returncode == 0 and "Audit: clean" in out and
               all(r is not None and r["verdict"]["clean"] for r in reports) and
               len({json.dumps(r["outcome"], sort_keys=True) for r in reports if r}) == 1)
         return {"ok": ok, "wall": time.monotonic() - t0, "crashed": crashed, "cut": cutting,
+                "moment": crash,
                 "result_shown": "Result:" in out and all(r is not None for r in reports)}
     finally:
         for p in procs:
@@ -114,7 +130,11 @@ def main() -> None:
                     "(the issue's figure is over 20)")
     ap.add_argument("--hosts", type=int, default=3, help="hosts on the LAN (the issue used 4)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--logs", default=tempfile.gettempdir() + "/p2pcards-bench-lan",
+                    help="where a failed run's outputs are kept")
     args = ap.parse_args()
+    # a SIGTERM ends the bench like Ctrl-C: the namespaces and the peers are removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("bench_lan: terminated"))
     rng = random.Random(args.seed)
     runs, end = [], None
     for k in range(args.runs + 1):
@@ -125,10 +145,20 @@ def main() -> None:
             sys.exit(f"bench_lan: no namespace LAN here ({exc})")
         try:
             with tempfile.TemporaryDirectory(prefix="p2pcards-lan-") as tmp:
+                logs: list[str] = []
                 if k < args.runs:
-                    runs.append(one(lan, Path(tmp), args.hosts, True, True, False, rng))
+                    moment = MOMENTS[k % len(MOMENTS)]
+                    r = one(lan, Path(tmp), args.hosts, moment, True, False, rng, logs)
+                    runs.append(r)
                 else:
-                    end = one(lan, Path(tmp), args.hosts, False, False, True, rng)
+                    r = end = one(lan, Path(tmp), args.hosts, None, False, True, rng, logs)
+                print(f"bench_lan: run {k + 1}: {'ok' if r.get('ok') else 'FAILED'} "
+                      f"({r.get('moment') or 'end cut'}, {r.get('wall', 0):.0f} s)",
+                      file=sys.stderr, flush=True)
+                if not r.get("ok"):
+                    keep = Path(args.logs)
+                    keep.mkdir(parents=True, exist_ok=True)
+                    (keep / f"run{k + 1}.log").write_text("\n".join(logs))
         finally:
             lan.down()
     res = {

@@ -67,11 +67,14 @@ class Lan:
     def heal(self, i: int) -> None:
         self._in(self.bridge, "link", "set", f"q{self.tag}b{i}", "up")
 
-    def p2pcards(self, i: int, *args: str, home: Path) -> subprocess.Popen:
+    def p2pcards(self, i: int, *args: str, home: Path, stdin: int | None = subprocess.DEVNULL
+                 ) -> subprocess.Popen:
+        """``p2pcards ARGS`` on host ``i``; ``stdin=subprocess.PIPE`` keeps a person's input
+        open (a seat whose input ends has left the table)."""
         env = {**os.environ, "P2PCARDS_HOME": str(home), "PYTHONUNBUFFERED": "1"}
         return subprocess.Popen(
             ["ip", "netns", "exec", self.hosts[i - 1], sys.executable, "-m", "p2pcards", *args],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            env=env, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def down(self) -> None:
         for ns in reversed(self.made):  # deleting a namespace removes its veth ends too

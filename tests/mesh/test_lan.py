@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import re
 import signal
+import subprocess
 import time
 
 import pytest
 
 from p2pcards.audit import audit_transcript
+from protocol.transcript import read_transcript
 
 from .lan import Lan, LanUnavailable
 
@@ -92,3 +94,112 @@ def test_a_three_host_match_survives_a_crashed_joiner_and_a_cut_link(lan, tmp_pa
         for p in procs:
             if p.poll() is None:
                 p.kill()
+
+
+def open_table(lan, tmp_path, *extra: str):
+    """A 3-seat Go Out Girl table hosted on host 1 (autoplaying), bots on hosts 2 and 3."""
+    host = lan.p2pcards(1, "host", "go-out-girl", "--players", "3", "--autoplay",
+                        "--no-discovery", *extra, home=tmp_path / "h1")
+    lines = read_until(host, "Others join with", 60)
+    address, code = next(m.groups() for ln in lines if (m := ADDRESS_RE.search(ln)))
+    bots = {i: lan.p2pcards(i, "bot", address, "--code", code, "--name", f"bot{i}", "--json",
+                            home=tmp_path / f"h{i}") for i in (2, 3)}
+    return host, bots
+
+
+def transcript_of(tmp_path, i: int):
+    t = sorted((tmp_path / f"h{i}" / "tables").glob("*.jsonl"))
+    assert len(t) == 1, t
+    return t[0]
+
+
+def all_clean_and_finished(tmp_path, reports: list[dict]) -> None:
+    assert len({json.dumps(r["outcome"], sort_keys=True) for r in reports}) == 1
+    assert all(r["verdict"]["clean"] for r in reports)
+    for i in (1, 2, 3):
+        path = transcript_of(tmp_path, i)
+        assert audit_transcript(str(path)).clean
+        assert read_transcript(path, tolerate_torn_tail=True).finished, f"host {i} unfinished"
+
+
+def stop_all(procs) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait(timeout=10)
+
+
+def test_a_crashed_host_takes_its_seat_back_with_join_resume(lan, tmp_path):
+    # a short turn time: the resumed host is a person's seat (join), whose bot plays each turn
+    host, bots = open_table(lan, tmp_path, "--turn-time", "1")
+    procs = [host, *bots.values()]
+    try:
+        read_until(host, " plays ", 180, count=4)  # the battle is under way
+        host.send_signal(signal.SIGKILL)  # the host's machine crashes
+        host.wait(timeout=30)
+        time.sleep(1.0)
+        again = lan.p2pcards(1, "join", "--resume", "--name", "host", home=tmp_path / "h1",
+                             stdin=subprocess.PIPE)  # input stays open: the person is there
+        procs.append(again)
+        reports = [report(b) for b in bots.values()]
+        out, err = again.communicate(timeout=120)
+        assert again.returncode == 0, f"{out}\n{err}"
+        assert "Resuming table" in out and "Result:" in out and "Audit: clean" in out, out
+        all_clean_and_finished(tmp_path, reports)
+    finally:
+        stop_all(procs)
+
+
+def test_the_hosts_link_cut_for_ten_seconds_heals(lan, tmp_path):
+    host, bots = open_table(lan, tmp_path)
+    procs = [host, *bots.values()]
+    try:
+        read_until(host, " plays ", 180, count=4)
+        lan.cut(1)  # the host's cable is pulled (on the bridge side), then plugged back
+        time.sleep(10.0)
+        lan.heal(1)
+        reports = [report(b) for b in bots.values()]
+        out, err = host.communicate(timeout=120)
+        assert host.returncode == 0, f"{out}\n{err}"
+        assert "Audit: clean" in out
+        all_clean_and_finished(tmp_path, reports)
+    finally:
+        stop_all(procs)
+
+
+def test_a_cut_at_the_last_move_still_shows_the_result_everywhere(lan, tmp_path):
+    host, bots = open_table(lan, tmp_path)
+    procs = [host, *bots.values()]
+    try:
+        read_until(host, "wins the match", 240)  # the last move is narrated
+        lan.cut(2)  # bot2 loses its link as the match ends (the audit, the final checkpoint)
+        time.sleep(10.0)
+        lan.heal(2)  # it comes back and finishes
+        out, err = host.communicate(timeout=120)
+        assert host.returncode == 0, f"{out}\n{err}"
+        assert "Result:" in out and "Audit: clean" in out, out
+        assert "error:" not in out + err
+        reports = [report(b, timeout=120) for b in bots.values()]
+        all_clean_and_finished(tmp_path, reports)
+    finally:
+        stop_all(procs)
+
+
+def test_join_with_no_address_lists_a_table_hosted_on_another_machine(lan, tmp_path):
+    host = lan.p2pcards(1, "host", "go-out-girl", "--players", "2", "--autoplay",
+                        home=tmp_path / "h1")
+    procs = [host]
+    try:
+        lines = read_until(host, "Others join with", 60)
+        address, code = next(m.groups() for ln in lines if (m := ADDRESS_RE.search(ln)))
+        time.sleep(1.0)  # the announcement goes out
+        joiner = lan.p2pcards(2, "join", "--code", code, "--name", "dora",
+                              home=tmp_path / "h2", stdin=subprocess.PIPE)
+        procs.append(joiner)
+        seen = read_until(joiner, "Seated at", 60)
+        listed = [ln for ln in seen if re.match(r"\s+1\. ", ln)]
+        # the pick-list names the table on host 1 at the address the host printed
+        assert listed and f"at {address}" in listed[0] and "go-out-girl" in listed[0], seen
+        assert "1 of 2 seats free" in listed[0]
+    finally:
+        stop_all(procs)

@@ -1,0 +1,65 @@
+"""Issue 16: a peer that crashed right after the last move and comes back with its original
+command once the others have gone gets the result from its own record, not an error; with an
+incomplete record it gets a one-line error with words. On 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+
+import pytest
+
+from p2pcards.net import bot_seat, local_match
+from protocol.identity import Identity
+from protocol.mesh import MeshError
+from protocol.transcript import find_transcripts, read_transcript
+
+pytestmark = [pytest.mark.network]
+
+
+def _drop_lines(path, keep) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(ln for ln in lines if keep(ln)))
+
+
+def test_a_bot_back_after_the_table_has_gone_shows_the_result_from_its_record(tmp_path, capsys):
+    rep = asyncio.run(local_match("go-out-girl", 2, "easy", tmp_path / "m", say_=lambda s: None))
+    assert rep.ok
+    capsys.readouterr()
+    home = tmp_path / "m" / "bot1"
+    me = Identity.load_or_create(str(home))
+    path = find_transcripts(str(home))[0]
+    t = read_transcript(path, me)
+    address = next(m["addr"] for m in t.roster if m["seat"] == 0).removeprefix("tcp://")
+    # three copies of the bot's data: finished; the end record lost (a crash mid-checkpoint,
+    # the game complete in it); the last deck messages lost (a crash mid-audit)
+    homes = {k: tmp_path / k for k in ("finished", "no_end", "cut_short")}
+    for h in homes.values():
+        shutil.copytree(home, h)
+    [p] = find_transcripts(str(homes["no_end"]))
+    _drop_lines(p, lambda ln: json.loads(ln).get("type") != "end")
+    [p] = find_transcripts(str(homes["cut_short"]))
+    lines = p.read_text().splitlines(keepends=True)
+    p.write_text("".join(lines[: len(lines) // 2]))
+
+    async def back(h):
+        try:
+            return await bot_seat(address, "AAA-AAA", "bot1", level="easy", bind="127.0.0.1",
+                                  json_result=True, home=str(h))
+        except MeshError as exc:
+            return exc
+
+    async def all_back():
+        return await asyncio.wait_for(asyncio.gather(*(back(h) for h in homes.values())), 60)
+
+    results = asyncio.run(all_back())
+    out = capsys.readouterr().out
+    reports = [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")]
+    assert len(reports) == 2, out
+    for r in reports:
+        assert r["from_record"] and r["verdict"]["clean"] and r["seat"] == 1
+        assert r["outcome"] == rep.result.outcome
+    assert "no longer answers: the match is over" in out
+    err = results[2]
+    assert isinstance(err, MeshError) and "no answer from" in str(err)
