@@ -48,7 +48,12 @@ async def attack(mode: str, address: str, seconds: float, code: str = "") -> int
     proc = await asyncio.create_subprocess_exec(
         sys.executable, str(ATTACKER), mode, address, str(seconds), code,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-    out, _ = await asyncio.wait_for(proc.communicate(), seconds + 30)
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), seconds + 30)
+    finally:  # cancelled (the caller is done with the flood) or timed out: no stray attacker
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
     return int(out.decode().split()[-1])
 
 
