@@ -73,6 +73,13 @@ class TranscriptAudit:
                 "outcome": None if v is None else v.outcome}
 
 
+def _who(names: list[str], seat: object) -> str:
+    """A seat as a person reads it: its name and its number counted from 1."""
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return f"{names[seat]} (seat {seat + 1})"
+    return f"an unknown sender ({seat!r:.20})"
+
+
 def _events(outcomes: list[dict[str, Any]]) -> list[Event]:
     events: list[Event] = []
     for o in outcomes:
@@ -169,7 +176,7 @@ def audit_transcript(path: str) -> TranscriptAudit:
     v = d.verdict
     if not v.clean:
         if v.culprit is not None and 0 <= v.culprit < len(names):
-            who = f"{names[v.culprit]} (seat {v.culprit})"
+            who = _who(names, v.culprit)
         else:
             who = "no seat to blame"
         rep.add("deck audit", False, f"{who} at operation {v.op} {v.step}: {v.reason}")
@@ -189,10 +196,10 @@ def audit_transcript(path: str) -> TranscriptAudit:
         try:
             action = Action.from_json(e.body.get("action"))
         except ValueError:
-            rep.add("game messages", False, f"a malformed action from seat {e.sender}")
+            rep.add("game messages", False, f"a malformed action from {_who(names, e.sender)}")
             return rep
         if not isinstance(step, int) or step in decisions:
-            rep.add("game messages", False, f"seat {e.sender} sent a second action for step {step}")
+            rep.add("game messages", False, f"{_who(names, e.sender)} sent a second action for step {step}")
             return rep
         decisions[step] = Decision(e.sender, action)
     ordered = [decisions[k] for k in sorted(decisions)]

@@ -156,7 +156,7 @@ def test_regression_signed_shuffle_with_slots_none_names_the_sender(game, tmp_pa
     body["slots"] = None
     code, out = run_audit(_write(tmp_path, game, recs))
     assert code == 1
-    assert f"[FAIL] deck audit: bob (seat 1) at operation {body['op']}" in out
+    assert f"[FAIL] deck audit: bob (seat 2) at operation {body['op']}" in out
     assert "malformed operation: slots is not a list" in out
 
 
@@ -167,7 +167,7 @@ def test_regression_signed_slots_out_of_the_deck(game, tmp_path):
     for env in _envs(recs, "deck", kind="shuffle", op=op):  # every seat agrees on it
         env["body"]["slots"] = [0, 1.5]
     code, out = run_audit(_write(tmp_path, game, recs))
-    assert code == 1 and f"alice (seat 0) at operation {op}" in out
+    assert code == 1 and f"alice (seat 1) at operation {op}" in out
     assert "malformed operation: slots holds something other than a number from 0 to" in out
 
 
@@ -187,7 +187,7 @@ def test_regression_signed_kind_that_is_an_object(game, tmp_path):
     body = _envs(recs, "deck", kind="shuffle", seat=1)[0]["body"]
     body["kind"] = {"a": 1}
     code, out = run_audit(_write(tmp_path, game, recs))
-    assert code == 1 and f"bob (seat 1) at operation {body['op']}" in out
+    assert code == 1 and f"bob (seat 2) at operation {body['op']}" in out
 
 
 def test_regression_abort_naming_no_seat(game, tmp_path):
@@ -201,7 +201,7 @@ def test_regression_abort_naming_no_seat(game, tmp_path):
     recs.append({"type": "in", "env": abort})
     code, out = run_audit(_write(tmp_path, game, recs))
     # the accusation names no seat; the record shows no deviation, so its author is named
-    assert code == 1 and "bob (seat 1) at operation 1 abort: stopped the table blaming" in out
+    assert code == 1 and "bob (seat 2) at operation 1 abort: stopped the table blaming" in out
 
 
 def test_regression_signed_action_without_its_slot(game, tmp_path):
@@ -279,3 +279,25 @@ def test_regression_engine_refuses_malformed_actions(game_name, players, action,
         state.apply(dealer.fulfil(state, req))
     with pytest.raises(RuleViolation, match=message):
         state.apply(Decision(req.player, Action.from_json(action)))
+
+
+def test_a_second_action_for_a_step_names_its_sender_counted_from_1(game, tmp_path):
+    """A signed game message that reuses an earlier step's number is a second action for that
+    step: the audit names its sender by name and by seat counted from 1, as a person reads it."""
+    recs = _recs(game)
+    games = _envs(recs, "game")
+    first = games[0]
+    later = next(e for e in games[1:] if e["from"] == 1)
+    later["body"]["step"] = first["body"]["step"]
+    code, out = run_audit(_write(tmp_path, game, recs))
+    assert code == 1, out
+    assert f"[FAIL] game messages: bob (seat 2) sent a second action for step {first['body']['step']}" in out
+
+
+def test_a_malformed_action_names_its_sender_counted_from_1(game, tmp_path):
+    recs = _recs(game)
+    env = next(e for e in _envs(recs, "game") if e["from"] == 0)
+    env["body"]["action"] = "not an action"
+    code, out = run_audit(_write(tmp_path, game, recs))
+    assert code == 1, out
+    assert "[FAIL] game messages: a malformed action from alice (seat 1)" in out

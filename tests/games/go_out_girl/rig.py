@@ -17,6 +17,7 @@ from p2pcards.engine import (
 )
 from p2pcards.games.go_out_girl.data import CHARACTER_KEYS
 from p2pcards.games.go_out_girl.game import Game
+from tests.games.drive import settle
 
 
 def parse_cards(text: str) -> list[int]:
@@ -113,14 +114,6 @@ def slots(s: Game, p: int, text: str) -> list[int]:
     for n in parse_cards(text):
         out.append(next(x for x in sorted(s.hand(p)) if x not in out and s.number(s.values[x]) == n))
     return sorted(out)
-
-
-def settle(s: Game, dealer: LocalDealer) -> None:
-    while True:
-        req = s.pending()
-        if req is None or isinstance(req, Decide):
-            return
-        s.apply(dealer.fulfil(s, req))
 
 
 def act(s: Game, dealer: LocalDealer, p: int, kind: str, **kw) -> None:

@@ -23,6 +23,7 @@ import pytest
 from p2pcards.engine import Decide, Decision, LocalDealer
 from p2pcards.games.go_out_girl.data import CHARACTER_KEYS, default
 from p2pcards.games.go_out_girl.game import Game
+from tests.games.drive import settle
 
 FIDELITY_SEEDS = int(os.environ.get("P2PCARDS_FIDELITY_SEEDS", "12"))
 DATA = default()
@@ -140,11 +141,7 @@ def run_one(players: int, seed: int) -> int:
     decisions = 0
     last_turn: dict | None = None  # the last "turn" decision: who, and the pile it faced
 
-    def settle() -> None:
-        while (req := g.pending()) is not None and not isinstance(req, Decide):
-            g.apply(dealer.fulfil(g, req))
-
-    settle()
+    settle(g, dealer)
     while (req := g.pending()) is not None:
         p = req.player
         engine = {key(g, a) for a in g.legal(p)}
@@ -174,7 +171,7 @@ def run_one(players: int, seed: int) -> int:
         decisions += 1
         if a.kind == "pass":  # "you will receive damage, as shown on the cards on the tableau"
             assert g.damage[p] == before["damage"][p] + before["top"]["damage"]
-        settle()
+        settle(g, dealer)
         if g.wins != before["wins"]:  # the battle is over: "that player immediately wins"
             assert sum(g.wins) == sum(before["wins"]) + 1
             if a.kind == "withdraw":  # "All players except you have been eliminated."

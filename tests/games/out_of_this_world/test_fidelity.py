@@ -22,9 +22,10 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from p2pcards.engine import Decide, Decision, LocalDealer
+from p2pcards.engine import Decision, LocalDealer
 from p2pcards.games.out_of_this_world import data as D
 from p2pcards.games.out_of_this_world.game import Game
+from tests.games.drive import settle
 
 FIDELITY_SEEDS = int(os.environ.get("P2PCARDS_FIDELITY_SEEDS", "4"))
 DATA = D.load()
@@ -253,11 +254,7 @@ def run_one(players: int, options: dict, seed: int) -> int:
     rnd = {"round": 0, "first": None, "last": None, "takes": 0, "full": False, "time": None,
            "gained": False}
 
-    def settle() -> None:
-        while (req := g.pending()) is not None and not isinstance(req, Decide):
-            g.apply(dealer.fulfil(g, req))
-
-    settle()
+    settle(g, dealer)
     while (req := g.pending()) is not None:
         p = req.player
         engine = {key(t, a) for a in g.legal(p)}
@@ -320,7 +317,7 @@ def run_one(players: int, options: dict, seed: int) -> int:
             assert g.zone_of[a.slot] == f"hand{a.to}"
         if g.phase == "go":
             rnd["time"] = g.time  # Time at the round's last decision, before Taking Care of Things
-        settle()
+        settle(g, dealer)
         if a.kind == "defeat" and g.result is None:  # "along with the Foe itself"
             assert not g.zone_of[a.foe].startswith("foes")
     if g.result == "won":  # "Each player must have at least ... points worth of equipped Items"
