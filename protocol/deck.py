@@ -334,7 +334,10 @@ class DeckPeer:
         fields = await _work(len(S), self.pub.make_shares, self.secrets, self.x, op, desc, me)
         await self._bcast(op, desc, "shares", **fields)
         cur = [self.pub.cts[s] for s in S]
-        got: dict[int, list[Point]] = {me: [eg.share(self.x, ct) for ct in cur]}
+        got: dict[int, list[Point]] = {}
+        if me in to:  # this seat's own share: only a receiver needs it (a plain one is published)
+            got[me] = ([bytes.fromhex(d) for d in fields["shares"]] if fields["shares"] is not None
+                       else [eg.share(self.x, ct) for ct in cur])
         for j in range(self.n):
             if j == me:
                 continue

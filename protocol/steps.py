@@ -356,7 +356,8 @@ class PublicDeck:
         if plan is None:
             ctx = context(self.p, op, "shares", seat, inp)
             shares = [eg.share(x, ct) for ct in cur]
-            proof = pf.prove_shares(x, cur, ctx, sec.seed32("proof", op, ctx))
+            proof = pf.prove_shares(x, cur, ctx, sec.seed32("proof", op, ctx), shares=shares,
+                                    y=self.ys[seat])
             return {"prev": inp.hex(), "shares": [d.hex() for d in shares], "proof": proof,
                     "enc": []}
         enc = []
