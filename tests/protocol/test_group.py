@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import pathlib
 import random
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -162,3 +166,32 @@ def test_scalars_from_64_bytes_are_reduced_and_uniform_enough() -> None:
     assert len(set(ks)) == 200
     # the top bits of reduced scalars are not stuck (a clamped or truncated source would be)
     assert len({g.scalar_int(k) >> 248 for k in ks}) > 4
+
+
+def test_the_bundled_libsodium_computes_the_same_and_leaves_no_file_behind() -> None:
+    """protocol/sodium.py falls back on rbcl's bundled libsodium when the system has none
+    (forced here with P2PCARDS_SODIUM=rbcl): same results, and the temporary copy rbcl writes
+    at import is gone once loaded."""
+    code = ("import json, os, sys\n"
+            "from protocol import group as g, sodium\n"
+            "path = sys.modules['rbcl._sodium'].lib_path\n"
+            "p = g.card_point(b't', 'd', 3)\n"
+            "print(json.dumps([sodium.SOURCE, os.path.exists(path), g.mul_int(12345, p).hex(),\n"
+            "                  g.generators(b'x', 2)[1].hex()]))\n")
+    env = {**os.environ, "P2PCARDS_SODIUM": "rbcl"}
+    root = pathlib.Path(g.__file__).parent.parent
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    source, exists, prod, gen = json.loads(out)
+    assert source.startswith("rbcl") and not exists
+    assert prod == g.mul_int(12345, g.card_point(b"t", "d", 3)).hex()
+    assert gen == g.generators(b"x", 2)[1].hex()
+
+
+def test_a_library_without_ristretto255_is_refused_with_a_clear_message() -> None:
+    env = {**os.environ, "P2PCARDS_SODIUM": "/nonexistent/libsodium.so"}
+    root = pathlib.Path(g.__file__).parent.parent
+    r = subprocess.run([sys.executable, "-c", "import protocol.group"], env=env, cwd=root,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert "P2PCARDS_SODIUM=/nonexistent/libsodium.so: not a libsodium with ristretto255" in r.stderr
