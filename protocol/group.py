@@ -80,7 +80,7 @@ def u64(n: int) -> bytes:
 
 def lp(b: bytes) -> bytes:
     """Length-prefixed bytes: ``u32be(len(b)) || b``."""
-    return u32(len(b)) + b
+    return len(b).to_bytes(4, "big") + b
 
 
 # ---- points ----------------------------------------------------------------------------------------
