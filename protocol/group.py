@@ -38,7 +38,7 @@ import struct
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
-from .sodium import ffi as _ffi
+from .sodium import buf as _buf
 from .sodium import lib as _lib
 
 #: The order of the group (ristretto255 has prime order).
@@ -114,9 +114,9 @@ def from_hash(h: bytes) -> Point:
     (probability 2^-252), which callers refuse."""
     if type(h) is not bytes or len(h) != 64:
         raise ValueError("from_hash takes 64 bytes")
-    out = _ffi.new("unsigned char[32]")
+    out = _buf()
     _lib.crypto_core_ristretto255_from_hash(out, h)
-    return _ffi.buffer(out, 32)[:]
+    return out.raw
 
 
 def card_point(table_id: bytes, deck_spec: str, card: int) -> Point:
@@ -239,17 +239,17 @@ def scalar_product(ks: Iterable[Scalar]) -> Scalar:
 
 
 def _raw_mul(k: bytes, p: bytes) -> bytes | None:
-    out = _ffi.new("unsigned char[32]")
+    out = _buf()
     if _lib.crypto_scalarmult_ristretto255(out, k, p) != 0:
         return None
-    return _ffi.buffer(out, 32)[:]
+    return out.raw
 
 
 def _raw_base(k: bytes) -> bytes | None:
-    out = _ffi.new("unsigned char[32]")
+    out = _buf()
     if _lib.crypto_scalarmult_ristretto255_base(out, k) != 0:
         return None
-    return _ffi.buffer(out, 32)[:]
+    return out.raw
 
 
 #: The generator of ristretto255 (RFC 9496: the image of edwards25519's base point).
@@ -257,17 +257,17 @@ G: Point = _raw_base(ONE)
 
 
 def _raw_add(p: bytes, q: bytes) -> bytes:
-    out = _ffi.new("unsigned char[32]")
+    out = _buf()
     if _lib.crypto_core_ristretto255_add(out, p, q) != 0:
         raise InvalidPoint("not a canonical ristretto255 encoding")
-    return _ffi.buffer(out, 32)[:]
+    return out.raw
 
 
 def _raw_sub(p: bytes, q: bytes) -> bytes:
-    out = _ffi.new("unsigned char[32]")
+    out = _buf()
     if _lib.crypto_core_ristretto255_sub(out, p, q) != 0:
         raise InvalidPoint("not a canonical ristretto255 encoding")
-    return _ffi.buffer(out, 32)[:]
+    return out.raw
 
 
 def _check32(p: object, index: int | None = None) -> bytes:
