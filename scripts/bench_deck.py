@@ -66,6 +66,14 @@ V1 = {"commit": "73177f7d53401c0723d2206aa6999efb2c94e7e5", "shuffle_lock_110x5_
       "mults_110x5": 6695, "shuffle_lock_over_floor": 3.137423, "mult_ms": 0.093571}
 
 
+#: deck v2 over edwards25519 (wire version 2), ``--json`` on this machine idle, as measured for
+#: issue 11's brief at main bdcbae8 before the move to ristretto255
+V2_EDWARDS = {"commit": "bdcbae8", "verified_shuffle_110x5_s": 1.80,
+              "verified_shuffle_110x5_lan_s": 1.90, "open_one_ms": 10.5, "floor_ratio_cpu": 1.50,
+              "mult_cpu_ms": 0.095, "base_mult_ms": 0.017, "mults_110x5": 24940,
+              "verified_shuffle_110x5_cpu_s": 3.01}
+
+
 def table(n: int, n_cards: int = CARDS) -> list[DeckPeer]:
     hub = InMemoryHub(n)
     tid = secrets.token_bytes(16)
@@ -370,6 +378,7 @@ def main() -> None:
                                                                          / 1e3)
     out["floor_ratio"] = out["verified_shuffle_110x5_s"] / out["floor_110x5_s"]
     out["v1"] = V1
+    out["v2_edwards25519"] = V2_EDWARDS
 
     if args.json:
         print(json.dumps({k: round(v, 6) if isinstance(v, float) else v for k, v in out.items()}))
@@ -379,7 +388,9 @@ def main() -> None:
     print(f"  one scalar multiplication            {out['mult_ms']:.4f} ms "
           f"(fixed base {out['base_mult_ms']:.4f} ms)")
     print(f"  verified shuffle 110 cards x 5 seats {out['verified_shuffle_110x5_s']:.3f} s  "
-          f"(target <= 2.5 s; v1 shuffle+lock {V1['shuffle_lock_110x5_s']:.3f} s)")
+          f"(target <= 2.5 s; v1 shuffle+lock {V1['shuffle_lock_110x5_s']:.3f} s; v2 over "
+          f"edwards25519 {V2_EDWARDS['verified_shuffle_110x5_s']:.2f} s, CPU "
+          f"{V2_EDWARDS['verified_shuffle_110x5_cpu_s']:.2f} s)")
     print(f"  ... x 2 seats                        {out['verified_shuffle_110x2_s']:.3f} s")
     if "verified_shuffle_110x5_lan_s" in out:
         print(f"  ... x 5 processes over loopback      {out['verified_shuffle_110x5_lan_s']:.3f} s "
