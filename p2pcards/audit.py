@@ -174,6 +174,10 @@ def audit_transcript(path: str) -> TranscriptAudit:
     owner = (t.seat, journal[0]) if journal is not None and 0 <= t.seat < t.seats else None
     d = deck_audit(params, deck_msgs, owner=owner)
     v = d.verdict
+    if v.older:  # a record of an older deck version: not checked, nobody blamed
+        rep.add("deck audit", False, v.reason)
+        rep.verdict = Verdict(False, None, v.reason)
+        return rep
     if not v.clean:
         if v.culprit is not None and 0 <= v.culprit < len(names):
             who = _who(names, v.culprit)

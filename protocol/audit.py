@@ -26,7 +26,7 @@ from . import elgamal as eg
 from .errors import DeckError
 from .group import Point
 from .kdf import PeerSecrets
-from .params import DeckParams
+from .params import VERSION, DeckParams
 from .steps import (
     PublicDeck,
     canonical,
@@ -50,8 +50,12 @@ class Verdict:
     step: str | None = None
     reason: str = ""
     complete: bool = True
+    #: the record was made by an older deck version: not checked, nobody blamed
+    older: bool = False
 
     def __str__(self) -> str:
+        if self.older:
+            return self.reason
         if self.clean:
             return "clean" if self.complete else f"no seat deviated; {self.reason}"
         who = "no seat" if self.culprit is None else f"seat {self.culprit}"
@@ -126,9 +130,22 @@ class _Auditor:
              complete: bool = True) -> None:
         raise _Stop(Verdict(False, culprit, op, step, reason, complete))
 
+    def older_version(self) -> None:
+        """A record in which no message has this version and some has an older one was made by an
+        older deck version (before ristretto255: version 2): it cannot be checked here, and
+        nobody deviated for it. A record that mixes versions goes on: its odd message is named."""
+        vs = {b.get("v") for _, b in (m for m in self.messages if isinstance(m, (list, tuple))
+                                      and len(m) == 2) if isinstance(b, dict)}
+        old = sorted(v for v in vs if type(v) is int and 0 < v < VERSION)
+        if old and VERSION not in vs:
+            raise _Stop(Verdict(False, None, None, None,
+                                f"made by an older deck version ({old[-1]}): this program checks "
+                                f"version {VERSION} records only; nobody is blamed", older=True))
+
     def group(self) -> None:
         self.byop: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
         self.aborts: list[tuple[int, int, Any, str]] = []
+        self.older_version()
         for item in self.messages:
             sender, body = item
             problem = envelope_problem(body, sender, self.n) if isinstance(sender, int) else "bad sender"
@@ -215,7 +232,8 @@ class _Auditor:
             verdict = s.verdict
         except DeckError as exc:  # a receiver check failed: its sender deviated
             verdict = Verdict(False, exc.peer, exc.op, exc.step, exc.reason)
-        if verdict.culprit is None and not verdict.clean and not verdict.complete:
+        if verdict.culprit is None and not verdict.clean and not verdict.complete \
+                and not verdict.older:
             verdict = Verdict(True, None, verdict.op, verdict.step, verdict.reason, False)
         return AuditReport(verdict, self.outcomes, [(a, c, r) for _, a, c, r in self.aborts])
 

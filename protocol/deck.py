@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import elgamal as eg
+from . import proofs as pf
 from .channel import Channel
 from .errors import CheatDetected, DeckClosed, DeckError, DeckTimeout, PeerAborted, UndecodableCard
 from .group import Point, Scalar, base_mul
@@ -48,6 +49,37 @@ async def _work(m: int, fn: Any, *args: Any) -> Any:
     if m >= THREAD_MIN:
         return await asyncio.to_thread(fn, *args)
     return fn(*args)
+
+
+def _claimed_cts(v: Any, m: int) -> list[tuple[bytes, bytes]] | None:
+    """``m`` ciphertexts from their JSON form (hex format only), or ``None``."""
+    if not isinstance(v, list) or len(v) != m:
+        return None
+    out = [pf.ct_from_json(x, check=False) for x in v]
+    return None if any(ct is None for ct in out) else out  # type: ignore[return-value]
+
+
+class _Ahead:
+    """A shuffle step prepared ahead on claimed inputs (see ``DeckPeer._prepare_ahead``)."""
+
+    def __init__(self, cur: list[tuple[bytes, bytes]], task: asyncio.Future[Any]) -> None:
+        self.cur, self.task = cur, task
+        # a failure of the prepared work is never an error: the step is then made again
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def result(self, cur: Sequence[tuple[bytes, bytes]]) -> Any:
+        """The prepared ``(outputs, fields)`` when they were made on exactly ``cur``, else
+        ``None``."""
+        if list(cur) != self.cur:
+            self.drop()
+            return None
+        try:
+            return await self.task
+        except Exception:
+            return None
+
+    def drop(self) -> None:
+        self.task.cancel()
 
 
 class DeckPeer:
@@ -298,7 +330,9 @@ class DeckPeer:
         cur = [self.pub.cts[s] for s in S]
         mine = False  # whether this seat published ``cur`` itself (then a wrong prev is provable)
         my_perm: list[int] | None = None
-        for j in self.pub.shufflers(desc):
+        order = self.pub.shufflers(desc)
+        ahead: _Ahead | None = None
+        for k, j in enumerate(order):
             if j == me:
                 inp = vec_digest(cur)
                 if by is None:
@@ -309,15 +343,23 @@ class DeckPeer:
                     my_perm = self._order
                 if by == me:
                     self.orders[op] = list(my_perm)
-                outs, fields = await _work(len(cur), self.pub.make_shuffle, self.secrets, op,
-                                           me, cur, my_perm)
+                made = await ahead.result(cur) if ahead is not None else None
+                outs, fields = made if made is not None else await _work(
+                    len(cur), self.pub.make_shuffle, self.secrets, op, me, cur, my_perm)
                 sent = await self._bcast(op, desc, "shuffle", **fields)
                 if sent["cts"] != fields["cts"]:  # (adversarial tests) go on from what was sent
                     outs = [(bytes.fromhex(a), bytes.fromhex(b)) for a, b in sent["cts"]]
                 cur, mine = outs, True
             else:
                 body = await self._wait(op, "shuffle", j)
-                cur = await _work(len(cur), self.pub.check_shuffle, op, j, cur, body, mine)
+                if by is None and m >= THREAD_MIN and k + 1 < len(order) and order[k + 1] == me:
+                    ahead = self._prepare_ahead(op, body, m)
+                try:
+                    cur = await _work(len(cur), self.pub.check_shuffle, op, j, cur, body, mine)
+                except BaseException:
+                    if ahead is not None:
+                        ahead.drop()  # the check failed: what was prepared is never used
+                    raise
                 mine = False
         old = [self.plain[s] for s in S]
         for i, s in enumerate(S):
@@ -325,6 +367,20 @@ class DeckPeer:
             self.plain[s] = old[my_perm[i]] if by == me and my_perm is not None else None
         self._order, self._mix = None, False
         return [self.plain[s] for s in S]
+
+    def _prepare_ahead(self, op: int, body: dict[str, Any], m: int) -> _Ahead | None:
+        """Start this seat's own shuffle step on the outputs ``body`` claims, in a worker thread,
+        while the proof of those outputs is being verified (on a LAN the next shuffler would
+        otherwise verify, then prove, one after the other). Nothing is sent before the
+        verification passes, and what was prepared is used only if the verified outputs are
+        exactly the claimed ones; a malformed claim prepares nothing (the check will name it)."""
+        claimed = _claimed_cts(body.get("cts") if isinstance(body, dict) else None, m)
+        if claimed is None:
+            return None
+        perm = self._permutation(op, vec_digest(claimed), m)
+        task = asyncio.ensure_future(asyncio.to_thread(
+            self.pub.make_shuffle, self.secrets, op, self.seat, claimed, perm))
+        return _Ahead(claimed, task)
 
     # ---- opening -------------------------------------------------------------------------------------
     async def _open_op(self, op: int, desc: dict[str, Any]) -> list[int] | None:
@@ -334,7 +390,10 @@ class DeckPeer:
         fields = await _work(len(S), self.pub.make_shares, self.secrets, self.x, op, desc, me)
         await self._bcast(op, desc, "shares", **fields)
         cur = [self.pub.cts[s] for s in S]
-        got: dict[int, list[Point]] = {me: [eg.share(self.x, ct) for ct in cur]}
+        got: dict[int, list[Point]] = {}
+        if me in to:  # this seat's own share: only a receiver needs it (a plain one is published)
+            got[me] = ([bytes.fromhex(d) for d in fields["shares"]] if fields["shares"] is not None
+                       else [eg.share(self.x, ct) for ct in cur])
         for j in range(self.n):
             if j == me:
                 continue

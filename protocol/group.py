@@ -1,18 +1,21 @@
-"""The prime-order subgroup of edwards25519, through libsodium (PyNaCl bindings).
+"""The ristretto255 group (RFC 9496) through libsodium: every group operation of the deck.
 
 Everything the deck service computes lives here, so the rest of ``protocol/`` never touches a
-binding directly:
+binding directly (the binding itself is :mod:`protocol.sodium`):
 
-* **points** are 32-byte compressed Edwards encodings (libsodium's format). A point is *valid* when
-  it is canonically encoded, on the curve, not of small order (so not the identity) and in the
-  prime-order subgroup of order ``L`` -- exactly ``crypto_core_ed25519_is_valid_point``. Every
-  multiplication goes through ``crypto_scalarmult_ed25519_noclamp``, which performs the same checks
-  on its input and refuses a zero result; a refusal surfaces as :class:`InvalidPoint`, so an invalid
-  point can never take part in a computation unnoticed.
-* **scalars** are 32-byte little-endian integers in ``[1, L)``. Fresh ones come from
-  ``crypto_core_ed25519_scalar_reduce`` of 64 bytes (uniform mod ``L``), never zero.
-  Clamped multiplication (``crypto_scalarmult_ed25519``) sets and clears bits of the scalar, so
-  ``k^-1 * (k * P) != P``: it must never be used here (a test checks the sources for it).
+* **points** are 32-byte ristretto255 encodings. ristretto255 is a prime-order group of order
+  ``L``, built on edwards25519 with its cofactor quotiented out: there are no small-order or
+  torsion elements at all, and *decoding is the validation* -- an encoding is valid exactly when
+  it is the canonical encoding of a group element (``crypto_core_ristretto255_is_valid_point``).
+  The identity (32 zero bytes) decodes, but it is never a valid point on the wire:
+  :func:`is_valid_point` refuses it. Every multiplication goes through
+  ``crypto_scalarmult_ristretto255``, which decodes its input (refusing an invalid encoding) and
+  refuses a zero result, so it refuses the identity too; a refusal surfaces as
+  :class:`InvalidPoint`, and an invalid point can never take part in a computation unnoticed.
+  libsodium's ristretto255 multiplication does not clamp (it only clears bit 255, which every
+  scalar below ``L`` has clear), so ``k^-1 * (k * P) == P``.
+* **scalars** are 32-byte little-endian integers in ``[1, L)``; inside the proofs they are Python
+  ints. Fresh ones are 64 uniform bytes reduced mod ``L``, never zero.
 * **deck v2** (the end of this file): the base point ``G``, ``sub``, ``msm``, integer-scalar
   helpers (``sc_*``, ``mul_int``, ``base_mul_int``), ``hash_to_scalar``, ``generators`` and
   ``nonce_stream`` for the ElGamal deck and its proofs (``protocol/PROOFS.md``). Sums computed
@@ -20,9 +23,10 @@ binding directly:
   ``mul_int``/``base_mul_int`` return it for a zero scalar; a point from the wire is still refused
   by every multiplication unless it is valid.
 * **card points**: card ``c`` of table ``T`` with deck spec ``D`` is
-  ``from_uniform(SHA-256(b"p2pcards/v1" || lp(T) || lp(utf8(D)) || u32be(c)))`` where ``lp(x)`` is
-  ``u32be(len(x)) || x``. Length prefixes keep the encoding injective; ``from_uniform`` (Elligator 2
-  followed by cofactor clearing) maps the 32-byte digest into the prime-order subgroup.
+  ``from_hash(SHA-512(b"p2pcards/v3/card" || lp(T) || lp(utf8(D)) || u32(c)))`` where ``lp(x)`` is
+  ``u32be(len(x)) || x`` and ``from_hash`` is ristretto255's hash-to-group (RFC 9496 section 4.3.4:
+  two Elligator maps of the 64 bytes, added). Length prefixes keep the encoding injective; nobody
+  knows a discrete-log relation between two card points.
 """
 
 from __future__ import annotations
@@ -34,25 +38,26 @@ import struct
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
-import nacl.bindings as _nb
-import nacl.exceptions as _nx
-from nacl._sodium import ffi as _ffi
-from nacl._sodium import lib as _lib
+from .sodium import buf as _buf
+from .sodium import lib as _lib
 
-#: The order of the prime-order subgroup.
+#: The order of the group (ristretto255 has prime order).
 L = 2**252 + 27742317777372353535851937790883648493
 POINT_BYTES = 32
 SCALAR_BYTES = 32
-DOMAIN = b"p2pcards/v1"
+DOMAIN = b"p2pcards/v3/card"
 
 Point = bytes
 Scalar = bytes
 
 ONE: Scalar = (1).to_bytes(32, "little")
+#: The neutral element: 32 zero bytes. It is never a valid point on the wire (``is_valid_point``
+#: refuses it), but sums computed inside a proof may legitimately be the identity (an empty sum).
+IDENTITY: Point = bytes(32)
 
 
 class InvalidPoint(ValueError):
-    """A point that is not a valid element of the prime-order subgroup. ``index`` is its position
+    """A point that is not a valid (non-identity) element of ristretto255. ``index`` is its position
     in the vector being processed, when there is one."""
 
     def __init__(self, reason: str, index: int | None = None) -> None:
@@ -75,19 +80,23 @@ def u64(n: int) -> bytes:
 
 def lp(b: bytes) -> bytes:
     """Length-prefixed bytes: ``u32be(len(b)) || b``."""
-    return u32(len(b)) + b
+    return len(b).to_bytes(4, "big") + b
 
 
 # ---- points ----------------------------------------------------------------------------------------
 def is_valid_point(p: object) -> bool:
-    return isinstance(p, bytes) and len(p) == POINT_BYTES and _nb.crypto_core_ed25519_is_valid_point(p)
+    """A canonical ristretto255 encoding of an element other than the identity."""
+    return (type(p) is bytes and len(p) == POINT_BYTES and p != IDENTITY
+            and _lib.crypto_core_ristretto255_is_valid_point(p) == 1)
 
 
 def validate_point(p: object, index: int | None = None) -> Point:
     if not isinstance(p, bytes) or len(p) != POINT_BYTES:
         raise InvalidPoint("not a 32-byte point encoding", index)
-    if not _nb.crypto_core_ed25519_is_valid_point(p):
-        raise InvalidPoint("not a valid element of the prime-order subgroup", index)
+    if p == IDENTITY:
+        raise InvalidPoint("the identity is not a valid point", index)
+    if _lib.crypto_core_ristretto255_is_valid_point(p) != 1:
+        raise InvalidPoint("not a canonical ristretto255 encoding", index)
     return p
 
 
@@ -97,12 +106,21 @@ def validate_points(points: Iterable[object]) -> None:
 
 
 def card_digest(table_id: bytes, deck_spec: str, card: int) -> bytes:
-    return hashlib.sha256(DOMAIN + lp(table_id) + lp(deck_spec.encode()) + u32(card)).digest()
+    return hashlib.sha512(DOMAIN + lp(table_id) + lp(deck_spec.encode()) + u32(card)).digest()
+
+
+def from_hash(h: bytes) -> Point:
+    """ristretto255's hash-to-group of 64 bytes (RFC 9496 section 4.3.4); may be the identity
+    (probability 2^-252), which callers refuse."""
+    if type(h) is not bytes or len(h) != 64:
+        raise ValueError("from_hash takes 64 bytes")
+    out = _buf()
+    _lib.crypto_core_ristretto255_from_hash(out, h)
+    return out.raw
 
 
 def card_point(table_id: bytes, deck_spec: str, card: int) -> Point:
-    p = _nb.crypto_core_ed25519_from_uniform(card_digest(table_id, deck_spec, card))
-    return validate_point(p)
+    return validate_point(from_hash(card_digest(table_id, deck_spec, card)))
 
 
 def card_table(table_id: bytes, deck_spec: str, n_cards: int) -> tuple[list[Point], dict[Point, int]]:
@@ -123,35 +141,22 @@ def add(p: Point, q: Point) -> Point:
 
 def mul(k: Scalar, p: Point, index: int | None = None) -> Point:
     """``k * p`` without clamping. Raises :class:`InvalidPoint` when ``p`` is invalid (libsodium
-    checks encoding, curve, small order and subgroup; ``k`` is never zero here)."""
-    try:
-        return _nb.crypto_scalarmult_ed25519_noclamp(k, p)
-    except (_nx.CryptoError, TypeError) as exc:  # RuntimeError subclasses CryptoError
-        raise InvalidPoint("not a valid element of the prime-order subgroup", index) from exc
+    decodes ``p`` and refuses the identity; ``k`` is never zero here)."""
+    r = _raw_mul(k, p) if type(k) is bytes and len(k) == SCALAR_BYTES and type(p) is bytes \
+        and len(p) == POINT_BYTES else None
+    if r is None:
+        raise InvalidPoint("not a valid point (or a zero scalar)", index)
+    return r
 
 
 def mul_each(ks: Sequence[Scalar], ps: Sequence[Point]) -> list[Point]:
     """``[ks[i] * ps[i]]``; :class:`InvalidPoint` carries the index of the first bad point."""
-    f = _nb.crypto_scalarmult_ed25519_noclamp
-    out = []
-    for i, (k, p) in enumerate(zip(ks, ps, strict=True)):
-        try:
-            out.append(f(k, p))
-        except (_nx.CryptoError, TypeError) as exc:
-            raise InvalidPoint("not a valid element of the prime-order subgroup", i) from exc
-    return out
+    return [mul(k, p, i) for i, (k, p) in enumerate(zip(ks, ps, strict=True))]
 
 
 def mul_all(k: Scalar, ps: Sequence[Point]) -> list[Point]:
     """``[k * p for p in ps]``."""
-    f = _nb.crypto_scalarmult_ed25519_noclamp
-    out = []
-    for i, p in enumerate(ps):
-        try:
-            out.append(f(k, p))
-        except (_nx.CryptoError, TypeError) as exc:
-            raise InvalidPoint("not a valid element of the prime-order subgroup", i) from exc
-    return out
+    return [mul(k, p, i) for i, p in enumerate(ps)]
 
 
 def base_mul(k: Scalar) -> Point:
@@ -168,10 +173,10 @@ def scalar_reduce64(b: bytes) -> Scalar:
     """A scalar from 64 uniform bytes (reduced mod L); ``InvalidScalar`` if it is zero."""
     if len(b) != 64:
         raise ValueError("scalar_reduce64 takes 64 bytes")
-    k = _nb.crypto_core_ed25519_scalar_reduce(b)
-    if k == bytes(32):
+    v = int.from_bytes(b, "little") % L
+    if v == 0:
         raise InvalidScalar("zero scalar")
-    return k
+    return v.to_bytes(32, "little")
 
 
 def random_scalar() -> Scalar:
@@ -202,19 +207,19 @@ def scalar_from_int(v: int) -> Scalar:
 
 
 def scalar_inv(k: Scalar) -> Scalar:
-    return _nb.crypto_core_ed25519_scalar_invert(k)
+    return sc_inv(k)
 
 
 def scalar_mul(a: Scalar, b: Scalar) -> Scalar:
-    return _nb.crypto_core_ed25519_scalar_mul(a, b)
+    return sc_mul(a, b)
 
 
 def scalar_add(a: Scalar, b: Scalar) -> Scalar:
-    return _nb.crypto_core_ed25519_scalar_add(a, b)
+    return sc_add(a, b)
 
 
 def scalar_sub(a: Scalar, b: Scalar) -> Scalar:
-    return _nb.crypto_core_ed25519_scalar_sub(a, b)
+    return sc_sub(a, b)
 
 
 def scalar_product(ks: Iterable[Scalar]) -> Scalar:
@@ -228,44 +233,41 @@ def scalar_product(ks: Iterable[Scalar]) -> Scalar:
 #
 # Scalars are handled as Python ints inside the proofs (``int.from_bytes(k, "little")``), which is
 # much faster than a libsodium call per operation; the ``sc_*`` helpers below take and return the
-# 32-byte encodings. The multiplications call libsodium through its cffi ``lib`` directly: PyNaCl's
-# wrappers add type checks and copies that cost as much as a point addition. libsodium itself still
-# checks every multiplied point (canonical encoding, not small order, in the prime-order subgroup),
-# so a point that reaches a multiplication is always validated.
+# 32-byte encodings. libsodium decodes (so validates) every point it is given, and its
+# multiplication refuses the identity, so a point that reaches a multiplication is always validated.
 
-#: The standard base point of edwards25519 (the generator of the prime-order subgroup).
-G: Point = _nb.crypto_scalarmult_ed25519_base_noclamp(ONE)
-#: The neutral element. It is never a valid point on the wire (``is_valid_point`` refuses it), but
-#: sums computed inside a proof may legitimately be the identity (an empty sum, for instance).
-IDENTITY: Point = ONE
 
 
 def _raw_mul(k: bytes, p: bytes) -> bytes | None:
-    out = _ffi.new("unsigned char[32]")
-    if _lib.crypto_scalarmult_ed25519_noclamp(out, k, p) != 0:
+    out = _buf()
+    if _lib.crypto_scalarmult_ristretto255(out, k, p) != 0:
         return None
-    return _ffi.buffer(out, 32)[:]
+    return out.raw
 
 
 def _raw_base(k: bytes) -> bytes | None:
-    out = _ffi.new("unsigned char[32]")
-    if _lib.crypto_scalarmult_ed25519_base_noclamp(out, k) != 0:
+    out = _buf()
+    if _lib.crypto_scalarmult_ristretto255_base(out, k) != 0:
         return None
-    return _ffi.buffer(out, 32)[:]
+    return out.raw
+
+
+#: The generator of ristretto255 (RFC 9496: the image of edwards25519's base point).
+G: Point = _raw_base(ONE)
 
 
 def _raw_add(p: bytes, q: bytes) -> bytes:
-    out = _ffi.new("unsigned char[32]")
-    if _lib.crypto_core_ed25519_add(out, p, q) != 0:
-        raise InvalidPoint("not a point of edwards25519")
-    return _ffi.buffer(out, 32)[:]
+    out = _buf()
+    if _lib.crypto_core_ristretto255_add(out, p, q) != 0:
+        raise InvalidPoint("not a canonical ristretto255 encoding")
+    return out.raw
 
 
 def _raw_sub(p: bytes, q: bytes) -> bytes:
-    out = _ffi.new("unsigned char[32]")
-    if _lib.crypto_core_ed25519_sub(out, p, q) != 0:
-        raise InvalidPoint("not a point of edwards25519")
-    return _ffi.buffer(out, 32)[:]
+    out = _buf()
+    if _lib.crypto_core_ristretto255_sub(out, p, q) != 0:
+        raise InvalidPoint("not a canonical ristretto255 encoding")
+    return out.raw
 
 
 def _check32(p: object, index: int | None = None) -> bytes:
@@ -324,7 +326,7 @@ def mul_int(k: int, p: Point, index: int | None = None) -> Point:
         return IDENTITY
     r = _raw_mul(k.to_bytes(32, "little"), _check32(p, index))
     if r is None:
-        raise InvalidPoint("not a valid element of the prime-order subgroup", index)
+        raise InvalidPoint("not a valid point", index)
     return r
 
 
@@ -382,7 +384,7 @@ def msm_int(ks: Sequence[int], ps: Sequence[Point]) -> Point:
         else:
             r = _raw_mul(k.to_bytes(32, "little"), p)
             if r is None:
-                raise InvalidPoint("not a valid element of the prime-order subgroup", first[p])
+                raise InvalidPoint("not a valid point", first[p])
         acc = r if acc is None else _raw_add(acc, r)
     return IDENTITY if acc is None else acc
 
@@ -420,8 +422,8 @@ GENERATOR_DOMAIN = b"p2pcards/v2/generator"
 
 def generators(label: bytes, n: int) -> list[Point]:
     """``n`` independent generators for ``label``: generator ``i`` is the first valid
-    ``from_uniform(SHA-256(lp(b"p2pcards/v2/generator") || lp(label) || u32(i) || u32(ctr)))`` for
-    ``ctr = 0, 1, ...`` not already in the list (Elligator 2 and cofactor clearing: nobody knows a
+    ``from_hash(SHA-512(lp(b"p2pcards/v2/generator") || lp(label) || u32(i) || u32(ctr)))`` for
+    ``ctr = 0, 1, ...`` not already in the list (ristretto255's hash-to-group: nobody knows a
     discrete logarithm between two of them). Generator ``i`` depends only on ``(label, i)``; lists
     are cached (thread-safe)."""
     if n < 0:
@@ -433,8 +435,8 @@ def generators(label: bytes, n: int) -> list[Point]:
             while len(cache) < n:
                 i = len(cache)
                 for ctr in range(1 << 16):  # bounded; ctr = 0 but for probability ~2^-250
-                    d = hashlib.sha256(lp(GENERATOR_DOMAIN) + lp(label) + u32(i) + u32(ctr)).digest()
-                    p = _nb.crypto_core_ed25519_from_uniform(d)
+                    d = hashlib.sha512(lp(GENERATOR_DOMAIN) + lp(label) + u32(i) + u32(ctr)).digest()
+                    p = from_hash(d)
                     if p not in seen and is_valid_point(p):
                         cache.append(p)
                         seen.add(p)

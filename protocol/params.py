@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 TOPIC = "deck"
-VERSION = 2
+VERSION = 3
 #: Largest deck, seat count and message list the receivers accept (bounds every parse).
 MAX_CARDS = 4096
 MAX_SEATS = 16

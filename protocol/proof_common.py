@@ -125,21 +125,29 @@ def stmt_point(p: Any, what: str) -> bytes:
     return p
 
 
+def _is_seq(v: Any) -> bool:
+    return type(v) in (list, tuple) or (isinstance(v, Sequence) and not isinstance(v, (str, bytes)))
+
+
 def stmt_cts(cts: Any, what: str) -> list[tuple[bytes, bytes]]:
-    if not isinstance(cts, Sequence) or isinstance(cts, (str, bytes)):
+    if not _is_seq(cts):
         raise Malformed(f"statement: {what} is not a list of ciphertexts")
     if len(cts) > MAX_ITEMS:
         raise Malformed(f"statement: too many {what} ({len(cts)})")
     out = []
     for i, ct in enumerate(cts):
-        if not isinstance(ct, Sequence) or len(ct) != 2:
+        if type(ct) is tuple and len(ct) == 2 and type(ct[0]) is bytes and type(ct[1]) is bytes \
+                and len(ct[0]) == 32 and len(ct[1]) == 32:
+            out.append(ct)  # the common case, without building a message for each point
+            continue
+        if not _is_seq(ct) or len(ct) != 2:
             raise Malformed(f"statement: {what} {i} is not a ciphertext")
         out.append((stmt_point(ct[0], f"{what} {i}"), stmt_point(ct[1], f"{what} {i}")))
     return out
 
 
 def stmt_points(ps: Any, what: str) -> list[bytes]:
-    if not isinstance(ps, Sequence) or isinstance(ps, (str, bytes)):
+    if not _is_seq(ps):
         raise Malformed(f"statement: {what} is not a list of points")
     if len(ps) > MAX_ITEMS:
         raise Malformed(f"statement: too many {what} ({len(ps)})")

@@ -80,12 +80,17 @@ def _shares_statement(y: bytes, cts: Sequence[Ciphertext], shares: Sequence[byte
     return digest(SHARES_DOMAIN, context, y, enc_cts(cts), enc_points(shares))
 
 
-def prove_shares(x: Scalar, cts: Sequence[Ciphertext], context: bytes, nonce_seed: bytes) -> dict:
+def prove_shares(x: Scalar, cts: Sequence[Ciphertext], context: bytes, nonce_seed: bytes, *,
+                 shares: Sequence[Point] | None = None, y: Point | None = None) -> dict:
     """Batched Chaum–Pedersen proof that ``d_i = x·a_i`` for every card ``i`` (``d_i`` being
-    :func:`protocol.elgamal.share`) and ``Y = x·G``."""
+    :func:`protocol.elgamal.share`) and ``Y = x·G``. A caller that has already computed the
+    shares (or ``Y``) passes them, saving a multiplication each; they must be exactly those
+    values (otherwise the proof made does not verify)."""
     xi = scalar_arg(x, "prove_shares")
-    y = g.base_mul_int(xi)
-    shares = [g.mul_int(xi, a) for a, _ in cts]
+    y = g.base_mul_int(xi) if y is None else y
+    shares = [g.mul_int(xi, a) for a, _ in cts] if shares is None else list(shares)
+    if len(shares) != len(cts):
+        raise ValueError("prove_shares: one share per ciphertext")
     d = _shares_statement(y, cts, shares, context)
     alphas = _alphas(SHARES_DOMAIN, d, len(cts))
     w = nonces(SHARES_DOMAIN, nonce_seed, g.sc(xi), d)()

@@ -20,6 +20,7 @@ from .errors import CheatDetected, Equivocation
 from .group import Point, Scalar, add, base_mul, card_table, lp, u32, u64
 from .kdf import PeerSecrets
 from .params import MAX_SEATS, VERSION, DeckParams
+from .proof_common import hex32
 
 Ciphertext = tuple[Point, Point]
 
@@ -193,8 +194,11 @@ class Check:
             raise self.fail(f"{what} is not 64 lowercase hex characters")
         return b
 
-    def point(self, v: Any, what: str) -> Point:
-        p = pf.point_from_hex(v)
+    def point(self, v: Any, what: str, check: bool = True) -> Point:
+        """A point; ``check=False``: the hex format only, for a point that the proof about to be
+        verified multiplies by a non-zero scalar (which decodes, so validates, it): each
+        received point is then decoded with validation once, not twice."""
+        p = pf.point_from_hex(v) if check else hex32(v)
         if p is None:
             raise self.fail(f"{what} is not a valid point")
         return p
@@ -213,10 +217,10 @@ class Check:
             out.append(ct)
         return out
 
-    def points(self, v: Any, m: int, what: str) -> list[Point]:
+    def points(self, v: Any, m: int, what: str, check: bool = True) -> list[Point]:
         if not isinstance(v, list) or len(v) != m:
             raise self.fail(f"{what} is not a list of {m} points")
-        return [self.point(x, f"{what}[{i}]") for i, x in enumerate(v)]
+        return [self.point(x, f"{what}[{i}]", check) for i, x in enumerate(v)]
 
     def proof(self, reason: str | None, what: str) -> None:
         if reason is not None:
@@ -356,7 +360,8 @@ class PublicDeck:
         if plan is None:
             ctx = context(self.p, op, "shares", seat, inp)
             shares = [eg.share(x, ct) for ct in cur]
-            proof = pf.prove_shares(x, cur, ctx, sec.seed32("proof", op, ctx))
+            proof = pf.prove_shares(x, cur, ctx, sec.seed32("proof", op, ctx), shares=shares,
+                                    y=self.ys[seat])
             return {"prev": inp.hex(), "shares": [d.hex() for d in shares], "proof": proof,
                     "enc": []}
         enc = []
@@ -386,7 +391,8 @@ class PublicDeck:
         if plan is None:
             if body["enc"] != []:
                 raise c.fail("enc must be an empty list when the shares are plain")
-            shares = c.points(body["shares"], m, "shares")
+            # verify_shares multiplies every share by a non-zero scalar: that validates them
+            shares = c.points(body["shares"], m, "shares", check=False)
             ctx = context(self.p, op, "shares", seat, inp)
             c.proof(pf.verify_shares(y_j, cur, shares, body["proof"], ctx), "share proof")
             return shares, {}
@@ -399,7 +405,8 @@ class PublicDeck:
         for r, item in zip(plan, enc, strict=True):
             if not isinstance(item, dict) or set(item) != {"to", "cts", "proof"} or item["to"] != r:
                 raise c.fail(f"enc entry for seat {r} is malformed")
-            encs = c.cts(item["cts"], m, f"enc to seat {r}")
+            # verify_encrypted_shares multiplies both points of each by a non-zero scalar
+            encs = c.cts(item["cts"], m, f"enc to seat {r}", check=False)
             y_to = self.ys[r]
             assert y_to is not None
             ctx = context(self.p, op, f"shares/{r}", seat, inp)

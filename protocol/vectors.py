@@ -24,7 +24,7 @@ from .params import DeckParams
 from .steps import commitment, context, op_digest, random_value, record_digest, vec_digest
 
 TABLE_ID = bytes.fromhex("00112233445566778899aabbccddeeff")  # 16 bytes, as a real table id
-DECK_SPEC = '{"game":"spec-deck","options":{},"players":2,"protocol":2}'  # as lobby.deck_spec
+DECK_SPEC = '{"game":"spec-deck","options":{},"players":2,"protocol":3}'  # as lobby.deck_spec
 N_CARDS = 5
 SEATS = 2
 

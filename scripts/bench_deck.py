@@ -12,13 +12,22 @@ Medians over repeated runs of:
   harness: PUSH/PULL sockets, one process per seat), wall time from "go" to the last seat done
   (target <= 1.5 s);
 * ``open_one_ms``: one card opened to one seat among 5, every share proof made and verified by
-  every seat -- 4 proofs and 16 verifications, all in this process (target <= 5 ms; each seat of
-  a LAN table does a fifth of it); ``open_one_2seats_ms`` among 2 seats; ``open_one_to_all_ms``,
-  ``open_one_to_two_ms`` likewise;
+  every seat -- 4 proofs and 16 verifications, all seats' work summed in this one process, wall
+  time (target <= 5 ms); ``open_one_cpu_ms`` is the CPU time of the same (steadier on a shared
+  machine); ``open_one_lan_ms`` is a *different* figure, printed beside and not the target's:
+  the receiver's latency with 5 processes over loopback, each seat doing its own share of the
+  work at the same time, as on a LAN (from "go" to the receiver holding the card);
+  ``open_one_2seats_ms`` among 2 seats; ``open_one_to_all_ms``, ``open_one_to_two_ms`` likewise;
 * ``random_ms``: a joint random value among 5 seats;
 * ``floor_ratio``: ``verified_shuffle_110x5_s`` / (the scalar multiplications it performs, each
   at its measured unit time: variable-base, or the cheaper fixed-base by ``G``), printed with the
-  counts (aim <= 1.5); ``floor_ratio_all_variable`` prices them all as variable-base.
+  counts (aim <= 1.5); ``floor_ratio_cpu`` the same on CPU time; ``floor_ratio_all_variable``
+  prices them all as variable-base. ``adds_110x5`` counts the point additions (each about a
+  quarter of a multiplication with ristretto255: libsodium decodes both inputs and encodes the
+  sum), which the floor leaves out; ``floor_ratio_with_adds_cpu`` is a separate figure that
+  prices them too (CPU time over multiplications and additions at their unit CPU times).
+
+``--lan`` runs the LAN harness only (5 processes over loopback).
 
 All peers of an in-process table share this machine and its cores; the machine is also shared
 with other work, so figures are noisy. v1's figures (SRA deck, lock proofs) were measured with
@@ -43,9 +52,8 @@ from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-import nacl.bindings as nb  # noqa: E402
-
 from protocol import group as g  # noqa: E402
+from protocol import sodium  # noqa: E402
 from protocol.channel import Channel, InMemoryHub, Message  # noqa: E402
 from protocol.deck import DeckPeer  # noqa: E402
 
@@ -56,6 +64,14 @@ SEATS = 5
 V1 = {"commit": "73177f7d53401c0723d2206aa6999efb2c94e7e5", "shuffle_lock_110x5_s": 1.965463,
       "open_one_ms": 1.344603, "open_one_to_all_ms": 8.423117, "reshuffle_40x5_s": 1.20273,
       "mults_110x5": 6695, "shuffle_lock_over_floor": 3.137423, "mult_ms": 0.093571}
+
+
+#: deck v2 over edwards25519 (wire version 2), ``--json`` on this machine idle, as measured for
+#: issue 11's brief at main bdcbae8 before the move to ristretto255
+V2_EDWARDS = {"commit": "bdcbae8", "verified_shuffle_110x5_s": 1.80,
+              "verified_shuffle_110x5_lan_s": 1.90, "open_one_ms": 10.5, "floor_ratio_cpu": 1.50,
+              "mult_cpu_ms": 0.095, "base_mult_ms": 0.017, "mults_110x5": 24940,
+              "verified_shuffle_110x5_cpu_s": 3.01}
 
 
 def table(n: int, n_cards: int = CARDS) -> list[DeckPeer]:
@@ -100,12 +116,12 @@ def verified_shuffle(n: int, m: int, repeat: int) -> float:
                  f"verified_shuffle_{m}x{n}")
 
 
-def opening(n: int, to: list[int], repeat: int) -> float:
+def opening(n: int, to: list[int], repeat: int, label: str = "") -> float:
     async def setup() -> list[DeckPeer]:
         peers = table(n, 20)
         await every(peers, lambda p: p.shuffle(range(20)))
         return peers
-    return timed(setup, lambda peers: every(peers, lambda p: p.open([7], to)), repeat)
+    return timed(setup, lambda peers: every(peers, lambda p: p.open([7], to)), repeat, label)
 
 
 def random_value(n: int, repeat: int) -> float:
@@ -118,15 +134,14 @@ def random_value(n: int, repeat: int) -> float:
 
 # ---- counting multiplications ----------------------------------------------------------------------
 class Count:
-    """Counts scalar multiplications while active: every variable-base and fixed-base one, through
-    ``protocol.group``'s direct libsodium calls and through the PyNaCl bindings."""
+    """Counts group operations while active: every variable-base and fixed-base multiplication
+    and every addition or subtraction, through ``protocol.group``'s libsodium calls (the only ones
+    in ``protocol/``)."""
 
-    HOOKS = (("_raw_mul", "var"), ("_raw_base", "base"))
-    BINDINGS = (("crypto_scalarmult_ed25519_noclamp", "var"),
-                ("crypto_scalarmult_ed25519_base_noclamp", "base"))
+    HOOKS = (("_raw_mul", "var"), ("_raw_base", "base"), ("_raw_add", "adds"), ("_raw_sub", "adds"))
 
     def __enter__(self) -> Count:
-        self.var = self.base = 0
+        self.var = self.base = self.adds = 0
         lock = threading.Lock()
         self._undo: list[tuple[Any, str, Any]] = []
 
@@ -144,8 +159,6 @@ class Count:
 
         for name, kind in self.HOOKS:
             wrap(g, name, kind)
-        for name, kind in self.BINDINGS:
-            wrap(nb, name, kind)
         return self
 
     @property
@@ -232,7 +245,14 @@ class ZmqChannel(Channel):
         return q.get_nowait()
 
 
-def _lan_seat(seat: int, ports: list[int], tid: bytes, conn: Any, rounds: int) -> None:
+OPEN_TO = 1  # the receiver of the LAN harness's openings
+
+
+def _lan_seat(seat: int, ports: list[int], tid: bytes, conn: Any, rounds: int, opens: int) -> None:
+    """One seat of the LAN harness: ``rounds`` tables, each a timed verified shuffle of the whole
+    deck, then ``opens`` timed openings of one card to seat ``OPEN_TO``. Every timed step starts
+    on the parent's "go" and reports this seat's ``perf_counter`` when it is done (a system-wide
+    monotonic clock on Linux, so times from different processes compare)."""
     async def main() -> None:
         hub = ZmqHub(seat, ports)
         await asyncio.sleep(0.3)  # let every socket connect
@@ -244,13 +264,21 @@ def _lan_seat(seat: int, ports: list[int], tid: bytes, conn: Any, rounds: int) -
             await asyncio.to_thread(conn.recv)  # "go"
             await peer.shuffle(range(CARDS))
             conn.send(time.perf_counter())
+            for k in range(opens):
+                conn.send("ready")
+                await asyncio.to_thread(conn.recv)
+                await peer.open([k], [OPEN_TO])
+                conn.send(time.perf_counter())
         await asyncio.sleep(0.5)
         hub.ctx.destroy(linger=0)
     asyncio.run(main())
 
 
-def lan_shuffle(repeat: int) -> float:
-    """Wall time of the verified 110 x 5 shuffle with one process per seat (median)."""
+def lan_run(repeat: int, opens: int) -> tuple[float, float]:
+    """With one process per seat over loopback: the median wall time of the verified 110 x 5
+    shuffle (from "go" to the last seat done), and the median latency of opening one card to one
+    seat (from "go" to the receiver holding the card; every seat verifies every share meanwhile,
+    all at once as on a LAN)."""
     import socket
     ports = []
     for _ in range(SEATS):
@@ -260,32 +288,39 @@ def lan_shuffle(repeat: int) -> float:
     ctx = mp.get_context("spawn")
     pipes = [ctx.Pipe() for _ in range(SEATS)]
     tid = secrets.token_bytes(16)
-    procs = [ctx.Process(target=_lan_seat, args=(s, ports, tid, pipes[s][1], repeat), daemon=True)
-             for s in range(SEATS)]
-    times = []
+    procs = [ctx.Process(target=_lan_seat, args=(s, ports, tid, pipes[s][1], repeat, opens),
+                         daemon=True) for s in range(SEATS)]
+    shuffles: list[float] = []
+    openings: list[float] = []
+
+    def step() -> list[float]:
+        for a, _b in pipes:
+            if not a.poll(120):
+                raise RuntimeError("a seat process did not get ready")
+            a.recv()
+        t0 = time.perf_counter()
+        for a, _b in pipes:
+            a.send("go")
+        done = []
+        for a, _b in pipes:
+            if not a.poll(120):
+                raise RuntimeError("a seat process did not finish its step")
+            done.append(a.recv() - t0)
+        return done
+
     try:
         for p in procs:
             p.start()
         for _ in range(repeat):
-            for a, _b in pipes:
-                if not a.poll(120):
-                    raise RuntimeError("a seat process did not get ready")
-                a.recv()
-            t0 = time.perf_counter()
-            for a, _b in pipes:
-                a.send("go")
-            done = []
-            for a, _b in pipes:
-                if not a.poll(120):
-                    raise RuntimeError("a seat process did not finish its shuffle")
-                done.append(a.recv())
-            times.append(max(done) - t0)
+            shuffles.append(max(step()))
+            for _ in range(opens):
+                openings.append(step()[OPEN_TO])
     finally:
         for p in procs:
             p.join(10)
             if p.is_alive():
                 p.kill()
-    return statistics.median(times)
+    return statistics.median(shuffles), statistics.median(openings)
 
 
 def main() -> None:
@@ -293,22 +328,33 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--repeat", type=int, default=5, help="runs per median (default 5)")
     ap.add_argument("--quick", action="store_true", help="one run each, no LAN harness")
+    ap.add_argument("--lan", action="store_true", help="the LAN harness only")
     args = ap.parse_args()
     r = 1 if args.quick else args.repeat
+    if args.lan:
+        lan_s, lan_open = lan_run(r, 8)
+        print(json.dumps({"repeat": r, "verified_shuffle_110x5_lan_s": round(lan_s, 6),
+                          "open_one_lan_ms": round(lan_open * 1e3, 6)}))
+        return
     out: dict[str, Any] = {"cores": os.cpu_count(), "repeat": r}
 
     k, pt = g.random_scalar(), g.card_point(b"t", "d", 0)
-    out["mult_ms"] = per_call(lambda: nb.crypto_scalarmult_ed25519_noclamp(k, pt)) * 1e3
-    out["base_mult_ms"] = per_call(lambda: nb.crypto_scalarmult_ed25519_base_noclamp(k)) * 1e3
+    out["group"] = "ristretto255"
+    out["sodium"] = sodium.SOURCE
+    out["mult_ms"] = per_call(lambda: g._raw_mul(k, pt)) * 1e3
+    out["base_mult_ms"] = per_call(lambda: g._raw_base(k)) * 1e3
     cpu = time.process_time
-    out["mult_cpu_ms"] = per_call(lambda: nb.crypto_scalarmult_ed25519_noclamp(k, pt), clock=cpu) * 1e3
-    out["base_mult_cpu_ms"] = per_call(lambda: nb.crypto_scalarmult_ed25519_base_noclamp(k),
-                                       clock=cpu) * 1e3
+    out["mult_cpu_ms"] = per_call(lambda: g._raw_mul(k, pt), clock=cpu) * 1e3
+    out["base_mult_cpu_ms"] = per_call(lambda: g._raw_base(k), clock=cpu) * 1e3
+    out["add_cpu_ms"] = per_call(lambda: g._raw_add(pt, pt), clock=cpu) * 1e3
     out["verified_shuffle_110x5_s"] = verified_shuffle(SEATS, CARDS, r)
     out["verified_shuffle_110x2_s"] = verified_shuffle(2, CARDS, r)
     if not args.quick:
-        out["verified_shuffle_110x5_lan_s"] = lan_shuffle(r)
-    out["open_one_ms"] = opening(SEATS, [1], 4 * r) * 1e3
+        lan_s, lan_open = lan_run(r, 8)
+        out["verified_shuffle_110x5_lan_s"] = lan_s
+        out["open_one_lan_ms"] = lan_open * 1e3
+    out["open_one_ms"] = opening(SEATS, [1], 4 * r, "open_one") * 1e3
+    out["open_one_cpu_ms"] = CPU["open_one"] * 1e3
     out["open_one_2seats_ms"] = opening(2, [1], 4 * r) * 1e3
     out["open_one_to_two_ms"] = opening(SEATS, [1, 3], 4 * r) * 1e3
     out["open_one_to_all_ms"] = opening(SEATS, list(range(SEATS)), 4 * r) * 1e3
@@ -317,16 +363,22 @@ def main() -> None:
     out["mults_110x5"] = c.total
     out["mults_110x5_variable_base"] = c.var
     out["mults_110x5_fixed_base"] = c.base
+    out["adds_110x5"] = c.adds
     # the floor: every counted multiplication at its measured unit time (fixed-base ones are
     # cheaper); floor_ratio_all_variable counts them all at the variable-base time
     out["floor_110x5_s"] = (c.var * out["mult_ms"] + c.base * out["base_mult_ms"]) / 1e3
     out["verified_shuffle_110x5_cpu_s"] = CPU["verified_shuffle_110x5"]
     out["floor_110x5_cpu_s"] = (c.var * out["mult_cpu_ms"] + c.base * out["base_mult_cpu_ms"]) / 1e3
     out["floor_ratio_cpu"] = out["verified_shuffle_110x5_cpu_s"] / out["floor_110x5_cpu_s"]
+    # the same with the point additions priced too (not part of the issue's floor: named apart)
+    out["floor_with_adds_110x5_cpu_s"] = out["floor_110x5_cpu_s"] + c.adds * out["add_cpu_ms"] / 1e3
+    out["floor_ratio_with_adds_cpu"] = (out["verified_shuffle_110x5_cpu_s"]
+                                        / out["floor_with_adds_110x5_cpu_s"])
     out["floor_ratio_all_variable"] = out["verified_shuffle_110x5_s"] / (c.total * out["mult_ms"]
                                                                          / 1e3)
     out["floor_ratio"] = out["verified_shuffle_110x5_s"] / out["floor_110x5_s"]
     out["v1"] = V1
+    out["v2_edwards25519"] = V2_EDWARDS
 
     if args.json:
         print(json.dumps({k: round(v, 6) if isinstance(v, float) else v for k, v in out.items()}))
@@ -336,13 +388,19 @@ def main() -> None:
     print(f"  one scalar multiplication            {out['mult_ms']:.4f} ms "
           f"(fixed base {out['base_mult_ms']:.4f} ms)")
     print(f"  verified shuffle 110 cards x 5 seats {out['verified_shuffle_110x5_s']:.3f} s  "
-          f"(target <= 2.5 s; v1 shuffle+lock {V1['shuffle_lock_110x5_s']:.3f} s)")
+          f"(target <= 2.5 s; v1 shuffle+lock {V1['shuffle_lock_110x5_s']:.3f} s; v2 over "
+          f"edwards25519 {V2_EDWARDS['verified_shuffle_110x5_s']:.2f} s, CPU "
+          f"{V2_EDWARDS['verified_shuffle_110x5_cpu_s']:.2f} s)")
     print(f"  ... x 2 seats                        {out['verified_shuffle_110x2_s']:.3f} s")
     if "verified_shuffle_110x5_lan_s" in out:
         print(f"  ... x 5 processes over loopback      {out['verified_shuffle_110x5_lan_s']:.3f} s "
               " (target <= 1.5 s)")
     print(f"  open one card to one seat (x5)       {out['open_one_ms']:.2f} ms  (target <= 5 ms; "
-          f"v1 {V1['open_one_ms']:.2f} ms)")
+          f"v1 {V1['open_one_ms']:.2f} ms): every seat's work in this process; "
+          f"CPU {out['open_one_cpu_ms']:.2f} ms")
+    if "open_one_lan_ms" in out:
+        print(f"  ... receiver's latency, 5 processes  {out['open_one_lan_ms']:.2f} ms  (each seat "
+              "working at once, as on a LAN)")
     print(f"  ... among 2 seats                    {out['open_one_2seats_ms']:.2f} ms")
     print(f"  open one card to two seats (x5)      {out['open_one_to_two_ms']:.2f} ms")
     print(f"  open one card to all (x5)            {out['open_one_to_all_ms']:.2f} ms  "
@@ -351,7 +409,8 @@ def main() -> None:
     print(f"  110x5: {out['mults_110x5']} multiplications ({c.var} variable-base, {c.base} "
           f"fixed-base); floor {out['floor_110x5_s']:.3f} s; "
           f"floor_ratio {out['floor_ratio']:.2f} on wall time, {out['floor_ratio_cpu']:.2f} on CPU "
-          f"time {out['verified_shuffle_110x5_cpu_s']:.3f} s (aim <= 1.5; v1 "
+          f"time {out['verified_shuffle_110x5_cpu_s']:.3f} s (aim <= 1.5; with the "
+          f"{c.adds} additions priced too: {out['floor_ratio_with_adds_cpu']:.2f}; v1 "
           f"{V1['shuffle_lock_over_floor']:.2f} over {V1['mults_110x5']} multiplications, "
           "unproven shuffles)")
 

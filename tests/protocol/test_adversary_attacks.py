@@ -146,3 +146,48 @@ def test_an_operation_after_a_caught_cheat_is_refused() -> None:
         assert exc.peer == 2
     else:  # pragma: no cover
         raise AssertionError("a failed deck opened a card")
+
+
+def test_a_seat_preparing_its_shuffle_ahead_sends_nothing_when_the_proof_before_fails(
+        monkeypatch: Any) -> None:
+    """The next shuffler prepares its own step while it verifies the previous one (decks of 16
+    cards or more): when the previous proof fails, it names the cheat like everyone else and its
+    prepared step is never sent."""
+    prepared: list[int] = []
+    real = DeckPeer._prepare_ahead
+
+    def spy(self: DeckPeer, op: int, body: dict[str, Any], m: int) -> Any:
+        prepared.append(self.seat)
+        return real(self, op, body, m)
+
+    monkeypatch.setattr(DeckPeer, "_prepare_ahead", spy)
+    n_cards = 20
+    _, peers = make_table(3, n_cards, classes={0: adversary(copy_b_to_a(1, 1))})
+
+    async def main() -> list[Any]:
+        return await together(peers, lambda p: p.shuffle(list(range(n_cards))))
+
+    errors = asyncio.run(main())
+    assert prepared == [1]  # seat 1, the next shuffler, prepared ahead
+    for seat in (1, 2):
+        err = errors[seat]
+        assert isinstance(err, CheatDetected) and (err.peer, err.op, err.step) == (0, 1, "shuffle")
+        shuffles = [s for s, b in peers[seat].record()["messages"]
+                    if b["op"] == 1 and b["step"] == "shuffle"]
+        assert shuffles == [0], f"seat {seat} saw shuffle steps from {shuffles}"
+
+
+def test_a_prepared_shuffle_step_is_the_one_made_without_preparing(monkeypatch: Any) -> None:
+    """Preparing ahead changes when the work is done, not what is sent: the same seeds give
+    byte-identical shuffle messages with and without it."""
+    n_cards = 20
+
+    def messages() -> list[Any]:
+        _, peers = make_table(3, n_cards, tag="ahead")
+        asyncio.run(ok(peers, lambda p: p.shuffle(list(range(n_cards)))))
+        return sorted((s, b["cts"]) for s, b in peers[2].record()["messages"]
+                      if b["step"] == "shuffle")
+
+    with_ahead = messages()
+    monkeypatch.setattr(DeckPeer, "_prepare_ahead", lambda self, op, body, m: None)
+    assert messages() == with_ahead

@@ -93,6 +93,28 @@ def test_a_forged_sender_in_the_record(finished: dict[str, Any]) -> None:
     assert rep.verdict.culprit == msgs[5][0] and "claims to come from" in rep.verdict.reason
 
 
+def test_a_record_of_an_older_deck_version_is_named_as_such_and_blames_nobody(
+        finished: dict[str, Any]) -> None:
+    """Records saved before ristretto255 (deck version 2) cannot be checked: the audit says so in
+    one line, names no seat and raises nothing."""
+    old = copy.deepcopy(finished["record"]["messages"])
+    for _, body in old:
+        body["v"] = 2
+    rep = audit(finished["record"]["params"], old)
+    v = rep.verdict
+    assert v.older and not v.clean and v.culprit is None
+    assert str(v).startswith("made by an older deck version (2)") and "\n" not in str(v)
+
+
+def test_one_old_version_message_in_a_current_record_names_its_sender(
+        finished: dict[str, Any]) -> None:
+    msgs = copy.deepcopy(finished["record"]["messages"])
+    sender, body = msgs[4]
+    body["v"] = 2
+    v = audit(finished["record"]["params"], msgs).verdict
+    assert not v.older and v.culprit == sender and "protocol version 2" in v.reason
+
+
 def test_audit_is_a_pure_function(finished: dict[str, Any]) -> None:
     rec = finished["record"]
     a, b = audit(rec["params"], rec["messages"]), audit(rec["params"], list(reversed(rec["messages"])))

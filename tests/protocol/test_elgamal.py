@@ -1,4 +1,4 @@
-"""ElGamal over edwards25519: the cards of deck v2 (protocol/elgamal.py)."""
+"""ElGamal over ristretto255: the cards of deck v2 (protocol/elgamal.py)."""
 
 from __future__ import annotations
 

@@ -13,9 +13,10 @@ from protocol import group as g
 from protocol import proofs as P
 
 CTX = b"ctx"
-P_FIELD = 2**255 - 19
-SMALL_ORDER = (P_FIELD - 1).to_bytes(32, "little")  # (0, -1), order 2
-NON_CANONICAL = (P_FIELD + 1).to_bytes(32, "little")
+# RFC 9496 appendix A.2: a negative field element, a non-canonical one, a non-square
+NEGATIVE = bytes.fromhex("01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f")
+NON_CANONICAL = bytes.fromhex("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f")
+NON_SQUARE = bytes.fromhex("26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371")
 
 XS = [g.hash_to_scalar(b"test/malformed", g.u32(i)) for i in range(2)]
 YS = [g.base_mul(x) for x in XS]
@@ -52,7 +53,7 @@ def test_the_fixtures_verify() -> None:
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=70)
     | st.sampled_from(["0" * 64, "f" * 64, "F" * 64, g.G.hex(), g.L.to_bytes(32, "little").hex(),
-                       SMALL_ORDER.hex(), NON_CANONICAL.hex(), g.IDENTITY.hex(), g.G.hex()[:62]]),
+                       NEGATIVE.hex(), NON_CANONICAL.hex(), g.IDENTITY.hex(), g.G.hex()[:62]]),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=12,
 )
@@ -79,7 +80,7 @@ def test_any_json_value_in_any_field_gives_a_reason(data, value: object) -> None
             assert _is_reason(verify(bad)), (name, key)
 
 
-@pytest.mark.parametrize("bad", ["0" * 64, SMALL_ORDER.hex(), NON_CANONICAL.hex(), g.IDENTITY.hex(),
+@pytest.mark.parametrize("bad", ["0" * 64, NEGATIVE.hex(), NON_CANONICAL.hex(), g.IDENTITY.hex(),
                                  OUTPUTS[0][0].hex().upper(), g.G.hex() + "00", "zz" * 32, 7, None])
 def test_invalid_points_in_point_fields_give_a_reason(bad) -> None:
     for key in ("perm_commit", "chain", "t_chain"):
@@ -123,11 +124,11 @@ def test_missing_and_extra_fields() -> None:
 
 
 def test_invalid_points_in_the_statement_give_a_reason() -> None:
-    bad_out = [OUTPUTS[0], (SMALL_ORDER, OUTPUTS[1][1]), OUTPUTS[2]]
+    bad_out = [OUTPUTS[0], (NEGATIVE, OUTPUTS[1][1]), OUTPUTS[2]]
     assert _is_reason(P.verify_shuffle(Y, INPUTS, bad_out, SHUFFLE, CTX))
     bad_in = [INPUTS[0], INPUTS[1], (INPUTS[2][0], NON_CANONICAL)]
     assert _is_reason(P.verify_shuffle(Y, bad_in, OUTPUTS, SHUFFLE, CTX))
-    for y in (g.IDENTITY, SMALL_ORDER, b"short", None, "hex"):
+    for y in (g.IDENTITY, NEGATIVE, b"short", None, "hex"):
         assert _is_reason(P.verify_shuffle(y, INPUTS, OUTPUTS, SHUFFLE, CTX))
         assert _is_reason(P.verify_key(y, KEY_PROOF, CTX))
         assert _is_reason(P.verify_shares(y, OUTPUTS, SHARES, SHARES_PROOF, CTX))
@@ -138,7 +139,7 @@ def test_invalid_points_in_the_statement_give_a_reason() -> None:
         assert _is_reason(P.verify_shares(YS[0], junk, SHARES, SHARES_PROOF, CTX))
         assert _is_reason(P.verify_shares(YS[0], OUTPUTS, junk, SHARES_PROOF, CTX))
         assert _is_reason(P.verify_encrypted_shares(YS[0], OUTPUTS, YS[1], junk, ENC_PROOF, CTX))
-    assert _is_reason(P.verify_shares(YS[0], OUTPUTS, [SMALL_ORDER, *SHARES[1:]], SHARES_PROOF, CTX))
+    assert _is_reason(P.verify_shares(YS[0], OUTPUTS, [NEGATIVE, *SHARES[1:]], SHARES_PROOF, CTX))
     assert _is_reason(P.verify_key(YS[0], KEY_PROOF, "ctx"))
 
 
@@ -146,7 +147,7 @@ def test_strict_json_helpers() -> None:
     assert P.point_from_hex(g.G.hex()) == g.G
     pt = OUTPUTS[0][0]
     assert P.point_from_hex(pt.hex()) == pt and pt.hex() != pt.hex().upper()
-    for bad in (pt.hex().upper(), g.IDENTITY.hex(), SMALL_ORDER.hex(), NON_CANONICAL.hex(), g.G, 5, None,
+    for bad in (pt.hex().upper(), g.IDENTITY.hex(), NEGATIVE.hex(), NON_CANONICAL.hex(), g.G, 5, None,
                 g.G.hex()[:-2], " " + g.G.hex()[1:]):
         assert P.point_from_hex(bad) is None
     k = g.sc(0xABCDEF)
@@ -157,15 +158,14 @@ def test_strict_json_helpers() -> None:
     assert P.ct_from_json(P.ct_to_json(ct)) == ct
     assert P.ct_from_json(tuple(P.ct_to_json(ct))) == ct
     for bad in (None, [], [ct[0].hex()], [*P.ct_to_json(ct), ct[0].hex()], {"a": 1},
-                [ct[0].hex(), SMALL_ORDER.hex()], ct):
+                [ct[0].hex(), NEGATIVE.hex()], ct):
         assert P.ct_from_json(bad) is None
 
 
 def test_unchecked_ciphertexts_are_validated_by_an_accepting_shuffle_proof() -> None:
-    """ct_from_json(check=False) skips the subgroup checks; verify_shuffle must then refuse any
-    invalid point among the outputs (a torsion-tagged point, the identity, a non-canonical one)."""
-    torsion_tagged = g.add(OUTPUTS[1][0], SMALL_ORDER)
-    for bad in (SMALL_ORDER, g.IDENTITY, NON_CANONICAL, torsion_tagged):
+    """ct_from_json(check=False) skips the point checks; verify_shuffle must then refuse any
+    invalid point among the outputs (the identity, a negative, a non-canonical, a non-square)."""
+    for bad in (NEGATIVE, g.IDENTITY, NON_CANONICAL, NON_SQUARE):
         for k in (0, 1):
             js = [P.ct_to_json(ct) for ct in OUTPUTS]
             js[1][k] = bad.hex()

@@ -41,7 +41,7 @@ def build_vectors() -> dict:
     nxt = g.nonce_stream(b"seed", b"label")
     return {
         "about": "p2pcards deck v2 proof vectors; see protocol/PROOFS.md. Scalars are 32-byte "
-                 "little-endian, points 32-byte edwards25519 encodings, all in lowercase hex.",
+                 "little-endian, points 32-byte ristretto255 encodings, all in lowercase hex.",
         "group": {
             "G": _h(g.G),
             "hash_to_scalar": {"domain": _h(b"d"), "parts": [_h(b"ab"), _h(b"c")],

@@ -3,6 +3,7 @@ is what two seats with the vector seeds send, and it audits clean from its messa
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 import re
@@ -44,3 +45,21 @@ def test_the_vector_transcript_audits_clean_from_its_messages() -> None:
     assert report.outcomes == t["audit"]["outcomes"]
     assert {m[1]["step"] for m in t["messages"]} == {"key", "shuffle", "shares", "commit",
                                                     "reveal", "end"}
+
+
+def test_card_points_follow_the_formula_in_spec_md() -> None:
+    """SPEC.md 2.1, read as text: C_c = from_hash(SHA-512("p2pcards/v3/card" || lp(T) ||
+    lp(utf8(D)) || u32(c))), from_hash being RFC 9496's (itself checked against the RFC's vectors
+    in test_group.py)."""
+    text = (HERE / "SPEC.md").read_text()
+    assert 'C_c = from_hash(SHA-512("p2pcards/v3/card" || lp(T) || lp(utf8(D))\n|| u32(c)))' in text
+    v = _spec_block()
+    t, d = bytes.fromhex(v["table_id"]), v["deck_spec"].encode()
+
+    def lp(b: bytes) -> bytes:
+        return len(b).to_bytes(4, "big") + b
+
+    for c, want in enumerate(v["card_points"]):
+        h = hashlib.sha512(b"p2pcards/v3/card" + lp(t) + lp(d) + c.to_bytes(4, "big")).digest()
+        assert g.from_hash(h).hex() == want
+    assert json.loads(v["deck_spec"])["protocol"] == 3  # the version is in the game description

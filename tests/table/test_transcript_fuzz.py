@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from p2pcards.cli import app
+from protocol.params import VERSION as DECK_VERSION
 from protocol.transcript import TranscriptError, read_transcript
 
 from . import transcript_mutants as tm
@@ -195,7 +196,7 @@ def test_regression_abort_naming_no_seat(game, tmp_path):
     recs = _recs(game)
     env = _envs(recs, "deck", seat=1)[0]
     abort = json.loads(json.dumps(env))
-    abort["body"] = {"v": 2, "op": 1, "kind": "shuffle", "slots": [0], "by": None,
+    abort["body"] = {"v": DECK_VERSION, "op": 1, "kind": "shuffle", "slots": [0], "by": None,
                      "step": "abort", "seat": 1, "culprit": -(10**30), "about": "shuffle",
                      "reason": "nonsense"}
     recs.append({"type": "in", "env": abort})
