@@ -8,17 +8,22 @@ Everything a person reads numbers seats from 1."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
+from textual.geometry import Region, Size
+from textual.reactive import Reactive
 from textual.screen import ModalScreen
+from textual.strip import Strip
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 
 from ..engine import Action, Decide, GameState
@@ -42,6 +47,11 @@ Press Esc or q to close this page."""
 
 
 NBSP = "\u00a0"
+
+#: Panels of the table that keep the tallest height they have had at the screen's width: a seat
+#: or the shared area growing and shrinking by a line from move to move would otherwise move
+#: everything under it, a new layout and a repaint of the whole screen after a peer's move.
+STEADY = frozenset({"seats", "shared"})
 
 
 def keep_together(line: str, longest: int = 28) -> str:
@@ -97,7 +107,45 @@ class TextScreen(ModalScreen[None]):
 
 class TableLog(RichLog):
     """The game's log. Lines are wrapped to the width when written, so a new width writes them
-    again (a resized terminal never shows a word cut in two)."""
+    again (a resized terminal never shows a word cut in two).
+
+    A new line changes only the log's scrollable height, which needs no new layout of the
+    screen: Textual's ``virtual_size`` asks for one (every widget arranged and the whole table
+    repainted after every line), so here it repaints the log and its scrollbar only. The
+    scrollbar showing or hiding still lays out the screen (``show_vertical_scrollbar``)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    _line_style: Style | None = None
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self.is_mounted and self.container_size:
+            self._scroll_update(size)
+            self.refresh()
+
+    def add_lines(self, lines: Sequence[Text]) -> None:
+        """Write ``lines`` and scroll to the end in the same refresh (``RichLog`` scrolls after
+        the next refresh, which paints the log twice for every line written)."""
+        for line in lines:
+            self.write(line, scroll_end=False)
+        if self.auto_scroll and lines:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the widget's style, worked out from its CSS once per paint rather than once per line
+        self._line_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._line_style = None
+
+    def render_line(self, y: int) -> Strip:
+        style = self._line_style
+        if style is None:
+            return super().render_line(y)
+        scroll_x, scroll_y = self.scroll_offset
+        line = self._render_line(scroll_y + y, scroll_x, self.scrollable_content_region.width)
+        return line.apply_style(style)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._redraw)
@@ -228,32 +276,33 @@ class TableApp(App[Any]):
     def write_log(self, lines: str | Sequence[str]) -> None:
         if isinstance(lines, str):
             lines = [lines]
+        shown = []
         for line in lines:
             line = printable(line)
             self.lines_seen.append(line)
-            self._write_line(line)
+            shown.append(self._log_text(line))
             if line.startswith("**"):
                 self.notice(line)
             if line and not self._mine(line):
                 self.last_other_line = line
+        self.query_one("#log", TableLog).add_lines(shown)
 
     def _mine(self, line: str) -> bool:
         me = self.names[self.seat] if self.seat is not None and 0 <= self.seat < len(self.names) \
             else None
         return bool(me) and line.startswith(f"{me} ")
 
-    def _write_line(self, line: str) -> None:
+    def _log_text(self, line: str) -> Text:
         style = "bold yellow" if line.startswith("**") else "bold" if self._mine(line) else ""
-        self.query_one("#log", RichLog).write(Text(line, style=style))
+        return Text(line, style=style)
 
     def _rewrap(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableLog)
         if log.size.width == getattr(self, "_log_width", None):
             return
         self._log_width = log.size.width
         log.clear()
-        for line in self.lines_seen[-2000:]:
-            self._write_line(line)
+        log.add_lines([self._log_text(line) for line in self.lines_seen[-2000:]])
 
     def show(self, view: GameState) -> None:
         """Redraw the table from this view."""
@@ -304,6 +353,14 @@ class TableApp(App[Any]):
             self._turn_since = time.monotonic()
         self._tick()
 
+    async def redrawn(self, timeout: float = 0.5) -> None:
+        """Return once the screen has been refreshed with what was just shown (or after
+        ``timeout`` seconds, if it is not refreshing)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.call_after_refresh(lambda: done.done() or done.set_result(None))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done, timeout)
+
     def redraw_soon(self) -> None:
         """Redraw from ``live_view`` once the current burst of table events is written."""
         if self.live_view is None or self._redraw_pending:
@@ -318,6 +375,10 @@ class TableApp(App[Any]):
         self.call_later(redraw)
 
     def _tick(self) -> None:
+        with contextlib.suppress(NoMatches):  # the screen is closing: no status line to update
+            self._tick_status()
+
+    def _tick_status(self) -> None:
         view = self.view
         if self.finished_text is not None:
             self._set("status", Text(f"Game over · {self.finished_text}"))
@@ -361,9 +422,15 @@ class TableApp(App[Any]):
         # a panel whose height (wrapped to its width) stays the same needs no new layout
         text = content if isinstance(content, Text) else Text(str(content))
         height = len(text.wrap(self.console, width)) if width > 0 else -1
-        same = width > 0 and self._lines_of.get(wid) == (width, height)
+        known = self._lines_of.get(wid)
+        if wid in STEADY and width > 0 and known is not None and known[0] == width \
+                and height <= known[1]:  # shorter or the same: blank lines keep its height
+            widget.update(content, layout=False)
+            return
+        if wid in STEADY and width > 0:
+            widget.styles.min_height = height  # the tallest at this width, kept from now on
         self._lines_of[wid] = (width, height)
-        widget.update(content, layout=not same)
+        widget.update(content, layout=not (width > 0 and known == (width, height)))
 
     async def ask(self, view: GameState, legal: list[Action]) -> Action:
         """The person's choice among ``legal`` (structured, typed, or forced)."""
