@@ -119,6 +119,11 @@ class TableLog(RichLog):
 
     _line_style: Style | None = None
 
+    def on_mount(self) -> None:
+        # kept scrolled to the end when the log's height changes (your options appear or go)
+        # until the person scrolls back; a new line scrolls to the end again
+        self.anchor()
+
     def watch_virtual_size(self, size: Size) -> None:
         if self.is_mounted and self.container_size:
             self._scroll_update(size)
@@ -172,6 +177,11 @@ class TableOptions(OptionList):
         if self.is_mounted and self.container_size:
             self._scroll_update(size)
             self.refresh()
+
+    def clear_options(self) -> TableOptions:
+        super().clear_options()
+        self.refresh(layout=True)  # the list's height comes from its options: none now
+        return self
 
 
 class Left(Exception):
