@@ -155,3 +155,17 @@ def test_garbage_is_collected_while_the_screen_waits_for_the_person():
         # the table is gone: everything goes back to the collector
         assert gc.get_freeze_count() == 0
     asyncio.run(go())
+
+
+def test_the_bench_times_peer_moves_from_their_arrival_to_the_next_refresh():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "bench_ui.py"
+    spec = importlib.util.spec_from_file_location("bench_ui", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    samples = bench.redraws("go-out-girl", 3, 1, 6)
+    assert len(samples) >= 6  # peer moves were seen arriving and each reached a refresh
+    assert all(wall > 0 and cpu >= 0 for wall, cpu in samples)
+    assert bench.p95([3.0, 1.0, 2.0]) == 3.0 and bench.p95([]) == 0.0
