@@ -281,14 +281,13 @@ class TableApp(App[Any]):
     def on_mount(self) -> None:
         self.query_one("#input", Input).focus()
         self.set_interval(1.0, self._tick)
-        self.call_after_refresh(self._settle_heap)
         self.set_interval(60.0, self._settle_heap)  # a watcher, or a long wait for your turn
         if self.driver is not None:
             self.run_worker(self._drive(), exclusive=True, name="game")
 
     def _settle_heap(self) -> None:
-        """Collect all garbage while nothing has to be redrawn (the first screen is up, the
-        screen waits for the person's choice, or a minute has gone by) and set what survives
+        """Collect all garbage while nothing has to be redrawn (the screen waits for the
+        person's choice, or a minute has gone by) and set what survives
         aside: between two of these the cyclic garbage collector walks only what was made
         since. Walking the whole heap (modules, card data, the widgets, the log: 60,000 objects
         and more) took 40-70 ms, a stall of a redraw after a peer's move now and then. What was
