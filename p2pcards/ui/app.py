@@ -8,17 +8,23 @@ Everything a person reads numbers seats from 1."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
+from textual.geometry import Region, Size
+from textual.reactive import Reactive
 from textual.screen import ModalScreen
+from textual.strip import Strip
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 
 from ..engine import Action, Decide, GameState
@@ -42,6 +48,11 @@ Press Esc or q to close this page."""
 
 
 NBSP = "\u00a0"
+
+#: Panels of the table that keep the tallest height they have had at the screen's width: a seat
+#: or the shared area growing and shrinking by a line from move to move would otherwise move
+#: everything under it, a new layout and a repaint of the whole screen after a peer's move.
+STEADY = frozenset({"seats", "shared"})
 
 
 def keep_together(line: str, longest: int = 28) -> str:
@@ -97,7 +108,50 @@ class TextScreen(ModalScreen[None]):
 
 class TableLog(RichLog):
     """The game's log. Lines are wrapped to the width when written, so a new width writes them
-    again (a resized terminal never shows a word cut in two)."""
+    again (a resized terminal never shows a word cut in two).
+
+    A new line changes only the log's scrollable height, which needs no new layout of the
+    screen: Textual's ``virtual_size`` asks for one (every widget arranged and the whole table
+    repainted after every line), so here it repaints the log and its scrollbar only. The
+    scrollbar showing or hiding still lays out the screen (``show_vertical_scrollbar``)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    _line_style: Style | None = None
+
+    def on_mount(self) -> None:
+        # kept scrolled to the end when the log's height changes (your options appear or go)
+        # until the person scrolls back; a new line scrolls to the end again
+        self.anchor()
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self.is_mounted and self.container_size:
+            self._scroll_update(size)
+            self.refresh()
+
+    def add_lines(self, lines: Sequence[Text]) -> None:
+        """Write ``lines`` and scroll to the end in the same refresh (``RichLog`` scrolls after
+        the next refresh, which paints the log twice for every line written)."""
+        for line in lines:
+            self.write(line, scroll_end=False)
+        if self.auto_scroll and lines:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the widget's style, worked out from its CSS once per paint rather than once per line
+        self._line_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._line_style = None
+
+    def render_line(self, y: int) -> Strip:
+        style = self._line_style
+        if style is None:
+            return super().render_line(y)
+        scroll_x, scroll_y = self.scroll_offset
+        line = self._render_line(scroll_y + y, scroll_x, self.scrollable_content_region.width)
+        return line.apply_style(style)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._redraw)
@@ -110,6 +164,24 @@ class TableLog(RichLog):
                 app.show(app.view)  # type: ignore[attr-defined]
         except NoMatches:  # the app is closing: nothing left to redraw
             pass
+
+
+class TableOptions(OptionList):
+    """The option list. Like the log, a new scrollable height repaints the list and its
+    scrollbar without a second layout of the screen (the list's own height, from its options,
+    is laid out once when they change)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self.is_mounted and self.container_size:
+            self._scroll_update(size)
+            self.refresh()
+
+    def clear_options(self) -> TableOptions:
+        super().clear_options()
+        self.refresh(layout=True)  # the list's height comes from its options: none now
+        return self
 
 
 class Left(Exception):
@@ -186,6 +258,7 @@ class TableApp(App[Any]):
         self._lines_of: dict[str, tuple[int, int]] = {}
         self.live_view: Callable[[], GameState] | None = None  # the table's current view
         self._redraw_pending = False
+        self._heap_frozen = False
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -200,7 +273,7 @@ class TableApp(App[Any]):
         yield Static("", id="hand")
         yield Static("", id="question")
         yield Static("", id="notice")
-        yield OptionList(id="options", markup=False)
+        yield TableOptions(id="options", markup=False)
         yield Input(placeholder=f"a number, a move ('{self.presenter.example}'), or: hint rules "
                                 "card say help quit", id="input")
         yield Footer()
@@ -208,8 +281,28 @@ class TableApp(App[Any]):
     def on_mount(self) -> None:
         self.query_one("#input", Input).focus()
         self.set_interval(1.0, self._tick)
+        self.set_interval(60.0, self._settle_heap)  # a watcher, or a long wait for your turn
         if self.driver is not None:
             self.run_worker(self._drive(), exclusive=True, name="game")
+
+    def _settle_heap(self) -> None:
+        """Collect all garbage while nothing has to be redrawn (the screen waits for the
+        person's choice, or a minute has gone by) and set what survives
+        aside: between two of these the cyclic garbage collector walks only what was made
+        since. Walking the whole heap (modules, card data, the widgets, the log: 60,000 objects
+        and more) took 40-70 ms, a stall of a redraw after a peer's move now and then. What was
+        set aside is walked again here, so garbage among it does not pile up."""
+        if not self.is_running:
+            return
+        self._heap_frozen = True
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+
+    def on_unmount(self) -> None:
+        if self._heap_frozen:  # back to the collector: another table may follow in this process
+            self._heap_frozen = False
+            gc.unfreeze()
 
     async def _drive(self) -> None:
         assert self.driver is not None
@@ -228,32 +321,33 @@ class TableApp(App[Any]):
     def write_log(self, lines: str | Sequence[str]) -> None:
         if isinstance(lines, str):
             lines = [lines]
+        shown = []
         for line in lines:
             line = printable(line)
             self.lines_seen.append(line)
-            self._write_line(line)
+            shown.append(self._log_text(line))
             if line.startswith("**"):
                 self.notice(line)
             if line and not self._mine(line):
                 self.last_other_line = line
+        self.query_one("#log", TableLog).add_lines(shown)
 
     def _mine(self, line: str) -> bool:
         me = self.names[self.seat] if self.seat is not None and 0 <= self.seat < len(self.names) \
             else None
         return bool(me) and line.startswith(f"{me} ")
 
-    def _write_line(self, line: str) -> None:
+    def _log_text(self, line: str) -> Text:
         style = "bold yellow" if line.startswith("**") else "bold" if self._mine(line) else ""
-        self.query_one("#log", RichLog).write(Text(line, style=style))
+        return Text(line, style=style)
 
     def _rewrap(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableLog)
         if log.size.width == getattr(self, "_log_width", None):
             return
         self._log_width = log.size.width
         log.clear()
-        for line in self.lines_seen[-2000:]:
-            self._write_line(line)
+        log.add_lines([self._log_text(line) for line in self.lines_seen[-2000:]])
 
     def show(self, view: GameState) -> None:
         """Redraw the table from this view."""
@@ -304,6 +398,14 @@ class TableApp(App[Any]):
             self._turn_since = time.monotonic()
         self._tick()
 
+    async def redrawn(self, timeout: float = 0.5) -> None:
+        """Return once the screen has been refreshed with what was just shown (or after
+        ``timeout`` seconds, if it is not refreshing)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.call_after_refresh(lambda: done.done() or done.set_result(None))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done, timeout)
+
     def redraw_soon(self) -> None:
         """Redraw from ``live_view`` once the current burst of table events is written."""
         if self.live_view is None or self._redraw_pending:
@@ -318,6 +420,10 @@ class TableApp(App[Any]):
         self.call_later(redraw)
 
     def _tick(self) -> None:
+        with contextlib.suppress(NoMatches):  # the screen is closing: no status line to update
+            self._tick_status()
+
+    def _tick_status(self) -> None:
         view = self.view
         if self.finished_text is not None:
             self._set("status", Text(f"Game over · {self.finished_text}"))
@@ -361,9 +467,15 @@ class TableApp(App[Any]):
         # a panel whose height (wrapped to its width) stays the same needs no new layout
         text = content if isinstance(content, Text) else Text(str(content))
         height = len(text.wrap(self.console, width)) if width > 0 else -1
-        same = width > 0 and self._lines_of.get(wid) == (width, height)
+        known = self._lines_of.get(wid)
+        if wid in STEADY and width > 0 and known is not None and known[0] == width \
+                and height <= known[1]:  # shorter or the same: blank lines keep its height
+            widget.update(content, layout=False)
+            return
+        if wid in STEADY and width > 0:
+            widget.styles.min_height = height  # the tallest at this width, kept from now on
         self._lines_of[wid] = (width, height)
-        widget.update(content, layout=not same)
+        widget.update(content, layout=not (width > 0 and known == (width, height)))
 
     async def ask(self, view: GameState, legal: list[Action]) -> Action:
         """The person's choice among ``legal`` (structured, typed, or forced)."""
@@ -378,6 +490,7 @@ class TableApp(App[Any]):
         self._render_options()
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending = fut
+        self.call_after_refresh(self._settle_heap)
         timer = None
         if len(legal) == 1 and self.forced_delay >= 0:
             only = self.presenter.option_text(view, legal[0])
@@ -430,7 +543,6 @@ class TableApp(App[Any]):
 
     def _render_options(self) -> None:
         ol = self.query_one("#options", OptionList)
-        ol.clear_options()
         rows = []
         for i, e in enumerate(self._shown(), 1):
             label = e.label if e.single else f"{e.label} — {len(e.options)} ways ›"
@@ -440,7 +552,10 @@ class TableApp(App[Any]):
             if hinted:
                 t.append("  ◀ hint", style="bold green")
             rows.append(t)
-        ol.add_options(rows)
+        if rows:
+            ol.set_options(rows)  # one layout for the new list, not one to clear and one to fill
+        else:
+            ol.clear_options()
         if rows:
             ol.highlighted = next((i for i, e in enumerate(self._shown()) if self.hinted is not None
                                    and any(o.action == self.hinted for o in e.options)), 0)

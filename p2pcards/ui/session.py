@@ -96,6 +96,9 @@ class LocalGame:
                 app.show(watcher)
                 if notes and app.pace > 0 and isinstance(req, Decide) and req.player != self.seat:
                     await asyncio.sleep(app.pace)
+                elif isinstance(req, Decide) and req.player == self.seat:
+                    # the bots think in this event loop: your move is on screen before they do
+                    await app.redrawn()
                 else:
                     await asyncio.sleep(0)
         finally:
