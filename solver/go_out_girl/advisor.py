@@ -31,10 +31,10 @@ from .determinize import ViewInfo
 from .exact import ExactSolver, TooBig
 from .model import CHAR_KEYS, CHAR_NAMES, KYOKO, LIFE, Battle, card_text, describe
 from .partition import Partition, min_plays_fast, partition
-from .policy import choose_character, heuristic, rollout
+from .policy import choose_character, heuristic, rollout, tuned
 
 BUDGET = 40_000  # simulated decisions per hint (≈ 90 ms of one core here)
-HORIZON = 400  # decisions per playout before it is scored by the estimate (a battle is ~60)
+HORIZON = 30  # decisions per playout before it is scored by the estimate (a battle is ~60)
 MAX_CANDIDATES = 8
 MIN_ROUNDS = 6
 ENDGAME_CARDS = 12  # exact search once the hands in the battle hold at most this many cards
@@ -42,7 +42,9 @@ ENDGAME_DEALS = 8  # deals searched exactly
 ENDGAME_NODES = 4_000  # search nodes per deal (a deal that needs more ends the exact part)
 ENDGAME_TOTAL = 12_000  # no new deal after this many nodes in all
 ENDGAME_MIN_DEALS = 3
-NOISE = 0.3  # the opponent model: the share of the others' playout moves picked at random
+TUNED = True  # my own playouts (and the default move) follow the tuned policy, not the heuristic
+MARGIN = 1.0  # a move other than the heuristic's must beat it by this many standard errors
+NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
 
 
 @dataclass
@@ -53,6 +55,7 @@ class Candidate:
     total: float = 0.0
     runs: int = 0
     alive: bool = True
+    values: dict[int, float] = field(default_factory=dict, repr=False)  # round -> playout value
 
     @property
     def mean(self) -> float:
@@ -109,8 +112,10 @@ def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
     if len(cands) <= limit:
         return cands
     p = b.turn
-    first = heuristic(b)
-    keep = [first] if first in cands else []
+    keep = []
+    for first in (_default(b), heuristic(b)):
+        if first in cands and first not in keep:
+            keep.append(first)
     others = [a for a in cands if a[0] != "P" and a not in keep]
     plays = [a for a in cands if a[0] == "P" and a not in keep]
     ability = b.char[p] if b.revealed[p] else None
@@ -125,11 +130,16 @@ def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
     return (keep + others + plays)[:limit]
 
 
-def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDGET,
-           horizon: int = HORIZON, deadline: float | None = None,
-           max_candidates: int = MAX_CANDIDATES, noise: float = NOISE) -> Advice:
-    """The recommended action for the seat whose view this is, with its plan and reason."""
+def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None = None,
+           horizon: int | None = None, deadline: float | None = None,
+           max_candidates: int | None = None, noise: float | None = None) -> Advice:
+    """The recommended action for the seat whose view this is, with its plan and reason.
+    Parameters left ``None`` take the module's tuned constants (read at call time)."""
     t0 = time.perf_counter()
+    budget = BUDGET if budget is None else budget
+    horizon = HORIZON if horizon is None else horizon
+    max_candidates = MAX_CANDIDATES if max_candidates is None else max_candidates
+    noise = NOISE if noise is None else noise
     me = view.viewer
     if me is None or me < 0:
         raise ValueError("advice needs a seat's view")
@@ -143,6 +153,9 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         cands = [Candidate(a, None, view.describe(a)) for a in legal]
         chars = [view.character_of_card(view.values[a.slot])[1] for a in legal]  # type: ignore[arg-type]
 
+        mine = choose_character(_hand_counts(view, me), chars, random.Random(seed))
+        heur_c = cands[chars.index(mine)]
+
         def world(r: random.Random, i: int) -> Battle:
             return info.sample_start(r, chars[i], choose_character)
     else:
@@ -150,7 +163,8 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         probe = info.sample(random.Random(seed))
         models = _prune(probe, [a for a in probe.legal() if a in amap], max_candidates)
         cands = [Candidate(amap[a], a, view.describe(amap[a])) for a in models]
-        heur = heuristic(probe)
+        heur = _default(probe)
+        heur_c = next((c for c in cands if c.model == heur), None)
 
         def world(r: random.Random, i: int) -> Battle:
             return shared  # the same deal for every candidate of the round
@@ -175,9 +189,11 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
             b.rng = r
             if c.model is not None:
                 b.apply(c.model)
-            v, steps = rollout(b, me, horizon, noise=noise, rng=random.Random(deal_seed ^ 0xB07))
+            v, steps = rollout(b, me, horizon, noise=noise, rng=random.Random(deal_seed ^ 0xB07),
+                               mine=tuned if TUNED else None)
             c.total += v
             c.runs += 1
+            c.values[rounds] = v
             spent += steps + 1
         if rounds >= MIN_ROUNDS and spent >= budget:
             break
@@ -186,7 +202,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         if not halved and spent >= budget // 2 and sum(c.alive for c in cands) > 3:
             ranked = sorted((c for c in cands if c.alive), key=lambda c: -c.mean)
             for c in ranked[max(3, len(ranked) // 2):]:
-                c.alive = False
+                c.alive = c is heur_c  # the heuristic's move stays: the others are paired with it
             halved = True
 
     def score(c: Candidate) -> float:
@@ -197,9 +213,13 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         return max(c.mean, proven[0][cands.index(c)] / proven[1])
 
     def rank(c: Candidate) -> tuple:
-        return (c.alive, score(c), view.phase != "choose" and c.model == heur)
+        return (c.alive, score(c), c is heur_c)
 
     best = max(cands, key=rank)
+    if (heur_c is not None and best is not heur_c and not _beats(best, heur_c, MARGIN)
+            and not (proven is not None and proven[0][cands.index(best)]
+                     > proven[0][cands.index(heur_c)])):
+        best = heur_c  # not clearly better than the heuristic's move: keep that
     alive = sorted((c for c in cands if c.alive and c is not best), key=lambda c: -score(c))
     nxt = alive[0] if alive else None
     short = nxt.text.split(" — ")[0] if nxt else ""  # a character's name, not its ability text
@@ -227,6 +247,23 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         plan_plays = part.plays
     return Advice(best.action, best.text, reason + ".", plan, plan_plays, cands, rounds, spent,
                   time.perf_counter() - t0)
+
+
+def _default(b: Battle) -> tuple:
+    """The move the search must clearly beat to be played instead: the tuned policy's."""
+    return tuned(b) if TUNED else heuristic(b)
+
+
+def _beats(a: Candidate, b: Candidate, z: float) -> bool:
+    """Whether ``a`` beats ``b`` by more than ``z`` standard errors of the paired difference
+    (both were played out on the same deals: common random numbers)."""
+    diffs = [v - b.values[r] for r, v in a.values.items() if r in b.values]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * (var / n) ** 0.5
 
 
 def _endgame(view: Game, info: ViewInfo, cands: list[Candidate], seed: int,
