@@ -1,19 +1,29 @@
 """Move advice for one seat of a Go Out Girl battle, from that seat's view alone.
 
-Flat Monte Carlo over sampled deals (as UECda's champion FujiGokoro does for Daifugo):
+Flat Monte Carlo over sampled deals (PIMC, as UECda's champion FujiGokoro does for Daifugo):
 
 1. read the view once (``ViewInfo``) and list a few candidate moves -- every legal move when
-   there are few, otherwise the heuristic's choice, every non-play move and the plays that best
-   shorten the hand's fewest-plays partition;
+   there are few, otherwise the tuned policy's and the heuristic's choices, every non-play move
+   and the plays that best shorten the hand's fewest-plays partition;
 2. in rounds, sample one determinization (the hidden cards dealt consistently with the view),
-   and play every candidate out on it with the heuristic rollout policy for every seat, to the
-   end of the battle or a horizon where ``estimate`` scores the position (common random numbers:
-   the same deal and the same reshuffles for every candidate of a round);
-3. after half the work, keep only the better half of the candidates (successive halving);
-4. recommend the candidate with the best mean; ties go to the heuristic's own choice.
+   and play every candidate out on it -- this seat with the tuned playout policy
+   (``policy.tuned``, weights found by self-play), the others as the heuristic bot plays (with
+   ``NOISE`` of random moves) -- for ``HORIZON`` decisions, where ``estimate`` scores the
+   position if the battle is not over (common random numbers: the same deal and the same
+   reshuffles for every candidate of a round);
+3. after half the work, keep only the better half of the candidates (successive halving; the
+   tuned policy's move always stays);
+4. recommend the candidate with the best mean, but leave the tuned policy's move only for one
+   that beats it on the same deals by ``MARGIN`` standard errors of the paired difference (or
+   that exact search proves a forced win in more deals).
 
 Work is counted in simulated decisions (``budget``), so a hint is deterministic for a fixed seed;
-``deadline`` (seconds, or ``None``) optionally stops early at a round boundary on a slow machine.
+``deadline`` (seconds, or ``None``) is only a safety cap, checked at round boundaries.
+
+Why these choices (measured against three heuristic bots on fixed seeds, docs/solver.md): with
+full-length playouts and 8 candidates the normal budget gave each candidate about 8 playouts, so
+the move picked was mostly noise; the heuristic as this seat's own playout policy undervalued
+moves that need good play later; the 30 %-random opponent model did not help.
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ ENDGAME_NODES = 4_000  # search nodes per deal (a deal that needs more ends the 
 ENDGAME_TOTAL = 12_000  # no new deal after this many nodes in all
 ENDGAME_MIN_DEALS = 3
 TUNED = True  # my own playouts (and the default move) follow the tuned policy, not the heuristic
-MARGIN = 1.0  # a move other than the heuristic's must beat it by this many standard errors
+MARGIN = 1.0  # a move other than the tuned policy's must beat it by this many standard errors
 NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
 
 

@@ -6,6 +6,10 @@ they matter, reveal when the ability pays), written over the model's count vecto
 costs tens of microseconds a move. A truncated playout is scored by ``estimate``: each seat still
 in the battle is rated by how many plays its hand needs (the fewest-plays partition, closed
 form), its Guards and the life it has left, and the ratings become win chances by a softmax.
+
+``weighted`` is the same procedure with its rules as weighted features; ``tuned`` plays it with
+the weights found by self-play (``TUNED_W``, see ``tune.py``): the strong bot's own seat in its
+playouts, and the move its search must clearly beat.
 """
 
 from __future__ import annotations
