@@ -237,10 +237,13 @@ def rollout(b: Battle, me: int, horizon: int, policy=heuristic, *, noise: float 
 # hold13: keep a 13 instead of playing it on a top of damage <= 1 while the hand has more cards
 #     than this;
 # guard_damage: play a Guard rather than take this much damage.
+# pass_damage, pass_life: pass (taking the damage) rather than make a play that does not
+#     shorten the hand's fewest plays, when the damage is at most pass_damage and more than
+#     pass_life life would be left (pass_damage 0: never).
 WEIGHT_NAMES = ("lead_size", "lead_number", "lead_plan", "follow_plan", "keep_pair", "hold13",
-                "guard_damage")
-HEURISTIC_W = (2.0, 0.25, 0.0, 0.0, 3.0, 4, 2)
-TUNED_W = (2.0, 0.25, 2.0, 10.0, 6.0, 99, 1)
+                "guard_damage", "pass_damage", "pass_life")
+HEURISTIC_W = (2.0, 0.25, 0.0, 0.0, 3.0, 4, 2, 0, 0)
+TUNED_W = (2.0, 0.25, 2.0, 10.0, 6.0, 99, 1, 0, 0)
 
 
 def _cheapest(h: list[int], kp: float) -> int:
@@ -263,7 +266,7 @@ def _left_after(b: Battle, p: int, a: tuple) -> int:
 
 def weighted(b: Battle, w: tuple = HEURISTIC_W) -> tuple:
     """The heuristic's decision procedure with weighted features (``WEIGHT_NAMES``)."""
-    lead_size, lead_number, lead_plan, follow_plan, kp, hold13, guard_d = w
+    lead_size, lead_number, lead_plan, follow_plan, kp, hold13, guard_d, pass_d, pass_life = w
     p = b.turn
     h = b.hands[p]
     ph = b.phase
@@ -306,6 +309,10 @@ def weighted(b: Battle, w: tuple = HEURISTIC_W) -> tuple:
         else:
             best = min(plays, key=lambda a: (a[1], _play_size(a)))
         waste = best[1] >= 13 and d <= 1 and b.size[p] > hold13
+        if (pass_d and not lethal and d <= pass_d and LIFE[ch] - b.damage[p] - d > pass_life
+                and _left_after(b, p, best) >= min_plays_fast(h, b.ability(p)
+                                                              if ch != KYOKO or rev else None)):
+            return PASS
         if not waste or lethal:
             return best
     barrier = not rev and ch == KIRA

@@ -6,6 +6,7 @@ import random
 
 from p2pcards.engine import Action
 from solver.go_out_girl.advisor import Candidate, _beats
+from solver.go_out_girl.convert import battle_from_game
 from solver.go_out_girl.model import OVER
 from solver.go_out_girl.policy import HEURISTIC_W, TUNED_W, heuristic, rollout, tuned, weighted
 from solver.go_out_girl.tune import deal, share
@@ -67,3 +68,22 @@ def test_leaving_the_tuned_move_needs_a_clear_paired_margin():
     noisy = _cand([v + (0.3 if r % 2 else -0.29) for r, v in enumerate(base)])  # +0.005 a deal
     assert not _beats(noisy, default, 1.0)
     assert not _beats(_cand([0.9]), _cand([0.1]), 1.0)  # one deal proves nothing
+
+
+def test_heuristic_bot_leads_with_a_guard_after_a_reset_holding_only_guards():
+    """Rulebook: "If you play Guard when there are no tableau cards, you will pass and
+    immediately discard the card". A Shian whose Reset left only Guards in hand must lead with
+    a Guard (the benchmark's battles crashed here: the heuristic bot had no play to lead)."""
+    from p2pcards.bots.go_out_girl import GoOutGirlBot
+    from solver.go_out_girl.position import build, parse
+
+    data = {"format": 1, "game": "go-out-girl", "phase": "lead", "to_move": 0, "field": None,
+            "seats": [{"hand": ["G", "G"], "character": "shian", "revealed": True, "damage": 1},
+                      {"hand": ["5", "9", "11"], "character": "nerai", "revealed": False,
+                       "damage": 0}],
+            "deck": ["3", "7", "8", "10", "12", "13"], "discard": "rest"}
+    g = build(parse(data))
+    legal = g.legal(0)
+    assert [a.kind for a in legal] == ["guard"]
+    assert GoOutGirlBot(0, 1).decide(g.view(0), legal).kind == "guard"
+    assert heuristic(battle_from_game(g)) == tuned(battle_from_game(g)) == ("G",)  # the model's
