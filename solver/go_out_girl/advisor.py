@@ -242,7 +242,10 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
         reason += f"; played out, it wins {best.mean:.0%} of {best.runs} sampled deals"
     else:
         reason = f"wins the battle in {best.mean:.0%} of {best.runs} sampled deals played out"
-        if nxt:
+        if nxt and nxt.mean > best.mean:
+            reason = ("the careful player's move: " + reason + f"; \"{short}\" scored "
+                      f"{nxt.mean:.0%}, not clearly better on the same deals")
+        elif nxt:
             reason += f", against {nxt.mean:.0%} for \"{short}\" (next best)"
         if proven is not None:
             reason += (f"; exact search of {n} deals consistent with your view: a forced win "
