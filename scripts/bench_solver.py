@@ -97,10 +97,13 @@ def cpsat_versus_brute(prefix: str, times: dict[int, tuple[list[float], list[flo
 GOG_LEVELS = {"strong": StrongBot, "heuristic": GoOutGirlBot, "random": RandomBot}
 
 
-def _matches(args: tuple[str, str, int, int]) -> tuple[int, int, float]:
+def _matches(args: tuple[str, str, int, int, int | None]) -> tuple[int, int, float]:
     """Whole matches from seed ``start`` until ``battles`` battles, one ``player`` bot against
-    three ``opponent`` bots: (battles, the player's wins, s)."""
-    player, opponent, start, battles = args
+    three ``opponent`` bots: (battles, the player's wins, s). ``budget``: the strong bot's
+    playout budget (simulated decisions a move), if not its own."""
+    player, opponent, start, battles, budget = args
+    if budget is not None:
+        StrongBot.budget = budget
     t = time.perf_counter()
     won = played = 0
     seed = start
@@ -116,13 +119,15 @@ def _matches(args: tuple[str, str, int, int]) -> tuple[int, int, float]:
     return played, won, time.perf_counter() - t
 
 
-def bench_bots(battles: int, jobs: int) -> dict:
-    out = {}
+def bench_bots(battles: int, jobs: int, budget: int | None = None,
+               battles_random: int | None = None) -> dict:
+    out: dict = {"gog_strong_budget": budget or StrongBot.budget}
     for player, opponent, key in (("strong", "heuristic", "gog_strong_win_share"),
                                   ("strong", "random", "gog_strong_win_share_vs_random"),
                                   ("heuristic", "random", "gog_heuristic_win_share_vs_random")):
         t = time.perf_counter()
-        shares = [(player, opponent, 10_000 * j, -(-battles // jobs)) for j in range(jobs)]
+        n = battles if opponent == "heuristic" or battles_random is None else battles_random
+        shares = [(player, opponent, 10_000 * j, -(-n // jobs), budget) for j in range(jobs)]
         if jobs == 1:
             results = [_matches(shares[0])]
         else:
@@ -131,6 +136,8 @@ def bench_bots(battles: int, jobs: int) -> dict:
         played = sum(r[0] for r in results)
         won = sum(r[1] for r in results)
         out[key] = round(won / played, 3)
+        out[key.replace("win_share", "share_se")] = round((won / played * (1 - won / played)
+                                                          / played) ** 0.5, 3)
         out[key.replace("share", "battles")] = played
         out[key.replace("win_share", "seconds")] = round(time.perf_counter() - t, 1)
     return out
@@ -366,6 +373,11 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=200, help="hint positions (default 200)")
     ap.add_argument("--battles", type=int, default=400, help="battles per opponent (default 400)")
     ap.add_argument("--jobs", type=int, default=1, help="processes for the bot battles (default 1)")
+    ap.add_argument("--gog-budget", type=int, default=None,
+                    help="the strong Go Out Girl bot's playout budget in the battles (default its "
+                    f"own, {StrongBot.budget}; the normal level's is a tenth)")
+    ap.add_argument("--battles-random", type=int, default=None,
+                    help="Go Out Girl battles against random bots (default --battles)")
     ap.add_argument("--skip-bots", action="store_true", help="leave out the (long) bot games")
     ap.add_argument("--games", default="gog,ootw,gar",
                     help="which games to benchmark (default gog,ootw,gar)")
@@ -397,7 +409,7 @@ def main() -> None:
         out.update(bench_gar_hints(min(args.positions, 60) if args.quick else args.positions))
     if not args.skip_bots:
         if "gog" in games:
-            out.update(bench_bots(args.battles, args.jobs))
+            out.update(bench_bots(args.battles, args.jobs, args.gog_budget, args.battles_random))
         if "ootw" in games:
             out.update(bench_ootw_team(args.seeds, args.jobs))
             out.update(bench_ootw_all(args.seeds_each, args.jobs))
@@ -441,11 +453,13 @@ def main() -> None:
         print(f"    all sizes: CP-SAT {out['ootw_setplan_cpsat_median_ms']} ms, brute "
               f"{out['ootw_setplan_brute_median_ms']} ms, ratio {out['ootw_setplan_cpsat_over_brute']}")
     if "gog_strong_win_share" in out:
-        print(f"  Go Out Girl strong bot vs 3 heuristic bots: win share "
-              f"{beside(out, 'gog_strong_win_share')} over {out['gog_strong_win_battles']} "
+        print(f"  Go Out Girl strong bot ({out['gog_strong_budget']} simulated decisions a move) "
+              f"vs 3 heuristic bots: win share {beside(out, 'gog_strong_win_share')} ± "
+              f"{out['gog_strong_share_se']} over {out['gog_strong_win_battles']} "
               f"battles (an equal bot gets 0.25), {out['gog_strong_seconds']} s")
         print(f"  Go Out Girl strong bot vs 3 random bots:    win share "
-              f"{beside(out, 'gog_strong_win_share_vs_random')} over "
+              f"{beside(out, 'gog_strong_win_share_vs_random')} ± "
+              f"{out['gog_strong_share_se_vs_random']} over "
               f"{out['gog_strong_win_battles_vs_random']} battles, "
               f"{out['gog_strong_seconds_vs_random']} s; the heuristic bot in its place: "
               f"{beside(out, 'gog_heuristic_win_share_vs_random')}")

@@ -42,8 +42,8 @@ class GoOutGirlBot(Bot):
                 return next(a for a in legal if a.kind == "keep")
             return worst
         plays = [a for a in legal if a.kind == "play"]
-        if phase == "lead":
-            return self._lead(view, plays, counts)
+        if phase == "lead":  # after a Reset; a hand of only Guards leads with a Guard (a pass)
+            return self._lead(view, plays, counts) if plays else legal[0]
         return self._turn(view, legal, plays, counts)
 
     # ---- character choice and reveal ----------------------------------------------------------

@@ -1,19 +1,29 @@
 """Move advice for one seat of a Go Out Girl battle, from that seat's view alone.
 
-Flat Monte Carlo over sampled deals (as UECda's champion FujiGokoro does for Daifugo):
+Flat Monte Carlo over sampled deals (PIMC, as UECda's champion FujiGokoro does for Daifugo):
 
 1. read the view once (``ViewInfo``) and list a few candidate moves -- every legal move when
-   there are few, otherwise the heuristic's choice, every non-play move and the plays that best
-   shorten the hand's fewest-plays partition;
+   there are few, otherwise the tuned policy's and the heuristic's choices, every non-play move
+   and the plays that best shorten the hand's fewest-plays partition;
 2. in rounds, sample one determinization (the hidden cards dealt consistently with the view),
-   and play every candidate out on it with the heuristic rollout policy for every seat, to the
-   end of the battle or a horizon where ``estimate`` scores the position (common random numbers:
-   the same deal and the same reshuffles for every candidate of a round);
-3. after half the work, keep only the better half of the candidates (successive halving);
-4. recommend the candidate with the best mean; ties go to the heuristic's own choice.
+   and play every candidate out on it -- this seat with the tuned playout policy
+   (``policy.tuned``, weights found by self-play), the others as the heuristic bot plays (with
+   ``NOISE`` of random moves) -- for ``HORIZON`` decisions, where ``estimate`` scores the
+   position if the battle is not over (common random numbers: the same deal and the same
+   reshuffles for every candidate of a round);
+3. after half the work, keep only the better half of the candidates (successive halving; the
+   tuned policy's move always stays);
+4. recommend the candidate with the best mean, but leave the tuned policy's move only for one
+   that beats it on the same deals by ``MARGIN`` standard errors of the paired difference (or
+   that exact search proves a forced win in more deals).
 
 Work is counted in simulated decisions (``budget``), so a hint is deterministic for a fixed seed;
-``deadline`` (seconds, or ``None``) optionally stops early at a round boundary on a slow machine.
+``deadline`` (seconds, or ``None``) is only a safety cap, checked at round boundaries.
+
+Why these choices (measured against three heuristic bots on fixed seeds, docs/solver.md): with
+full-length playouts and 8 candidates the normal budget gave each candidate about 8 playouts, so
+the move picked was mostly noise; the heuristic as this seat's own playout policy undervalued
+moves that need good play later; the 30 %-random opponent model did not help.
 """
 
 from __future__ import annotations
@@ -31,10 +41,10 @@ from .determinize import ViewInfo
 from .exact import ExactSolver, TooBig
 from .model import CHAR_KEYS, CHAR_NAMES, KYOKO, LIFE, Battle, card_text, describe
 from .partition import Partition, min_plays_fast, partition
-from .policy import choose_character, heuristic, rollout
+from .policy import choose_character, heuristic, rollout, tuned
 
 BUDGET = 40_000  # simulated decisions per hint (≈ 90 ms of one core here)
-HORIZON = 400  # decisions per playout before it is scored by the estimate (a battle is ~60)
+HORIZON = 30  # decisions per playout before it is scored by the estimate (a battle is ~60)
 MAX_CANDIDATES = 8
 MIN_ROUNDS = 6
 ENDGAME_CARDS = 12  # exact search once the hands in the battle hold at most this many cards
@@ -42,7 +52,9 @@ ENDGAME_DEALS = 8  # deals searched exactly
 ENDGAME_NODES = 4_000  # search nodes per deal (a deal that needs more ends the exact part)
 ENDGAME_TOTAL = 12_000  # no new deal after this many nodes in all
 ENDGAME_MIN_DEALS = 3
-NOISE = 0.3  # the opponent model: the share of the others' playout moves picked at random
+TUNED = True  # my own playouts (and the default move) follow the tuned policy, not the heuristic
+MARGIN = 1.0  # a move other than the tuned policy's must beat it by this many standard errors
+NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
 
 
 @dataclass
@@ -53,6 +65,7 @@ class Candidate:
     total: float = 0.0
     runs: int = 0
     alive: bool = True
+    values: dict[int, float] = field(default_factory=dict, repr=False)  # round -> playout value
 
     @property
     def mean(self) -> float:
@@ -109,8 +122,10 @@ def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
     if len(cands) <= limit:
         return cands
     p = b.turn
-    first = heuristic(b)
-    keep = [first] if first in cands else []
+    keep = []
+    for first in (_default(b), heuristic(b)):
+        if first in cands and first not in keep:
+            keep.append(first)
     others = [a for a in cands if a[0] != "P" and a not in keep]
     plays = [a for a in cands if a[0] == "P" and a not in keep]
     ability = b.char[p] if b.revealed[p] else None
@@ -125,11 +140,16 @@ def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
     return (keep + others + plays)[:limit]
 
 
-def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDGET,
-           horizon: int = HORIZON, deadline: float | None = None,
-           max_candidates: int = MAX_CANDIDATES, noise: float = NOISE) -> Advice:
-    """The recommended action for the seat whose view this is, with its plan and reason."""
+def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None = None,
+           horizon: int | None = None, deadline: float | None = None,
+           max_candidates: int | None = None, noise: float | None = None) -> Advice:
+    """The recommended action for the seat whose view this is, with its plan and reason.
+    Parameters left ``None`` take the module's tuned constants (read at call time)."""
     t0 = time.perf_counter()
+    budget = BUDGET if budget is None else budget
+    horizon = HORIZON if horizon is None else horizon
+    max_candidates = MAX_CANDIDATES if max_candidates is None else max_candidates
+    noise = NOISE if noise is None else noise
     me = view.viewer
     if me is None or me < 0:
         raise ValueError("advice needs a seat's view")
@@ -143,6 +163,9 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         cands = [Candidate(a, None, view.describe(a)) for a in legal]
         chars = [view.character_of_card(view.values[a.slot])[1] for a in legal]  # type: ignore[arg-type]
 
+        mine = choose_character(_hand_counts(view, me), chars, random.Random(seed))
+        heur_c = cands[chars.index(mine)]
+
         def world(r: random.Random, i: int) -> Battle:
             return info.sample_start(r, chars[i], choose_character)
     else:
@@ -150,7 +173,8 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         probe = info.sample(random.Random(seed))
         models = _prune(probe, [a for a in probe.legal() if a in amap], max_candidates)
         cands = [Candidate(amap[a], a, view.describe(amap[a])) for a in models]
-        heur = heuristic(probe)
+        heur = _default(probe)
+        heur_c = next((c for c in cands if c.model == heur), None)
 
         def world(r: random.Random, i: int) -> Battle:
             return shared  # the same deal for every candidate of the round
@@ -175,9 +199,11 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
             b.rng = r
             if c.model is not None:
                 b.apply(c.model)
-            v, steps = rollout(b, me, horizon, noise=noise, rng=random.Random(deal_seed ^ 0xB07))
+            v, steps = rollout(b, me, horizon, noise=noise, rng=random.Random(deal_seed ^ 0xB07),
+                               mine=tuned if TUNED else None)
             c.total += v
             c.runs += 1
+            c.values[rounds] = v
             spent += steps + 1
         if rounds >= MIN_ROUNDS and spent >= budget:
             break
@@ -186,7 +212,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         if not halved and spent >= budget // 2 and sum(c.alive for c in cands) > 3:
             ranked = sorted((c for c in cands if c.alive), key=lambda c: -c.mean)
             for c in ranked[max(3, len(ranked) // 2):]:
-                c.alive = False
+                c.alive = c is heur_c  # the heuristic's move stays: the others are paired with it
             halved = True
 
     def score(c: Candidate) -> float:
@@ -197,9 +223,13 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         return max(c.mean, proven[0][cands.index(c)] / proven[1])
 
     def rank(c: Candidate) -> tuple:
-        return (c.alive, score(c), view.phase != "choose" and c.model == heur)
+        return (c.alive, score(c), c is heur_c)
 
     best = max(cands, key=rank)
+    if (heur_c is not None and best is not heur_c and not _beats(best, heur_c, MARGIN)
+            and not (proven is not None and proven[0][cands.index(best)]
+                     > proven[0][cands.index(heur_c)])):
+        best = heur_c  # not clearly better than the heuristic's move: keep that
     alive = sorted((c for c in cands if c.alive and c is not best), key=lambda c: -score(c))
     nxt = alive[0] if alive else None
     short = nxt.text.split(" — ")[0] if nxt else ""  # a character's name, not its ability text
@@ -212,7 +242,10 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         reason += f"; played out, it wins {best.mean:.0%} of {best.runs} sampled deals"
     else:
         reason = f"wins the battle in {best.mean:.0%} of {best.runs} sampled deals played out"
-        if nxt:
+        if nxt and nxt.mean > best.mean:
+            reason = ("the careful player's move: " + reason + f"; \"{short}\" scored "
+                      f"{nxt.mean:.0%}, not clearly better on the same deals")
+        elif nxt:
             reason += f", against {nxt.mean:.0%} for \"{short}\" (next best)"
         if proven is not None:
             reason += (f"; exact search of {n} deals consistent with your view: a forced win "
@@ -227,6 +260,23 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int = BUDG
         plan_plays = part.plays
     return Advice(best.action, best.text, reason + ".", plan, plan_plays, cands, rounds, spent,
                   time.perf_counter() - t0)
+
+
+def _default(b: Battle) -> tuple:
+    """The move the search must clearly beat to be played instead: the tuned policy's."""
+    return tuned(b) if TUNED else heuristic(b)
+
+
+def _beats(a: Candidate, b: Candidate, z: float) -> bool:
+    """Whether ``a`` beats ``b`` by more than ``z`` standard errors of the paired difference
+    (both were played out on the same deals: common random numbers)."""
+    diffs = [v - b.values[r] for r, v in a.values.items() if r in b.values]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * (var / n) ** 0.5
 
 
 def _endgame(view: Game, info: ViewInfo, cands: list[Candidate], seed: int,

@@ -6,6 +6,10 @@ they matter, reveal when the ability pays), written over the model's count vecto
 costs tens of microseconds a move. A truncated playout is scored by ``estimate``: each seat still
 in the battle is rated by how many plays its hand needs (the fewest-plays partition, closed
 form), its Guards and the life it has left, and the ratings become win chances by a softmax.
+
+``weighted`` is the same procedure with its rules as weighted features; ``tuned`` plays it with
+the weights found by self-play (``TUNED_W``, see ``tune.py``): the strong bot's own seat in its
+playouts, and the move its search must clearly beat.
 """
 
 from __future__ import annotations
@@ -196,19 +200,22 @@ def estimate(b: Battle, me: int, temperature: float = 1.2) -> float:
 
 
 def rollout(b: Battle, me: int, horizon: int, policy=heuristic, *, noise: float = 0.0,
-            rng: random.Random | None = None) -> tuple[float, int]:
+            rng: random.Random | None = None, mine=None) -> tuple[float, int]:
     """Play ``b`` on with ``policy`` for at most ``horizon`` decisions; my win value (1/0 at the
     end of the battle, ``estimate`` if cut short) and the decisions made.
 
     ``noise``: the opponent model. Each decision of a seat other than ``me`` is, with this
     chance, a legal move picked uniformly (``rng``) instead of the policy's: the others are
     modelled as players who mostly play like the heuristic bot and sometimes do not, so the
-    plan chosen does not lean on their playing exactly like it."""
+    plan chosen does not lean on their playing exactly like it. ``mine``: my own policy, if
+    not ``policy`` (the tuned policy: ``tuned``)."""
     steps = 0
     rnd = rng.random if rng is not None else random.random
     pick = rng.choice if rng is not None else random.choice
     while b.phase != OVER and steps < horizon:
-        if noise and b.turn != me and rnd() < noise:
+        if b.turn == me and mine is not None:
+            b.apply(mine(b))
+        elif noise and b.turn != me and rnd() < noise:
             b.apply(pick(b.legal()))
         else:
             b.apply(policy(b))
@@ -216,3 +223,114 @@ def rollout(b: Battle, me: int, horizon: int, policy=heuristic, *, noise: float 
     if b.phase == OVER:
         return (1.0 if b.winner == me else 0.0), steps
     return estimate(b, me), steps
+
+
+# ---- the tuned playout policy -------------------------------------------------------------------
+# The heuristic bot's policy with its rules turned into weighted features. ``HEURISTIC_W``
+# reproduces ``heuristic``'s choices (tests check it); ``TUNED_W`` was found by self-play
+# (``tune.py``; the fixed seeds and the search are described there).
+#
+# lead_size, lead_number: a lead's score is size * lead_size - number * lead_number
+#     - plays_left * lead_plan (the fewest plays the rest of the hand needs);
+# follow_plan: a follow's cost is its number + follow_plan * plays_left;
+# keep_pair: the keep value of a card is n + keep_pair * (copies held - 1) (damage, discard, give);
+# hold13: keep a 13 instead of playing it on a top of damage <= 1 while the hand has more cards
+#     than this;
+# guard_damage: play a Guard rather than take this much damage.
+# pass_damage, pass_life: pass (taking the damage) rather than make a play that does not
+#     shorten the hand's fewest plays, when the damage is at most pass_damage and more than
+#     pass_life life would be left (pass_damage 0: never).
+WEIGHT_NAMES = ("lead_size", "lead_number", "lead_plan", "follow_plan", "keep_pair", "hold13",
+                "guard_damage", "pass_damage", "pass_life")
+HEURISTIC_W = (2.0, 0.25, 0.0, 0.0, 3.0, 4, 2, 0, 0)
+TUNED_W = (2.0, 0.25, 2.0, 10.0, 6.0, 99, 1, 0, 0)
+
+
+def _cheapest(h: list[int], kp: float) -> int:
+    best_n, best_v = -1, 1e9
+    for n in range(14):
+        if h[n]:
+            v = 100.0 if n == GUARD else n + kp * (h[n] - 1)
+            if v < best_v:
+                best_n, best_v = n, v
+    return best_n
+
+
+def _left_after(b: Battle, p: int, a: tuple) -> int:
+    h = b.hands[p][:]
+    for n, k in a[3]:
+        h[n] -= k
+    ch = b.char[p]
+    return min_plays_fast(h, ch if (ch != KYOKO or b.revealed[p]) else None)
+
+
+def weighted(b: Battle, w: tuple = HEURISTIC_W) -> tuple:
+    """The heuristic's decision procedure with weighted features (``WEIGHT_NAMES``)."""
+    lead_size, lead_number, lead_plan, follow_plan, kp, hold13, guard_d, pass_d, pass_life = w
+    p = b.turn
+    h = b.hands[p]
+    ph = b.phase
+    if ph == DAMAGE_PH:
+        return ("D", _cheapest(h, kp))
+    if ph == DISCARD_PH:
+        return ("C", _cheapest(h, kp))
+    if ph == GIVE:
+        n = _cheapest(h, kp)
+        return KEEP if n == GUARD else ("V", n)
+    plays = b.plays(p)
+
+    def lead(ps: list[tuple]) -> tuple:
+        if lead_plan:
+            return max(ps, key=lambda a: (_play_size(a) * lead_size - a[1] * lead_number
+                                          - lead_plan * _left_after(b, p, a), -a[1]))
+        return max(ps, key=lambda a: (_play_size(a) * lead_size - a[1] * lead_number, -a[1]))
+
+    if ph == LEAD:
+        return lead(plays) if plays else GUARD_A
+    top = b.top
+    rev = b.revealed[p]
+    if not rev and should_reveal(b, p):
+        return REVEAL
+    if top is None:
+        if plays:
+            return lead(plays)
+        return GUARD_A if h[GUARD] else REVEAL
+    ch = b.char[p]
+    if rev and ch == SHIAN and (top[0] >= 10 or top[2] >= 2):
+        for a in range(4):
+            if a <= h[2] and 3 - a <= h[3]:
+                return ("X", a, 3 - a)
+    d = top[2]
+    lethal = b.damage[p] + d >= LIFE[ch]
+    if plays:
+        if follow_plan:
+            best = min(plays, key=lambda a: (a[1] + follow_plan * _left_after(b, p, a),
+                                             _play_size(a)))
+        else:
+            best = min(plays, key=lambda a: (a[1], _play_size(a)))
+        waste = best[1] >= 13 and d <= 1 and b.size[p] > hold13
+        if (pass_d and not lethal and d <= pass_d and LIFE[ch] - b.damage[p] - d > pass_life
+                and _left_after(b, p, best) >= min_plays_fast(h, b.ability(p)
+                                                              if ch != KYOKO or rev else None)):
+            return PASS
+        if not waste or lethal:
+            return best
+    barrier = not rev and ch == KIRA
+    if lethal:
+        if barrier:
+            return BARRIER
+        if h[GUARD]:
+            return GUARD_A
+        return plays[0] if plays else WITHDRAW
+    if barrier and d >= 2:
+        return BARRIER
+    if h[GUARD] and (d >= guard_d or b.damage[p] + d >= LIFE[ch] - 1):
+        return GUARD_A
+    if plays:
+        return min(plays, key=lambda a: a[1])
+    return PASS
+
+
+def tuned(b: Battle) -> tuple:
+    """The tuned playout policy (``TUNED_W``)."""
+    return weighted(b, TUNED_W)
