@@ -49,7 +49,7 @@ from .plantext import (
     signature,
 )
 from .reader import DEFAULT, LOSE, Prices, Reader, problem
-from .setplan import FoeSpec, Group, Plan, Problem
+from .setplan import Group, Plan, Problem
 
 
 @dataclass
@@ -121,12 +121,15 @@ def _advise_other(view: Game, legal: list[Action]) -> Advice:
     return Advice(a, view.describe(a), why + ".")
 
 
-def _points_text(r: Reader, plan: Plan) -> str:
+def _points_text(r: Reader, p: Problem, plan: Plan) -> str:
     bits = []
     if plan.equipped:
         bits.append(f"+{plan.equipped} points equipped (you need {r.needs[r.me]} more)")
-    if plan.defeated:
-        bits.append(f"{len(plan.defeated)} Foe{'s' * (len(plan.defeated) != 1)} defeated")
+    real = [i for i in plan.defeated if p.foes[i].cid >= 0]  # not the Foe still to come
+    if real:
+        bits.append(f"{len(real)} Foe{'s' * (len(real) != 1)} defeated")
+    if len(real) < len(plan.defeated):
+        bits.append("a pair kept against a Foe still to come")
     return ", ".join(bits)
 
 
@@ -215,13 +218,14 @@ def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool 
         chosen = t.key  # type: ignore[assignment]
         value = best_plan.value
         text_plan = plan_text(view, p, best_plan)
-        # the score of each option, for --json and the reason
-        for i, opt in enumerate(p.takes):
-            if i == best_plan.take:
-                options.append((opt.label, best_plan.value))
-            elif explain and len(p.takes) <= 6:
-                q = replace(p, takes=[opt], foes=_foes_for_take(p, i), _groups=None)
-                options.append((opt.label, setplan.best(q, time_limit=1.0).value))
+        options.append((t.label, best_plan.value))
+        # the best other take (one more solve, not one per option): for the reason and --json
+        if explain:
+            alt = _without(p, _same_take(p, best_plan.take))
+            if alt is not None:
+                other = setplan.best(alt, time_limit=1.0)
+                if other.take is not None:
+                    options.append((alt.takes[other.take].label, other.value))
     then = None
     if best_plan is not None:
         first = _first_step(view, p, best_plan)
@@ -251,17 +255,33 @@ def _first_step(v: Game, p: Problem, plan: Plan) -> str | None:
     return None
 
 
-def _foes_for_take(p: Problem, i: int) -> list[FoeSpec]:
-    """The Foes of the problem with the take options renumbered to the single option ``i``."""
-    out = []
+def _same_take(p: Problem, i: int) -> set[int]:
+    """The take options that bring the same card as option ``i`` (the same Item class or Foe
+    class from another stack): scoring them apart would only repeat its score."""
+    def sig(t) -> tuple:
+        return (t.item, p.foes[t.foe].cid if t.foe is not None else None,
+                bool(t.key is not None and t.key.get("sneak")))
+    s = sig(p.takes[i])
+    return {j for j, t in enumerate(p.takes) if sig(t) == s}
+
+
+def _without(p: Problem, drop: set[int]) -> Problem | None:
+    """The problem with the take options ``drop`` removed (None when none is left); the Foes they
+    would bring stay in the list, inert, so Foe indices keep their meaning."""
+    keep = [j for j in range(len(p.takes)) if j not in drop]
+    if not keep:
+        return None
+    new = {j: k for k, j in enumerate(keep)}
+    foes = []
     for f in p.foes:
         if f.take is None:
-            out.append(f)
-        elif f.take == i:
-            out.append(replace(f, take=0))
+            foes.append(f)
+        elif f.take in new:
+            foes.append(replace(f, take=new[f.take]))
         else:
-            out.append(replace(f, take=0, defeatable=False, weight=0, worth=0))
-    return out
+            foes.append(replace(f, take=0, defeatable=False, weight=0, worth=0,
+                                blocks=frozenset()))
+    return replace(p, takes=[p.takes[j] for j in keep], foes=foes, _groups=None)
 
 
 def _leg_value(view: Game, p: Problem, r: Reader, prices: Prices) -> int:
@@ -300,7 +320,7 @@ def _take_reason(view: Game, r: Reader, p: Problem, chosen: Action, options: lis
         f = p.foes[t.foe]
         return (f"a visible Foe must be taken; {f.name} is the least harmful for your plan"
                 f"{' (your plan defeats it)' if t.foe in plan.defeated else ''}{gap}.")
-    gain = _points_text(r, plan)
+    gain = _points_text(r, p, plan)
     return f"it fits your best plan ({gain or 'the cards you keep'}){gap}."
 
 

@@ -136,3 +136,36 @@ def test_no_action_as_the_only_legal_move_is_said_so():
     assert adv.action == legal[0]
     assert "only legal move" in adv.reason
     assert "no Equip, Pass or Defeat" in adv.reason
+
+
+def test_take_runner_up_is_the_best_other_option():
+    """The take hint names the best other take with one more solve (the options that bring the
+    same card removed), not one solve per option: it must equal the best of the options solved
+    one at a time."""
+    from dataclasses import replace
+
+    from solver.out_of_this_world import setplan
+    from solver.out_of_this_world.advisor import _same_take, _without, problem
+
+    checked = 0
+    for seed in range(1, 9):
+        for skip in (0, 4, 9):
+            full, p = position(seed, step="take", skip=skip)
+            v = full.view(p)
+            prob, _ = problem(v, taken=False, legal=v.legal(p))
+            best = setplan.best(prob)
+            drop = _same_take(prob, best.take)
+            singles = []
+            for i, opt in enumerate(prob.takes):
+                if i in drop:
+                    continue
+                foes = [f if f.take is None else replace(f, take=0) if f.take == i else
+                        replace(f, take=0, defeatable=False, weight=0, worth=0, blocks=frozenset())
+                        for f in prob.foes]
+                singles.append(setplan.best(replace(prob, takes=[opt], foes=foes, _groups=None)).value)
+            alt = _without(prob, drop)
+            assert (alt is None) == (not singles)
+            if alt is not None:
+                assert setplan.best(alt).value == max(singles), (seed, skip)
+                checked += 1
+    assert checked >= 10
