@@ -38,7 +38,7 @@ def group_text(view: Game, p: Problem, g: Group) -> str:
         return f"Pass {_kname(view, g.keep)} to {view.pname(g.to)} ({names})"  # type: ignore[arg-type]
     f = p.foes[g.foe]  # type: ignore[index]
     if f.cid < 0:
-        return f"keep {names} to defeat a Foe still to come"
+        return f"keep {names} to defeat {f.name}"
     whose = "" if f.owner == p.me else f" ({view.pname(f.owner)}'s)"
     return f"Defeat {f.name}{whose}{' twice' if g.twice else ''} ({names})"
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from p2pcards.engine import Action
 from p2pcards.games.out_of_this_world.data import WILD, CardDef
 from p2pcards.games.out_of_this_world.game import Game
-from p2pcards.games.out_of_this_world.sets import fits
 
 from . import setplan
 from .setplan import FoeSpec, Kind, Problem, Spend, Take
@@ -49,9 +48,6 @@ class Prices:
     thrift_slope: float = 0.4
     thrift_cap: float = 2.0
     goal: int = 400  # reaching one's goal this round (a win instead when it is the last one)
-    pass_foe: float = 0.0  # share of a Foe's Time a card passed toward its set is worth
-    peril: int = 0  # the seat's own Foes would empty the Time Tracker (times their share
-    # expected to stay to the round's end): the game is lost unless someone clears them
 
 
 DEFAULT = Prices()
@@ -151,11 +147,10 @@ class Reader:
         return int(best * self.horizon)
 
     def pass_worth(self, cid: int, q: int) -> int:
-        c = self.cdef(cid)
-        help_ = self.foe_help(c, q)
         if not self.needs[q]:
-            return help_
-        worth = help_ + self.keep_worth(cid, q) * self.prices.pass_share
+            return 0
+        c = self.cdef(cid)
+        worth = self.keep_worth(cid, q) * self.prices.pass_share
         if self.prices.pass_need:
             avg = sum(self.needs) / self.n
             worth *= max(0.5, min(2.0, self.needs[q] / avg)) if avg else 1.0
@@ -164,26 +159,6 @@ class Reader:
                                                   or WILD in (d.type, c.type))) >= 2:
             worth += 60  # it completes a set among the cards we know they hold
         return int(worth)
-
-    def foe_help(self, c: CardDef, q: int) -> int:
-        """What a card passed to seat ``q`` is worth toward defeating the Foe in front of it that
-        costs the team most Time (public: every Foe is face up): a share of that Foe's Time, per
-        card of its set, when the card meets one of its typed requirements (any card meets
-        "any"). More when that Foe alone would empty the Time Tracker."""
-        if not self.prices.pass_foe:
-            return 0
-        best = 0
-        for s in self.v.foes(q):
-            f = self.cdef(self.cls(s))
-            typed = [r for r in f.vulnerability if r != "any"]
-            if not typed or not any(fits(c.type or WILD, r) for r in typed):
-                continue
-            w = self.foe_weight(f)
-            worth = self.prices.pass_foe * self.token * w / len(f.vulnerability)
-            if self.weights[q] >= self.v.time:
-                worth *= 3
-            best = max(best, int(worth))
-        return best
 
     # Foes
     def foe_weight(self, c: CardDef) -> int:
@@ -312,7 +287,9 @@ def problem(view: Game, prices: Prices = DEFAULT, *, taken: bool | None = None,
         chance = r.foe_chance()
         w = round(10 * r.rho[me] * chance)
         if w > 0:
-            foes.append(FoeSpec(me, -1, w, ("any", "any"), 0, "a Foe still to come"))
+            foes.append(FoeSpec(me, -1, w, ("any", "any"), 0,
+                                f"a Foe still to come (you take one more this round with "
+                                f"chance {chance:.0%}, from the Foes you have not seen)"))
             weights[me] += w
     takes: list[Take] = []
     if not taken and step == "take" and legal is not None:
@@ -373,6 +350,5 @@ def problem(view: Game, prices: Prices = DEFAULT, *, taken: bool | None = None,
         keep_cap=view.hand_limit(me), hold=hold, pass_value=pass_value, foes=foes, takes=takes,
         spends=spends, equip_any=bool(view.power(me, "equip_any")),
         pass_any=bool(view.power(me, "pass_any")),
-        equip_w=int(round(setplan.EQUIP_W * scale)), goal=r.goal_bonus,
-        peril=int(prices.peril * r.rho[me]), peril_at=max(1, round(10 * r.rho[me] * view.time)))
+        equip_w=int(round(setplan.EQUIP_W * scale)), goal=r.goal_bonus)
     return p, r

@@ -23,9 +23,7 @@ Objective, in hundredths of a point (all integers, so CP-SAT and brute force agr
   a bonus for Items the adventure wants equipped; plus ``goal`` once the plan's points reach
   the seat's missing points (worth a win when everyone else has reached theirs);
 * minus ``token`` per Time token the round would cost now (the most Foe weight in front of any
-  one player, after this plan), minus ``lose`` if that empties the Time Tracker, and minus
-  ``peril`` if the seat's own Foe weight after the plan reaches ``peril_at`` (its own Foes alone
-  would empty it);
+  one player, after this plan), minus ``lose`` if that empties the Time Tracker;
 * plus each defeated (removed, moved-away) Foe's ``worth`` (its weight in future rounds and its
   standing penalty), minus a taken Foe's ``worth`` and on-take cost;
 * plus what a passed card is worth to its receiver, and a Spend's worth;
@@ -140,10 +138,6 @@ class Problem:
     equip_w: int = EQUIP_W  # worth of an equipped point the seat still needs
     excess_w: int = EXCESS_W  # worth of an equipped point beyond the goal
     goal: int = 0  # worth of reaching the seat's goal this round (when it still misses points)
-    # the seat's own Foes would empty the Time Tracker if they stayed to the round's end: minus
-    # ``peril`` when its own Foe weight after the plan is at least ``peril_at`` (0: no check)
-    peril: int = 0
-    peril_at: int = 0
     _groups: list[Group] | None = None
 
     def groups(self) -> list[Group]:
@@ -331,8 +325,6 @@ def evaluate(p: Problem, take: int | None, counts: dict[Group, int],
     obj -= p.token * loss
     if loss >= p.time:
         obj -= p.lose
-    if p.peril and weights[p.me] >= p.peril_at:
-        obj -= p.peril
     kept = {c: k for c, k in hand.items() if k > 0}
     obj += kept_worth(p, kept, held)
     return obj, loss, points, kept
@@ -409,8 +401,6 @@ def _brute_take(p: Problem, take: int | None, groups: list[Group],
             obj -= p.token * loss
             if loss >= p.time:
                 obj -= p.lose
-            if p.peril and w[me] >= p.peril_at:
-                obj -= p.peril
             obj += keep_worth
             if best is None or obj > best[0]:
                 best = (obj, take, {**counts, **hcounts}, list(sp))
@@ -573,7 +563,6 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     # Time: the most Foe weight in front of one player
     maxw = sum(f.weight for f in p.foes) + max(p.weights) + 8
     loss = m.new_int_var(0, maxw, "loss")
-    peril = m.new_bool_var("peril")
     for q in range(p.n):
         w = p.weights[q]
         expr = w
@@ -586,10 +575,6 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
                 if sp.foe == fi and sp.move_to == q:
                     expr += f.weight * s[si]
         m.add(loss >= expr)
-        if q == p.me and p.peril:
-            m.add(expr <= p.peril_at - 1 + maxw * peril)
-    if not p.peril:
-        m.add(peril == 0)
     dead = m.new_bool_var("dead")
     m.add(loss <= p.time - 1 + maxw * dead)
     # cards kept: the held pairs and the best other cards, keep_cap of them at most
@@ -607,7 +592,7 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     m.add(sum(kv) + sum(2 * x[i] for i, g in enumerate(groups) if not g.action) <= p.keep_cap)
     obj = (p.equip_w * eff + p.excess_w * (total - eff) + p.goal * reach
            + sum(x[i] * g.value for i, g in enumerate(groups) if g.value)
-           - p.token * loss - p.lose * dead - p.peril * peril
+           - p.token * loss - p.lose * dead
            + sum(f.worth * d[fi] for fi, f in enumerate(p.foes))
            - sum(f.worth * s[si] for si, sp in enumerate(p.spends) if sp.move_to is not None
                  for fi, f in enumerate(p.foes) if sp.foe == fi)

@@ -81,8 +81,7 @@ def random_problem(rng: random.Random, size: int) -> Problem:
         pass_value={(c, q): rng.randint(0, 250) for c in cids for q in range(n) if q != me},
         foes=foes, takes=takes, spends=spends, equip_any=rng.random() < 0.2,
         pass_any=rng.random() < 0.2, can_pass=rng.random() < 0.9,
-        equip_w=rng.choice([60, 100, 140]), goal=rng.choice([0, 0, 400, 2_000_000]),
-        peril=rng.choice([0, 0, 5000]), peril_at=rng.randint(1, 40))
+        equip_w=rng.choice([60, 100, 140]), goal=rng.choice([0, 0, 400, 2_000_000]))
 
 
 def test_cpsat_equals_brute_force_on_random_hands():
