@@ -169,3 +169,29 @@ def test_take_runner_up_is_the_best_other_option():
                 assert setplan.best(alt).value == max(singles), (seed, skip)
                 checked += 1
     assert checked >= 10
+
+
+def test_the_reserve_against_a_foe_to_come_states_its_odds():
+    """A pair kept against a Foe still to come is a bet on the cards unseen: the plan says the
+    chance it rests on, and the reason does not count it as a Foe defeated."""
+    import re
+
+    from solver.out_of_this_world.position import build, parse
+
+    pos = {"format": 1, "game": "out-of-this-world", "adventure": "stained-glass",
+           "seats": [{"character": "Rita", "hand": ["Arcade tokens", "Kazoo"],
+                      "equipped": ["Keytar", "Keytar", "Keytar"], "foes": ["Gargoyle"]},
+                     {"character": "Penny", "hand": ["Kazoo"], "equipped": ["Dice"] * 3},
+                     {"character": "Ned", "hand": ["Yo-Yo"], "equipped": ["Joystick"] * 2},
+                     {"character": "Zack", "hand": [], "equipped": ["Harmonica"] * 2}],
+           "to_move": 0, "time": 2,
+           "stacks": [["Crowbar", "Slime Blob", "Board game"], ["Yo-Yo", "Alley Cat", "Metal detector"],
+                      ["Mixtape", "Spray paints", "Boombox"], ["Kazoo", "Water balloons", "Action figure"],
+                      ["Handheld console", "Trading cards"]]}
+    v = build(parse(pos)).view(0)
+    a = advise(v, v.legal(0))
+    m = re.search(r"to defeat a Foe still to come \(you take one more this round with chance "
+                  r"(\d+)%", a.plan or "")
+    assert m, a.plan
+    assert 0 < int(m.group(1)) < 100
+    assert "Foe defeated" not in a.reason and "a pair kept against a Foe still to come" in a.reason
