@@ -27,7 +27,7 @@ class Prices:
     keep_done: int = 12  # a kept card once the seat's goal is met (Foe fodder, passes)
     hold_value: int = 25  # a kept pair of one value v: hold_value * v
     hold_type: int = 18  # a kept pair of one type: hold_type * the lower value
-    pass_share: float = 0.8  # share of a card's keep worth its receiver gets from a Pass
+    pass_share: float = 0.5  # share of a card's keep worth its receiver gets from a Pass
     pass_need: bool = True  # scale it by the receiver's need against the team's average
     future: float = 0.25  # share of a Time token a Foe left in play costs in later rounds
     others_clear: float = 0.5  # share of their Foes the others are expected to keep to the end
