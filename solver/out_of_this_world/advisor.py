@@ -22,9 +22,9 @@ most Foe weight in front of one player -- the others' Foes at half weight (they 
 the seat's own at less the more turns it has left, plus a phantom "Foe still to come" weighted by
 the chance of taking one; a Foe got rid of is worth its share of later rounds' Time and its
 standing penalty; a card kept for later is worth a little more than a third of the Equip it may
-complete (less as the Time runs out), a pair kept together a bonus; a passed card is worth most
+complete (less as the Time runs out), a pair kept together a bonus; a passed card is worth half
 of a kept card to its receiver, more the further the receiver is from the goal. The prices are
-a heuristic (``Prices``), tuned by playing whole games; the optimisation over them is exact.
+a heuristic (``reader.Prices``), tuned by playing whole games; the optimisation over them is exact.
 """
 
 from __future__ import annotations
