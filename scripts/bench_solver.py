@@ -323,6 +323,12 @@ def _run_ootw(level: str, adventure: str, seeds: list[int], jobs: int) -> list:
         return [r for part in ex.map(_ootw_games, shares) for r in part]
 
 
+def stderr(wins: int, games: int) -> float:
+    """The standard error of a win rate of ``wins`` in ``games`` (binomial)."""
+    p = wins / games
+    return round((p * (1 - p) / games) ** 0.5, 3)
+
+
 def bench_ootw_team(seeds: int, jobs: int) -> dict:
     """Patrol the Block at Standard, 4 players: the strong team beside the heuristic team."""
     out = {}
@@ -331,6 +337,7 @@ def bench_ootw_team(seeds: int, jobs: int) -> dict:
         results = _run_ootw(level, "patrol-the-block", list(range(seeds)), jobs)
         key = f"ootw_{level}"
         out[f"{key}_win_rate"] = round(sum(r[1] for r in results) / len(results), 3)
+        out[f"{key}_win_rate_se"] = stderr(sum(r[1] for r in results), len(results))
         out[f"{key}_points"] = round(sum(r[2] for r in results) / len(results), 1)
         out[f"{key}_seconds"] = round(time.perf_counter() - t, 1)
     out["ootw_team_seeds"] = seeds
@@ -351,6 +358,7 @@ def bench_ootw_all(each: int, jobs: int) -> dict:
             wins += sum(r[1] for r in results)
             games += len(results)
         out[f"ootw_{level}_win_rate_all"] = round(wins / games, 3)
+        out[f"ootw_{level}_win_rate_all_se"] = stderr(wins, games)
         out[f"ootw_{level}_by_adventure"] = by
         out[f"ootw_{level}_all_seconds"] = round(time.perf_counter() - t, 1)
     out["ootw_all_seeds_each"] = each
@@ -465,14 +473,16 @@ def main() -> None:
               f"{beside(out, 'gog_heuristic_win_share_vs_random')}")
     if "ootw_strong_win_rate" in out:
         print(f"  Out Of This World, Patrol the Block at Standard, 4 players, {out['ootw_team_seeds']} "
-              f"seeds: strong team win rate {beside(out, 'ootw_strong_win_rate')} (team points "
+              f"seeds: strong team win rate {beside(out, 'ootw_strong_win_rate')}, standard error "
+              f"{out['ootw_strong_win_rate_se']} (team points "
               f"{out['ootw_strong_points']}, {out['ootw_strong_seconds']} s), heuristic team "
               f"{beside(out, 'ootw_heuristic_win_rate')} (team points "
               f"{out['ootw_heuristic_points']}, {out['ootw_heuristic_seconds']} s)")
     if "ootw_strong_win_rate_all" in out:
         print(f"  Out Of This World, all six adventures at Standard, 4 players, "
               f"{out['ootw_all_seeds_each']} seeds each: strong team "
-              f"{beside(out, 'ootw_strong_win_rate_all')}, heuristic team "
+              f"{beside(out, 'ootw_strong_win_rate_all')}, standard error "
+              f"{out['ootw_strong_win_rate_all_se']}; heuristic team "
               f"{out['ootw_heuristic_win_rate_all']} ({out['ootw_strong_all_seconds']} s + "
               f"{out['ootw_heuristic_all_seconds']} s)")
         for adv in OOTW_ADVENTURES:

@@ -8,8 +8,9 @@ plan of the bot's own hand, priced from its view); they differ in the prices:
 * ``StrongBot`` -- the full prices the ``hint`` command uses: the reserve against Foes still to
   come, and Passes worth more to the players furthest from their goal.
 
-On Patrol the Block at Standard with four players, a team of strong bots wins about twice as
-often as a team of heuristic bots (``scripts/bench_solver.py``).
+With four players at Standard, a team of strong bots wins about twice as often as a team of
+heuristic bots, on Patrol the Block and over the six adventures (``scripts/bench_solver.py``;
+the figures and what was tried are in ``docs/solver.md``).
 """
 
 from __future__ import annotations

@@ -136,3 +136,62 @@ def test_no_action_as_the_only_legal_move_is_said_so():
     assert adv.action == legal[0]
     assert "only legal move" in adv.reason
     assert "no Equip, Pass or Defeat" in adv.reason
+
+
+def test_take_runner_up_is_the_best_other_option():
+    """The take hint names the best other take with one more solve (the options that bring the
+    same card removed), not one solve per option: it must equal the best of the options solved
+    one at a time."""
+    from dataclasses import replace
+
+    from solver.out_of_this_world import setplan
+    from solver.out_of_this_world.advisor import _same_take, _without, problem
+
+    checked = 0
+    for seed in range(1, 9):
+        for skip in (0, 4, 9):
+            full, p = position(seed, step="take", skip=skip)
+            v = full.view(p)
+            prob, _ = problem(v, taken=False, legal=v.legal(p))
+            best = setplan.best(prob)
+            drop = _same_take(prob, best.take)
+            singles = []
+            for i, opt in enumerate(prob.takes):
+                if i in drop:
+                    continue
+                foes = [f if f.take is None else replace(f, take=0) if f.take == i else
+                        replace(f, take=0, defeatable=False, weight=0, worth=0, blocks=frozenset())
+                        for f in prob.foes]
+                singles.append(setplan.best(replace(prob, takes=[opt], foes=foes, _groups=None)).value)
+            alt = _without(prob, drop)
+            assert (alt is None) == (not singles)
+            if alt is not None:
+                assert setplan.best(alt).value == max(singles), (seed, skip)
+                checked += 1
+    assert checked >= 10
+
+
+def test_the_reserve_against_a_foe_to_come_states_its_odds():
+    """A pair kept against a Foe still to come is a bet on the cards unseen: the plan says the
+    chance it rests on, and the reason does not count it as a Foe defeated."""
+    import re
+
+    from solver.out_of_this_world.position import build, parse
+
+    pos = {"format": 1, "game": "out-of-this-world", "adventure": "stained-glass",
+           "seats": [{"character": "Rita", "hand": ["Arcade tokens", "Kazoo"],
+                      "equipped": ["Keytar", "Keytar", "Keytar"], "foes": ["Gargoyle"]},
+                     {"character": "Penny", "hand": ["Kazoo"], "equipped": ["Dice"] * 3},
+                     {"character": "Ned", "hand": ["Yo-Yo"], "equipped": ["Joystick"] * 2},
+                     {"character": "Zack", "hand": [], "equipped": ["Harmonica"] * 2}],
+           "to_move": 0, "time": 2,
+           "stacks": [["Crowbar", "Slime Blob", "Board game"], ["Yo-Yo", "Alley Cat", "Metal detector"],
+                      ["Mixtape", "Spray paints", "Boombox"], ["Kazoo", "Water balloons", "Action figure"],
+                      ["Handheld console", "Trading cards"]]}
+    v = build(parse(pos)).view(0)
+    a = advise(v, v.legal(0))
+    m = re.search(r"to defeat a Foe still to come \(you take one more this round with chance "
+                  r"(\d+)%", a.plan or "")
+    assert m, a.plan
+    assert 0 < int(m.group(1)) < 100
+    assert "Foe defeated" not in a.reason and "a pair kept against a Foe still to come" in a.reason
