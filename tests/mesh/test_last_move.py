@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from .helpers import close_all, make_table, run_async, until
 
 
@@ -60,3 +62,22 @@ async def test_a_leave_with_unreadable_heads_is_still_a_leave(tmp_path):
         await until(lambda: 1 in host.left, what="bob left")
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_peer_that_left_without_its_heads_is_not_waited_for_like_an_away_one(tmp_path):
+    """A leave without the final heads (a program from before they were sent): the patient final
+    checkpoint gives up after its own timeout, as it would with a present, silent peer, instead
+    of waiting out the whole cap (30 s + the table's wait) for a peer that said it was leaving."""
+    meshes = await make_table(tmp_path, 2)
+    host, bob = meshes
+    try:
+        await host.channel.broadcast("b", {"x": 1})
+        await until(lambda: host.heads() == bob.heads(), what="both hold everything")
+        bob._heads_list = lambda: []  # type: ignore[method-assign]  # its leave says nothing
+        await bob.close()
+        await until(lambda: 1 in host.left, what="bob left")
+        with pytest.raises(TimeoutError, match="no checkpoint answer from bob"):
+            await host.checkpoint(1.0, patient=True, cap=600.0)
+    finally:
+        await close_all([host])
