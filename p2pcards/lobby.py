@@ -305,7 +305,8 @@ async def _until_stopped(mesh: Mesh) -> None:
 async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool) -> None:
     """Remind everyone whom the table waits for, with the time away; after ``wait`` seconds
     of absence end the match for everyone, naming who left. A peer cut off from everyone
-    (all others away) is told so and names nobody."""
+    (all others away) is told so and names nobody. A peer we hear but whose own heads show our
+    messages do not reach it (a failed resume, a one-way link) is waited for and named too."""
     reminded: dict[Any, float] = {}
     unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
     while True:
