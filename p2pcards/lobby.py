@@ -269,7 +269,9 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
         try:
             equivocations = await mesh.checkpoint(checkpoint_timeout, patient=True,
                                                   cap=checkpoint_timeout + info.wait)
+            result.compared = True
         except (TimeoutError, OSError):
+            result.compared = False
             say(f"(could not compare transcripts with {', '.join(mesh.waiting_for()) or 'every peer'}"
                 " after the last move; the result and audit above stand as played here)")
             equivocations = list(mesh.equivocations)
@@ -303,15 +305,27 @@ async def _until_stopped(mesh: Mesh) -> None:
 async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool) -> None:
     """Remind everyone whom the table waits for, with the time away; after ``wait`` seconds
     of absence end the match for everyone, naming who left. A peer cut off from everyone
-    (all others away) is told so and names nobody."""
+    (all others away) is told so and names nobody. A peer we hear but whose own heads show our
+    messages do not reach it (a failed resume, a one-way link) is waited for and named too."""
     reminded: dict[Any, float] = {}
+    unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
     while True:
         await asyncio.sleep(1.0)
         now = time.monotonic()
         away = {s: now - mesh.away_since.get(s, now) for s in mesh.away}
         others = [s for s in range(mesh.seats) if s != mesh.seat]
+        cut = mesh.unreached() - mesh.away  # a failed resume, a one-way link: we wait, and say so
+        unreached = {s: unreached.get(s, now) for s in cut}
+        reminded = {k: v for k, v in reminded.items()
+                    if not (isinstance(k, tuple) and k[1] not in unreached)}
+        for s, since in sorted(unreached.items()):
+            if now - reminded.get(("unreached", s), -1e9) >= REMIND_EVERY:
+                reminded[("unreached", s)] = now
+                how = "" if bot else "; they rerun their join command"
+                say(f"** waiting for {mesh.name_of(s)}: our messages do not reach their program "
+                    f"({_clock(now - since)}){how}")
         if not away:
-            reminded.clear()
+            reminded = {k: v for k, v in reminded.items() if isinstance(k, tuple)}
             continue
         if mesh.seats > 2 and set(away) >= set(others):
             longest = min(away.values())

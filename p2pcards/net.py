@@ -400,7 +400,7 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
                 "verdict": None if v is None else {"clean": v.clean, "culprit": v.culprit,
                                                    "reason": v.reason},
                 "steps": 0, "wall_s": round(time.perf_counter() - t0, 3), "timings": {},
-                "from_record": True}), flush=True)
+                "from_record": True, "compared": False}), flush=True)
         else:
             _say_result(result, names)
         return result
@@ -426,6 +426,7 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
                                                    "reason": v.reason},
                 "steps": result.steps, "wall_s": round(time.perf_counter() - t0, 3),
                 "timings": {k: round(x, 3) for k, x in result.timings.items()},
+                "compared": result.compared,
             }), flush=True)
         else:
             _results(mesh, result)

@@ -61,6 +61,7 @@ class TableResult:
     timings: dict[str, float] = field(default_factory=dict)
     turn_latencies: list[float] = field(default_factory=list)
     text: str = ""  # the result in words
+    compared: bool | None = None  # the final checkpoint matched every peer's transcript (networked)
 
 
 class Table:

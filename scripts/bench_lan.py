@@ -6,13 +6,16 @@ Each run plays one Go Out Girl match (host on host 1, autoplaying; bots on the o
 joiner is SIGKILLed at a random moment and restarted with its original command, and another
 joiner's link is cut for 10 s at a random moment. The crash moments cycle through the deck steps
 (0-2 s after the table fills: shuffling and dealing), a decision (after 1-10 plays) and the audit
-(as the last move is narrated, 0-1 s later). A failed run's outputs are kept under ``--logs``. A last run cuts a joiner's link right at the
-last move (when the host narrates the winner) and checks every peer still shows the result.
+(as the last move is narrated, 0-1 s later). A failed run's outputs are kept under ``--logs``.
+``--end-cuts`` last runs (1 by default) cut a joiner's link right at the last move (when the host
+narrates the winner) and check that every peer still shows the result and, once the link is
+back, compares its transcript with every other.
 
 Prints ``resume_success`` (share of runs where the crashed joiner got its seat back and the
 match finished with clean audits), ``cut_survived`` (the same for the cut), ``match_wall_s``
-(median), ``end_cut_result_shown``; ``--json`` prints one object. Timings are noisy on a shared
-machine.
+(median), ``end_cut_result_shown`` and ``end_cut_compared`` (share of the end cuts after which
+every peer compared its transcript with every other); ``--json`` prints one object. Timings are
+noisy on a shared machine.
 """
 
 from __future__ import annotations
@@ -116,7 +119,9 @@ def one(lan: Lan, tmp: Path, hosts: int, crash: str | None, cut: bool, end_cut: 
               len({json.dumps(r["outcome"], sort_keys=True) for r in reports if r}) == 1)
         return {"ok": ok, "wall": time.monotonic() - t0, "crashed": crashed, "cut": cutting,
                 "moment": crash,
-                "result_shown": "Result:" in out and all(r is not None for r in reports)}
+                "result_shown": "Result:" in out and all(r is not None for r in reports),
+                "compared": "could not compare" not in out and
+                all(r is not None and r.get("compared") is True for r in reports)}
     finally:
         for p in procs:
             if p.poll() is None:
@@ -129,6 +134,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=2, help="matches with a crash and a cut "
                     "(the issue's figure is over 20)")
     ap.add_argument("--hosts", type=int, default=3, help="hosts on the LAN (the issue used 4)")
+    ap.add_argument("--end-cuts", type=int, default=1, help="matches with a cut at the last "
+                    "move (a race between the final checkpoints: use several)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--logs", default=tempfile.gettempdir() + "/p2pcards-bench-lan",
                     help="where a failed run's outputs are kept")
@@ -136,8 +143,8 @@ def main() -> None:
     # a SIGTERM ends the bench like Ctrl-C: the namespaces and the peers are removed
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("bench_lan: terminated"))
     rng = random.Random(args.seed)
-    runs, end = [], None
-    for k in range(args.runs + 1):
+    runs, ends = [], []
+    for k in range(args.runs + args.end_cuts):
         lan = Lan(args.hosts)
         try:
             lan.up()
@@ -151,7 +158,8 @@ def main() -> None:
                     r = one(lan, Path(tmp), args.hosts, moment, True, False, rng, logs)
                     runs.append(r)
                 else:
-                    r = end = one(lan, Path(tmp), args.hosts, None, False, True, rng, logs)
+                    r = one(lan, Path(tmp), args.hosts, None, False, True, rng, logs)
+                    ends.append(r)
                 print(f"bench_lan: run {k + 1}: {'ok' if r.get('ok') else 'FAILED'} "
                       f"({r.get('moment') or 'end cut'}, {r.get('wall', 0):.0f} s)",
                       file=sys.stderr, flush=True)
@@ -162,10 +170,17 @@ def main() -> None:
         finally:
             lan.down()
     res = {
-        "resume_success": sum(r["ok"] and r.get("crashed", False) for r in runs) / len(runs),
-        "cut_survived": sum(r["ok"] and r.get("cut", False) for r in runs) / len(runs),
-        "match_wall_s": round(statistics.median(r.get("wall", 0.0) for r in runs), 1),
-        "end_cut_result_shown": bool(end and end.get("ok") and end.get("result_shown")),
+        "resume_success": (sum(r["ok"] and r.get("crashed", False) for r in runs) / len(runs)
+                           if runs else None),
+        "cut_survived": (sum(r["ok"] and r.get("cut", False) for r in runs) / len(runs)
+                         if runs else None),
+        "match_wall_s": (round(statistics.median(r.get("wall", 0.0) for r in runs), 1)
+                         if runs else None),
+        "end_cut_result_shown": bool(ends) and all(e.get("ok") and e.get("result_shown")
+                                                   for e in ends),
+        "end_cut_compared": (sum(bool(e.get("ok") and e.get("compared")) for e in ends)
+                             / len(ends) if ends else None),
+        "end_cuts": len(ends),
         "runs": len(runs),
         "hosts": args.hosts,
     }

@@ -398,9 +398,12 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         if self.closed:
             return
         if announce and self.verifier is not None and self.seat >= 0:
+            # our final heads go with the leave: a peer still in its final checkpoint may have
+            # nothing newer from us, and we will not answer its question any more
+            bye = {"heads": self._heads_list()}
             for s in self._members:
                 if s != self.seat:
-                    self._send_ctl(s, "bye", {})
+                    self._send_ctl(s, "bye", bye)
         self.closed = True
         for task in self._tasks:
             task.cancel()

@@ -185,7 +185,7 @@ class RecoveryMixin:
         answered for everything we hold (and any mismatch has been proven), with every
         equivocation found so far. ``TimeoutError`` (with words) if some peer does not answer
         in time; with ``patient`` the clock only runs while no peer is away (at most ``cap``
-        seconds in all)."""
+        seconds in all); a peer that left the table (a signed leave) does not stop it."""
         target = [seq for seq, _ in self._heads_list()]
         cp = secrets.token_hex(4)
         others = [s for s in self._members if s != self.seat]
@@ -199,7 +199,7 @@ class RecoveryMixin:
             if not missing and not self._proof_pending():
                 return list(self.equivocations)
             now = loop.time()
-            if not (patient and self.away):
+            if not (patient and self.away - self.left):  # one who left is not coming back
                 used += now - last
             last = now
             if (timeout is not None and used > timeout) or now - start > cap or self.closed:

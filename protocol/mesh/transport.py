@@ -269,7 +269,11 @@ class TransportMixin:
         t = msg["t"]
         try:
             if t == "bye":
-                self._mark_away(seat, left=True)
+                try:
+                    if "heads" in msg:  # what it held as it left, compared like any heads
+                        self._on_heads(seat, {"heads": msg["heads"]})
+                finally:  # a leave is a leave, even with heads we cannot read
+                    self._mark_away(seat, left=True)
                 return
             self._heard(seat)
             if t == "heads":

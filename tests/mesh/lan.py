@@ -5,9 +5,12 @@ always removed. Needs root; ``Lan.up`` raises ``LanUnavailable`` (with the reaso
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 
@@ -80,3 +83,68 @@ class Lan:
         for ns in reversed(self.made):  # deleting a namespace removes its veth ends too
             subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=20)
         self.made.clear()
+
+
+class Tapped:
+    """A peer process whose stdout and stderr are read all the time by two threads (a peer never
+    blocks on a full pipe while the test waits on another), with bounded waits on what it says."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.proc = proc
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self._cond = threading.Condition()
+        self._open = 2
+        for stream, sink in ((proc.stdout, self.out), (proc.stderr, self.err)):
+            threading.Thread(target=self._pump, args=(stream, sink), daemon=True).start()
+
+    def _pump(self, stream, sink: list[str]) -> None:
+        for line in stream:
+            with self._cond:
+                sink.append(line)
+                self._cond.notify_all()
+        with self._cond:
+            self._open -= 1
+            self._cond.notify_all()
+
+    def wait_for(self, pattern: str, timeout: float, count: int = 1) -> list[str]:
+        """Every stdout line so far once ``count`` of them contain ``pattern`` (a substring or a
+        regular expression); fails with what the peer said if it ends or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        rx = re.compile(pattern)
+        with self._cond:
+            while True:
+                if sum(pattern in ln or bool(rx.search(ln)) for ln in self.out) >= count:
+                    return list(self.out)
+                left = deadline - time.monotonic()
+                if left <= 0 or self._open == 0:
+                    break
+                self._cond.wait(min(left, 1.0))
+        raise AssertionError(f"never saw {pattern!r} ({'ended' if self._open == 0 else 'timed out'})"
+                             f":\n{self.text()}")
+
+    def finish(self, timeout: float) -> tuple[int, str, str]:
+        """Wait for the peer to end: (return code, stdout, stderr); fails with what it said (and
+        kills it) if it is still running after ``timeout``."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            raise AssertionError(f"still running after {timeout:g} s:\n{self.text()}") from None
+        with self._cond:  # the pipes close with the process: wait for the last lines
+            end = time.monotonic() + 10
+            while self._open and time.monotonic() < end:
+                self._cond.wait(1.0)
+            return self.proc.returncode, "".join(self.out), "".join(self.err)
+
+    def text(self) -> str:
+        return f"{self.proc.args[3:]}\n{''.join(self.out[-60:])}\n--- stderr\n{''.join(self.err[-40:])}"
+
+    def poll(self) -> int | None:
+        return self.proc.poll()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)

@@ -33,6 +33,7 @@ async def test_a_checkpoint_cut_off_after_the_last_move_keeps_the_result(tmp_pat
                       bot=True) for m in meshes))
         assert all(r.verdict is not None and r.verdict.clean for r in results)
         assert results[0].outcome == results[1].outcome
+        assert results[0].compared is True and results[1].compared is False  # bot --json says so
         assert any("could not compare transcripts with" in s and "the result and audit above "
                    "stand" in s for s in said[1])
         for m in meshes:
