@@ -9,8 +9,10 @@ terminal, plain lines are read instead (scripts, tests).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sys
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
@@ -32,12 +34,28 @@ class Left(Exception):
 
 
 async def stdin_lines() -> AsyncIterator[str]:
-    """Lines from a non-terminal standard input, without blocking the event loop."""
+    """Lines from a non-terminal standard input, without blocking the event loop.
+
+    A daemon thread reads them: a read blocked on an input that stays open (a pipe from a script
+    that never closes it) must not keep the program from ending when the game is over, as a read
+    in the event loop's executor did (``asyncio.run`` waits for the executor's threads)."""
     loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
-            return
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def put(item: str | None) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody reads any more
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    def read() -> None:
+        try:
+            for line in iter(sys.stdin.readline, ""):
+                put(line)
+        except (OSError, ValueError):  # standard input closed or unreadable: input ends
+            pass
+        put(None)
+
+    threading.Thread(target=read, name="stdin-lines", daemon=True).start()
+    while (line := await queue.get()) is not None:
         yield line.rstrip("\n")
 
 
