@@ -44,34 +44,8 @@ from .model import (
 from .partition import min_plays_fast
 
 
-def keep_value(n: int, h: list[int]) -> float:
-    """How much a card of number n is worth keeping (a Guard is precious)."""
-    if n == GUARD:
-        return 100.0
-    return n + 3.0 * (h[n] - 1)
-
-
-def worst_card(h: list[int]) -> int:
-    best_n, best_v = -1, 1e9
-    for n in range(14):
-        if h[n]:
-            v = keep_value(n, h)
-            if v < best_v:
-                best_n, best_v = n, v
-    return best_n
-
-
 def _play_size(a: tuple) -> int:
     return sum(k for _, k in a[3])
-
-
-def lead_choice(plays: list[tuple]) -> tuple:
-    best, key = plays[0], None
-    for a in plays:
-        k = (_play_size(a) * 2 - a[1] / 4, -a[1])
-        if key is None or k > key:
-            best, key = a, k
-    return best
 
 
 def can_play(b: Battle, p: int) -> bool:
@@ -99,57 +73,6 @@ def should_reveal(b: Battle, p: int) -> bool:
     if ch == KYOKO:
         return top is not None and top[1] == 2 and not can_play(b, p)
     return False
-
-
-def heuristic(b: Battle) -> tuple:
-    """The heuristic bot's choice in this position, for the seat to move."""
-    p = b.turn
-    h = b.hands[p]
-    ph = b.phase
-    if ph == DAMAGE_PH:
-        return ("D", worst_card(h))
-    if ph == DISCARD_PH:
-        return ("C", worst_card(h))
-    if ph == GIVE:
-        n = worst_card(h)
-        return KEEP if n == GUARD else ("V", n)
-    plays = b.plays(p)
-    if ph == LEAD:  # after a Reset; a hand of only Guards leads with a Guard (a pass)
-        return lead_choice(plays) if plays else GUARD_A
-    top = b.top
-    rev = b.revealed[p]
-    if not rev and should_reveal(b, p):
-        return REVEAL
-    if top is None:
-        if plays:
-            return lead_choice(plays)
-        return GUARD_A if h[GUARD] else REVEAL
-    ch = b.char[p]
-    if rev and ch == SHIAN and (top[0] >= 10 or top[2] >= 2):
-        for a in range(4):
-            if a <= h[2] and 3 - a <= h[3]:
-                return ("X", a, 3 - a)
-    d = top[2]
-    lethal = b.damage[p] + d >= LIFE[ch]
-    if plays:
-        best = min(plays, key=lambda a: (a[1], _play_size(a)))
-        waste = best[1] >= 13 and d <= 1 and b.size[p] > 4
-        if not waste or lethal:
-            return best
-    barrier = not rev and ch == KIRA
-    if lethal:
-        if barrier:
-            return BARRIER
-        if h[GUARD]:
-            return GUARD_A
-        return plays[0] if plays else WITHDRAW
-    if barrier and d >= 2:
-        return BARRIER
-    if h[GUARD] and (d >= 2 or b.damage[p] + d >= LIFE[ch] - 1):
-        return GUARD_A
-    if plays:
-        return min(plays, key=lambda a: a[1])
-    return PASS
 
 
 def choose_character(h: list[int], options: list[int], rng: random.Random) -> int:
@@ -199,36 +122,10 @@ def estimate(b: Battle, me: int, temperature: float = 1.2) -> float:
     return math.exp((mine - top) / temperature) / z
 
 
-def rollout(b: Battle, me: int, horizon: int, policy=heuristic, *, noise: float = 0.0,
-            rng: random.Random | None = None, mine=None) -> tuple[float, int]:
-    """Play ``b`` on with ``policy`` for at most ``horizon`` decisions; my win value (1/0 at the
-    end of the battle, ``estimate`` if cut short) and the decisions made.
-
-    ``noise``: the opponent model. Each decision of a seat other than ``me`` is, with this
-    chance, a legal move picked uniformly (``rng``) instead of the policy's: the others are
-    modelled as players who mostly play like the heuristic bot and sometimes do not, so the
-    plan chosen does not lean on their playing exactly like it. ``mine``: my own policy, if
-    not ``policy`` (the tuned policy: ``tuned``)."""
-    steps = 0
-    rnd = rng.random if rng is not None else random.random
-    pick = rng.choice if rng is not None else random.choice
-    while b.phase != OVER and steps < horizon:
-        if b.turn == me and mine is not None:
-            b.apply(mine(b))
-        elif noise and b.turn != me and rnd() < noise:
-            b.apply(pick(b.legal()))
-        else:
-            b.apply(policy(b))
-        steps += 1
-    if b.phase == OVER:
-        return (1.0 if b.winner == me else 0.0), steps
-    return estimate(b, me), steps
-
-
 # ---- the tuned playout policy -------------------------------------------------------------------
-# The heuristic bot's policy with its rules turned into weighted features. ``HEURISTIC_W``
-# reproduces ``heuristic``'s choices (tests check it); ``TUNED_W`` was found by self-play
-# (``tune.py``; the fixed seeds and the search are described there).
+# The heuristic bot's policy with its rules turned into weighted features. ``HEURISTIC_W`` is
+# the heuristic bot's own policy (``heuristic``; a test checks it against the rules written
+# out), ``TUNED_W`` was found by self-play (``tune.py`` describes the fixed seeds and search).
 #
 # lead_size, lead_number: a lead's score is size * lead_size - number * lead_number
 #     - plays_left * lead_plan (the fewest plays the rest of the hand needs);
@@ -331,6 +228,38 @@ def weighted(b: Battle, w: tuple = HEURISTIC_W) -> tuple:
     return PASS
 
 
+def heuristic(b: Battle) -> tuple:
+    """The heuristic bot's choice in this position, for the seat to move: the weighted policy at
+    the heuristic's own weights (tests/solver/test_gog_policy.py holds the rules written out)."""
+    return weighted(b, HEURISTIC_W)
+
+
 def tuned(b: Battle) -> tuple:
     """The tuned playout policy (``TUNED_W``)."""
     return weighted(b, TUNED_W)
+
+
+def rollout(b: Battle, me: int, horizon: int, policy=heuristic, *, noise: float = 0.0,
+            rng: random.Random | None = None, mine=None) -> tuple[float, int]:
+    """Play ``b`` on with ``policy`` for at most ``horizon`` decisions; my win value (1/0 at the
+    end of the battle, ``estimate`` if cut short) and the decisions made.
+
+    ``noise``: the opponent model. Each decision of a seat other than ``me`` is, with this
+    chance, a legal move picked uniformly (``rng``) instead of the policy's: the others are
+    modelled as players who mostly play like the heuristic bot and sometimes do not, so the
+    plan chosen does not lean on their playing exactly like it. ``mine``: my own policy, if
+    not ``policy`` (the tuned policy: ``tuned``)."""
+    steps = 0
+    rnd = rng.random if rng is not None else random.random
+    pick = rng.choice if rng is not None else random.choice
+    while b.phase != OVER and steps < horizon:
+        if b.turn == me and mine is not None:
+            b.apply(mine(b))
+        elif noise and b.turn != me and rnd() < noise:
+            b.apply(pick(b.legal()))
+        else:
+            b.apply(policy(b))
+        steps += 1
+    if b.phase == OVER:
+        return (1.0 if b.winner == me else 0.0), steps
+    return estimate(b, me), steps
