@@ -134,9 +134,10 @@ class _Auditor:
         """A record in which no message has this version and some has an older one was made by an
         older deck version (before ristretto255: version 2): it cannot be checked here, and
         nobody deviated for it. A record that mixes versions goes on: its odd message is named."""
-        vs = {b.get("v") for _, b in (m for m in self.messages if isinstance(m, (list, tuple))
-                                      and len(m) == 2) if isinstance(b, dict)}
-        old = sorted(v for v in vs if type(v) is int and 0 < v < VERSION)
+        vs = {v for _, b in (m for m in self.messages if isinstance(m, (list, tuple))
+                             and len(m) == 2) if isinstance(b, dict)
+              for v in [b.get("v")] if type(v) is int}
+        old = sorted(v for v in vs if 0 < v < VERSION)
         if old and VERSION not in vs:
             raise _Stop(Verdict(False, None, None, None,
                                 f"made by an older deck version ({old[-1]}): this program checks "

@@ -229,7 +229,7 @@ class Check:
 
 def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
     """Checks common to every message (SPEC.md "Envelope"): an object with exactly the envelope,
-    descriptor and step fields, ``v`` = 2, ``seat`` = the authenticated sender."""
+    descriptor and step fields, ``v`` = VERSION (an integer), ``seat`` = the authenticated sender."""
     if not isinstance(body, dict):
         return "malformed message (not an object)"
     step, op = body.get("step"), body.get("op")
@@ -237,9 +237,9 @@ def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
         return f"unknown step {step!r}"
     if not _is_int(op) or not 0 <= op < 2**63:
         return "malformed message (op)"
-    if body.get("seat") != sender or not 0 <= sender < min(seats, MAX_SEATS):
+    if not _is_int(body.get("seat")) or body["seat"] != sender or not 0 <= sender < min(seats, MAX_SEATS):
         return f"message claims to come from seat {body.get('seat')!r}"
-    if body.get("v") != VERSION:
+    if not _is_int(body.get("v")) or body["v"] != VERSION:
         return f"unknown protocol version {body.get('v')!r}"
     desc = descriptor_of(body)
     if desc is None:

@@ -10,6 +10,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from protocol.audit import audit
 from protocol.deck import DeckPeer
@@ -113,6 +115,60 @@ def test_one_old_version_message_in_a_current_record_names_its_sender(
     body["v"] = 2
     v = audit(finished["record"]["params"], msgs).verdict
     assert not v.older and v.culprit == sender and "protocol version 2" in v.reason
+
+
+@pytest.mark.parametrize("v", [{"a": 1}, [3], None, "3", 3.0])
+def test_a_message_whose_version_is_not_a_number_names_its_sender(
+        finished: dict[str, Any], v: Any) -> None:
+    """Found by the transcript fuzzer: a re-signed message whose ``v`` was a dict made the version
+    check raise ``unhashable type``. Any non-integer version is that sender's deviation."""
+    msgs = copy.deepcopy(finished["record"]["messages"])
+    sender, body = msgs[4]
+    body["v"] = v
+    verdict = audit(finished["record"]["params"], msgs).verdict
+    assert not verdict.older and not verdict.clean and verdict.culprit == sender
+
+
+HOSTILE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=4), kids, max_size=3),
+    max_leaves=6)
+
+
+def _paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
+    """Every place in a JSON value: each key of an object, each index of a list, recursively."""
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    out = []
+    for k, v in items:
+        out.append((*prefix, k))
+        out.extend(_paths(v, (*prefix, k)))
+    return out
+
+
+def _at(obj: Any, path: tuple) -> Any:
+    for k in path:
+        obj = obj[k]
+    return obj
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), value=HOSTILE)
+def test_any_place_in_any_message_set_to_any_json_value_gets_a_verdict(
+        finished: dict[str, Any], data: st.DataObject, value: Any) -> None:
+    """The audit reads a record it cannot trust: whatever JSON value replaces whatever field (or
+    list entry, or proof part) of whatever message, it answers with a verdict, never an exception,
+    and a changed message is never passed as a clean, complete record: its sender is named, or
+    (when the change makes it another operation's message) the record is said to stop there."""
+    msgs = copy.deepcopy(finished["record"]["messages"])
+    i = data.draw(st.integers(0, len(msgs) - 1), label="message")
+    body = msgs[i][1]
+    path = data.draw(st.sampled_from(_paths(body)), label="path")
+    old = _at(body, path)
+    _at(body, path[:-1])[path[-1]] = value
+    verdict = audit(finished["record"]["params"], msgs).verdict
+    assert isinstance(str(verdict), str)
+    if value != old or type(value) is not type(old):
+        assert not (verdict.clean and verdict.complete), (i, path, value)
 
 
 def test_audit_is_a_pure_function(finished: dict[str, Any]) -> None:
