@@ -2,13 +2,16 @@
 files: every mutant gets a verdict or a clear error with a non-zero exit, never a traceback.
 
 One real two-player game is played in-process per session (``transcript_mutants.make_game``);
-the mutants are drawn from a seeded ``random.Random``, so every run tries the same files. Deep
+the mutants are drawn from a seeded ``random.Random``, so every run tries the same mutations. Deep
 mutants are re-signed with the players' own keys, so they reach the deck audit and the replay.
+The game's keys are fresh each session, so the same mutators meet different bytes every run;
+``P2PCARDS_LONG=1`` tries twenty times as many deep mutants.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -24,7 +27,7 @@ from . import transcript_mutants as tm
 pytestmark = pytest.mark.network
 
 N_BYTE = 160  # cheap: most stop at the signature check
-N_DEEP = 20  # re-signed: each runs the deck audit (about half a second)
+N_DEEP = 400 if os.environ.get("P2PCARDS_LONG") == "1" else 20  # re-signed: each runs the deck audit (about half a second)
 
 runner = CliRunner()
 
