@@ -476,6 +476,8 @@ def audit(
 
     if not Path(transcript).exists():
         fail(f"{transcript}: no such file")
+    if Path(transcript).is_dir():
+        fail(f"{transcript} is a folder, not a transcript (p2pcards tables lists them)")
     if is_local(transcript):
         fail(f"{transcript} is a local game: its dealer was this machine, so there is no deck "
              f"to audit; step through it with: p2pcards replay {transcript}")

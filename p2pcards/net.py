@@ -303,8 +303,21 @@ def _over_on_record(me: Identity, home: str | None, address: str,
     return None
 
 
+def checked_code(code: str | None) -> str | None:
+    """A typed table code in its canonical form (``None``: none given), or a clear error."""
+    from protocol.tablecode import normalize_code
+
+    if code is None:
+        return None
+    try:
+        return normalize_code(code)
+    except ValueError as exc:
+        raise MeshError(f"{code!r} is not a table code: {exc}") from None
+
+
 async def _join_or_record(me: Identity, address: str, code: str | None, name: str, bind: str,
                           home: str | None) -> Mesh | tuple[TableResult, list[str], int]:
+    code = checked_code(code)
     try:
         return await Mesh.join(me, address, code, name, bind=bind, home=home)
     except JoinFailed:

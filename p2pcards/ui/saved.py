@@ -213,7 +213,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     try:
         t = read_transcript(path)
     except TranscriptError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+        raise ConfigError(str(exc)) from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:

@@ -1,0 +1,49 @@
+"""What a person types wrong on the command line gets one line that says what is wrong and a
+non-zero exit: never the internal-error line, never a traceback, and nothing sent to a table.
+
+Found by trying the commands by hand: ``join ADDR --code x`` used to end in "p2pcards hit an
+internal error (ValueError: ...)", and ``audit`` of a folder printed a NOT-clean verdict."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from p2pcards.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path / "home"))
+
+
+def one_error_line(args: list[str], code: int) -> str:
+    res = runner.invoke(app, args, input="")
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert res.exit_code == code, res.output
+    errors = [ln for ln in res.output.splitlines() if ln.startswith("error: ")]
+    assert len(errors) == 1 and "internal error" not in res.output, res.output
+    return errors[0]
+
+
+@pytest.mark.parametrize("command", ["join", "bot"])
+@pytest.mark.parametrize("bad, why", [("x", "6 characters"), ("ABC-DE!", "letters and digits"),
+                                      ("", "6 characters"), ("ABCD-EFGH", "6 characters")])
+def test_a_mistyped_table_code_is_refused_before_any_network(command, bad, why):
+    # port 9 (discard) on loopback: nothing answers, so reaching the network would hang 10 s
+    line = one_error_line([command, "127.0.0.1:9", "--code", bad], 1)
+    assert f"{bad!r} is not a table code" in line and why in line
+
+
+def test_audit_and_replay_of_a_folder_say_so(tmp_path):
+    assert "is a folder" in one_error_line(["audit", str(tmp_path)], 2)
+    line = one_error_line(["replay", str(tmp_path), "--plain"], 2)
+    assert line.count(str(tmp_path)) == 1 and "directory" in line.lower()
+
+
+def test_audit_and_replay_of_a_missing_file_say_no_such_file(tmp_path):
+    missing = str(tmp_path / "nope.jsonl")
+    assert "no such file" in one_error_line(["audit", missing], 2)
+    assert "no such file" in one_error_line(["replay", missing, "--plain"], 2).lower()
