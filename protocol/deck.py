@@ -113,6 +113,8 @@ class DeckPeer:
         self._order: list[int] | None = None
         self._mix = False
         self._inbox: dict[tuple[int, str, int], dict[str, Any]] = {}
+        #: keys of the messages filed before their operation started (checked when it starts)
+        self._early: dict[int, list[tuple[int, str, int]]] = {}
         self._public: list[tuple[int, dict[str, Any]]] = []
         self._aborts: dict[int, dict[str, Any]] = {}
 
@@ -217,9 +219,8 @@ class DeckPeer:
         self.op += 1
         self.ops.append(desc)
         try:
-            for (o, step, sender), msg in list(self._inbox.items()):
-                if o == op:
-                    self._check_belongs(op, step, sender, msg)
+            for key in self._early.pop(op, ()):
+                self._check_belongs(op, key[1], key[2], self._inbox[key])
             result = await body(op, desc)
         except DeckError as exc:
             if exc.op is None:
@@ -264,6 +265,8 @@ class DeckPeer:
                                 "received)", op)
         if op < self.op:
             self._check_belongs(op, step, sender, body)
+        else:
+            self._early.setdefault(op, []).append(key)
         self._inbox[key] = body
 
     async def _wait(self, op: int, step: str, sender: int) -> dict[str, Any]:

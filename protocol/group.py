@@ -38,7 +38,7 @@ import struct
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
-from .sodium import buf as _buf
+from .sodium import BUF32 as _buf
 from .sodium import lib as _lib
 
 #: The order of the group (ristretto255 has prime order).
@@ -363,6 +363,17 @@ def msm_int(ks: Sequence[int], ps: Sequence[Point]) -> Point:
     multiplication (the public initial deck has ``a = G`` in every card)."""
     if len(ks) != len(ps):
         raise ValueError("msm: as many scalars as points")
+    if len(ps) == 1:  # one card (an opening): the same as below without the merging dictionaries
+        p, k = ps[0], ks[0] % L
+        if type(p) is not bytes or len(p) != POINT_BYTES:
+            raise InvalidPoint("not a 32-byte point encoding", 0)
+        if k == 0:
+            validate_point(p, 0)
+            return IDENTITY
+        r = _raw_base(k.to_bytes(32, "little")) if p == G else _raw_mul(k.to_bytes(32, "little"), p)
+        if r is None:
+            raise InvalidPoint("not a valid point", 0)
+        return r
     coef: dict[bytes, int] = {}
     first: dict[bytes, int] = {}
     for i, (k, p) in enumerate(zip(ks, ps, strict=True)):
@@ -401,15 +412,9 @@ def hash_to_scalar(domain: bytes, *parts: bytes) -> Scalar:
 
 
 def hash_to_int(domain: bytes, *parts: bytes) -> int:
-    h = hashlib.sha512()
-    h.update(lp(domain))
-    h.update(u32(len(parts)))
-    for p in parts:
-        h.update(lp(p))
+    prefix = b"".join([lp(domain), u32(len(parts)), *[lp(p) for p in parts]])
     for ctr in range(1 << 32):  # bounded; ends at ctr = 0 but for probability 2^-252
-        hc = h.copy()
-        hc.update(u32(ctr))
-        v = int.from_bytes(hc.digest(), "little") % L
+        v = int.from_bytes(hashlib.sha512(prefix + u32(ctr)).digest(), "little") % L
         if v:
             return v
     raise AssertionError("unreachable")  # pragma: no cover
