@@ -271,6 +271,8 @@ class DeckPeer:
 
     async def _wait(self, op: int, step: str, sender: int) -> dict[str, Any]:
         key = (op, step, sender)
+        if key in self._inbox:  # already filed (and checked on arrival)
+            return self._inbox[key]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         while key not in self._inbox:
@@ -390,7 +392,8 @@ class DeckPeer:
         S: list[int] = desc["slots"]
         to: list[int] = desc["to"]
         me = self.seat
-        fields = await _work(len(S), self.pub.make_shares, self.secrets, self.x, op, desc, me)
+        fields = (self.pub.make_shares(self.secrets, self.x, op, desc, me) if len(S) < THREAD_MIN
+                  else await _work(len(S), self.pub.make_shares, self.secrets, self.x, op, desc, me))
         await self._bcast(op, desc, "shares", **fields)
         cur = [self.pub.cts[s] for s in S]
         got: dict[int, list[Point]] = {}
@@ -401,7 +404,8 @@ class DeckPeer:
             if j == me:
                 continue
             body = await self._wait(op, "shares", j)
-            plain, enc = await _work(len(S), self.pub.check_shares, op, desc, j, body, False)
+            plain, enc = (self.pub.check_shares(op, desc, j, body, False) if len(S) < THREAD_MIN
+                          else await _work(len(S), self.pub.check_shares, op, desc, j, body, False))
             if plain is not None:
                 got[j] = plain
             elif me in enc:

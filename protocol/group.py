@@ -70,12 +70,10 @@ class InvalidScalar(ValueError):
 
 
 # ---- encodings -----------------------------------------------------------------------------------
-def u32(n: int) -> bytes:
-    return struct.pack(">I", n)
-
-
-def u64(n: int) -> bytes:
-    return struct.pack(">Q", n)
+#: ``u32(n)``/``u64(n)``: big-endian encodings (the bound ``pack`` methods: no Python frame per
+#: call, and the hashes of every proof call them many times)
+u32 = struct.Struct(">I").pack
+u64 = struct.Struct(">Q").pack
 
 
 def lp(b: bytes) -> bytes:
@@ -412,7 +410,9 @@ def hash_to_scalar(domain: bytes, *parts: bytes) -> Scalar:
 
 
 def hash_to_int(domain: bytes, *parts: bytes) -> int:
-    prefix = b"".join([lp(domain), u32(len(parts)), *[lp(p) for p in parts]])
+    # lp() written out: this runs for every challenge and batching coefficient
+    prefix = b"".join([lp(domain), u32(len(parts)),
+                       *[len(p).to_bytes(4, "big") + p for p in parts]])
     for ctr in range(1 << 32):  # bounded; ends at ctr = 0 but for probability 2^-252
         v = int.from_bytes(hashlib.sha512(prefix + u32(ctr)).digest(), "little") % L
         if v:
