@@ -134,7 +134,9 @@ def card_table(table_id: bytes, deck_spec: str, n_cards: int) -> tuple[list[Poin
 def add(p: Point, q: Point) -> Point:
     """``p + q``. It accepts any point of the curve (the identity included: sums inside a proof may
     be zero); validate inputs from the wire first. Raises :class:`InvalidPoint` off the curve."""
-    return _raw_add(_check32(p), _check32(q))
+    if type(p) is not bytes or len(p) != POINT_BYTES or type(q) is not bytes or len(q) != POINT_BYTES:
+        _check32(p), _check32(q)  # raises, naming the problem
+    return _raw_add(p, q)
 
 
 def mul(k: Scalar, p: Point, index: int | None = None) -> Point:
@@ -276,7 +278,9 @@ def _check32(p: object, index: int | None = None) -> bytes:
 
 def sub(p: Point, q: Point) -> Point:
     """``p - q``. Like :func:`add`, it accepts the identity (sums inside proofs may be zero)."""
-    return _raw_sub(_check32(p), _check32(q))
+    if type(p) is not bytes or len(p) != POINT_BYTES or type(q) is not bytes or len(q) != POINT_BYTES:
+        _check32(p), _check32(q)  # raises, naming the problem
+    return _raw_sub(p, q)
 
 
 def sc(v: int) -> Scalar:

@@ -63,7 +63,7 @@ def descriptor_of(body: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    return type(x) is int  # not a bool (nor any other subclass: JSON makes plain ints)
 
 
 def _index_list(v: Any, bound: int, what: str, empty: bool = False) -> str | None:
