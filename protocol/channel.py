@@ -13,6 +13,8 @@ forges is the receiving protocol's to detect and name.
 from __future__ import annotations
 
 import asyncio
+import json
+import json.scanner
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from typing import Any
@@ -60,7 +62,9 @@ class Channel(ABC):
 class InMemoryHub:
     """In-process transport for tests, benchmarks and local tables: ``hub.channel(seat)``.
 
-    Bodies are round-tripped through a JSON-like copy so no peer shares objects with another.
+    A body is serialised once per send (JSON, as on the wire; a broadcast is one send) and each
+    recipient decodes its own copy, so no peer shares objects with another. A body that JSON
+    cannot carry (bytes, a set, ...) is copied structurally instead, as before.
     ``hub.log`` records every delivery as ``(sender, recipient, topic, body)``."""
 
     def __init__(self, seats: int) -> None:
@@ -75,9 +79,27 @@ class InMemoryHub:
         return self.channels[seat]
 
     def deliver(self, sender: int, to: int, topic: str, body: Message) -> None:
-        copy = _copy(body)
-        self.log.append((sender, to, topic, copy))
-        self._inboxes[to][topic].put_nowait((sender, copy))
+        self._put(sender, [to], topic, body)
+
+    def deliver_all(self, sender: int, tos: list[int], topic: str, body: Message) -> None:
+        """One send of ``body`` to the seats ``tos``: serialised once, decoded per recipient. A
+        subclass that overrides ``deliver`` (a test hub watching each delivery) has it called for
+        each recipient instead."""
+        if type(self).deliver is not InMemoryHub.deliver:
+            for to in tos:
+                self.deliver(sender, to, topic, body)
+            return
+        self._put(sender, tos, topic, body)
+
+    def _put(self, sender: int, tos: list[int], topic: str, body: Message) -> None:
+        try:
+            data = _ENCODE(body)
+        except (TypeError, ValueError):
+            data = None
+        for to in tos:
+            copy = _copy(body) if data is None else _DECODE(data)
+            self.log.append((sender, to, topic, copy))
+            self._inboxes[to][topic].put_nowait((sender, copy))
 
 
 class MemoryChannel(Channel):
@@ -92,14 +114,25 @@ class MemoryChannel(Channel):
         self.hub.deliver(self.seat, to, topic, body)
 
     async def broadcast(self, topic: str, body: Message) -> None:
-        for to in self.others():
-            self.hub.deliver(self.seat, to, topic, body)
+        self.hub.deliver_all(self.seat, self.others(), topic, body)
 
     async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
         queue = self.hub._inboxes[self.seat][topic]
+        if not queue.empty():  # already here: no waiter task, no timer
+            return queue.get_nowait()
         if timeout is None:
             return await queue.get()
-        return await asyncio.wait_for(queue.get(), timeout)
+        async with asyncio.timeout(timeout):  # a timer on this task, not a task of its own
+            return await queue.get()
+
+
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False).encode
+_DECODE = json.JSONDecoder().decode
+if json.scanner.c_make_scanner is not None:  # CPython's C scanner, called directly: the text is
+    _SCAN = json.scanner.c_make_scanner(json.JSONDecoder())  # always one value of our own making
+
+    def _DECODE(data: str) -> Any:  # noqa: N802 - the same name as the plain decoder above
+        return _SCAN(data, 0)[0]
 
 
 def _copy(v: Any) -> Any:

@@ -113,6 +113,8 @@ class DeckPeer:
         self._order: list[int] | None = None
         self._mix = False
         self._inbox: dict[tuple[int, str, int], dict[str, Any]] = {}
+        #: keys of the messages filed before their operation started (checked when it starts)
+        self._early: dict[int, list[tuple[int, str, int]]] = {}
         self._public: list[tuple[int, dict[str, Any]]] = []
         self._aborts: dict[int, dict[str, Any]] = {}
 
@@ -217,9 +219,8 @@ class DeckPeer:
         self.op += 1
         self.ops.append(desc)
         try:
-            for (o, step, sender), msg in list(self._inbox.items()):
-                if o == op:
-                    self._check_belongs(op, step, sender, msg)
+            for key in self._early.pop(op, ()):
+                self._check_belongs(op, key[1], key[2], self._inbox[key])
             result = await body(op, desc)
         except DeckError as exc:
             if exc.op is None:
@@ -264,27 +265,44 @@ class DeckPeer:
                                 "received)", op)
         if op < self.op:
             self._check_belongs(op, step, sender, body)
+        else:
+            self._early.setdefault(op, []).append(key)
         self._inbox[key] = body
 
     async def _wait(self, op: int, step: str, sender: int) -> dict[str, Any]:
         key = (op, step, sender)
+        if key in self._inbox:  # already filed (and checked on arrival)
+            return self._inbox[key]
+        return (await self._wait_any(op, step, [sender]))[1]
+
+    async def _wait_any(self, op: int, step: str, senders: Sequence[int]
+                        ) -> tuple[int, dict[str, Any]]:
+        """The ``step`` message of the first of ``senders`` (in their order) already filed, else
+        of the first of them to arrive: a seat checks what has come while it waits for the rest
+        (on a LAN the receiver of an opening then checks the last share alone once it comes, not
+        every share after the slowest one). A sender among them that aborted is named at once;
+        nothing within ``timeout``: the first of them is named."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
-        while key not in self._inbox:
-            if sender in self._aborts:
-                a = self._aborts[sender]
-                claimed = a.get("culprit")
-                raise PeerAborted(sender, claimed if isinstance(claimed, int) else None, step,
-                                  str(a.get("reason"))[:200], op)
+        while True:
+            for j in senders:
+                if (op, step, j) in self._inbox:
+                    return j, self._inbox[op, step, j]
+            for j in senders:
+                if j in self._aborts:
+                    a = self._aborts[j]
+                    claimed = a.get("culprit")
+                    raise PeerAborted(j, claimed if isinstance(claimed, int) else None, step,
+                                      str(a.get("reason"))[:200], op)
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise DeckTimeout(sender, step, f"no {step} message within {self.timeout:g} s", op)
+                raise DeckTimeout(senders[0], step, f"no {step} message within "
+                                  f"{self.timeout:g} s", op)
             try:
                 s, body = await self.ch.recv(TOPIC, timeout=remaining)
             except TimeoutError:
                 continue
             self._file(s, body)
-        return self._inbox[key]
 
     async def _bcast(self, op: int, desc: dict[str, Any], step: str, /, **fields: Any) -> dict[str, Any]:
         """Broadcast this seat's message; returns what was actually published (the first message
@@ -387,18 +405,20 @@ class DeckPeer:
         S: list[int] = desc["slots"]
         to: list[int] = desc["to"]
         me = self.seat
-        fields = await _work(len(S), self.pub.make_shares, self.secrets, self.x, op, desc, me)
+        fields = (self.pub.make_shares(self.secrets, self.x, op, desc, me) if len(S) < THREAD_MIN
+                  else await _work(len(S), self.pub.make_shares, self.secrets, self.x, op, desc, me))
         await self._bcast(op, desc, "shares", **fields)
         cur = [self.pub.cts[s] for s in S]
         got: dict[int, list[Point]] = {}
         if me in to:  # this seat's own share: only a receiver needs it (a plain one is published)
             got[me] = ([bytes.fromhex(d) for d in fields["shares"]] if fields["shares"] is not None
                        else [eg.share(self.x, ct) for ct in cur])
-        for j in range(self.n):
-            if j == me:
-                continue
-            body = await self._wait(op, "shares", j)
-            plain, enc = await _work(len(S), self.pub.check_shares, op, desc, j, body, False)
+        pending = [j for j in range(self.n) if j != me]
+        while pending:  # in arrival order: what has come is checked while the rest comes
+            j, body = await self._wait_any(op, "shares", pending)
+            pending.remove(j)
+            plain, enc = (self.pub.check_shares(op, desc, j, body, False) if len(S) < THREAD_MIN
+                          else await _work(len(S), self.pub.check_shares, op, desc, j, body, False))
             if plain is not None:
                 got[j] = plain
             elif me in enc:

@@ -38,7 +38,7 @@ import struct
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
-from .sodium import buf as _buf
+from .sodium import BUF32 as _buf
 from .sodium import lib as _lib
 
 #: The order of the group (ristretto255 has prime order).
@@ -70,12 +70,10 @@ class InvalidScalar(ValueError):
 
 
 # ---- encodings -----------------------------------------------------------------------------------
-def u32(n: int) -> bytes:
-    return struct.pack(">I", n)
-
-
-def u64(n: int) -> bytes:
-    return struct.pack(">Q", n)
+#: ``u32(n)``/``u64(n)``: big-endian encodings (the bound ``pack`` methods: no Python frame per
+#: call, and the hashes of every proof call them many times)
+u32 = struct.Struct(">I").pack
+u64 = struct.Struct(">Q").pack
 
 
 def lp(b: bytes) -> bytes:
@@ -136,7 +134,9 @@ def card_table(table_id: bytes, deck_spec: str, n_cards: int) -> tuple[list[Poin
 def add(p: Point, q: Point) -> Point:
     """``p + q``. It accepts any point of the curve (the identity included: sums inside a proof may
     be zero); validate inputs from the wire first. Raises :class:`InvalidPoint` off the curve."""
-    return _raw_add(_check32(p), _check32(q))
+    if type(p) is not bytes or len(p) != POINT_BYTES or type(q) is not bytes or len(q) != POINT_BYTES:
+        _check32(p), _check32(q)  # raises, naming the problem
+    return _raw_add(p, q)
 
 
 def mul(k: Scalar, p: Point, index: int | None = None) -> Point:
@@ -278,7 +278,9 @@ def _check32(p: object, index: int | None = None) -> bytes:
 
 def sub(p: Point, q: Point) -> Point:
     """``p - q``. Like :func:`add`, it accepts the identity (sums inside proofs may be zero)."""
-    return _raw_sub(_check32(p), _check32(q))
+    if type(p) is not bytes or len(p) != POINT_BYTES or type(q) is not bytes or len(q) != POINT_BYTES:
+        _check32(p), _check32(q)  # raises, naming the problem
+    return _raw_sub(p, q)
 
 
 def sc(v: int) -> Scalar:
@@ -363,6 +365,17 @@ def msm_int(ks: Sequence[int], ps: Sequence[Point]) -> Point:
     multiplication (the public initial deck has ``a = G`` in every card)."""
     if len(ks) != len(ps):
         raise ValueError("msm: as many scalars as points")
+    if len(ps) == 1:  # one card (an opening): the same as below without the merging dictionaries
+        p, k = ps[0], ks[0] % L
+        if type(p) is not bytes or len(p) != POINT_BYTES:
+            raise InvalidPoint("not a 32-byte point encoding", 0)
+        if k == 0:
+            validate_point(p, 0)
+            return IDENTITY
+        r = _raw_base(k.to_bytes(32, "little")) if p == G else _raw_mul(k.to_bytes(32, "little"), p)
+        if r is None:
+            raise InvalidPoint("not a valid point", 0)
+        return r
     coef: dict[bytes, int] = {}
     first: dict[bytes, int] = {}
     for i, (k, p) in enumerate(zip(ks, ps, strict=True)):
@@ -401,15 +414,11 @@ def hash_to_scalar(domain: bytes, *parts: bytes) -> Scalar:
 
 
 def hash_to_int(domain: bytes, *parts: bytes) -> int:
-    h = hashlib.sha512()
-    h.update(lp(domain))
-    h.update(u32(len(parts)))
-    for p in parts:
-        h.update(lp(p))
+    # lp() written out: this runs for every challenge and batching coefficient
+    prefix = b"".join([lp(domain), u32(len(parts)),
+                       *[len(p).to_bytes(4, "big") + p for p in parts]])
     for ctr in range(1 << 32):  # bounded; ends at ctr = 0 but for probability 2^-252
-        hc = h.copy()
-        hc.update(u32(ctr))
-        v = int.from_bytes(hc.digest(), "little") % L
+        v = int.from_bytes(hashlib.sha512(prefix + u32(ctr)).digest(), "little") % L
         if v:
             return v
     raise AssertionError("unreachable")  # pragma: no cover

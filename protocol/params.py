@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 TOPIC = "deck"
@@ -34,8 +35,8 @@ class DeckParams:
         if not 2 <= self.seats <= MAX_SEATS:
             raise ValueError(f"a deck needs 2 to {MAX_SEATS} seats, not {self.seats}")
 
-    @property
-    def digest(self) -> bytes:
+    @cached_property
+    def digest(self) -> bytes:  # every proof context binds it: computed once per table
         return desc_digest(self.deck_spec)
 
     def to_json(self) -> dict[str, Any]:

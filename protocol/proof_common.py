@@ -173,10 +173,7 @@ def enc_cts(cts: Sequence[Ciphertext]) -> bytes:
 
 def digest(*parts: bytes) -> bytes:
     """``SHA-512(lp(part_1) || ... || lp(part_n))``."""
-    h = hashlib.sha512()
-    for p in parts:
-        h.update(lp(p))
-    return h.digest()
+    return hashlib.sha512(b"".join([len(p).to_bytes(4, "big") + p for p in parts])).digest()
 
 
 def nonces(domain: bytes, nonce_seed: bytes, witness: bytes, statement: bytes) -> Callable[[], int]:

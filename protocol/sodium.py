@@ -100,6 +100,10 @@ def _load() -> tuple[ctypes.CDLL, str]:
 lib, SOURCE = _load()
 
 
+BUF32 = ctypes.c_char * 32
+
+
 def buf() -> ctypes.Array[ctypes.c_char]:
-    """A fresh 32-byte output buffer (read it with ``.raw``)."""
-    return ctypes.create_string_buffer(32)
+    """A fresh 32-byte output buffer (read it with ``.raw``): the array type is made once
+    (``create_string_buffer`` looks it up and audits on every call, a few microseconds each)."""
+    return BUF32()

@@ -63,7 +63,7 @@ def descriptor_of(body: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    return type(x) is int  # not a bool (nor any other subclass: JSON makes plain ints)
 
 
 def _index_list(v: Any, bound: int, what: str, empty: bool = False) -> str | None:
@@ -227,6 +227,12 @@ class Check:
             raise self.fail(f"{what}: {reason}")
 
 
+#: the fields of a message, by (operation kind, step)
+_WANT = {(kind, step): frozenset({"v", "op", "kind", "step", "seat", *DESC_FIELDS[kind],
+                                  *STEP_FIELDS[step]})
+         for kind in DESC_FIELDS for step in STEP_FIELDS}
+
+
 def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
     """Checks common to every message (SPEC.md "Envelope"): an object with exactly the envelope,
     descriptor and step fields, ``v`` = VERSION (an integer), ``seat`` = the authenticated sender."""
@@ -246,8 +252,8 @@ def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
         return "malformed operation descriptor"
     if step != "abort" and step not in STEPS_OF[desc["kind"]]:
         return f"step {step} does not belong to a {desc['kind']} operation"
-    want = {"v", "op", "kind", "step", "seat", *DESC_FIELDS[desc["kind"]], *STEP_FIELDS[step]}
-    if set(body) != want:
+    want = _WANT[desc["kind"], step]
+    if body.keys() != want:
         extra, missing = sorted(set(body) - want), sorted(want - set(body))
         return f"fields {'missing: ' + ', '.join(missing) if missing else ''}" \
                f"{'; ' if missing and extra else ''}{'unexpected: ' + ', '.join(extra) if extra else ''}"

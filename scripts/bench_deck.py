@@ -27,7 +27,10 @@ Medians over repeated runs of:
   sum), which the floor leaves out; ``floor_ratio_with_adds_cpu`` is a separate figure that
   prices them too (CPU time over multiplications and additions at their unit CPU times).
 
-``--lan`` runs the LAN harness only (5 processes over loopback).
+``--lan`` runs the LAN harness only (5 processes over loopback). ``--budget`` prints where one
+opening's CPU time goes instead: libsodium's share (each call timed) against the rest, and per
+opening how many hashes, hex conversions, libsodium calls, JSON encodings and decodings,
+envelope and share checks, tasks, thread hops and event-loop iterations it makes.
 
 All peers of an in-process table share this machine and its cores; the machine is also shared
 with other work, so figures are noisy. v1's figures (SRA deck, lock proofs) were measured with
@@ -323,14 +326,110 @@ def lan_run(repeat: int, opens: int) -> tuple[float, float]:
     return statistics.median(shuffles), statistics.median(openings)
 
 
+# ---- the budget of one opening (--budget) -----------------------------------------------------------
+#: what the call counts are grouped into: (label, predicate on cProfile's (file, line, name))
+BUDGET_COUNTS: list[tuple[str, Callable[[str, str], bool]]] = [
+    ("sha256/sha512 hashes", lambda f, n: "openssl_sha" in n),
+    ("hmac digests", lambda f, n: "hmac_digest" in n or n == "<built-in method _hashlib.hmac_new>"),
+    ("hex conversions (to/from)", lambda f, n: n in ("<method 'hex' of 'bytes' objects>",
+                                                    "<built-in method fromhex>")),
+    ("libsodium calls", lambda f, n: f.endswith("group.py") and n.startswith("_raw_")),
+    ("point validations (is_valid_point)", lambda f, n: n == "is_valid_point"),
+    ("JSON encodings (one per send)", lambda f, n: f.endswith("encoder.py") and n == "encode"),
+    ("JSON decodings (one per recipient)", lambda f, n: f.endswith("channel.py")
+     and n == "_DECODE"),
+    ("envelope checks", lambda f, n: n == "envelope_problem"),
+    ("share checks", lambda f, n: n == "check_shares"),
+    ("tasks created", lambda f, n: n == "create_task"),
+    ("worker-thread hops (_work/to_thread)", lambda f, n: n == "to_thread"),
+    ("event-loop iterations", lambda f, n: n == "_run_once"),
+]
+
+
+def open_budget(opens: int) -> dict[str, Any]:
+    """Where one opening (one card to one seat among 5, as ``open_one_ms``) spends its CPU time:
+    libsodium (each call timed with ``thread_time``) against the rest, and how many of each
+    thing it does (from cProfile's call counts, over ``opens`` openings)."""
+    import cProfile
+    import pstats
+    crypto = [0.0]
+    undo = []
+    for name in ("_raw_mul", "_raw_base", "_raw_add", "_raw_sub"):
+        f = getattr(g, name)
+
+        def timed_call(*a: Any, _f: Any = f) -> Any:
+            t = time.thread_time()
+            try:
+                return _f(*a)
+            finally:
+                crypto[0] += time.thread_time() - t
+        undo.append((name, f))
+        setattr(g, name, timed_call)
+    total: list[float] = []
+    parts: list[float] = []
+    prof = cProfile.Profile()
+    try:
+        async def run(profile: bool) -> None:
+            peers = table(SEATS, 20)
+            await every(peers, lambda p: p.shuffle(range(20)))
+            for k in range(10):
+                crypto[0] = 0.0
+                t = time.thread_time()
+                if profile:
+                    prof.enable()
+                await every(peers, lambda p, k=k: p.open([k], [1]))
+                if profile:
+                    prof.disable()
+                else:
+                    total.append(time.thread_time() - t)
+                    parts.append(crypto[0])
+        for _ in range(max(1, opens // 10)):
+            asyncio.run(run(False))
+        asyncio.run(run(True))  # the call counts, on 10 more openings (cProfile slows them)
+    finally:
+        for name, f in undo:
+            setattr(g, name, f)
+    n = len(total)
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    counts = {label: sum(v[1] for (f, _, name), v in stats.items() if pred(f, name)) / 10
+              for label, pred in BUDGET_COUNTS}
+    rest = [t - k for t, k in zip(total, parts, strict=True)]
+
+    def sodium(*names: str) -> float:
+        return sum(v[1] for (f, _, name), v in stats.items()
+                   if f.endswith("group.py") and name in names) / 10
+    return {"openings": n, "cpu_ms": statistics.median(total) * 1e3,
+            "libsodium_cpu_ms": statistics.median(parts) * 1e3,
+            "rest_cpu_ms": statistics.median(rest) * 1e3,
+            "mults_variable_base": sodium("_raw_mul"), "mults_fixed_base": sodium("_raw_base"),
+            "adds": sodium("_raw_add", "_raw_sub"),
+            "python_calls": sum(v[1] for v in stats.values()) / 10, "counts": counts}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--repeat", type=int, default=5, help="runs per median (default 5)")
     ap.add_argument("--quick", action="store_true", help="one run each, no LAN harness")
     ap.add_argument("--lan", action="store_true", help="the LAN harness only")
+    ap.add_argument("--budget", action="store_true",
+                    help="where one opening's CPU time goes, and what it counts, only")
     args = ap.parse_args()
     r = 1 if args.quick else args.repeat
+    if args.budget:
+        b = open_budget(20 if args.quick else 10 * args.repeat)
+        if args.json:
+            print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in b.items()}))
+            return
+        print(f"one opening (one card to one seat among {SEATS}), medians of {b['openings']} on "
+              f"this shared machine (noisy): CPU {b['cpu_ms']:.2f} ms = libsodium "
+              f"{b['libsodium_cpu_ms']:.2f} ms + the rest {b['rest_cpu_ms']:.2f} ms")
+        print(f"  {b['mults_variable_base']:.0f} variable-base and {b['mults_fixed_base']:.0f} "
+              f"fixed-base multiplications, {b['adds']:.0f} additions; "
+              f"{b['python_calls']:.0f} Python calls")
+        for label, v in b["counts"].items():
+            print(f"  {v:7.1f}  {label}")
+        return
     if args.lan:
         lan_s, lan_open = lan_run(r, 8)
         print(json.dumps({"repeat": r, "verified_shuffle_110x5_lan_s": round(lan_s, 6),
