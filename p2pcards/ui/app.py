@@ -259,6 +259,7 @@ class TableApp(App[Any]):
         self.live_view: Callable[[], GameState] | None = None  # the table's current view
         self._redraw_pending = False
         self._heap_frozen = False
+        self._gc_held = False
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -299,7 +300,26 @@ class TableApp(App[Any]):
         gc.collect()
         gc.freeze()
 
+    def hold_gc(self) -> None:
+        """Keep the cyclic garbage collector out of the redraw now starting (a move arrived):
+        automatic collection is off until the screen's next refresh, then on again and it
+        catches up at once. Compositing a frame makes thousands of short-lived objects (strips,
+        caches), which set off 3-10 young collections inside every redraw, and now and then a
+        full one of 40-90 ms, the slowest redraws of a game. Left alone if collection is
+        already off (someone else's choice)."""
+        if self._gc_held or not gc.isenabled() or not self.is_running:
+            return
+        self._gc_held = True
+        gc.disable()
+        self.call_after_refresh(self._release_gc)
+
+    def _release_gc(self) -> None:
+        if self._gc_held:
+            self._gc_held = False
+            gc.enable()
+
     def on_unmount(self) -> None:
+        self._release_gc()  # the refresh that would have released it may never come
         if self._heap_frozen:  # back to the collector: another table may follow in this process
             self._heap_frozen = False
             gc.unfreeze()
@@ -321,6 +341,7 @@ class TableApp(App[Any]):
     def write_log(self, lines: str | Sequence[str]) -> None:
         if isinstance(lines, str):
             lines = [lines]
+        self.hold_gc()
         shown = []
         for line in lines:
             line = printable(line)
@@ -351,6 +372,7 @@ class TableApp(App[Any]):
 
     def show(self, view: GameState) -> None:
         """Redraw the table from this view."""
+        self.hold_gc()
         self.view = view
         seat = self.seat if self.seat is not None and self.seat >= 0 else None
         try:

@@ -1,7 +1,8 @@
 """The screen's redraw work after a peer's move (issue 13, item 8): a log line repaints the log
 without laying out the whole screen and still shows the newest line, the table's panels keep
-their height, the option list fills in one layout, and the garbage collector's full walks happen
-while the screen waits for the person. The speed itself is measured by scripts/bench_ui.py."""
+their height, the option list fills in one layout, the garbage collector's full walks happen
+while the screen waits for the person, and no collection runs inside a redraw. The speed itself
+is measured by scripts/bench_ui.py."""
 
 from __future__ import annotations
 
@@ -46,6 +47,19 @@ async def settle(pilot, n: int = 3) -> None:
         await pilot.pause()
 
 
+def local_app(game: str, seed: int) -> TableApp:
+    lg = LocalGame(game, 3, 2, seed, {}, save=False)
+    return TableApp(lg.game, lg.seat, lg.run, names=lg.names, forced_delay=0.0)
+
+
+async def until_asked(pilot, app: TableApp) -> None:
+    """Until the person is asked (or the game is over), within a bound."""
+    for _ in range(500):
+        await pilot.pause()
+        if app.legal or app.finished_text is not None:
+            return
+
+
 def last_log_words(app: TableApp) -> set[str]:
     shown = [line for line in rendered(app, "log") if line.strip()]
     return words(shown[-1]) if shown else set()
@@ -72,14 +86,10 @@ def test_a_log_line_repaints_the_log_only_and_shows_the_newest_line(layouts):
 
 def test_the_newest_log_line_stays_on_screen_when_the_options_appear_and_go():
     async def go():
-        lg = LocalGame("out-of-this-world", 3, 2, 2, {}, save=False)
-        app = TableApp(lg.game, lg.seat, lg.run, names=lg.names, forced_delay=0.0)
+        app = local_app("out-of-this-world", 2)
         async with app.run_test(size=(140, 45)) as pilot:
-            for _ in range(40):  # each question shrinks the log; each answer gives it back
-                for _ in range(500):
-                    await pilot.pause()
-                    if app.legal or app.finished_text is not None:
-                        break
+            for _ in range(12):  # each question shrinks the log; each answer gives it back
+                await until_asked(pilot, app)
                 if app.finished_text is not None:
                     break
                 await settle(pilot)
@@ -140,13 +150,10 @@ def test_the_option_list_fills_in_one_layout(layouts):
 
 def test_garbage_is_collected_while_the_screen_waits_for_the_person():
     async def go():
-        lg = LocalGame("go-out-girl", 3, 2, 4, {}, save=False)
-        app = TableApp(lg.game, lg.seat, lg.run, names=lg.names, forced_delay=0.0)
+        app = local_app("go-out-girl", 4)
         async with app.run_test(size=(140, 45)) as pilot:
-            for _ in range(500):
-                await pilot.pause()
-                if app.legal:
-                    break
+            await until_asked(pilot, app)
+            assert app.legal
             await settle(pilot)
             # what was alive when the question came is set aside: a full collection during
             # the peers' moves walks only what was made since
@@ -154,6 +161,33 @@ def test_garbage_is_collected_while_the_screen_waits_for_the_person():
             app.exit(None)
         # the table is gone: everything goes back to the collector
         assert gc.get_freeze_count() == 0
+    asyncio.run(go())
+
+
+def test_no_collection_runs_inside_a_redraw_and_the_garbage_is_collected_after_it():
+    async def go():
+        app = bare_app()
+        async with app.run_test(size=(140, 45)) as pilot:
+            await settle(pilot)
+            assert gc.isenabled()
+            lg = LocalGame("out-of-this-world", 3, 2, 1, {}, save=False)
+            app.write_log("Bot 1 takes stack 2.")  # a peer's move arrives...
+            app.show(lg.watcher)
+            assert not gc.isenabled()  # ...no collection until the screen shows it
+            await settle(pilot)
+            assert gc.isenabled()  # the refresh is done: collection is back on
+            assert "Bot 1 takes stack 2." in "\n".join(rendered(app, "log"))
+            # a collector someone else turned off stays off
+            gc.disable()
+            try:
+                app.show(lg.watcher)
+                await settle(pilot)
+                assert not gc.isenabled()
+            finally:
+                gc.enable()
+            app.show(lg.watcher)
+            app.exit(None)
+        assert gc.isenabled()  # closing the app before its refresh gives collection back
     asyncio.run(go())
 
 
