@@ -30,7 +30,7 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from ..engine import Action, Decide, GameState
 from . import arrange as arrange_ui
 from .present import Entry, Option, Presenter, lookup, presenter_for
-from .text import printable
+from .text import printable, type_a_number
 
 HELP = """Playing at the table
 
@@ -588,7 +588,7 @@ class TableApp(App[Any]):
     def _pick(self, n: int) -> None:
         shown = self._shown()
         if not 1 <= n <= len(shown):
-            self.notice(f"Not a choice: type a number from 1 to {len(shown)}.")
+            self.notice(f"Not a choice: {type_a_number(len(shown))}.")
             return
         e = shown[n - 1]
         if e.single:
@@ -679,8 +679,8 @@ class TableApp(App[Any]):
                 self.group = Entry(f"{len(found)} options match '{text}'", found)
                 self._render_options()
             else:
-                self.notice(f"No option matches '{text}'; type a number from 1 to "
-                            f"{len(self._shown())}, or 'help'.")
+                self.notice(f"No option matches '{text}'; "
+                            f"{type_a_number(len(self._shown()))}, or 'help'.")
         else:
             self.notice(f"Unknown command {word!r}; type 'help'.")
 

@@ -16,6 +16,7 @@ from ..engine import SPECTATOR, Action, GameState, LocalDealer, RuleViolation, p
 from ..games import new_game
 from . import arrange as arrange_ui
 from .present import Presenter, lookup, presenter_for
+from .text import type_a_number
 
 COMMANDS = ("help", "?", "status", "who", "hint", "rules", "card", "say", "quit", "exit")
 
@@ -127,7 +128,7 @@ class PromptHuman:
             elif text in ("quit", "exit"):
                 raise Quit()
             elif text:
-                self.show([f"Not a choice: type a number from 1 to {len(legal)}, a move such as "
+                self.show([f"Not a choice: {type_a_number(len(legal))}, a move such as "
                            f"'{' '.join(self.presenter(view).words(view, legal[0]))}', or 'help'."])
 
     def presenter(self, view: GameState) -> Presenter:

@@ -19,6 +19,7 @@ from typing import Any
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
 from .present import lookup, presenter_for
+from .text import type_a_number
 
 HELP = """Commands (any time):
   <number>     take that option (when it is your turn)
@@ -160,7 +161,7 @@ class TerminalPlayer:
                 return
             i = int(word)
             if not 1 <= i <= len(self._legal):
-                self.out(f"Not a choice: type a number from 1 to {len(self._legal)}.")
+                self.out(f"Not a choice: {type_a_number(len(self._legal))}.")
                 return
             self._pending.set_result(self._legal[i - 1])
         elif word in ("help", "?"):

@@ -46,3 +46,8 @@ def outcome_words(outcome: object, names: list[str]) -> str:
         else:
             parts.append(f"{key} {v}")
     return "; ".join(parts)
+
+
+def type_a_number(n: int) -> str:
+    """How to pick one of ``n`` numbered options, in words: "type 1" when there is one."""
+    return "type 1" if n == 1 else f"type a number from 1 to {n}"

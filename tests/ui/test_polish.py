@@ -182,3 +182,11 @@ def test_networked_prompt_says_whose_turn_and_repeats_the_options():
     assert "Your options:" in out and out[-1].endswith(mine.view(0).describe(p._legal[-1]))
     asyncio.run(p.handle("who"))
     assert out[-1].startswith("Turn: yours")
+
+
+def test_a_single_option_is_not_called_a_range():
+    """Found in line mode: 'type a number from 1 to 1'."""
+    from p2pcards.ui.text import type_a_number
+
+    assert type_a_number(1) == "type 1"
+    assert type_a_number(4) == "type a number from 1 to 4"
