@@ -31,10 +31,26 @@ ADVENTURES = ("patrol-the-block", "birthday-bash", "hit-the-books", "night-schoo
               "stained-glass", "confrontation")
 
 
+TOKEN = 8  # a Time token, in points toward the goal, at a round's end (the carry score)
+
+
+def carry(m) -> tuple[bool, float]:
+    """A round's end valued for the rounds after it: won first, then Time tokens (``TOKEN``
+    points each), the points equipped toward each seat's goal (none beyond it), minus 3 a Foe
+    still in front of a seat (it costs Time again next round), plus half a point a card kept
+    (at most 5 a seat: the rest is discarded down)."""
+    r = m.r
+    pts = sum(min(m.points(p), r.goal) if r.goal else m.points(p) for p in range(r.n))
+    foes = sum(len(f) for f in m.foes)
+    kept = sum(min(len(h), 5) for h in m.hands)
+    return (m.result == "won", TOKEN * (m.time - m.time0) + pts - 3 * foes + 0.5 * kept)
+
+
 class Oracle:
     """Full-information decisions for every seat of one game (see the module's docstring)."""
 
-    def __init__(self, cards: int = 8, nodes: int = 60_000) -> None:
+    def __init__(self, cards: int = 8, nodes: int = 60_000, score=None) -> None:
+        self.score = score  # the planner's value of a round's end (None: its outcome)
         self.cards = cards
         self.nodes = nodes
         self.planner: Planner | None = None
@@ -57,7 +73,7 @@ class Oracle:
             return None
         m = round_from_game(g)
         if self.planner is None:
-            self.planner = Planner(m, self.nodes)
+            self.planner = Planner(m, self.nodes, self.score)
             self.time0 = m.time0
         # the memo's outcomes count Time from the planner's first root (a Herald taken since
         # then has already cost its token): keep the same origin
@@ -81,12 +97,12 @@ class Oracle:
 
 
 def oracle_game(adventure: str, seed: int, cards: int = 8, nodes: int = 60_000,
-                players: int = 4) -> tuple[bool, int, int]:
+                players: int = 4, score=None) -> tuple[bool, int, int]:
     """One game at Standard with the benchmark's seeds: (won, team points, exact decisions)."""
     g = new_game("out-of-this-world", players, {"adventure": adventure, "difficulty": "standard"})
     dealer = LocalDealer(seed)
     bots = [StrongBot(p, seed * 8 + p) for p in range(players)]
-    orc = Oracle(cards, nodes)
+    orc = Oracle(cards, nodes, score)
     for _ in range(200_000):
         req = g.pending()
         if req is None:
@@ -105,8 +121,9 @@ def oracle_game(adventure: str, seed: int, cards: int = 8, nodes: int = 60_000,
 
 
 def _part(args) -> list[tuple[str, int, bool, int, int]]:
-    adv, seeds, cards, nodes = args
-    return [(adv, s, *oracle_game(adv, s, cards, nodes)) for s in seeds]
+    adv, seeds, cards, nodes, score = args
+    fn = carry if score == "carry" else None
+    return [(adv, s, *oracle_game(adv, s, cards, nodes, score=fn)) for s in seeds]
 
 
 def main() -> None:
@@ -116,10 +133,13 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=8, help="plan exactly from this many stack cards")
     ap.add_argument("--nodes", type=int, default=60_000, help="the planner's node limit")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--score", choices=("outcome", "carry"), default="outcome",
+                    help="the planner's value of a round's end (default its outcome: won, Time, "
+                    "team points; carry: also what carries over to the next round)")
     ap.add_argument("--adventures", default=",".join(ADVENTURES))
     a = ap.parse_args()
     seeds = list(range(a.first, a.first + a.each))
-    tasks = [(adv, seeds[j::a.jobs], a.cards, a.nodes) for adv in a.adventures.split(",")
+    tasks = [(adv, seeds[j::a.jobs], a.cards, a.nodes, a.score) for adv in a.adventures.split(",")
              for j in range(a.jobs)]
     with ProcessPoolExecutor(a.jobs) as ex:
         rows = [r for part in ex.map(_part, tasks) for r in part]
