@@ -22,16 +22,22 @@ from p2pcards.engine import Action
 from p2pcards.games.out_of_this_world.game import Game
 
 from .advisor import DEFAULT, Prices, advise
+from .endgame import endgame_move
 
 
 class SolverBot(Bot):
     name = "solver"
     prices: Prices = DEFAULT
+    endgame = False  # the exact planner in a round's last turns (``endgame.py``)
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
         if len(legal) == 1:
             return legal[0]
+        if self.endgame:
+            act = endgame_move(view, legal)
+            if act is not None:
+                return act
         return advise(view, legal, prices=self.prices, explain=False).action
 
 
@@ -43,3 +49,4 @@ class NormalBot(SolverBot):
 class StrongBot(SolverBot):
     name = "strong"
     prices = DEFAULT
+    endgame = True

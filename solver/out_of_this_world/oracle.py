@@ -24,26 +24,12 @@ from p2pcards.engine import Decide, Decision, LocalDealer
 from p2pcards.games import new_game
 
 from .bots import StrongBot
+from .endgame import carry
 from .exact import Planner, TooBig
 from .model import action_map, round_from_game
 
 ADVENTURES = ("patrol-the-block", "birthday-bash", "hit-the-books", "night-school",
               "stained-glass", "confrontation")
-
-
-TOKEN = 8  # a Time token, in points toward the goal, at a round's end (the carry score)
-
-
-def carry(m) -> tuple[bool, float]:
-    """A round's end valued for the rounds after it: won first, then Time tokens (``TOKEN``
-    points each), the points equipped toward each seat's goal (none beyond it), minus 3 a Foe
-    still in front of a seat (it costs Time again next round), plus half a point a card kept
-    (at most 5 a seat: the rest is discarded down)."""
-    r = m.r
-    pts = sum(min(m.points(p), r.goal) if r.goal else m.points(p) for p in range(r.n))
-    foes = sum(len(f) for f in m.foes)
-    kept = sum(min(len(h), 5) for h in m.hands)
-    return (m.result == "won", TOKEN * (m.time - m.time0) + pts - 3 * foes + 0.5 * kept)
 
 
 class Oracle:
