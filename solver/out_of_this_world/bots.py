@@ -6,7 +6,8 @@ plan of the bot's own hand, priced from its view); they differ in the prices:
 * ``NormalBot`` -- the set plan alone: no pair kept in reserve against the Foes still to come
   this round, and a Pass worth the same to every player who still needs points;
 * ``StrongBot`` -- the full prices the ``hint`` command uses: the reserve against Foes still to
-  come, and Passes worth more to the players furthest from their goal.
+  come, and Passes worth more to the players furthest from their goal; and in a round's last two
+  stack cards (all face up) the exact round planner from its view (``endgame.py``).
 
 With four players at Standard, a team of strong bots wins about twice as often as a team of
 heuristic bots, on Patrol the Block and over the six adventures (``scripts/bench_solver.py``;

@@ -107,7 +107,8 @@ def oracle_game(adventure: str, seed: int, cards: int = 8, nodes: int = 60_000,
 
 
 def _part(args) -> list[tuple[str, int, bool, int, int]]:
-    adv, seeds, cards, nodes, score = args
+    adv, seeds, cards, nodes, score, endgame = args
+    StrongBot.endgame = endgame
     fn = carry if score == "carry" else None
     return [(adv, s, *oracle_game(adv, s, cards, nodes, score=fn)) for s in seeds]
 
@@ -123,9 +124,12 @@ def main() -> None:
                     help="the planner's value of a round's end (default its outcome: won, Time, "
                     "team points; carry: also what carries over to the next round)")
     ap.add_argument("--adventures", default=",".join(ADVENTURES))
+    ap.add_argument("--no-endgame", action="store_true",
+                    help="the strong bot without its own last-turns planner (as before it)")
     a = ap.parse_args()
     seeds = list(range(a.first, a.first + a.each))
-    tasks = [(adv, seeds[j::a.jobs], a.cards, a.nodes, a.score) for adv in a.adventures.split(",")
+    tasks = [(adv, seeds[j::a.jobs], a.cards, a.nodes, a.score,
+              not a.no_endgame) for adv in a.adventures.split(",")
              for j in range(a.jobs)]
     with ProcessPoolExecutor(a.jobs) as ex:
         rows = [r for part in ex.map(_part, tasks) for r in part]
