@@ -6,7 +6,8 @@ plan of the bot's own hand, priced from its view); they differ in the prices:
 * ``NormalBot`` -- the set plan alone: no pair kept in reserve against the Foes still to come
   this round, and a Pass worth the same to every player who still needs points;
 * ``StrongBot`` -- the full prices the ``hint`` command uses: the reserve against Foes still to
-  come, and Passes worth more to the players furthest from their goal.
+  come, and Passes worth more to the players furthest from their goal; and in a round's last two
+  stack cards (all face up) the exact round planner from its view (``endgame.py``).
 
 With four players at Standard, a team of strong bots wins about twice as often as a team of
 heuristic bots, on Patrol the Block and over the six adventures (``scripts/bench_solver.py``;
@@ -22,16 +23,22 @@ from p2pcards.engine import Action
 from p2pcards.games.out_of_this_world.game import Game
 
 from .advisor import DEFAULT, Prices, advise
+from .endgame import endgame_move
 
 
 class SolverBot(Bot):
     name = "solver"
     prices: Prices = DEFAULT
+    endgame = False  # the exact planner in a round's last turns (``endgame.py``)
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
         if len(legal) == 1:
             return legal[0]
+        if self.endgame:
+            act = endgame_move(view, legal)
+            if act is not None:
+                return act
         return advise(view, legal, prices=self.prices, explain=False).action
 
 
@@ -43,3 +50,4 @@ class NormalBot(SolverBot):
 class StrongBot(SolverBot):
     name = "strong"
     prices = DEFAULT
+    endgame = True

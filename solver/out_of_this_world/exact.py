@@ -80,7 +80,10 @@ def moves(m: Round) -> list[tuple]:
 
 
 class Planner:
-    def __init__(self, root: Round, node_limit: int = NODE_LIMIT) -> None:
+    def __init__(self, root: Round, node_limit: int = NODE_LIMIT, score=None) -> None:
+        # score(m) -> a comparable value of a round's end, bigger is better (default the
+        # outcome: won, -Time tokens lost, team points)
+        self.score = score or Round.outcome
         self.root = root.copy()
         self.memo: dict[tuple, tuple[bool, int, int]] = {}
         self.nodes = 0
@@ -88,7 +91,7 @@ class Planner:
 
     def value(self, m: Round) -> tuple[bool, int, int]:
         if m.step == OVER:
-            return m.outcome()
+            return self.score(m)
         key = canonical_key(m)
         v = self.memo.get(key)
         if v is not None:
@@ -139,5 +142,5 @@ class Planner:
         return out
 
 
-def plan(root: Round, node_limit: int = NODE_LIMIT) -> PlanResult:
-    return Planner(root, node_limit).solve()
+def plan(root: Round, node_limit: int = NODE_LIMIT, score=None) -> PlanResult:
+    return Planner(root, node_limit, score).solve()

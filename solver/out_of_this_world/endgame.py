@@ -1,0 +1,102 @@
+"""The exact round planner in a round's last turns, from one seat's view (the strong bot).
+
+When the stacks hold at most ``CARDS`` cards and every one of them is face up (each stack down to
+its top card), the only hidden part of the round is the other seats' unseen hand cards. The
+seat plans the rest of the round with ``exact.Planner`` on its view with those cards left out (a
+pessimistic deal: the others can use only the cards the seat knows they hold), valuing the
+round's end by ``carry`` (won first, then Time, the points toward each goal, the Foes left,
+the cards kept), and plays the first move of the plan. The others replan from their own views at
+their turns. A position past ``NODES`` planner states is refused and the set advisor decides.
+
+Measured with full knowledge (``oracle.py``), planning the last two cards of each round this way
+won 33 of 96 games where the strong team won 21 (seeds 0-15 of each adventure; docs/solver.md).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from p2pcards.games.out_of_this_world.game import Game
+
+from .exact import Planner, TooBig
+from .model import ACTION, GIVE, TAKE, Round, action_map, rules_of
+
+CARDS = 2
+NODES = 20_000
+
+
+TOKEN = 8  # a Time token, in points toward the goal, at a round's end (the carry score)
+
+
+def carry(m) -> tuple[bool, float]:
+    """A round's end valued for the rounds after it: won first, then Time tokens (``TOKEN``
+    points each), the points equipped toward each seat's goal (none beyond it), minus 3 a Foe
+    still in front of a seat (it costs Time again next round), plus half a point a card kept
+    (at most 5 a seat: the rest is discarded down)."""
+    r = m.r
+    pts = sum(min(m.points(p), r.goal) if r.goal else m.points(p) for p in range(r.n))
+    foes = sum(len(f) for f in m.foes)
+    kept = sum(min(len(h), 5) for h in m.hands)
+    return (m.result == "won", TOKEN * (m.time - m.time0) + pts - 3 * foes + 0.5 * kept)
+
+
+def round_from_view(g: Game) -> Round | None:
+    """The round model of a seat's view with the others' unseen hand cards left out; None when
+    a stack card is hidden or no Go For It! decision is pending."""
+    req = g.req
+    if req is None or req["type"] != "decide" or g.phase != "go" or g.step not in (
+            "take", "action", "give"):
+        return None
+    stacks = []
+    for i in range(g.n_stacks):
+        st = []
+        for s in g.stack(i):
+            v = g.values[s]
+            if v is None:
+                return None
+            st.append(g._cls[v])
+        stacks.append(tuple(st))
+    r = rules_of(g)
+    m = Round(r)
+
+    def known(slots) -> list[int]:
+        return [g._cls[g.values[s]] for s in slots if g.values[s] is not None]
+
+    for p in range(r.n):
+        m.hands[p] = tuple(sorted(known(g.hand(p))))
+        m.foes[p] = tuple(sorted(known(g.foes(p))))
+        m.equip[p] = tuple(sorted((g._cls[g.values[s]], s in g.spent) for s in g.equipped(p)
+                                  if g.values[s] is not None))
+    m.stacks = stacks
+    m.turn = g.turn
+    m.step = {"take": TAKE, "action": ACTION, "give": GIVE}[g.step]
+    m.no_action = g.no_action
+    m.legs = g.legs
+    m.sneaks = list(g.sneaks)
+    m.time = g.time
+    m.time0 = g.time
+    m.defeated = tuple(sorted((k, v) for k, v in g.defeated.items()
+                              if any(c[0] == "defeated" and c[1] == k for c in r.win)))
+    return m
+
+
+def endgame_move(view: Game, legal, cards: int = CARDS, nodes: int = NODES):
+    """The planner's first move from the seat's view in a round's last turns, or None."""
+    if view.phase != "go" or sum(len(view.stack(i)) for i in range(view.n_stacks)) > cards:
+        return None
+    m = round_from_view(view)
+    if m is None or len(m.hands[m.turn]) != len(view.hand(m.turn)):
+        return None
+    pl = Planner(m, nodes, carry)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        best = pl.value(m)
+        line = pl.line(m, best)
+    except TooBig:
+        return None
+    finally:
+        sys.setrecursionlimit(limit)
+    if not line or line[0].chance:
+        return None
+    return action_map(view, legal).get(line[0].action)
