@@ -21,7 +21,7 @@ from protocol.transcript import find_transcripts, read_transcript
 from .bots.registry import make_bot
 from .lobby import WAIT, GameInfo, play_seat, spawn_bot
 from .table import TableResult
-from .ui.text import printable
+from .ui.text import printable, type_a_number
 
 
 def say(text: str) -> None:
@@ -378,7 +378,7 @@ async def _pick_table(bind: str) -> str | None:
             return None
         if text.isdigit() and 1 <= int(text) <= len(tables):
             return tables[int(text) - 1].address
-        say(f"Type a number from 1 to {len(tables)}, or q.")
+        say(f"{type_a_number(len(tables)).capitalize()}, or q.")
 
 
 async def _patience(mesh: Mesh, patience: float) -> None:
