@@ -19,7 +19,7 @@ import sys
 from p2pcards.games.out_of_this_world.game import Game
 
 from .exact import Planner, TooBig
-from .model import ACTION, GIVE, TAKE, Round, action_map, rules_of
+from .model import Round, action_map, round_from_game
 
 CARDS = 2
 NODES = 20_000
@@ -47,37 +47,9 @@ def round_from_view(g: Game) -> Round | None:
     if req is None or req["type"] != "decide" or g.phase != "go" or g.step not in (
             "take", "action", "give"):
         return None
-    stacks = []
-    for i in range(g.n_stacks):
-        st = []
-        for s in g.stack(i):
-            v = g.values[s]
-            if v is None:
-                return None
-            st.append(g._cls[v])
-        stacks.append(tuple(st))
-    r = rules_of(g)
-    m = Round(r)
-
-    def known(slots) -> list[int]:
-        return [g._cls[g.values[s]] for s in slots if g.values[s] is not None]
-
-    for p in range(r.n):
-        m.hands[p] = tuple(sorted(known(g.hand(p))))
-        m.foes[p] = tuple(sorted(known(g.foes(p))))
-        m.equip[p] = tuple(sorted((g._cls[g.values[s]], s in g.spent) for s in g.equipped(p)
-                                  if g.values[s] is not None))
-    m.stacks = stacks
-    m.turn = g.turn
-    m.step = {"take": TAKE, "action": ACTION, "give": GIVE}[g.step]
-    m.no_action = g.no_action
-    m.legs = g.legs
-    m.sneaks = list(g.sneaks)
-    m.time = g.time
-    m.time0 = g.time
-    m.defeated = tuple(sorted((k, v) for k, v in g.defeated.items()
-                              if any(c[0] == "defeated" and c[1] == k for c in r.win)))
-    return m
+    if any(g.values[s] is None for i in range(g.n_stacks) for s in g.stack(i)):
+        return None
+    return round_from_game(g, leave_out_unseen=True)
 
 
 def endgame_move(view: Game, legal, cards: int = CARDS, nodes: int = NODES):

@@ -525,9 +525,12 @@ def rules_of(g: Game) -> Rules:
                  g.n_stacks)
 
 
-def round_from_game(g: Game, rules: Rules | None = None) -> Round:
+def round_from_game(g: Game, rules: Rules | None = None, *, leave_out_unseen: bool = False
+                    ) -> Round:
     """The model of the round in progress in a state where every card that matters is known
-    (the full state, or a determinized view), waiting for a Go For It! decision."""
+    (the full state, or a determinized view), waiting for a Go For It! decision. With
+    ``leave_out_unseen`` (a seat's own view) the hand, Foe and equipped cards this copy does not
+    know are left out; an unknown stack card is an error either way."""
     req = g.req
     if req is None or req["type"] != "decide" or g.phase != "go" or g.step not in (
             "take", "action", "give"):
@@ -541,10 +544,14 @@ def round_from_game(g: Game, rules: Rules | None = None) -> Round:
             raise ValueError(f"slot {slot} ({g.zone_of[slot]}) is unknown to this copy")
         return g._cls[v]
 
+    def held(slots) -> list[int]:
+        return [cls(s) for s in slots if not leave_out_unseen or g.values[s] is not None]
+
     for p in range(r.n):
-        m.hands[p] = tuple(sorted(cls(s) for s in g.hand(p)))
-        m.foes[p] = tuple(sorted(cls(s) for s in g.foes(p)))
-        m.equip[p] = tuple(sorted((cls(s), s in g.spent) for s in g.equipped(p)))
+        m.hands[p] = tuple(sorted(held(g.hand(p))))
+        m.foes[p] = tuple(sorted(held(g.foes(p))))
+        m.equip[p] = tuple(sorted((cls(s), s in g.spent) for s in g.equipped(p)
+                                  if not leave_out_unseen or g.values[s] is not None))
     m.stacks = [tuple(cls(s) for s in g.stack(i)) for i in range(g.n_stacks)]
     m.turn = g.turn
     m.step = {"take": TAKE, "action": ACTION, "give": GIVE}[g.step]

@@ -16,24 +16,30 @@ from solver.out_of_this_world.position import build, parse
 from .ootw_solver_helpers import random_position, round_over
 
 
+def play_round(g, orc: Oracle, seed: int) -> None:
+    """Follow the oracle to the end of the round in progress (random discards from a seeded
+    dealer); every move it makes must be legal."""
+    r0 = g.round
+    dealer = LocalDealer(seed)
+    while not round_over(g, r0):
+        req = g.pending()
+        if isinstance(req, Decide):
+            legal = g.legal(req.player)
+            act = orc.decide(g, legal)
+            assert act is not None and act in legal
+            g.apply(Decision(req.player, act))
+        else:
+            g.apply(dealer.fulfil(g, req))
+
+
 def test_oracle_reaches_the_planners_promise():
     rng = random.Random(11)
     checked = better = 0
     for i in range(60):
         g = build(parse(random_position(rng)))
         res = plan(round_from_game(g))
-        r0, time0 = g.round, g.time
-        orc = Oracle(cards=99, nodes=200_000)
-        dealer = LocalDealer(i)
-        while not round_over(g, r0):
-            req = g.pending()
-            if isinstance(req, Decide):
-                legal = g.legal(req.player)
-                act = orc.decide(g, legal)
-                assert act is not None and act in legal
-                g.apply(Decision(req.player, act))
-            else:
-                g.apply(dealer.fulfil(g, req))
+        time0 = g.time
+        play_round(g, Oracle(cards=99, nodes=200_000), i)
         got = (g.result == "won", g.time - time0, sum(g.points(q) for q in range(g.n_players)))
         assert got >= res.outcome, f"position {i}: oracle {got} < promised {res.outcome}"
         checked += 1
@@ -56,18 +62,7 @@ def test_carry_score_keeps_the_win_first():
         res = plan(m, score=carry)
         base = plan(m)
         assert res.won == base.won  # the win is first in both orders
-        r0 = g.round
-        orc = Oracle(cards=99, nodes=200_000, score=carry)
-        dealer = LocalDealer(i)
-        while not round_over(g, r0):
-            req = g.pending()
-            if isinstance(req, Decide):
-                legal = g.legal(req.player)
-                act = orc.decide(g, legal)
-                assert act is not None and act in legal
-                g.apply(Decision(req.player, act))
-            else:
-                g.apply(dealer.fulfil(g, req))
+        play_round(g, Oracle(cards=99, nodes=200_000, score=carry), i)
         assert (g.result == "won") >= res.won
         checked += 1
     assert checked == 40
