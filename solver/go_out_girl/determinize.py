@@ -185,7 +185,7 @@ def declined_seats(view: Game) -> list[int]:
     out = []
     q = (owner + 1) % n
     for _ in range(n):
-        if q == me or q == owner:
+        if q in (me, owner):
             break
         if view.alive[q]:
             out.append(q)

@@ -21,8 +21,7 @@ def _view(field_owner: int, field: list[str], seat3_hand=None, to_move: int = 0)
     """Four seats, seat ``to_move`` to move; the others' hands hidden (9 cards each) unless
     ``seat3_hand`` lists seat 3's cards (for the full state)."""
     seats = [{"hand": ["2", "5", "7", "9", "G"], "character": "niwa"}]
-    for q in (1, 2, 3):
-        seats.append({"hand": 9, "damage": 1})
+    seats += [{"hand": 9, "damage": 1} for _ in range(3)]
     data = {"format": 1, "game": "go-out-girl", "viewer": 0, "to_move": to_move,
             "seats": seats, "field": {"cards": field, "owner": field_owner}, "deck": 20,
             "discard": ["3", "3", "4"]}
