@@ -43,7 +43,7 @@ from .model import CHAR_KEYS, CHAR_NAMES, KYOKO, LIFE, Battle, card_text, descri
 from .partition import Partition, min_plays_fast, partition
 from .policy import choose_character, heuristic, rollout, tuned
 
-BUDGET = 40_000  # simulated decisions per hint (≈ 90 ms of one core here)
+BUDGET = 20_000  # simulated decisions per hint (CPU median ~125 ms, p95 ~200 ms of one loaded core)
 HORIZON = 30  # decisions per playout before it is scored by the estimate (a battle is ~60)
 MAX_CANDIDATES = 8
 MIN_ROUNDS = 6
@@ -55,7 +55,7 @@ ENDGAME_MIN_DEALS = 3
 TUNED = True  # my own playouts (and the default move) follow the tuned policy, not the heuristic
 MARGIN = 1.0  # a move other than the tuned policy's must beat it by this many standard errors
 NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
-INFER = True  # deals weighted by the refusals seen on the field (determinize.sample_inferred)
+INFER = False  # deals weighted by the refusals seen on the field (determinize.sample_inferred)
 
 
 @dataclass
