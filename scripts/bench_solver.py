@@ -379,7 +379,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--positions", type=int, default=200, help="hint positions (default 200)")
-    ap.add_argument("--battles", type=int, default=400, help="battles per opponent (default 400)")
+    ap.add_argument("--battles", type=int, default=1200,
+                    help="Go Out Girl battles per opponent (default 1200: about 7 minutes with --jobs 2)")
     ap.add_argument("--jobs", type=int, default=1, help="processes for the bot battles (default 1)")
     ap.add_argument("--gog-budget", type=int, default=None,
                     help="the strong Go Out Girl bot's playout budget in the battles (default its "
