@@ -43,7 +43,7 @@ from p2pcards.bots.go_out_girl import GoOutGirlBot  # noqa: E402
 from p2pcards.bots.out_of_this_world import OutOfThisWorldBot  # noqa: E402
 from p2pcards.engine import Decide, Decision, LocalDealer, play  # noqa: E402
 from p2pcards.games import new_game  # noqa: E402
-from solver.go_out_girl.bots import StrongBot  # noqa: E402
+from solver.go_out_girl.bots import NormalBot, StrongBot  # noqa: E402
 from solver.go_out_girl.model import KYOKO, NERAI, SHIAN, TOYOKO  # noqa: E402
 from solver.go_out_girl.partition import min_plays_brute, partition  # noqa: E402
 from solver.hints import hinter_for  # noqa: E402
@@ -379,11 +379,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--positions", type=int, default=200, help="hint positions (default 200)")
-    ap.add_argument("--battles", type=int, default=400, help="battles per opponent (default 400)")
+    ap.add_argument("--battles", type=int, default=1200,
+                    help="Go Out Girl battles per opponent (default 1200: about 7 minutes with --jobs 2)")
     ap.add_argument("--jobs", type=int, default=1, help="processes for the bot battles (default 1)")
     ap.add_argument("--gog-budget", type=int, default=None,
                     help="the strong Go Out Girl bot's playout budget in the battles (default its "
-                    f"own, {StrongBot.budget}; the normal level's is a tenth)")
+                    f"own, {StrongBot.budget}, what --bot-level strong plays; the normal level's "
+                    f"is {NormalBot.budget})")
     ap.add_argument("--battles-random", type=int, default=None,
                     help="Go Out Girl battles against random bots (default --battles)")
     ap.add_argument("--skip-bots", action="store_true", help="leave out the (long) bot games")

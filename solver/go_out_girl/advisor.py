@@ -43,7 +43,7 @@ from .model import CHAR_KEYS, CHAR_NAMES, KYOKO, LIFE, Battle, card_text, descri
 from .partition import Partition, min_plays_fast, partition
 from .policy import choose_character, heuristic, rollout, tuned
 
-BUDGET = 40_000  # simulated decisions per hint (≈ 90 ms of one core here)
+BUDGET = 20_000  # simulated decisions per hint (CPU median ~125 ms, p95 ~200 ms of one loaded core)
 HORIZON = 30  # decisions per playout before it is scored by the estimate (a battle is ~60)
 MAX_CANDIDATES = 8
 MIN_ROUNDS = 6
@@ -55,6 +55,7 @@ ENDGAME_MIN_DEALS = 3
 TUNED = True  # my own playouts (and the default move) follow the tuned policy, not the heuristic
 MARGIN = 1.0  # a move other than the tuned policy's must beat it by this many standard errors
 NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
+INFER = False  # deals weighted by the refusals seen on the field (determinize.sample_inferred)
 
 
 @dataclass
@@ -190,7 +191,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
     while True:
         rounds += 1
         deal_seed = rng.getrandbits(64)
-        shared = None if view.phase == "choose" else info.sample(random.Random(deal_seed))
+        shared = None if view.phase == "choose" else _sample(info, random.Random(deal_seed))
         for i, c in enumerate(cands):
             if not c.alive:
                 continue
@@ -262,6 +263,10 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
                   time.perf_counter() - t0)
 
 
+def _sample(info: ViewInfo, rng: random.Random) -> Battle:
+    return info.sample_inferred(rng) if INFER else info.sample(rng)
+
+
 def _default(b: Battle) -> tuple:
     """The move the search must clearly beat to be played instead: the tuned policy's."""
     return tuned(b) if TUNED else heuristic(b)
@@ -298,7 +303,7 @@ def _endgame(view: Game, info: ViewInfo, cands: list[Candidate], seed: int,
     while deals < ENDGAME_DEALS:
         if nodes > ENDGAME_TOTAL or (until is not None and time.perf_counter() - t0 > until):
             break  # keep the deals searched so far
-        solver = ExactSolver(info.sample(random.Random(rng.getrandbits(64))), ENDGAME_NODES)
+        solver = ExactSolver(_sample(info, random.Random(rng.getrandbits(64))), ENDGAME_NODES)
         root = solver.root
         if root.turn != me:
             return None

@@ -7,6 +7,19 @@ cannot see (the others' hands and damage, the deck), and the characters still fa
 deck gets a random order) and gives every face-down character of seat q one of q's own unseen,
 unlocked character cards whose life is more than the damage q has survived (a seat that passed
 knows its character's life exceeded the damage; otherwise it would have had to withdraw).
+
+**Opponent hand inference.** The view holds no log of past actions, but the field says who
+played the pile on it (``top["owner"]``): every seat still in the battle between that owner and
+this seat, in turn order, had its turn on this very pile and did not beat it (it passed, took
+the damage or played a Guard). The opponent model (the heuristic bot) beats a pile whenever it
+holds a group that can (it plays a Guard instead only to save a 13 when the damage would nearly
+finish it). So
+``sample_inferred`` weighs each deal by the likelihood of those refusals under the model --
+``DECLINE_ALPHA`` for each declining seat whose sampled hand the model would have played from,
+1 otherwise -- by rejection with at most ``INFER_TRIES`` tries (the last deal if none is
+accepted). The weight is soft: a seat that took damage drew cards after its refusal (they may
+beat the pile now), and the others may not play like the model. Only public facts are read (the
+pile, its owner, who is in the battle), so it conditions on nothing the seat did not see.
 """
 
 from __future__ import annotations
@@ -16,7 +29,11 @@ import random
 from p2pcards.games.go_out_girl.game import Game
 
 from .convert import PHASES
-from .model import LIFE, Battle, empty_counts
+from .model import LIFE, REVEAL, TURN, Battle, empty_counts
+from .policy import heuristic
+
+DECLINE_ALPHA = 0.15  # a deal's weight per declining seat the model would have played from
+INFER_TRIES = 12  # rejection sampling: deals tried before the last one is taken as it is
 
 
 class ViewInfo:
@@ -70,6 +87,30 @@ class ViewInfo:
             eligible = [k for k in unseen_chars if LIFE[k] > view.damage[q]] or unseen_chars
             self.char_options.append(eligible if ch is None else [ch])
         self.choosing = view.phase == "choose"
+        self.declined = declined_seats(view)
+
+    def likelihood(self, b: Battle, alpha: float = DECLINE_ALPHA) -> float:
+        """The chance, under the opponent model, that every seat in ``declined`` would have
+        refused the pile on the field with the hand it holds in ``b`` (soft: ``alpha`` per seat
+        that would have played)."""
+        w = 1.0
+        for q in self.declined:
+            if would_beat(b, q):
+                w *= alpha
+        return w
+
+    def sample_inferred(self, rng: random.Random, tries: int = INFER_TRIES,
+                        alpha: float = DECLINE_ALPHA) -> Battle:
+        """``sample``, weighted by the likelihood of the refusals seen (rejection sampling with
+        at most ``tries`` deals; the last one when none is accepted)."""
+        b = self.sample(rng)
+        if not self.declined:
+            return b
+        for _ in range(tries - 1):
+            if rng.random() < self.likelihood(b, alpha):
+                return b
+            b = self.sample(rng)
+        return b
 
     def sample(self, rng: random.Random) -> Battle:
         """One full-information battle consistent with the view (battle phases only)."""
@@ -130,6 +171,41 @@ class ViewInfo:
         b.top = None
         b.turn = v.start
         return b
+
+
+def declined_seats(view: Game) -> list[int]:
+    """The seats still in the battle that had their turn on the pile now on the field and did
+    not beat it: those after its owner and before the seat to move, in turn order."""
+    top = view.top
+    if top is None or not view.req or view.phase not in ("turn", "damage", "discard", "give"):
+        return []
+    n = view.n_players
+    me = view.req["player"]
+    owner = top["owner"]
+    out = []
+    q = (owner + 1) % n
+    for _ in range(n):
+        if q in (me, owner):
+            break
+        if view.alive[q]:
+            out.append(q)
+        q = (q + 1) % n
+    return out
+
+
+def would_beat(b: Battle, q: int) -> bool:
+    """Whether the heuristic bot in seat ``q``, holding its hand in ``b``, would beat the pile on
+    the field (revealing first if it would)."""
+    turn, phase, rev = b.turn, b.phase, b.revealed[q]
+    b.turn, b.phase = q, TURN
+    try:
+        a = heuristic(b)
+        if a == REVEAL:
+            b.revealed[q] = True
+            a = heuristic(b)
+        return a[0] in ("P", "X")
+    finally:
+        b.turn, b.phase, b.revealed[q] = turn, phase, rev
 
 
 def _counts(view: Game, slots: list[int]) -> list[int]:

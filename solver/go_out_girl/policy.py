@@ -103,19 +103,33 @@ def plays_needed(b: Battle, q: int) -> int:
     return min_plays_fast(b.hands[q], ability)
 
 
-def rating(b: Battle, q: int) -> float:
+# The leaf estimate's weights: a seat's rating is -plays * plays_needed + guards * Guards held
+# + life * min(life left, 4) - low_life * (life left <= 1) + lead * (it holds the initiative: the
+# pile on the field is its own, or it leads); win chances are softmax(rating / temperature).
+ESTIMATE_NAMES = ("plays", "guards", "life", "low_life", "lead", "temperature")
+HAND_ESTIMATE_W = (1.0, 0.35, 0.25, 0.8, 0.0, 1.2)  # set by hand (before 2 Dec 2026)
+FITTED_ESTIMATE_W = (0.654, 0.113, -0.028, 0.506, 0.208, 1.0)  # fitted, see tune.fit_estimate
+ESTIMATE_W = HAND_ESTIMATE_W
+
+
+def rating(b: Battle, q: int, w: tuple | None = None) -> float:
+    wp, wg, wl, wlow, wlead, _ = ESTIMATE_W if w is None else w
     life = LIFE[b.char[q]] - b.damage[q]
-    return -plays_needed(b, q) + 0.35 * b.hands[q][GUARD] + 0.25 * min(life, 4) - (
-        0.8 if life <= 1 else 0.0)
+    top = b.top
+    lead = (top[3] == q) if top is not None else (b.turn == q)
+    return (-wp * plays_needed(b, q) + wg * b.hands[q][GUARD] + wl * min(life, 4)
+            - (wlow if life <= 1 else 0.0) + (wlead if lead else 0.0))
 
 
-def estimate(b: Battle, me: int, temperature: float = 1.2) -> float:
+def estimate(b: Battle, me: int, w: tuple | None = None) -> float:
     """My chance of winning this battle, from a position where it is not over yet."""
     if b.phase == OVER:
         return 1.0 if b.winner == me else 0.0
     if not b.alive[me]:
         return 0.0
-    rs = [(q, rating(b, q)) for q in range(b.n) if b.alive[q]]
+    w = ESTIMATE_W if w is None else w
+    temperature = w[5]
+    rs = [(q, rating(b, q, w)) for q in range(b.n) if b.alive[q]]
     top = max(r for _, r in rs)
     z = sum(math.exp((r - top) / temperature) for _, r in rs)
     mine = next(r for q, r in rs if q == me)
