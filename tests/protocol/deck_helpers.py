@@ -9,6 +9,8 @@ import hashlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from hypothesis import strategies as st
+
 from protocol.channel import InMemoryHub, MemoryChannel, Message
 from protocol.deck import DeckPeer
 from protocol.errors import Equivocation
@@ -143,3 +145,27 @@ def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
                 c = index.get(eg.decode(cts[s], shares))  # type: ignore[arg-type]
                 out["public" if public else "private"].append((op, s, c))
     return out
+
+
+#: Any JSON value, nested a little: what a hostile peer may put anywhere in a message.
+HOSTILE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=4), kids, max_size=3),
+    max_leaves=6)
+
+
+def places(obj: Any, prefix: tuple = ()) -> list[tuple]:
+    """Every place in a JSON value: each key of an object, each index of a list, recursively."""
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    out = []
+    for k, v in items:
+        out.append((*prefix, k))
+        out.extend(places(v, (*prefix, k)))
+    return out
+
+
+def at(obj: Any, path: tuple) -> Any:
+    """The value at a place ``places`` listed."""
+    for k in path:
+        obj = obj[k]
+    return obj

@@ -17,7 +17,18 @@ from protocol.audit import audit
 from protocol.deck import DeckPeer
 from protocol.errors import PeerAborted
 
-from .deck_helpers import SPEC, TABLE, adversary, make_table, ok, seed, together
+from .deck_helpers import (
+    HOSTILE,
+    SPEC,
+    TABLE,
+    adversary,
+    at,
+    make_table,
+    ok,
+    places,
+    seed,
+    together,
+)
 from .replay_channel import ReplayChannel, ReplayDiverged
 
 N = 10
@@ -129,28 +140,6 @@ def test_a_message_whose_version_is_not_a_number_names_its_sender(
     assert not verdict.older and not verdict.clean and verdict.culprit == sender
 
 
-HOSTILE = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
-    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=4), kids, max_size=3),
-    max_leaves=6)
-
-
-def _paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
-    """Every place in a JSON value: each key of an object, each index of a list, recursively."""
-    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
-    out = []
-    for k, v in items:
-        out.append((*prefix, k))
-        out.extend(_paths(v, (*prefix, k)))
-    return out
-
-
-def _at(obj: Any, path: tuple) -> Any:
-    for k in path:
-        obj = obj[k]
-    return obj
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), value=HOSTILE)
 def test_any_place_in_any_message_set_to_any_json_value_gets_a_verdict(
@@ -162,9 +151,9 @@ def test_any_place_in_any_message_set_to_any_json_value_gets_a_verdict(
     msgs = copy.deepcopy(finished["record"]["messages"])
     i = data.draw(st.integers(0, len(msgs) - 1), label="message")
     body = msgs[i][1]
-    path = data.draw(st.sampled_from(_paths(body)), label="path")
-    old = _at(body, path)
-    _at(body, path[:-1])[path[-1]] = value
+    path = data.draw(st.sampled_from(places(body)), label="path")
+    old = at(body, path)
+    at(body, path[:-1])[path[-1]] = value
     verdict = audit(finished["record"]["params"], msgs).verdict
     assert isinstance(str(verdict), str)
     if value != old or type(value) is not type(old):

@@ -21,28 +21,9 @@ from protocol.audit import audit
 from protocol.deck import DeckPeer
 from protocol.errors import CheatDetected, DeckError, DeckTimeout, Equivocation, PeerAborted
 
-from .deck_helpers import adversary, make_table, together
+from .deck_helpers import HOSTILE, adversary, at, make_table, places, together
 
 EXAMPLES = 240 if os.environ.get("P2PCARDS_LONG") == "1" else 12
-HOSTILE = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
-    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=4), kids, max_size=3),
-    max_leaves=6)
-
-
-def _places(obj: Any, prefix: tuple = ()) -> list[tuple]:
-    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
-    out = []
-    for k, v in items:
-        out.append((*prefix, k))
-        out.extend(_places(v, (*prefix, k)))
-    return out
-
-
-def _at(obj: Any, path: tuple) -> Any:
-    for k in path:
-        obj = obj[k]
-    return obj
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -55,9 +36,9 @@ def test_any_value_anywhere_in_a_message_is_named_by_every_honest_seat(
     def tamper(peer: DeckPeer, body: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
         peer.count = getattr(peer, "count", 0) + 1
         if peer.count - 1 == nth:
-            path = random.Random(pick).choice(_places(body))
-            old = _at(body, path)
-            _at(body, path[:-1])[path[-1]] = value
+            path = random.Random(pick).choice(places(body))
+            old = at(body, path)
+            at(body, path[:-1])[path[-1]] = value
             changed.append(value != old or type(value) is not type(old))
         return [(None, body)]
 
