@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import json.scanner
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from typing import Any
@@ -78,20 +77,9 @@ class InMemoryHub:
     def channel(self, seat: int) -> MemoryChannel:
         return self.channels[seat]
 
-    def deliver(self, sender: int, to: int, topic: str, body: Message) -> None:
-        self._put(sender, [to], topic, body)
-
-    def deliver_all(self, sender: int, tos: list[int], topic: str, body: Message) -> None:
-        """One send of ``body`` to the seats ``tos``: serialised once, decoded per recipient. A
-        subclass that overrides ``deliver`` (a test hub watching each delivery) has it called for
-        each recipient instead."""
-        if type(self).deliver is not InMemoryHub.deliver:
-            for to in tos:
-                self.deliver(sender, to, topic, body)
-            return
-        self._put(sender, tos, topic, body)
-
-    def _put(self, sender: int, tos: list[int], topic: str, body: Message) -> None:
+    def deliver(self, sender: int, tos: list[int], topic: str, body: Message) -> None:
+        """One send of ``body`` to the seats ``tos`` (one seat, or every other for a broadcast):
+        serialised once, decoded per recipient."""
         try:
             data = _ENCODE(body)
         except (TypeError, ValueError):
@@ -111,10 +99,10 @@ class MemoryChannel(Channel):
     async def send(self, to: int, topic: str, body: Message) -> None:
         if to == self.seat or not 0 <= to < self.seats:
             raise ValueError(f"seat {self.seat} cannot send to seat {to}")
-        self.hub.deliver(self.seat, to, topic, body)
+        self.hub.deliver(self.seat, [to], topic, body)
 
     async def broadcast(self, topic: str, body: Message) -> None:
-        self.hub.deliver_all(self.seat, self.others(), topic, body)
+        self.hub.deliver(self.seat, self.others(), topic, body)
 
     async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
         queue = self.hub._inboxes[self.seat][topic]
@@ -128,11 +116,6 @@ class MemoryChannel(Channel):
 
 _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False).encode
 _DECODE = json.JSONDecoder().decode
-if json.scanner.c_make_scanner is not None:  # CPython's C scanner, called directly: the text is
-    _SCAN = json.scanner.c_make_scanner(json.JSONDecoder())  # always one value of our own making
-
-    def _DECODE(data: str) -> Any:  # noqa: N802 - the same name as the plain decoder above
-        return _SCAN(data, 0)[0]
 
 
 def _copy(v: Any) -> Any:

@@ -336,8 +336,7 @@ BUDGET_COUNTS: list[tuple[str, Callable[[str, str], bool]]] = [
     ("libsodium calls", lambda f, n: f.endswith("group.py") and n.startswith("_raw_")),
     ("point validations (is_valid_point)", lambda f, n: n == "is_valid_point"),
     ("JSON encodings (one per send)", lambda f, n: f.endswith("encoder.py") and n == "encode"),
-    ("JSON decodings (one per recipient)", lambda f, n: f.endswith("channel.py")
-     and n == "_DECODE"),
+    ("JSON decodings (one per recipient)", lambda f, n: f.endswith("decoder.py") and n == "decode"),
     ("envelope checks", lambda f, n: n == "envelope_problem"),
     ("share checks", lambda f, n: n == "check_shares"),
     ("tasks created", lambda f, n: n == "create_task"),

@@ -35,13 +35,13 @@ class MeshLikeHub(InMemoryHub):
         self.equivocator: tuple[int, Any, Any] | None = None
         self.channels = [_MeshLikeChannel(self, s) for s in range(seats)]
 
-    def deliver(self, sender: int, to: int, topic: str, body: Message) -> None:
+    def deliver(self, sender: int, tos: list[int], topic: str, body: Message) -> None:
         if topic == "deck" and isinstance(body, dict):
             key = (sender, body.get("op"), body.get("step"))
             if key in self.first and self.first[key] != body and self.equivocator is None:
                 self.equivocator = key
             self.first.setdefault(key, copy.deepcopy(body))
-        super().deliver(sender, to, topic, body)
+        super().deliver(sender, tos, topic, body)
 
 
 class _MeshLikeChannel(MemoryChannel):
