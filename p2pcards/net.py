@@ -255,10 +255,10 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
             raise MeshError(f"the table refused to seat you: {exc.reason}") from None
-        if isinstance(mesh, tuple):
-            result, names, _ = mesh
-            _say_result(result, names)
-            return result
+    if isinstance(mesh, tuple):
+        result, names, _ = mesh
+        _say_result(result, names)
+        return result
     try:
         say(f"Seated at {mesh.address.removeprefix('tcp://')} as seat {mesh.seat + 1}.")
         if not mesh.full:
@@ -329,13 +329,32 @@ async def _join_or_record(me: Identity, address: str, code: str | None, name: st
         return found
 
 
-async def _resume_latest(me: Identity, home: str | None, bind: str) -> Mesh:
+async def _resume_latest(me: Identity, home: str | None, bind: str
+                         ) -> Mesh | tuple[TableResult, list[str], int]:
+    """The newest unfinished table of ours, resumed. When our newest table is already over (a
+    crash just after the last move: the record was finished before the program died), its
+    result from our own record instead of an error."""
+    newest = None
     for path in find_transcripts(home):
         with contextlib.suppress(Exception):
             t = read_transcript(path, me, tolerate_torn_tail=True)
-            if not t.finished and t.stop is None and t.key == me.key_hex:
+            if t.key != me.key_hex:
+                continue
+            if not t.finished and t.stop is None:
                 say(f"Resuming table {t.table} (seat {t.seat + 1}).")
                 return await Mesh.resume(me, transcript=path, bind=bind, home=home)
+            newest = newest or t
+    if newest is not None and newest.finished:
+        roster = {m.get("seat"): m for m in newest.roster if isinstance(m, dict)}
+        address = str(roster.get(0, {}).get("addr", "")).removeprefix("tcp://")
+        found = _over_on_record(me, home, address)
+        if found is not None:
+            say(f"Your last table ({address}) is over; there is nothing to resume. Your own "
+                "record of it:")
+            return found
+    if newest is not None and newest.stop is not None:
+        raise MeshError("your last table stopped (see `p2pcards tables`); there is nothing to "
+                        "resume")
     raise MeshError("there is no unfinished table to resume on this machine")
 
 

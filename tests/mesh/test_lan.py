@@ -1,7 +1,7 @@
 """Issue 16 on a real (namespace) LAN: hosts 10.77.0.1..3 on a bridge with no default route, as on
-a LAN without internet. The host must announce an address the others can use (not loopback), a
-crashed joiner must get back in with its original command, and a cut link must heal; every peer
-finishes with a clean audit. Skipped, with the reason, where namespaces cannot be made."""
+a LAN without internet (4 hosts in the first test). The host must announce an address the others
+can use (not loopback), a crashed joiner must get back in (`join --resume`, or its original
+command), and a cut link must heal; every peer finishes with a clean audit. Skipped, with the reason, where namespaces cannot be made."""
 
 from __future__ import annotations
 
@@ -63,9 +63,18 @@ def finish_all(peers: list[Tapped], timeout: float = END) -> None:
         p.finish(max(1.0, deadline - time.monotonic()))
 
 
-def test_a_three_host_match_survives_a_crashed_joiner_and_a_cut_link(lan, tmp_path):
-    host = peer(lan, 1, "host", "go-out-girl", "--players", "3", "--autoplay", "--no-discovery",
-                home=tmp_path / "h1")
+def test_a_four_host_match_survives_a_crashed_joiner_and_a_cut_link(tmp_path):
+    """Issue 16, items 1, 2 and 5: a 4-host match; the host prints an address the others can use
+    (no default route here); a person's program SIGKILLed mid-match comes back with `join
+    --resume`; a player's link is cut and healed. (A crashed bot rerunning its original command:
+`scripts/bench_lan.py`, 20 runs.)"""
+    try:
+        lan = Lan(4).up()
+    except LanUnavailable as exc:
+        pytest.skip(f"no namespace LAN here: {exc}")
+    # a short turn time: the person's seat (input open, nobody typing) is played by its bot
+    host = peer(lan, 1, "host", "go-out-girl", "--players", "4", "--autoplay", "--no-discovery",
+                "--turn-time", "0.3", home=tmp_path / "h1")
     procs = [host]
     try:
         lines = host.wait_for("Others join with", START)
@@ -75,33 +84,38 @@ def test_a_three_host_match_survives_a_crashed_joiner_and_a_cut_link(lan, tmp_pa
         assert any(f"p2pcards join {address} --code {code}" in ln for ln in lines)
         bots = {i: peer(lan, i, "bot", address, "--code", code, "--name", f"bot{i}", "--json",
                         home=tmp_path / f"h{i}") for i in (2, 3)}
-        procs += bots.values()
-        host.wait_for(" plays ", MATCH, count=4)  # the battle is under way
-        bots[3].proc.send_signal(signal.SIGKILL)  # a crash of a joiner
-        bots[3].finish(30)
+        carol = peer(lan, 4, "join", address, "--code", code, "--name", "carol", "--plain",
+                     home=tmp_path / "h4", stdin=subprocess.PIPE)
+        procs += [*bots.values(), carol]
+        host.wait_for(" plays ", MATCH, count=3)  # the battle is under way
+        carol.proc.send_signal(signal.SIGKILL)  # a person's machine crashes
+        carol.finish(30)
         time.sleep(1.0)
-        bots[3] = peer(lan, 3, "bot", address, "--code", code, "--name", "bot3", "--json",
-                       home=tmp_path / "h3")  # the original command again
-        procs.append(bots[3])
+        carol = peer(lan, 4, "join", "--resume", "--name", "carol", "--plain",
+                     home=tmp_path / "h4", stdin=subprocess.PIPE)
+        procs.append(carol)
         plays = sum(" plays " in ln for ln in host.out)
-        host.wait_for(" plays ", MATCH, count=plays + 4)
+        host.wait_for(" plays ", MATCH, count=plays + 3)
         lan.cut(2)  # a player's link goes down for a while, then comes back
         time.sleep(4.0)
         lan.heal(2)
-        finish_all([host, *bots.values()])
+        finish_all([host, *bots.values(), carol])
         reports = [report(b) for b in bots.values()]
         rc, out, err = host.finish(1)
         assert rc == 0, f"{out}\n{err}"
         assert "Audit: clean" in out
+        rc, out, err = carol.finish(1)
+        assert rc == 0 and "Resuming table" in out and "Audit: clean" in out, f"{out}\n{err}"
         assert len({json.dumps(r["outcome"], sort_keys=True) for r in reports}) == 1
         assert all(r["verdict"]["clean"] for r in reports)
-        for i in (1, 2, 3):
+        for i in (1, 2, 3, 4):
             t = sorted((tmp_path / f"h{i}" / "tables").glob("*.jsonl"))
             assert len(t) == 1 and audit_transcript(str(t[0])).clean
             text = t[0].read_text()
             assert "127.0.0.1" not in text  # nobody announced loopback
     finally:
         stop_all(procs)
+        lan.down()
 
 
 def open_table(lan, tmp_path, *extra: str) -> tuple[Tapped, dict[int, Tapped]]:

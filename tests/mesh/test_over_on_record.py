@@ -63,3 +63,23 @@ def test_a_bot_back_after_the_table_has_gone_shows_the_result_from_its_record(tm
     assert "no longer answers: the match is over" in out
     err = results[2]
     assert isinstance(err, MeshError) and "no answer from" in str(err)
+
+
+def test_join_resume_after_the_match_ended_shows_the_result_not_an_error(tmp_path, capsys):
+    """A crash in the audit, after this seat's record was finished: `join --resume` has nothing
+    to resume, and says so with the match's result from the record (issue 16: "the result and
+    the verdict are shown ... at every peer that has them")."""
+    from p2pcards.net import join_table
+
+    rep = asyncio.run(local_match("go-out-girl", 2, "easy", tmp_path / "m", say_=lambda s: None))
+    assert rep.ok
+    home = str(tmp_path / "m" / "bot1")
+    capsys.readouterr()
+    result = asyncio.run(asyncio.wait_for(
+        join_table(None, None, "bot1", bind="127.0.0.1", resume=True, home=home), 60))
+    out = capsys.readouterr().out
+    assert result is not None and result.outcome == rep.result.outcome
+    assert "is over; there is nothing to resume" in out and "Result:" in out, out
+    with pytest.raises(MeshError, match="no unfinished table"):
+        asyncio.run(join_table(None, None, "x", bind="127.0.0.1", resume=True,
+                               home=str(tmp_path / "empty")))
