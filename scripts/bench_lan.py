@@ -2,9 +2,12 @@
 """Matches on a LAN of network namespaces (issue 16): hosts 10.77.0.1..N on a bridge with no
 default route, each peer its own process. Needs root (namespaces are made and removed here).
 
-Each run plays one Go Out Girl match (host on host 1, autoplaying; bots on the others) in which a
-joiner is SIGKILLed at a random moment and restarted with its original command, and another
-joiner's link is cut for 10 s at a random moment. The crash moments cycle through the deck steps
+Each run plays one Go Out Girl match (host on host 1, autoplaying; bots on hosts 2..N-1; a person
+on host N: `join --plain` with its input open and nobody typing, so its seat's bot plays when the
+0.3 s turn time is up) in which one peer is SIGKILLed at a random moment and comes back, and
+another joiner's link is cut for 10 s at a random moment. The crashed peer cycles through a bot
+(rerunning its command), the person with `join --resume`, the person with its original `join`
+command, and the host with `join --resume`. The crash moments cycle through the deck steps
 (0-2 s after the table fills: shuffling and dealing), a decision (after 1-10 plays) and the audit
 (as the last move is narrated, 0-1 s later). A failed run's outputs are kept under ``--logs``.
 ``--end-cuts`` last runs (1 by default) cut a joiner's link right at the last move (when the host
@@ -26,6 +29,7 @@ import random
 import re
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -35,97 +39,118 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.mesh.lan import Lan, LanUnavailable  # noqa: E402
+from tests.mesh.lan import Lan, LanUnavailable, Tapped  # noqa: E402
 
 MOMENTS = ("deck", "decision", "audit")  # when the crash comes
+# who crashes, and how it comes back: a bot rerunning its command; the person (a `join` with its
+# input open, nobody typing: its seat's bot plays when the turn time is up) with `join --resume`
+# or with its original command; the host with `join --resume`
+TARGETS = ("bot", "person-resume", "person-rerun", "host-resume")
+TURN_TIME = "0.3"  # the person's seat waits this long before its bot plays
 ADDRESS_RE = re.compile(r"Address: (\S+)\s+Table code: (\S+)")
 
 
-def _reports(procs, timeout: float, logs: list[str]) -> list[dict | None]:
-    out = []
-    for p in procs:
-        try:
-            text, err = p.communicate(timeout=timeout)
-        except Exception:  # noqa: BLE001 -- a hung peer counts as a failure
-            p.kill()
-            text, err = p.communicate()
-            logs.append(f"--- {p.args[3:]} hung\n{text}\n{err}")
-            out.append(None)
-            continue
-        logs.append(f"--- {p.args[3:]} rc={p.returncode}\n{text}\n{err}")
-        lines = [ln for ln in text.splitlines() if ln.startswith("{")]
-        out.append(json.loads(lines[-1]) if p.returncode == 0 and lines else None)
-    return out
-
-
-def one(lan: Lan, tmp: Path, hosts: int, crash: str | None, cut: bool, end_cut: bool,
-        rng: random.Random, logs: list[str]) -> dict:
-    t0 = time.monotonic()
-    host = lan.p2pcards(1, "host", "go-out-girl", "--players", str(hosts), "--autoplay",
-                        "--no-discovery", home=tmp / "h1")
-    procs = [host]
-    lines: list[str] = []
+def _report(p: Tapped, logs: list[str], timeout: float) -> tuple[int | None, str]:
+    """(return code, stdout) of a peer once it ends; ``None`` if it hung (then killed)."""
     try:
-        address = code = None
-        while address is None:
-            line = host.stdout.readline()
-            if not line:
-                return {"ok": False, "why": "the host did not start"}
-            if m := ADDRESS_RE.search(line):
-                address, code = m.groups()
-        def bot(i):
-            return lan.p2pcards(i, "bot", address, "--code", code, "--name", f"bot{i}",
-                                "--json", home=tmp / f"h{i}")
+        rc, out, err = p.finish(timeout)
+    except AssertionError as exc:  # still running: a hung peer counts as a failure
+        logs.append(f"--- hung\n{exc}")
+        return None, ""
+    logs.append(f"--- {p.proc.args[3:]} rc={rc}\n{out}\n{err}")
+    return rc, out
 
-        bots = {i: bot(i) for i in range(2, hosts + 1)}
-        procs += bots.values()
+
+def _last_json(out: str) -> dict | None:
+    lines = [ln for ln in out.splitlines() if ln.startswith("{")]
+    return json.loads(lines[-1]) if lines else None
+
+
+def one(lan: Lan, tmp: Path, hosts: int, crash: str | None, target: str, cut: bool,
+        end_cut: bool, rng: random.Random, logs: list[str]) -> dict:
+    """One match: the host on host 1 (autoplaying), bots on hosts 2..N-1, a person on host N."""
+    t0 = time.monotonic()
+
+    def run(i: int, *args: str, person: bool = False) -> Tapped:
+        return Tapped(lan.p2pcards(i, *args, home=tmp / f"h{i}",
+                                   stdin=subprocess.PIPE if person else subprocess.DEVNULL))
+
+    host = run(1, "host", "go-out-girl", "--players", str(hosts), "--autoplay", "--no-discovery",
+               "--turn-time", TURN_TIME)
+    procs = [host]
+    try:
+        try:
+            lines = host.wait_for("Others join with", 60)
+        except AssertionError:
+            return {"ok": False, "why": "the host did not start"}
+        address, code = next(m.groups() for ln in lines if (m := ADDRESS_RE.search(ln)))
+
+        def bot(i: int) -> Tapped:
+            return run(i, "bot", address, "--code", code, "--name", f"bot{i}", "--json")
+
+        def person(resume: bool) -> Tapped:
+            how = ("--resume",) if resume else (address, "--code", code)
+            return run(hosts, "join", *how, "--name", "carol", "--plain", person=True)
+
+        peers = {i: bot(i) for i in range(2, hosts)}
+        peers[hosts] = person(False)
+        procs += peers.values()
+        peers[1] = host
+        victim = {"bot": 2 if hosts == 3 else hosts - 1, "host-resume": 1}.get(target, hosts)
+        watch = peers[hosts] if victim != hosts else host  # whose narration we follow
         crash_at, cut_at = rng.randint(1, 10), rng.randint(1, 10)
-        plays, crashed, cutting, full_at = 0, crash is None, not cut, None
+        crashed, cutting, full_at = crash is None, not cut, None
         delay = rng.uniform(0.0, 2.0 if crash == "deck" else 1.0)
-        while True:
-            line = host.stdout.readline()
-            if not line:
-                break
-            lines.append(line)
-            plays += " plays " in line
-            if full_at is None and "The table is full" in line:
+        deadline = time.monotonic() + 400
+        while time.monotonic() < deadline and any(p.poll() is None for p in peers.values()):
+            time.sleep(0.05)
+            said = list(watch.out)
+            plays = sum(" plays " in ln for ln in said)
+            over = any("wins the match" in ln for ln in said)
+            if full_at is None and any("The table is full" in ln for ln in host.out):
                 full_at = time.monotonic()
             due = (crash == "deck" and full_at is not None or
-                   crash == "decision" and plays >= crash_at or
-                   crash == "audit" and "wins the match" in line)
+                   crash == "decision" and plays >= crash_at or crash == "audit" and over)
             if not crashed and due:
                 crashed = True
                 time.sleep(max(0.0, delay - (time.monotonic() - (full_at or 0.0)))
                            if crash == "deck" else delay if crash == "audit" else 0.0)
-                bots[hosts].send_signal(signal.SIGKILL)
-                bots[hosts].wait(timeout=30)
+                peers[victim].proc.send_signal(signal.SIGKILL)
+                peers[victim].finish(30)
                 time.sleep(rng.uniform(0.2, 3.0))
-                bots[hosts] = bot(hosts)
-                procs.append(bots[hosts])
+                if target == "bot":
+                    peers[victim] = bot(victim)
+                elif target == "host-resume":
+                    peers[victim] = run(1, "join", "--resume", "--name", "host", "--plain",
+                                        person=True)
+                else:
+                    peers[victim] = person(target == "person-resume")
+                procs.append(peers[victim])
             if not cutting and plays >= cut_at:
                 cutting = True
                 lan.cut(2)
                 threading.Timer(10.0, lan.heal, (2,)).start()
-            if end_cut and "wins the match" in line:
+            if end_cut and over:
                 end_cut = False
                 lan.cut(2)
                 threading.Timer(10.0, lan.heal, (2,)).start()
-        host.wait(timeout=300)
-        reports = _reports(list(bots.values()), 300, logs)
-        out = "".join(lines)
-        logs.insert(0, f"--- host rc={host.returncode}\n{out}\n{host.stderr.read()}")
-        ok = (host.returncode == 0 and "Audit: clean" in out and
-              all(r is not None and r["verdict"]["clean"] for r in reports) and
-              len({json.dumps(r["outcome"], sort_keys=True) for r in reports if r}) == 1)
+        ended = {i: _report(p, logs, max(1.0, deadline - time.monotonic()) + 30)
+                 for i, p in sorted(peers.items())}
+        bots = [_last_json(out) if rc == 0 else None
+                for i, (rc, out) in ended.items() if 1 < i < hosts]
+        people = [out for i, (rc, out) in ended.items() if i in (1, hosts) and rc == 0]
+        ok = (len(people) == 2 and all("Audit: clean" in out for out in people) and
+              all(b is not None and b["verdict"]["clean"] for b in bots) and
+              len({json.dumps(b["outcome"], sort_keys=True) for b in bots if b}) <= 1)
         return {"ok": ok, "wall": time.monotonic() - t0, "crashed": crashed, "cut": cutting,
-                "moment": crash,
-                "result_shown": "Result:" in out and all(r is not None for r in reports),
-                "compared": "could not compare" not in out and
-                all(r is not None and r.get("compared") is True for r in reports)}
+                "moment": crash, "target": target,
+                "result_shown": len(people) == 2 and all("Result:" in o for o in people) and
+                all(b is not None for b in bots),
+                "compared": all("could not compare" not in o for o in people) and
+                all(b is not None and b.get("compared") is True for b in bots)}
     finally:
         for p in procs:
-            if p.poll() is None:
-                p.kill()
+            p.kill()
 
 
 def main() -> None:
@@ -155,13 +180,14 @@ def main() -> None:
                 logs: list[str] = []
                 if k < args.runs:
                     moment = MOMENTS[k % len(MOMENTS)]
-                    r = one(lan, Path(tmp), args.hosts, moment, True, False, rng, logs)
+                    target = TARGETS[k % len(TARGETS)]
+                    r = one(lan, Path(tmp), args.hosts, moment, target, True, False, rng, logs)
                     runs.append(r)
                 else:
-                    r = one(lan, Path(tmp), args.hosts, None, False, True, rng, logs)
+                    r = one(lan, Path(tmp), args.hosts, None, "", False, True, rng, logs)
                     ends.append(r)
                 print(f"bench_lan: run {k + 1}: {'ok' if r.get('ok') else 'FAILED'} "
-                      f"({r.get('moment') or 'end cut'}, {r.get('wall', 0):.0f} s)",
+                      f"({r.get('target', '')} {r.get('moment') or 'end cut'}, {r.get('wall', 0):.0f} s)",
                       file=sys.stderr, flush=True)
                 if not r.get("ok"):
                     keep = Path(args.logs)
