@@ -25,7 +25,19 @@ from .ui.text import printable, type_a_number
 
 
 def say(text: str) -> None:
-    print(printable(text), flush=True)
+    print(hanging(printable(text)), flush=True)
+
+
+def hanging(text: str) -> str:
+    """At a terminal, long lines wrapped with the rest indented: a peer's chat line that runs
+    past the width cannot put a forged "** ..." line of the program's own at a line's start."""
+    if not sys.stdout.isatty():
+        return text
+    import textwrap
+
+    width = shutil.get_terminal_size().columns
+    return "\n".join(textwrap.fill(line, width, subsequent_indent="   ") if len(line) > width
+                     else line for line in text.split("\n"))
 
 
 def checked_address(address: str) -> str:

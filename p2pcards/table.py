@@ -47,6 +47,9 @@ class TableStopped(Exception):
     """The table stopped: a peer broke the rules or the protocol (``culprit`` is its seat)."""
 
     def __init__(self, culprit: int | None, reason: str) -> None:
+        # the reason may quote what a peer sent: one line, cut, its control characters escaped
+        reason = printable(reason, newlines=False)
+        reason = reason if len(reason) <= 500 else reason[:499] + "…"
         super().__init__(reason)
         self.culprit = culprit
         self.reason = reason
@@ -306,7 +309,9 @@ class Table:
             text = msg.get("text") if isinstance(msg, dict) else None
             if not isinstance(text, str):
                 continue
-            text = printable(text[:500], newlines=False)  # one line: no forged log lines
+            # one line, runs of spaces as one (no padding that wraps a forged line onto a line
+            # of its own), control characters escaped
+            text = " ".join(printable(text[:500], newlines=False).split())
             step = msg.get("step", self.step)
             if isinstance(step, int) and not isinstance(step, bool) and \
                     self.step < step <= self.step + MAX_AHEAD and len(self._chat_ahead) < TALK_AHEAD:

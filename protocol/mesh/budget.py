@@ -11,6 +11,7 @@ seat signed (see ``SeatBudget``).
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -99,4 +100,19 @@ class Budgets:
 def short(value: object, n: int = 120) -> str:
     """``repr`` of a value cut to ``n`` characters: log lines never quote attacker bytes whole."""
     text = repr(value)
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def one_line(value: object, n: int = 500) -> str:
+    """Text a peer supplied (a stop's reason, a refusal), as one line of at most ``n``
+    characters for a person's screen or a log: every control or format character (newline,
+    escape, carriage return, bidirectional override, zero-width...) shown as its escape, so the
+    peer can neither forge a line nor repaint the terminal."""
+    text = str(value)
+    if not text.isprintable():
+        text = "".join(
+            c if c.isprintable() else " " if unicodedata.category(c) == "Zs"
+            else repr(c)[1:-1] if c.isascii() else f"\\u{ord(c):04x}"
+            for c in text
+        )
     return text if len(text) <= n else text[: n - 1] + "…"

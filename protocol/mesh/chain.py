@@ -24,7 +24,7 @@ from ..envelope import (
     parse_canonical,
 )
 from ..roster import Member
-from .budget import MAX_FUTURE_BYTES, MAX_TOPICS, MAX_UNREAD_BYTES
+from .budget import MAX_FUTURE_BYTES, MAX_TOPICS, MAX_UNREAD_BYTES, one_line
 from .channel import _CLOSED
 from .common import (
     K_ENV,
@@ -399,7 +399,8 @@ class ChainMixin:
             self._drop(f"evidence from seat {seat} proves nothing")
             return
         self._equivocation(
-            s, a, b, str(msg.get("reason") or f"seat {s} equivocated (evidence from seat {seat})")
+            s, a, b,
+            one_line(msg.get("reason") or f"seat {s} equivocated (evidence from seat {seat})", 240),
         )
 
     def _equivocation(self, seat: int, first: Message, second: Message, reason: str) -> None:
@@ -462,7 +463,8 @@ class ChainMixin:
                 "stop",
                 st.culprit,
                 None if st.culprit is None else self.name_of(st.culprit),
-                st.reason if st.by == self.seat else f"{who} stopped the table: {st.reason}",
+                st.reason if st.by == self.seat or st.reason.startswith(f"{who} stopped the table")
+                else f"{who} stopped the table: {st.reason}",
             )
         )
         for q in self._inboxes.values():
@@ -483,7 +485,7 @@ class ChainMixin:
         culprit = msg.get("culprit")
         if not (culprit is None or (type(culprit) is int and 0 <= culprit < self.seats)):
             raise ValueError("bad culprit")
-        reason = str(msg.get("reason"))[:500]
+        reason = one_line(msg.get("reason"), 500)  # a peer's words: one line, no escapes obeyed
         self._stop_payload = {"culprit": culprit, "reason": reason, "proof": []}
         self._set_stopped(
             TableStop(culprit, f"{self.name_of(seat)} stopped the table: {reason}", seat)
