@@ -244,7 +244,8 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
         on_table(table)
     q = mesh.subscribe()
     events = asyncio.create_task(_announce(mesh, q, say, bot))
-    watch = asyncio.create_task(_watch_absence(mesh, info.wait, say, bot))
+    watch = asyncio.create_task(_watch_absence(mesh, info.wait, say, bot,
+                                               progress=lambda: table.step))
     game = asyncio.create_task(table.run())
     stopped = asyncio.create_task(_until_stopped(mesh))
     try:
@@ -302,18 +303,34 @@ async def _until_stopped(mesh: Mesh) -> None:
         await asyncio.sleep(0.1)
 
 
-async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool) -> None:
+async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool,
+                         progress: Callable[[], Any] | None = None) -> None:
     """Remind everyone whom the table waits for, with the time away; after ``wait`` seconds
     of absence end the match for everyone, naming who left. A peer cut off from everyone
     (all others away) is told so and names nobody. A peer we hear but whose own heads show our
-    messages do not reach it (a failed resume, a one-way link) is waited for and named too."""
+    messages do not reach it (a failed resume, a one-way link) is waited for and named too.
+
+    Absence adds up while the game makes no progress (``progress()``, the table's step, stays
+    the same): a seat that leaves and comes back for a moment, again and again, restarts
+    neither the wait nor anything else, so it cannot stall the table beyond ``wait``."""
     reminded: dict[Any, float] = {}
     unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
+    absent: dict[int, float] = {}  # seat -> seconds away since the game last made progress
+    mark = progress() if progress is not None else None
+    last = time.monotonic()
     while True:
         await asyncio.sleep(1.0)
         now = time.monotonic()
-        away = {s: now - mesh.away_since.get(s, now) for s in mesh.away}
         others = [s for s in range(mesh.seats) if s != mesh.seat]
+        step = progress() if progress is not None else None
+        if step != mark:  # the game moved on: nobody is stalling it
+            mark, absent = step, {}
+        if not (mesh.seats > 2 and set(mesh.away) >= set(others)):  # not while we are cut off
+            for s in mesh.away:
+                absent[s] = absent.get(s, 0.0) + (now - last)
+        last = now
+        away = {s: max(now - mesh.away_since.get(s, now),
+                       absent.get(s, 0.0) if progress is not None else 0.0) for s in mesh.away}
         cut = mesh.unreached() - mesh.away  # a failed resume, a one-way link: we wait, and say so
         unreached = {s: unreached.get(s, now) for s in cut}
         reminded = {k: v for k, v in reminded.items()
@@ -337,7 +354,11 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         for s, t in sorted(away.items()):
             if t >= wait:
                 verb = "left the table" if s in mesh.left else "was away"
-                mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {_clock(wait)}")
+                if now - mesh.away_since.get(s, now) < wait:  # in spells, coming and going
+                    mesh.stop(s, f"{mesh.name_of(s)} kept leaving and coming back: away "
+                              f"{_clock(t)} in all since the game last moved (at most {_clock(wait)})")
+                else:
+                    mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {_clock(wait)}")
                 return
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
