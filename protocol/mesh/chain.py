@@ -486,6 +486,15 @@ class ChainMixin:
         if not (culprit is None or (type(culprit) is int and 0 <= culprit < self.seats)):
             raise ValueError("bad culprit")
         reason = one_line(msg.get("reason"), 500)  # a peer's words: one line, no escapes obeyed
+        if culprit == self.seat and seat != self.seat:
+            # An unproven stop naming us: this program does not take the blame on another's
+            # word (it checked every move it sent; a timeout may be the accuser's own link).
+            # It says who named it; the offline audit of the record decides.
+            self._stop_payload = {"culprit": None, "reason": reason, "proof": []}
+            self._set_stopped(TableStop(
+                None, f"{self.name_of(seat)} stopped the table, naming this seat "
+                f"({self.name_of(self.seat)}) without proof: {reason}", seat))
+            return
         self._stop_payload = {"culprit": culprit, "reason": reason, "proof": []}
         self._set_stopped(
             TableStop(culprit, f"{self.name_of(seat)} stopped the table: {reason}", seat)
