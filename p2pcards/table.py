@@ -238,6 +238,9 @@ class Table:
             if step < self.step or (step, sender) in self._early:
                 raise TableStopped(sender, f"{self._name(sender)} sent a second action for step "
                                    f"{step} (a replay, or out of turn)")
+            if step == self.step and sender != player:  # named now, not once the player moves
+                raise TableStopped(sender, f"{self._name(sender)} acted out of turn "
+                                   f"({self._name(player)} is to move)")
             self._early[(step, sender)] = msg
         msg = self._early.pop(key)
         for (step, sender) in list(self._early):

