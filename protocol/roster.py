@@ -114,6 +114,16 @@ def name_skeleton(name: str) -> str:
     return text.translate(_LOOKALIKE)
 
 
+def names_clash(a: str, b: str) -> bool:
+    """True when one name could be taken for the other on screen: the same skeleton, or the
+    words of one begin the other ("alice" and "alice left the table", "Mary" and "mary jane"),
+    which would let "alice left the table: ..." pass for a line about alice."""
+    wa = [w for w in (name_skeleton(x) for x in a.split()) if w]
+    wb = [w for w in (name_skeleton(x) for x in b.split()) if w]
+    n = min(len(wa), len(wb))
+    return name_skeleton(a) == name_skeleton(b) or (n > 0 and wa[:n] == wb[:n])
+
+
 def roster_digest(members: Iterable[Member]) -> str:
     """A short code over every seat's name and key: if all players see the same digest, nobody
     (the host included) has shown different players different tables."""

@@ -21,7 +21,7 @@ from ..envelope import (
     unb64,
 )
 from ..identity import fingerprint, public_key_from_hex, verify
-from ..roster import Member, check_name, entry_payload, name_skeleton, normalize_address
+from ..roster import Member, check_name, entry_payload, names_clash, normalize_address
 from ..tablecode import code_key, code_proof, proofs_equal
 from ..transcript import (
     read_transcript,
@@ -373,9 +373,8 @@ class HandshakeMixin:
                 rid, "wrong table code" if proof else "this table needs its code (--code)", who
             )
             return
-        elif any(name_skeleton(m.name) == name_skeleton(name) for m in self._members.values()):
-            taken = next(m.name for m in self._members.values()
-                         if name_skeleton(m.name) == name_skeleton(name))
+        elif any(names_clash(m.name, name) for m in self._members.values()):
+            taken = next(m.name for m in self._members.values() if names_clash(m.name, name))
             self._refuse(rid, f"the name {name!r} is taken at this table, or looks like "
                          f"{taken!r}; pick another one", who)
             return

@@ -15,7 +15,7 @@ from p2pcards.table import TableStopped
 from protocol.channel import TableStop
 from protocol.envelope import envelope_hash, seal
 from protocol.mesh import JoinRefused, Mesh, Timings
-from protocol.roster import check_name, name_skeleton, normalize_address
+from protocol.roster import check_name, name_skeleton, names_clash, normalize_address
 
 from .helpers import LOOPBACK, NAMES, close_all, identity, make_table, run_async, until
 
@@ -55,6 +55,11 @@ def test_look_alike_names_share_a_skeleton():
     assert name_skeleton("bot1") != name_skeleton("bot2")
 
 
+def test_a_name_that_begins_with_another_clashes():
+    assert names_clash("alice", "alice left the table") and names_clash("Mary Jane", "mary")
+    assert not names_clash("Ann", "Anna") and not names_clash("Mary Ann", "Mary Jane")
+
+
 def test_an_address_with_escapes_is_refused():
     with pytest.raises(ValueError):
         normalize_address("tcp://\x1b[2J:7000")
@@ -68,7 +73,7 @@ async def test_a_joiner_cannot_sit_down_under_a_look_alike_of_a_seated_name(tmp_
     try:
         joined.append(await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob",
                                       bind=LOOPBACK, timings=t))
-        for i, fake in enumerate(("b\u043eb", "B0B", "Ｂｏｂ", "Alice.")):  # Cyrillic o, zero...
+        for i, fake in enumerate(("b\u043eb", "B0B", "Ｂｏｂ", "Alice.", "bob left the table")):
             with pytest.raises(JoinRefused) as info:
                 await Mesh.join(identity(tmp_path, 5 + i), host.address, host.code, fake,
                                 bind=LOOPBACK, timings=t)
