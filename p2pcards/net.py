@@ -256,10 +256,12 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
     if resume:
         mesh = await _resume_latest(me, home, bind)
     else:
+        picked = None
         if address is None:
-            address = await _pick_table(bind)
-            if address is None:
+            picked = await _pick_table(bind)
+            if picked is None:
                 return None
+            address = picked.address
         address = checked_address(address)
         if code is None and sys.stdin.isatty():
             code = _ask("Table code: ")
@@ -271,6 +273,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             result, names, _ = mesh
             _say_result(result, names)
             return result
+        if picked is not None:
+            await _check_announced(mesh, picked)
     try:
         say(f"Seated at {mesh.address.removeprefix('tcp://')} as seat {mesh.seat + 1}.")
         if not mesh.full:
@@ -360,9 +364,23 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
-async def _pick_table(bind: str) -> str | None:
-    """The address of a table found on the LAN: the person picks one from the list (or the
-    only one, when nobody is at a terminal to ask); ``None`` when there is none to pick."""
+async def _check_announced(mesh: Mesh, picked: Any) -> None:
+    """A table picked from the LAN list must be hosted by the key it announced: the list is
+    not authenticated, and someone who knows the code could announce a table of their own under
+    the real host's name and fingerprint. Leave such a table at once, saying so."""
+    host = next((m for m in mesh.roster if m.seat == 0), None)
+    if host is not None and host.fingerprint != picked.fingerprint:
+        await mesh.close()
+        raise MeshError(
+            f"the table at {picked.address} announced the host fingerprint {picked.fingerprint}, "
+            f"but its host's key is {host.fingerprint}: it is not the table it claims to be. "
+            "Ask the host for its address and join by it")
+
+
+async def _pick_table(bind: str) -> Any:
+    """The table (``TableInfo``) found on the LAN: the person picks one from the list (or the
+    only one, when nobody is at a terminal to ask); ``None`` when there is none to pick. The
+    list is what strangers on the LAN announce: shown one line per table, escapes escaped."""
     from protocol.discovery import browse
 
     say("Looking for tables on the LAN...")
@@ -377,10 +395,10 @@ async def _pick_table(bind: str) -> str | None:
         say("No table found. Ask the host for its address and code: p2pcards join HOST:PORT --code CODE")
         return None
     for i, t in enumerate(tables, 1):
-        say(f"  {i}. {t}")
+        say(f"  {i}. {printable(str(t), newlines=False)}")
     if not sys.stdin.isatty():
         if len(tables) == 1:
-            return tables[0].address
+            return tables[0]
         say("Several tables found: join one by its address, p2pcards join HOST:PORT --code CODE")
         return None
     while True:
@@ -389,7 +407,7 @@ async def _pick_table(bind: str) -> str | None:
         if text is None or text.lower() in ("q", "quit"):
             return None
         if text.isdigit() and 1 <= int(text) <= len(tables):
-            return tables[int(text) - 1].address
+            return tables[int(text) - 1]
         say(f"{type_a_number(len(tables)).capitalize()}, or q.")
 
 
