@@ -175,8 +175,11 @@ class DealerAdapter:
     """The deck dealer in the shape the table expects (async ``arrange``; ``audit`` returning the
     full-information outcomes in request order)."""
 
-    def __init__(self, dealer: DeckDealer) -> None:
+    def __init__(self, dealer: DeckDealer, decision_timeout: float | None = None) -> None:
         self.dealer = dealer
+        # how long the others wait for a seat's private arrangement (a person's choice): the
+        # table's turn time for that seat, with its grace; no turn time: DECISION_TIMEOUT
+        self.decision_timeout = decision_timeout or DECISION_TIMEOUT
 
     async def fulfil(self, view: GameState, req: Request, arrange=None) -> Event:
         order = None
@@ -189,7 +192,7 @@ class DealerAdapter:
         if isinstance(req, Shuffle) and req.by is not None and req.by != self.dealer.seat and \
                 not mix and view.arrangement_prompt(req.by, req.slots) is not None:
             # the arranger may be a human thinking it over: that is a decision, not a deck step
-            deck.timeout = DECISION_TIMEOUT
+            deck.timeout = self.decision_timeout
         try:
             return await self.dealer.fulfil(view, req, (lambda by, slots: order) if order else None)
         finally:
@@ -236,7 +239,8 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     from .bots.registry import make_bot
 
     table = Table(info.game, info.players, info.options, mesh.seat, mesh.channel,
-                  DealerAdapter(DeckDealer(deck, mesh.seat)), player, names=names, say=say,
+                  DealerAdapter(DeckDealer(deck, mesh.seat), info.peer_turn_time()), player,
+                  names=names, say=say,
                   journal=journal.append, resume=resume,
                   turn_time=info.own_turn_time(bot), peer_turn_time=info.peer_turn_time(),
                   stand_in=make_bot(info.game, mesh.seat, "easy", 7))

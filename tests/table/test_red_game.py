@@ -81,3 +81,48 @@ async def test_a_move_out_of_turn_is_named_at_once_while_the_player_thinks(tmp_p
         assert not any(p.moved for p in slow.values())  # named before the honest player moved
     finally:
         await close_all(meshes)
+
+
+def test_a_person_who_walks_away_from_an_arrangement_prompt_does_not_hold_the_table():
+    """Girl and the Robot's Manipulate asks a person to order three cards. The prompt had no
+    time limit while the others waited six hours for that seat's deck step; now the turn time
+    applies: the seat's own bot orders the cards, and says so."""
+    from p2pcards.table import Table
+
+    class Gone:
+        async def arrange(self, view, slots):
+            await asyncio.Event().wait()  # never answers
+
+    class Bot:
+        def arrange(self, view, slots):
+            return list(reversed(slots))
+
+    said: list[str] = []
+    table = Table("girl-and-robot", 2, {}, 0, None, None, Gone(), names=NAMES[:2],  # type: ignore[arg-type]
+                  say=said.append, turn_time=0.2, stand_in=Bot())
+    order = asyncio.run(asyncio.wait_for(table._arrange(0, (4, 5, 6)), 10))
+    assert order == [6, 5, 4]
+    assert any("your bot orders the cards for alice" in line for line in said), said
+
+
+def test_the_others_wait_for_a_persons_arrangement_the_tables_turn_time():
+    from types import SimpleNamespace
+
+    from p2pcards.engine import Shuffle
+    from p2pcards.lobby import DECISION_TIMEOUT, DealerAdapter, GameInfo
+
+    class Dealer:
+        seat = 0
+        deck = SimpleNamespace(timeout=5.0)
+
+        async def fulfil(self, view, req, arrange=None):
+            self.waited = self.deck.timeout
+            return "done"
+
+    view = SimpleNamespace(arrangement_prompt=lambda by, slots: "order them")
+    for turn_time, expected in ((60.0, 90.0), (0, DECISION_TIMEOUT)):
+        dealer = Dealer()
+        info = GameInfo("girl-and-robot", 2, {}, turn_time=turn_time)
+        adapter = DealerAdapter(dealer, info.peer_turn_time())
+        assert asyncio.run(adapter.fulfil(view, Shuffle((1, 2, 3), 1))) == "done"
+        assert dealer.waited == expected and dealer.deck.timeout == 5.0
