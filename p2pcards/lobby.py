@@ -24,6 +24,7 @@ from typing import Any
 
 from protocol.channel import Channel, Message, TableStop
 from protocol.deck import DeckPeer
+from protocol.errors import DeckTimeout
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
 from protocol.params import VERSION as DECK_VERSION
@@ -97,11 +98,20 @@ class PatientChannel(Channel):
     not reach (a failed resume, a one-way link), is waited for (the table pauses), while a peer
     that is present and withholds a message is named when its time is up."""
 
-    def __init__(self, inner: Any, mesh: Mesh) -> None:
+    def __init__(self, inner: Any, mesh: Mesh, *, late_after: float = 30.0,
+                 late_budget: float = 60.0) -> None:
         self.inner = inner
         self.mesh = mesh
         self.seat = inner.seat
         self.seats = inner.seats
+        # Slow drip: a seat that sends every deck message just inside the timeout would hold
+        # the table for the timeout times the number of deck steps. A wait longer than
+        # ``late_after`` (present time) counts against the seat whose message ended it; past
+        # ``late_budget`` in all that seat is named. A person's choice inside a deck step (a
+        # private arrangement) is a decision, not lateness: ``lenient`` while it runs.
+        self.late_after, self.late_budget = late_after, late_budget
+        self.late: dict[int, float] = {}
+        self.lenient = False
 
     async def send(self, to: int, topic: str, body: Message) -> None:
         await self.inner.send(to, topic, body)
@@ -116,7 +126,7 @@ class PatientChannel(Channel):
         while True:
             step = min(left, 0.5)
             try:
-                return await self.inner.recv(topic, step)
+                got = await self.inner.recv(topic, step)
             except TimeoutError:
                 # a peer that keeps saying it lacks our messages is waited for, but not forever
                 unreached = bool(self.mesh.unreached()) and paused < MAX_UNREACHED_PAUSE
@@ -126,6 +136,17 @@ class PatientChannel(Channel):
                     left -= step
                     if left <= 0:
                         raise
+                continue
+            self._charge(got[0], timeout - left)  # present time waited for this message
+            return got
+
+    def _charge(self, sender: int, waited: float) -> None:
+        if self.lenient or waited <= self.late_after:
+            return
+        late = self.late[sender] = self.late.get(sender, 0.0) + waited - self.late_after
+        if late > self.late_budget:
+            raise DeckTimeout(sender, "deck", f"sent its deck messages late again and again "
+                              f"({late:.0f} s beyond {self.late_after:g} s a message, in all)")
 
 
 class SeatJournal:
@@ -193,10 +214,14 @@ class DealerAdapter:
                 not mix and view.arrangement_prompt(req.by, req.slots) is not None:
             # the arranger may be a human thinking it over: that is a decision, not a deck step
             deck.timeout = self.decision_timeout
+            if hasattr(getattr(deck, "ch", None), "lenient"):
+                deck.ch.lenient = True  # a person thinking is not a late program
         try:
             return await self.dealer.fulfil(view, req, (lambda by, slots: order) if order else None)
         finally:
             deck.timeout = usual
+            if hasattr(getattr(deck, "ch", None), "lenient"):
+                deck.ch.lenient = False
 
     async def audit(self) -> list[Event]:
         _, pairs = await self.dealer.audit()
@@ -221,7 +246,8 @@ def deck_spec(info: GameInfo) -> str:
 
 async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = print,
                     deck_timeout: float = DECK_TIMEOUT, on_table: Callable[[Table], Any] | None = None,
-                    bot: bool = False, checkpoint_timeout: float = 30.0) -> TableResult:
+                    bot: bool = False, checkpoint_timeout: float = 30.0,
+                    late_after: float | None = None, late_budget: float | None = None) -> TableResult:
     """Run this seat's game to the end (resuming from the journal after a crash), then audit it.
 
     A stop (ours or any peer's) ends it with ``TableStopped`` at every peer; a player away for
@@ -234,7 +260,9 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     journal = SeatJournal(mesh.transcript_path.with_suffix(".seat"))
     resume = [r for r in journal.records if r.get("kind") in ("decision", "arrange")]
     n_cards = new_game(info.game, info.players, info.options).n_cards
-    deck = DeckPeer(PatientChannel(mesh.channel, mesh), bytes.fromhex(mesh.table), deck_spec(info),
+    patient = PatientChannel(mesh.channel, mesh, late_after=late_after or max(10.0, deck_timeout / 2),
+                             late_budget=late_budget or max(20.0, deck_timeout))
+    deck = DeckPeer(patient, bytes.fromhex(mesh.table), deck_spec(info),
                     n_cards, journal.seed(), timeout=deck_timeout)
     from .bots.registry import make_bot
 

@@ -83,3 +83,34 @@ async def test_a_seat_that_keeps_leaving_and_coming_back_cannot_stall_the_table(
     finally:
         flapping.cancel()
         await close_all(meshes)
+
+
+@run_async(timeout=90)
+async def test_a_seat_that_sends_every_deck_message_late_is_named(tmp_path):
+    """Slow drip: each deck message just inside the deck's timeout, so that no single wait runs
+    out while the match takes the timeout times the number of deck steps. The lateness adds up
+    against the seat; past the budget it is named. (Small figures here; the defaults are 30 s
+    a message and 60 s in all, with a 60 s deck timeout.)"""
+    meshes = await table_of(tmp_path, 3, 120.0)
+    host, bob, carol = meshes
+    ch = bob.channel
+    real_send, real_broadcast = ch.send, ch.broadcast
+
+    def dripping(real):
+        async def send(*args):
+            if args[-2] == "deck":
+                await asyncio.sleep(1.6)  # well inside the others' 5 s deck timeout
+            await real(*args)
+        return send
+
+    ch.send, ch.broadcast = dripping(real_send), dripping(real_broadcast)
+    runs = [asyncio.create_task(play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                                          say=lambda s: None, deck_timeout=5.0, late_after=0.5,
+                                          late_budget=2.0)) for m in meshes]
+    try:
+        results = await asyncio.gather(runs[0], runs[2], return_exceptions=True)
+        assert all(isinstance(r, TableStopped) for r in results), results
+        assert all(r.culprit == 1 and "late again and again" in r.reason for r in results), results
+    finally:
+        runs[1].cancel()
+        await close_all(meshes)
