@@ -29,6 +29,10 @@ HELLOS = (0.5, 4.0)  # hellos answered per connection (an honest joiner sends on
 MAX_TOPICS = 32  # distinct topics a table may use
 MAX_UNREAD_BYTES = 16 * 1024 * 1024  # bytes of one sender's messages waiting unread in inboxes
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # bytes of one sender's envelopes held ahead of a gap
+# bytes of one sender's envelopes we record (transcript, disk) while this program runs: a whole
+# match of deck and game messages is a few MiB from every seat together, so a seat past this is
+# flooding -- with chat the table does read, say -- and is named before our disk fills
+MAX_SEAT_BYTES = 64 * 1024 * 1024
 
 
 class Bucket:

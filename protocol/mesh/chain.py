@@ -24,7 +24,7 @@ from ..envelope import (
     parse_canonical,
 )
 from ..roster import Member
-from .budget import MAX_FUTURE_BYTES, MAX_TOPICS, MAX_UNREAD_BYTES, one_line
+from .budget import MAX_FUTURE_BYTES, MAX_SEAT_BYTES, MAX_TOPICS, MAX_UNREAD_BYTES, one_line
 from .channel import _CLOSED
 from .common import (
     K_ENV,
@@ -87,7 +87,7 @@ class ChainMixin:
             self._known_max[sender] = max(self._known_max[sender], env["seq"])
             self._check_behind(sender, time.monotonic())
             return
-        self._accept(env, h)
+        self._accept(env, h, len(data))
         buf = self._future.get(sender)
         while buf:
             nxt = buf.pop(self.verifier.chains[sender].seq + 1, None)
@@ -112,9 +112,15 @@ class ChainMixin:
         if not buf:
             self._future_bytes.pop(sender, None)
 
-    def _accept(self, env: Message, h: str) -> None:
+    def _accept(self, env: Message, h: str, size: int | None = None) -> None:
         assert self.verifier is not None
         sender, to = env["from"], env["to"]
+        size = len(canonical(env)) if size is None else size
+        recorded = self._recorded_bytes[sender] = self._recorded_bytes.get(sender, 0) + size
+        if recorded > MAX_SEAT_BYTES:  # not recorded: our disk is not theirs to fill
+            self.stop(sender, f"{self.name_of(sender)} sent more than {MAX_SEAT_BYTES // 2**20} MiB "
+                      "to this table (a whole match is a few MiB)")
+            return
         body: Message | None = None
         if to is None:
             body = env["body"]

@@ -135,6 +135,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self.stopped: TableStop | None = None
         self._stop_payload: Message | None = None
         self._unread_bytes: dict[int, int] = {}
+        self._recorded_bytes: dict[int, int] = {}  # seat -> bytes of its envelopes we recorded
         self._future_bytes: dict[int, int] = {}
         self.away_since: dict[int, float] = {}
         self.left: set[int] = set()
