@@ -68,6 +68,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
                      name: str, bind: str, bot_level: str, discovery: bool, autoplay: bool,
                      home: str | None = None, screen: bool = False, wait: float = WAIT,
                      turn_time: float | None = None) -> TableResult:
+    checked_name(name)
     info = GameInfo(game, players, options, wait, turn_time)
     info.check()
     me = Identity.load_or_create(home)
@@ -251,6 +252,8 @@ async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
 async def join_table(address: str | None, code: str | None, name: str, *, bind: str,
                      resume: bool, home: str | None = None,
                      screen: bool = False) -> TableResult | None:
+    if not resume:
+        checked_name(name)
     me = Identity.load_or_create(home)
     say(f"Your fingerprint: {me.fingerprint}")
     if resume:
@@ -317,6 +320,16 @@ def _over_on_record(me: Identity, home: str | None, address: str,
         return (TableResult(outcome, verdict, 0, text=outcome_words(outcome, names)), names,
                 t.seat)
     return None
+
+
+def checked_name(name: str) -> str:
+    """A name as the table will show it, or a clear error saying what a name may hold."""
+    from protocol.roster import check_name
+
+    try:
+        return check_name(name)
+    except ValueError as exc:
+        raise MeshError(f"{printable(name, newlines=False)!r} cannot be your name: {exc}") from None
 
 
 def checked_code(code: str | None) -> str | None:
@@ -428,6 +441,7 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
                    json_result: bool, patience: float = 1800.0,
                    home: str | None = None) -> TableResult:
     address = checked_address(address)
+    checked_name(name)
     me = Identity.load_or_create(home)
     t0 = time.perf_counter()
     try:

@@ -260,7 +260,7 @@ class HandshakeMixin:
                 rid,
                 {
                     "t": "refused",
-                    "reason": f"incompatible p2pcards mesh version {msg.get('v')!r} (this table speaks {MESH_VERSION})",
+                    "reason": f"incompatible p2pcards mesh version {short(msg.get('v'), 40)} (this table speaks {MESH_VERSION})",
                 },
             )
             return

@@ -62,3 +62,42 @@ def test_the_lan_list_shows_each_table_on_one_line(monkeypatch, capsys):
     assert picked is t
     listed = [line for line in out.splitlines() if line.startswith("  ")]
     assert len(listed) == 1 and "\x1b" not in out and "\\n  2. bob" in listed[0]
+
+
+@run_async(timeout=60)
+async def test_a_full_table_and_a_wrong_version_are_refused_and_change_nothing(tmp_path):
+    import asyncio
+    import json
+
+    import zmq
+    import zmq.asyncio
+
+    from protocol.envelope import canonical
+    from protocol.mesh import JoinRefused
+
+    from .helpers import make_table, raw_dealer
+
+    meshes = await make_table(tmp_path, 2)
+    host = meshes[0]
+    try:
+        with pytest.raises(JoinRefused) as info:
+            await Mesh.join(identity(tmp_path, 7), host.address, host.code, "mallory",
+                            bind=LOOPBACK)
+        assert "full" in info.value.reason
+        # a hello from another protocol version, its version a huge string: a short refusal
+        ctx = zmq.asyncio.Context()
+        sock = raw_dealer(ctx, host)
+        try:
+            hello = {"t": "hello", "v": "9" * 100_000, "name": "mallory"}
+            await sock.send_multipart([b"hs", canonical(hello)])
+            kind, data = await asyncio.wait_for(sock.recv_multipart(), 10)
+            reply = json.loads(data)
+            assert reply["t"] == "refused" and "version" in reply["reason"]
+            assert len(reply["reason"]) < 200
+        finally:
+            sock.close(0)
+            ctx.term()
+        assert [m.name for m in host.roster] == ["alice", "bob"]
+        assert all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)
