@@ -27,6 +27,7 @@ from protocol.deck import DeckPeer
 from protocol.errors import DeckTimeout
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
+from protocol.params import TOPIC as DECK_TOPIC
 from protocol.params import VERSION as DECK_VERSION
 
 from . import __version__
@@ -253,6 +254,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     A stop (ours or any peer's) ends it with ``TableStopped`` at every peer; a player away for
     longer than the table's wait ends it too, naming them. The result is recorded before the
     final checkpoint, so no trouble on the links after the last move can take it away."""
+    mesh.public_topics = frozenset({"game", DECK_TOPIC})  # every seat gets every move
     await mesh.wait_full()
     info = GameInfo.from_json(mesh.game_info)
     names = [mesh.name_of(s) for s in range(mesh.seats)]

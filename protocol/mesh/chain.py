@@ -115,6 +115,10 @@ class ChainMixin:
     def _accept(self, env: Message, h: str, size: int | None = None) -> None:
         assert self.verifier is not None
         sender, to = env["from"], env["to"]
+        if to is not None and env["topic"] in self.public_topics:
+            self._fault(sender, f"sent a {env['topic']} message to {self.name_of(to)} alone; "
+                        "every seat must get those", (env,))
+            return
         size = len(canonical(env)) if size is None else size
         recorded = self._recorded_bytes[sender] = self._recorded_bytes.get(sender, 0) + size
         if recorded > MAX_SEAT_BYTES:  # not recorded: our disk is not theirs to fill

@@ -126,3 +126,37 @@ def test_the_others_wait_for_a_persons_arrangement_the_tables_turn_time():
         adapter = DealerAdapter(dealer, info.peer_turn_time())
         assert asyncio.run(adapter.fulfil(view, Shuffle((1, 2, 3), 1))) == "done"
         assert dealer.waited == expected and dealer.deck.timeout == 5.0
+
+
+@run_async(timeout=120)
+async def test_a_move_told_to_one_seat_only_is_named_by_everyone(tmp_path):
+    """Bob's client sends its move privately to alice instead of to the table. Alice's table
+    moves on and waits for carol in the next deck step, while carol waits for a move she never
+    got: alice's deck timeout named carol, an honest player. A private envelope's topic and
+    recipient are in the clear at every peer, so every peer now names bob on arrival."""
+    meshes = await table_of(tmp_path, 3)
+    liar = 1
+
+    def whisper(table):
+        real = table.channel.broadcast
+
+        async def broadcast(topic, body):
+            if topic == "game":
+                await table.channel.send(0, topic, body)  # alice only
+            else:
+                await real(topic, body)
+
+        table.channel.broadcast = broadcast
+
+    try:
+        async def seat(m):
+            return await play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                                   on_table=whisper if m.seat == liar else None,
+                                   say=lambda s: None, deck_timeout=3)
+
+        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        honest = [r for i, r in enumerate(results) if i != liar]
+        assert all(isinstance(r, TableStopped) for r in honest), results
+        assert all(r.culprit == liar and NAMES[liar] in r.reason for r in honest), results
+    finally:
+        await close_all(meshes)
