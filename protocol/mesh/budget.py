@@ -33,6 +33,10 @@ MAX_FUTURE_BYTES = 32 * 1024 * 1024  # bytes of one sender's envelopes held ahea
 # match of deck and game messages is a few MiB from every seat together, so a seat past this is
 # flooding -- with chat the table does read, say -- and is named before our disk fills
 MAX_SEAT_BYTES = 64 * 1024 * 1024
+# bytes of recorded envelopes we send again at one seat's request (``want``, ``link``, heads
+# that show a gap): a whole match fits in the burst, and a seat asking again and again for
+# everything (each ask a few hundred bytes) cannot keep us busy serialising it
+RESEND_BYTES = (8 * 1024 * 1024.0, 64 * 1024 * 1024.0)
 
 
 class Bucket:

@@ -24,7 +24,15 @@ from ..envelope import (
     parse_canonical,
 )
 from ..roster import Member
-from .budget import MAX_FUTURE_BYTES, MAX_SEAT_BYTES, MAX_TOPICS, MAX_UNREAD_BYTES, one_line
+from .budget import (
+    MAX_FUTURE_BYTES,
+    MAX_SEAT_BYTES,
+    MAX_TOPICS,
+    MAX_UNREAD_BYTES,
+    RESEND_BYTES,
+    Bucket,
+    one_line,
+)
 from .channel import _CLOSED
 from .common import (
     K_ENV,
@@ -256,13 +264,43 @@ class ChainMixin:
                 upto -= 1
         if upto <= theirs:
             return
+        if not self._may_serve(seat, now):
+            return
         self._resent[(seat, self.seat)] = (theirs, now)
         upto = min(upto, theirs + MAX_BATCH)
         log.debug("seat %d resends its seq %d..%d to seat %d", self.seat, theirs + 1, upto, seat)
         for seq in range(theirs + 1, upto + 1):
             env = chain.get(seq)
             assert env is not None
-            self._send_frames(seat, [K_ENV, canonical(env)])
+            if not self._serve(seat, K_ENV, env, now):
+                break
+
+    def _may_serve(self, seat: int, now: float) -> bool:
+        """Whether to answer one more of ``seat``'s asks to send envelopes again: an honest peer
+        asks about once per author per ``resend_after``; a seat asking all the time gets its
+        excess asks ignored before any work is done."""
+        bucket = self._resend_asks.get(seat)
+        if bucket is None:
+            rate = max(10.0, 4 * self.seats / self.timings.resend_after)
+            bucket = self._resend_asks[seat] = Bucket(rate, 2 * rate, now)
+        if bucket.take(1, now):
+            return True
+        self._drop(f"seat {seat} asks for resent envelopes too often", logging.DEBUG)
+        return False
+
+    def _serve(self, seat: int, kind: bytes, env: Message, now: float) -> bool:
+        """Send a recorded envelope again at ``seat``'s asking, within its resend budget
+        (``False``: over it; what is left waits for its next ask)."""
+        data = canonical(env)
+        bucket = self._resend_budget.get(seat)
+        if bucket is None:
+            bucket = self._resend_budget[seat] = Bucket(*RESEND_BYTES, now)
+        if not bucket.take(len(data), now):
+            self._drop(f"seat {seat} asks for more resent envelopes than its budget",
+                       logging.DEBUG)
+            return False
+        self._send_frames(seat, [kind, data])
+        return True
 
     def _check_behind(self, s: int, now: float) -> None:
         """We hold fewer of ``s``'s envelopes than someone has: after a grace, ask for them."""
@@ -309,11 +347,14 @@ class ChainMixin:
         last = self._resent.get((seat, s))
         if last is not None and last[0] == start and now - last[1] < self.timings.resend_after:
             return
+        if start > chain.seq or not self._may_serve(seat, now):
+            return
         self._resent[(seat, s)] = (start, now)
         for seq in range(start, min(chain.seq, start + MAX_BATCH - 1) + 1):
             env = chain.get(seq)
             assert env is not None
-            self._send_frames(seat, [K_RELAY, canonical(env)])
+            if not self._serve(seat, K_RELAY, env, now):
+                break
 
     def _on_link(self, seat: int, msg: Message) -> None:
         m = Member.from_json(msg["entry"], self.table, self.seats)

@@ -50,3 +50,42 @@ async def test_a_seat_filling_everyones_transcript_with_chat_is_named(tmp_path, 
         for r in readers:
             r.cancel()
         await close_all(meshes)
+
+
+@run_async(timeout=90)
+async def test_a_seat_asking_for_everything_again_and_again_gets_a_bounded_answer(tmp_path,
+                                                                                   monkeypatch):
+    """Each ``want`` is a few hundred signed bytes; answering one meant serialising and sending
+    up to a thousand recorded envelopes, and changing ``start`` between asks got round the
+    repeat check. 200 asks a second from a seated client stalled a table's play (measured
+    with the asker in its own process). Now a seat's asks and the bytes sent again for it are
+    budgeted: the answer to a flood of asks is bounded, and nobody is blamed for asking."""
+    import protocol.mesh.chain as chain
+    from protocol.mesh import K_ENV, K_RELAY
+
+    # 1 MiB burst, 200 kB/s here (64 MiB and 8 MiB/s by default): about 60 of these envelopes
+    monkeypatch.setattr(chain, "RESEND_BYTES", (200_000.0, 1_000_000.0), raising=False)
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        for i in range(100):  # a history of 100 envelopes of 20 kB at alice
+            await host.channel.broadcast("hist", {"i": i, "pad": "y" * 20_000})
+        await until(lambda: bob.verifier.chains[0].seq == 100, what="history delivered")
+        sent = {"frames": 0}
+        real = host._send_frames
+
+        def spy(seat, frames):
+            if seat == 1 and frames[0] in (K_ENV, K_RELAY):
+                sent["frames"] += 1
+            real(seat, frames)
+
+        host._send_frames = spy
+        for k in range(500):  # a burst of asks for everything, start alternating
+            bob._send_ctl(0, "want", {"seat": 0 if k % 2 else 2, "start": 1 + k % 3})
+        await asyncio.sleep(1.5)
+        # unbudgeted, 500 asks of 100 envelopes each: up to 50,000 sends (12,573 within the
+        # 1.5 s on a loaded machine); now the budget of bytes bounds it
+        assert 0 < sent["frames"] <= 200, sent
+        assert all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)
