@@ -292,15 +292,19 @@ class ChainMixin:
         """Send a recorded envelope again at ``seat``'s asking, within its resend budget
         (``False``: over it; what is left waits for its next ask)."""
         data = canonical(env)
-        bucket = self._resend_budget.get(seat)
-        if bucket is None:
-            bucket = self._resend_budget[seat] = Bucket(*RESEND_BYTES, now)
-        if not bucket.take(len(data), now):
-            self._drop(f"seat {seat} asks for more resent envelopes than its budget",
-                       logging.DEBUG)
+        if not self._resend_bytes(seat, len(data), now):
             return False
         self._send_frames(seat, [kind, data])
         return True
+
+    def _resend_bytes(self, seat: int, size: int, now: float) -> bool:
+        bucket = self._resend_budget.get(seat)
+        if bucket is None:
+            bucket = self._resend_budget[seat] = Bucket(*RESEND_BYTES, now)
+        if bucket.take(size, now):
+            return True
+        self._drop(f"seat {seat} asks for more resent envelopes than its budget", logging.DEBUG)
+        return False
 
     def _check_behind(self, s: int, now: float) -> None:
         """We hold fewer of ``s``'s envelopes than someone has: after a grace, ask for them."""
@@ -405,7 +409,9 @@ class ChainMixin:
         assert self.verifier is not None
         s, seq = msg["seat"], msg["seq"]
         env = self.verifier.chains[s].get(seq)
-        if env is not None:
+        now = time.monotonic()  # each answer is a signed copy of an envelope: budgeted as a resend
+        if env is not None and self._may_serve(seat, now) and \
+                self._resend_bytes(seat, len(canonical(env)), now):
             self._send_ctl(seat, "proof", {"env": env})
 
     def _check_foreign(self, env: Any) -> tuple[Message, str]:

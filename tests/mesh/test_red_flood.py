@@ -4,6 +4,7 @@ other player disk, since every envelope is recorded in every transcript."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 
 import pytest
@@ -86,6 +87,38 @@ async def test_a_seat_asking_for_everything_again_and_again_gets_a_bounded_answe
         # unbudgeted, 500 asks of 100 envelopes each: up to 50,000 sends (12,573 within the
         # 1.5 s on a loaded machine); now the budget of bytes bounds it
         assert 0 < sent["frames"] <= 200, sent
+        assert all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_proof_requests_are_answered_within_the_same_budget(tmp_path):
+    """A ``proof?`` is answered with a signed copy of a recorded envelope: as costly as a
+    resend, so a flood of them is budgeted the same way."""
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        for i in range(20):
+            await host.channel.broadcast("hist", {"i": i, "pad": "y" * 20_000})
+        await until(lambda: bob.verifier.chains[0].seq == 20, what="history delivered")
+        answers = {"n": 0}
+        real = host._send_ctl
+
+        def spy(seat, t, payload):
+            if seat == 1 and t == "proof":
+                answers["n"] += 1
+            real(seat, t, payload)
+
+        host._send_ctl = spy
+        host._resend_asks.clear()
+        host.timings = dataclasses.replace(host.timings, resend_after=10.0)  # 10 asks/s, burst 20
+        for k in range(2_000):
+            bob._send_ctl(0, "proof?", {"seat": 0, "seq": 1 + k % 20})
+        await asyncio.sleep(2.0)
+        # unbudgeted: one signed 20 kB answer per ask (several hundred in this time, in one
+        # process); budgeted: 20 at once, then 10 a second
+        assert 0 < answers["n"] <= 100, answers
         assert all(m.stopped is None for m in meshes)
     finally:
         await close_all(meshes)
