@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from .helpers import close_all, make_table, run_async, until
+from .helpers import close_all, make_table, play, run_async, until
 
 pytestmark = pytest.mark.network
 
@@ -120,5 +120,36 @@ async def test_proof_requests_are_answered_within_the_same_budget(tmp_path):
         # process); budgeted: 20 at once, then 10 a second
         assert 0 < answers["n"] <= 100, answers
         assert all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_a_flood_from_many_connections_at_once_neither_stalls_nor_keeps_memory(tmp_path):
+    """Held: someone with the code and no seat floods from 64 connections at once (each new
+    connection starts with a full unauthenticated budget). The table plays on, the victim's
+    memory stays bounded, nobody is blamed. ``P2PCARDS_LONG=1`` floods longer."""
+    import gc
+
+    from .test_adversary import attack, blamed, rss_mb
+
+    long = os.environ.get("P2PCARDS_LONG") == "1"
+    meshes = await make_table(tmp_path, 3)
+    victim = meshes[1]
+    try:
+        await play(meshes[0].channel, 0)
+        gc.collect()
+        before = rss_mb()
+        flood = asyncio.create_task(attack("many", victim.address, 8.0 if long else 2.0,
+                                           meshes[0].code))
+        await asyncio.sleep(0.5)
+        results = await asyncio.wait_for(
+            asyncio.gather(*(play(m.channel, 30 if long else 10) for m in meshes)), 90)
+        assert len({r["common"] for r in results}) == 1
+        assert await flood > 20
+        gc.collect()
+        assert rss_mb() - before <= 64
+        assert victim.budgets.dropped > 0
+        assert blamed(meshes) == set() and all(m.stopped is None for m in meshes)
     finally:
         await close_all(meshes)
