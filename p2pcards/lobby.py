@@ -257,6 +257,9 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     mesh.public_topics = frozenset({"game", DECK_TOPIC})  # every seat gets every move
     await mesh.wait_full()
     info = GameInfo.from_json(mesh.game_info)
+    if info.players != mesh.seats:  # the host's own description of its table does not add up
+        raise ConfigError(f"{mesh.name_of(0)}'s table has {mesh.seats} seats but describes a game "
+                          f"for {info.players} players; nobody can play it")
     names = [mesh.name_of(s) for s in range(mesh.seats)]
     assert mesh.transcript_path is not None
     journal = SeatJournal(mesh.transcript_path.with_suffix(".seat"))

@@ -160,3 +160,32 @@ async def test_a_move_told_to_one_seat_only_is_named_by_everyone(tmp_path):
         assert all(r.culprit == liar and NAMES[liar] in r.reason for r in honest), results
     finally:
         await close_all(meshes)
+
+
+@pytest.mark.parametrize("players, seats", [(4, 3), (2, 3)])
+@run_async(timeout=60)
+async def test_a_table_whose_game_does_not_match_its_seats_is_refused_in_words(tmp_path, players,
+                                                                               seats):
+    """A host's game description is signed and the same for everyone, but nothing checked it
+    against the table's seats: with 4 players at 3 seats every program ended in a bare
+    ValueError (the internal-error line); with 2 at 3 the third seat's program crashed and the
+    other two named it, an honest player, for a deck timeout."""
+    from p2pcards.engine import ConfigError
+    from p2pcards.lobby import GameInfo
+    from protocol.mesh import Mesh, Timings
+    from tests.mesh.helpers import LOOPBACK, identity
+
+    t = Timings.fast()
+    info = GameInfo("go-out-girl", players, {}).to_json()
+    host = await Mesh.host(identity(tmp_path, 0), seats, bind=LOOPBACK, timings=t,
+                           name=NAMES[0], game_info=info)
+    meshes = [host] + [await Mesh.join(identity(tmp_path, i), host.address, host.code, NAMES[i],
+                                       bind=LOOPBACK, timings=t) for i in range(1, seats)]
+    try:
+        results = await asyncio.gather(
+            *(play_seat(m, make_bot("go-out-girl", m.seat, "easy", 1), say=lambda s: None,
+                        deck_timeout=3) for m in meshes), return_exceptions=True)
+        assert all(isinstance(r, ConfigError) for r in results), results
+        assert all(f"{seats} seats" in str(r) and f"{players} players" in str(r) for r in results)
+    finally:
+        await close_all(meshes)
