@@ -24,8 +24,10 @@ from typing import Any
 
 from protocol.channel import Channel, Message, TableStop
 from protocol.deck import DeckPeer
+from protocol.errors import DeckTimeout
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
+from protocol.params import TOPIC as DECK_TOPIC
 from protocol.params import VERSION as DECK_VERSION
 
 from . import __version__
@@ -97,11 +99,20 @@ class PatientChannel(Channel):
     not reach (a failed resume, a one-way link), is waited for (the table pauses), while a peer
     that is present and withholds a message is named when its time is up."""
 
-    def __init__(self, inner: Any, mesh: Mesh) -> None:
+    def __init__(self, inner: Any, mesh: Mesh, *, late_after: float = 30.0,
+                 late_budget: float = 60.0) -> None:
         self.inner = inner
         self.mesh = mesh
         self.seat = inner.seat
         self.seats = inner.seats
+        # Slow drip: a seat that sends every deck message just inside the timeout would hold
+        # the table for the timeout times the number of deck steps. A wait longer than
+        # ``late_after`` (present time) counts against the seat whose message ended it; past
+        # ``late_budget`` in all that seat is named. A person's choice inside a deck step (a
+        # private arrangement) is a decision, not lateness: ``lenient`` while it runs.
+        self.late_after, self.late_budget = late_after, late_budget
+        self.late: dict[int, float] = {}
+        self.lenient = False
 
     async def send(self, to: int, topic: str, body: Message) -> None:
         await self.inner.send(to, topic, body)
@@ -116,7 +127,7 @@ class PatientChannel(Channel):
         while True:
             step = min(left, 0.5)
             try:
-                return await self.inner.recv(topic, step)
+                got = await self.inner.recv(topic, step)
             except TimeoutError:
                 # a peer that keeps saying it lacks our messages is waited for, but not forever
                 unreached = bool(self.mesh.unreached()) and paused < MAX_UNREACHED_PAUSE
@@ -126,6 +137,17 @@ class PatientChannel(Channel):
                     left -= step
                     if left <= 0:
                         raise
+                continue
+            self._charge(got[0], timeout - left)  # present time waited for this message
+            return got
+
+    def _charge(self, sender: int, waited: float) -> None:
+        if self.lenient or waited <= self.late_after:
+            return
+        late = self.late[sender] = self.late.get(sender, 0.0) + waited - self.late_after
+        if late > self.late_budget:
+            raise DeckTimeout(sender, "deck", f"sent its deck messages late again and again "
+                              f"({late:.0f} s beyond {self.late_after:g} s a message, in all)")
 
 
 class SeatJournal:
@@ -175,8 +197,11 @@ class DealerAdapter:
     """The deck dealer in the shape the table expects (async ``arrange``; ``audit`` returning the
     full-information outcomes in request order)."""
 
-    def __init__(self, dealer: DeckDealer) -> None:
+    def __init__(self, dealer: DeckDealer, decision_timeout: float | None = None) -> None:
         self.dealer = dealer
+        # how long the others wait for a seat's private arrangement (a person's choice): the
+        # table's turn time for that seat, with its grace; no turn time: DECISION_TIMEOUT
+        self.decision_timeout = decision_timeout or DECISION_TIMEOUT
 
     async def fulfil(self, view: GameState, req: Request, arrange=None) -> Event:
         order = None
@@ -189,11 +214,15 @@ class DealerAdapter:
         if isinstance(req, Shuffle) and req.by is not None and req.by != self.dealer.seat and \
                 not mix and view.arrangement_prompt(req.by, req.slots) is not None:
             # the arranger may be a human thinking it over: that is a decision, not a deck step
-            deck.timeout = DECISION_TIMEOUT
+            deck.timeout = self.decision_timeout
+            if hasattr(getattr(deck, "ch", None), "lenient"):
+                deck.ch.lenient = True  # a person thinking is not a late program
         try:
             return await self.dealer.fulfil(view, req, (lambda by, slots: order) if order else None)
         finally:
             deck.timeout = usual
+            if hasattr(getattr(deck, "ch", None), "lenient"):
+                deck.ch.lenient = False
 
     async def audit(self) -> list[Event]:
         _, pairs = await self.dealer.audit()
@@ -218,25 +247,33 @@ def deck_spec(info: GameInfo) -> str:
 
 async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = print,
                     deck_timeout: float = DECK_TIMEOUT, on_table: Callable[[Table], Any] | None = None,
-                    bot: bool = False, checkpoint_timeout: float = 30.0) -> TableResult:
+                    bot: bool = False, checkpoint_timeout: float = 30.0,
+                    late_after: float | None = None, late_budget: float | None = None) -> TableResult:
     """Run this seat's game to the end (resuming from the journal after a crash), then audit it.
 
     A stop (ours or any peer's) ends it with ``TableStopped`` at every peer; a player away for
     longer than the table's wait ends it too, naming them. The result is recorded before the
     final checkpoint, so no trouble on the links after the last move can take it away."""
+    mesh.public_topics = frozenset({"game", DECK_TOPIC})  # every seat gets every move
     await mesh.wait_full()
     info = GameInfo.from_json(mesh.game_info)
+    if info.players != mesh.seats:  # the host's own description of its table does not add up
+        raise ConfigError(f"{mesh.name_of(0)}'s table has {mesh.seats} seats but describes a game "
+                          f"for {info.players} players; nobody can play it")
     names = [mesh.name_of(s) for s in range(mesh.seats)]
     assert mesh.transcript_path is not None
     journal = SeatJournal(mesh.transcript_path.with_suffix(".seat"))
     resume = [r for r in journal.records if r.get("kind") in ("decision", "arrange")]
     n_cards = new_game(info.game, info.players, info.options).n_cards
-    deck = DeckPeer(PatientChannel(mesh.channel, mesh), bytes.fromhex(mesh.table), deck_spec(info),
+    patient = PatientChannel(mesh.channel, mesh, late_after=late_after or max(10.0, deck_timeout / 2),
+                             late_budget=late_budget or max(20.0, deck_timeout))
+    deck = DeckPeer(patient, bytes.fromhex(mesh.table), deck_spec(info),
                     n_cards, journal.seed(), timeout=deck_timeout)
     from .bots.registry import make_bot
 
     table = Table(info.game, info.players, info.options, mesh.seat, mesh.channel,
-                  DealerAdapter(DeckDealer(deck, mesh.seat)), player, names=names, say=say,
+                  DealerAdapter(DeckDealer(deck, mesh.seat), info.peer_turn_time()), player,
+                  names=names, say=say,
                   journal=journal.append, resume=resume,
                   turn_time=info.own_turn_time(bot), peer_turn_time=info.peer_turn_time(),
                   stand_in=make_bot(info.game, mesh.seat, "easy", 7))
@@ -244,7 +281,8 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
         on_table(table)
     q = mesh.subscribe()
     events = asyncio.create_task(_announce(mesh, q, say, bot))
-    watch = asyncio.create_task(_watch_absence(mesh, info.wait, say, bot))
+    watch = asyncio.create_task(_watch_absence(mesh, info.wait, say, bot,
+                                               progress=lambda: table.step))
     game = asyncio.create_task(table.run())
     stopped = asyncio.create_task(_until_stopped(mesh))
     try:
@@ -302,18 +340,34 @@ async def _until_stopped(mesh: Mesh) -> None:
         await asyncio.sleep(0.1)
 
 
-async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool) -> None:
+async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool,
+                         progress: Callable[[], Any] | None = None) -> None:
     """Remind everyone whom the table waits for, with the time away; after ``wait`` seconds
     of absence end the match for everyone, naming who left. A peer cut off from everyone
     (all others away) is told so and names nobody. A peer we hear but whose own heads show our
-    messages do not reach it (a failed resume, a one-way link) is waited for and named too."""
+    messages do not reach it (a failed resume, a one-way link) is waited for and named too.
+
+    Absence adds up while the game makes no progress (``progress()``, the table's step, stays
+    the same): a seat that leaves and comes back for a moment, again and again, restarts
+    neither the wait nor anything else, so it cannot stall the table beyond ``wait``."""
     reminded: dict[Any, float] = {}
     unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
+    absent: dict[int, float] = {}  # seat -> seconds away since the game last made progress
+    mark = progress() if progress is not None else None
+    last = time.monotonic()
     while True:
         await asyncio.sleep(1.0)
         now = time.monotonic()
-        away = {s: now - mesh.away_since.get(s, now) for s in mesh.away}
         others = [s for s in range(mesh.seats) if s != mesh.seat]
+        step = progress() if progress is not None else None
+        if step != mark:  # the game moved on: nobody is stalling it
+            mark, absent = step, {}
+        if not (mesh.seats > 2 and set(mesh.away) >= set(others)):  # not while we are cut off
+            for s in mesh.away:
+                absent[s] = absent.get(s, 0.0) + (now - last)
+        last = now
+        away = {s: max(now - mesh.away_since.get(s, now),
+                       absent.get(s, 0.0) if progress is not None else 0.0) for s in mesh.away}
         cut = mesh.unreached() - mesh.away  # a failed resume, a one-way link: we wait, and say so
         unreached = {s: unreached.get(s, now) for s in cut}
         reminded = {k: v for k, v in reminded.items()
@@ -337,7 +391,11 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         for s, t in sorted(away.items()):
             if t >= wait:
                 verb = "left the table" if s in mesh.left else "was away"
-                mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {_clock(wait)}")
+                if now - mesh.away_since.get(s, now) < wait:  # in spells, coming and going
+                    mesh.stop(s, f"{mesh.name_of(s)} kept leaving and coming back: away "
+                              f"{_clock(t)} in all since the game last moved (at most {_clock(wait)})")
+                else:
+                    mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {_clock(wait)}")
                 return
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now

@@ -25,7 +25,19 @@ from .ui.text import printable, type_a_number
 
 
 def say(text: str) -> None:
-    print(printable(text), flush=True)
+    print(hanging(printable(text)), flush=True)
+
+
+def hanging(text: str) -> str:
+    """At a terminal, long lines wrapped with the rest indented: a peer's chat line that runs
+    past the width cannot put a forged "** ..." line of the program's own at a line's start."""
+    if not sys.stdout.isatty():
+        return text
+    import textwrap
+
+    width = shutil.get_terminal_size().columns
+    return "\n".join(textwrap.fill(line, width, subsequent_indent="   ") if len(line) > width
+                     else line for line in text.split("\n"))
 
 
 def checked_address(address: str) -> str:
@@ -56,6 +68,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
                      name: str, bind: str, bot_level: str, discovery: bool, autoplay: bool,
                      home: str | None = None, screen: bool = False, wait: float = WAIT,
                      turn_time: float | None = None) -> TableResult:
+    checked_name(name)
     info = GameInfo(game, players, options, wait, turn_time)
     info.check()
     me = Identity.load_or_create(home)
@@ -239,15 +252,19 @@ async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
 async def join_table(address: str | None, code: str | None, name: str, *, bind: str,
                      resume: bool, home: str | None = None,
                      screen: bool = False) -> TableResult | None:
+    if not resume:
+        checked_name(name)
     me = Identity.load_or_create(home)
     say(f"Your fingerprint: {me.fingerprint}")
     if resume:
         mesh = await _resume_latest(me, home, bind)
     else:
+        picked = None
         if address is None:
-            address = await _pick_table(bind)
-            if address is None:
+            picked = await _pick_table(bind)
+            if picked is None:
                 return None
+            address = picked.address
         address = checked_address(address)
         if code is None and sys.stdin.isatty():
             code = _ask("Table code: ")
@@ -255,6 +272,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
             raise MeshError(f"the table refused to seat you: {exc.reason}") from None
+        if picked is not None and not isinstance(mesh, tuple):
+            await _check_announced(mesh, picked)
     if isinstance(mesh, tuple):
         result, names, _ = mesh
         _say_result(result, names)
@@ -301,6 +320,16 @@ def _over_on_record(me: Identity, home: str | None, address: str,
         return (TableResult(outcome, verdict, 0, text=outcome_words(outcome, names)), names,
                 t.seat)
     return None
+
+
+def checked_name(name: str) -> str:
+    """A name as the table will show it, or a clear error saying what a name may hold."""
+    from protocol.roster import check_name
+
+    try:
+        return check_name(name)
+    except ValueError as exc:
+        raise MeshError(f"{printable(name, newlines=False)!r} cannot be your name: {exc}") from None
 
 
 def checked_code(code: str | None) -> str | None:
@@ -367,9 +396,23 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
-async def _pick_table(bind: str) -> str | None:
-    """The address of a table found on the LAN: the person picks one from the list (or the
-    only one, when nobody is at a terminal to ask); ``None`` when there is none to pick."""
+async def _check_announced(mesh: Mesh, picked: Any) -> None:
+    """A table picked from the LAN list must be hosted by the key it announced: the list is
+    not authenticated, and someone who knows the code could announce a table of their own under
+    the real host's name and fingerprint. Leave such a table at once, saying so."""
+    host = next((m for m in mesh.roster if m.seat == 0), None)
+    if host is not None and host.fingerprint != picked.fingerprint:
+        await mesh.close()
+        raise MeshError(
+            f"the table at {picked.address} announced the host fingerprint {picked.fingerprint}, "
+            f"but its host's key is {host.fingerprint}: it is not the table it claims to be. "
+            "Ask the host for its address and join by it")
+
+
+async def _pick_table(bind: str) -> Any:
+    """The table (``TableInfo``) found on the LAN: the person picks one from the list (or the
+    only one, when nobody is at a terminal to ask); ``None`` when there is none to pick. The
+    list is what strangers on the LAN announce: shown one line per table, escapes escaped."""
     from protocol.discovery import browse
 
     say("Looking for tables on the LAN...")
@@ -384,10 +427,10 @@ async def _pick_table(bind: str) -> str | None:
         say("No table found. Ask the host for its address and code: p2pcards join HOST:PORT --code CODE")
         return None
     for i, t in enumerate(tables, 1):
-        say(f"  {i}. {t}")
+        say(f"  {i}. {printable(str(t), newlines=False)}")
     if not sys.stdin.isatty():
         if len(tables) == 1:
-            return tables[0].address
+            return tables[0]
         say("Several tables found: join one by its address, p2pcards join HOST:PORT --code CODE")
         return None
     while True:
@@ -396,7 +439,7 @@ async def _pick_table(bind: str) -> str | None:
         if text is None or text.lower() in ("q", "quit"):
             return None
         if text.isdigit() and 1 <= int(text) <= len(tables):
-            return tables[int(text) - 1].address
+            return tables[int(text) - 1]
         say(f"{type_a_number(len(tables)).capitalize()}, or q.")
 
 
@@ -417,6 +460,7 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
                    json_result: bool, patience: float = 1800.0,
                    home: str | None = None) -> TableResult:
     address = checked_address(address)
+    checked_name(name)
     me = Identity.load_or_create(home)
     t0 = time.perf_counter()
     try:

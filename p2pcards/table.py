@@ -47,6 +47,9 @@ class TableStopped(Exception):
     """The table stopped: a peer broke the rules or the protocol (``culprit`` is its seat)."""
 
     def __init__(self, culprit: int | None, reason: str) -> None:
+        # the reason may quote what a peer sent: one line, cut, its control characters escaped
+        reason = printable(reason, newlines=False)
+        reason = reason if len(reason) <= 500 else reason[:499] + "…"
         super().__init__(reason)
         self.culprit = culprit
         self.reason = reason
@@ -183,23 +186,33 @@ class Table:
     async def _timed_decide(self, legal: list[Action]) -> Action:
         """The player's decision within the turn time (counted down at the end); when it runs
         out, the stand-in bot plays this turn and says so."""
-        decide = asyncio.ensure_future(_maybe_await(self.player.decide(self.state, legal)))
+        return await self._timed(
+            lambda: self.player.decide(self.state, legal),
+            lambda: self.stand_in.decide(self.state, legal),
+            "to decide; then your bot plays this turn",
+            f"your bot plays this turn for {self.names[self.seat]}")
+
+    async def _timed(self, ask: Callable[[], Any], stand_in: Callable[[], Any], left_words: str,
+                     up_words: str) -> Any:
+        """What the player answers ``ask`` within the turn time (counted down at the end); when
+        it runs out, what the stand-in bot answers, said so."""
+        answer = asyncio.ensure_future(_maybe_await(ask()))
         if not self.turn_time or self.stand_in is None:
-            return await decide
+            return await answer
         left = self.turn_time
         try:
             while left > 0:
                 wait = left - COUNTDOWN if left > COUNTDOWN else (left - 10 if left > 10 else left)
-                done, _ = await asyncio.wait({decide}, timeout=wait)
+                done, _ = await asyncio.wait({answer}, timeout=wait)
                 if done:
-                    return decide.result()
+                    return answer.result()
                 left -= wait
                 if left > 0:
-                    self.say(f"({int(round(left))} s left to decide; then your bot plays this turn)")
+                    self.say(f"({int(round(left))} s left {left_words})")
         finally:
-            decide.cancel()
-        self.say(f"(time is up: your bot plays this turn for {self.names[self.seat]})")
-        return await _maybe_await(self.stand_in.decide(self.state, legal))
+            answer.cancel()
+        self.say(f"(time is up: {up_words})")
+        return await _maybe_await(stand_in())
 
     async def _recv_game(self, player: int) -> tuple[int, dict]:
         """The next game message; a deciding peer present and silent past the turn time is named."""
@@ -235,6 +248,9 @@ class Table:
             if step < self.step or (step, sender) in self._early:
                 raise TableStopped(sender, f"{self._name(sender)} sent a second action for step "
                                    f"{step} (a replay, or out of turn)")
+            if step == self.step and sender != player:  # named now, not once the player moves
+                raise TableStopped(sender, f"{self._name(sender)} acted out of turn "
+                                   f"({self._name(player)} is to move)")
             self._early[(step, sender)] = msg
         msg = self._early.pop(key)
         for (step, sender) in list(self._early):
@@ -253,7 +269,13 @@ class Table:
                     and sorted(order) == sorted(slots)):
                 raise TableStopped(self.seat, "this seat's journal is damaged")
             return order
-        order = list(await _maybe_await(self.player.arrange(self.state, slots)))
+        # a person at an arrangement prompt has the turn time too: walking away from it (or a
+        # client that never answers) would otherwise hold the whole table
+        order = list(await self._timed(
+            lambda: self.player.arrange(self.state, slots),
+            lambda: self.stand_in.arrange(self.state, slots),
+            "to order the cards; then your bot orders them",
+            f"your bot orders the cards for {self.names[self.seat]}"))
         if self.journal is not None:
             self.journal({"kind": "arrange", "step": self.step, "order": order})
         return order
@@ -306,7 +328,9 @@ class Table:
             text = msg.get("text") if isinstance(msg, dict) else None
             if not isinstance(text, str):
                 continue
-            text = printable(text[:500], newlines=False)  # one line: no forged log lines
+            # one line, runs of spaces as one (no padding that wraps a forged line onto a line
+            # of its own), control characters escaped
+            text = " ".join(printable(text[:500], newlines=False).split())
             step = msg.get("step", self.step)
             if isinstance(step, int) and not isinstance(step, bool) and \
                     self.step < step <= self.step + MAX_AHEAD and len(self._chat_ahead) < TALK_AHEAD:

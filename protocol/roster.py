@@ -10,6 +10,7 @@ The seat number is assigned by the host and is not covered.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -65,7 +66,24 @@ class Member:
         return cls(seat, name, key, addr, d["sig"])
 
 
+# Characters that read as a colon: a name may not hold one, since a chat line reads "name: text".
+_COLONS = frozenset(":\u02d0\u02f8\u05c3\u0589\u2236\ua789\ufe13\ufe55\uff1a")
+# Letters and digits that look alike, folded together when names are compared (after NFKC and
+# casefold): Cyrillic and Greek look-alikes of Latin letters, and 0/o, 1/l/i.
+_LOOKALIKE = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "l", "ї": "l", "ј": "j", "һ": "h",
+    "ԁ": "d", "ԛ": "q", "ԝ": "w", "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "l", "κ": "k",
+    "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "0": "o", "1": "l",
+    "i": "l", "ı": "l", "ℓ": "l",
+})
+
+
 def check_name(name: Any) -> str:
+    """A player name as every other player's screen shows it at the start of lines ("bob: hi",
+    "bob left the table"): 1 to ``MAX_NAME`` printable characters that begin with a letter or a
+    digit (so no name reads as the program's own "** ..." or "(...)" lines), with single spaces
+    only between words, no colon, and at most two combining marks in a row."""
     if (
         not isinstance(name, str)
         or not name.strip()
@@ -73,7 +91,37 @@ def check_name(name: Any) -> str:
         or not name.isprintable()
     ):
         raise ValueError(f"a player name is 1 to {MAX_NAME} printable characters")
+    if name != name.strip() or "  " in name:
+        raise ValueError("a player name has no leading, trailing or double spaces")
+    if unicodedata.category(name[0])[0] not in "LN":
+        raise ValueError("a player name begins with a letter or a digit")
+    if any(c in _COLONS or ":" in unicodedata.normalize("NFKC", c) for c in name):
+        raise ValueError("a player name holds no colon (chat lines read 'name: text')")
+    marks = 0
+    for c in name:
+        marks = marks + 1 if unicodedata.category(c)[0] == "M" else 0
+        if marks > 2:
+            raise ValueError("a player name has at most two combining marks in a row")
     return name
+
+
+def name_skeleton(name: str) -> str:
+    """What ``name`` looks like, for telling whether two names could be mistaken for each other:
+    compatibility-normalised, case-folded, look-alike letters folded, combining marks, spaces
+    and punctuation left out ("Bob", "bob.", "Ｂｏｂ", "b\u043eb" and "B0B" all give "bob")."""
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    text = "".join(c for c in text if unicodedata.category(c)[0] in "LN")
+    return text.translate(_LOOKALIKE)
+
+
+def names_clash(a: str, b: str) -> bool:
+    """True when one name could be taken for the other on screen: the same skeleton, or the
+    words of one begin the other ("alice" and "alice left the table", "Mary" and "mary jane"),
+    which would let "alice left the table: ..." pass for a line about alice."""
+    wa = [w for w in (name_skeleton(x) for x in a.split()) if w]
+    wb = [w for w in (name_skeleton(x) for x in b.split()) if w]
+    n = min(len(wa), len(wb))
+    return name_skeleton(a) == name_skeleton(b) or (n > 0 and wa[:n] == wb[:n])
 
 
 def roster_digest(members: Iterable[Member]) -> str:
@@ -94,6 +142,6 @@ def normalize_address(text: Any) -> str:
     host, sep, port = rest.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(f"{text!r} is not an address like HOST:PORT")
-    if any(c.isspace() or c in "/*" for c in host):
+    if any(c.isspace() or c in "/*" or not c.isprintable() for c in host):
         raise ValueError(f"{text!r} is not an address like HOST:PORT")
     return f"tcp://{host}:{int(port)}"

@@ -11,6 +11,7 @@ seat signed (see ``SeatBudget``).
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -28,6 +29,14 @@ HELLOS = (0.5, 4.0)  # hellos answered per connection (an honest joiner sends on
 MAX_TOPICS = 32  # distinct topics a table may use
 MAX_UNREAD_BYTES = 16 * 1024 * 1024  # bytes of one sender's messages waiting unread in inboxes
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # bytes of one sender's envelopes held ahead of a gap
+# bytes of one sender's envelopes we record (transcript, disk) while this program runs: a whole
+# match of deck and game messages is a few MiB from every seat together, so a seat past this is
+# flooding -- with chat the table does read, say -- and is named before our disk fills
+MAX_SEAT_BYTES = 64 * 1024 * 1024
+# bytes of recorded envelopes we send again at one seat's request (``want``, ``link``, heads
+# that show a gap): a whole match fits in the burst, and a seat asking again and again for
+# everything (each ask a few hundred bytes) cannot keep us busy serialising it
+RESEND_BYTES = (8 * 1024 * 1024.0, 64 * 1024 * 1024.0)
 
 
 class Bucket:
@@ -99,4 +108,19 @@ class Budgets:
 def short(value: object, n: int = 120) -> str:
     """``repr`` of a value cut to ``n`` characters: log lines never quote attacker bytes whole."""
     text = repr(value)
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def one_line(value: object, n: int = 500) -> str:
+    """Text a peer supplied (a stop's reason, a refusal), as one line of at most ``n``
+    characters for a person's screen or a log: every control or format character (newline,
+    escape, carriage return, bidirectional override, zero-width...) shown as its escape, so the
+    peer can neither forge a line nor repaint the terminal."""
+    text = str(value)
+    if not text.isprintable():
+        text = "".join(
+            c if c.isprintable() else " " if unicodedata.category(c) == "Zs"
+            else repr(c)[1:-1] if c.isascii() else f"\\u{ord(c):04x}"
+            for c in text
+        )
     return text if len(text) <= n else text[: n - 1] + "…"

@@ -24,7 +24,15 @@ from ..envelope import (
     parse_canonical,
 )
 from ..roster import Member
-from .budget import MAX_FUTURE_BYTES, MAX_TOPICS, MAX_UNREAD_BYTES
+from .budget import (
+    MAX_FUTURE_BYTES,
+    MAX_SEAT_BYTES,
+    MAX_TOPICS,
+    MAX_UNREAD_BYTES,
+    RESEND_BYTES,
+    Bucket,
+    one_line,
+)
 from .channel import _CLOSED
 from .common import (
     K_ENV,
@@ -87,7 +95,7 @@ class ChainMixin:
             self._known_max[sender] = max(self._known_max[sender], env["seq"])
             self._check_behind(sender, time.monotonic())
             return
-        self._accept(env, h)
+        self._accept(env, h, len(data))
         buf = self._future.get(sender)
         while buf:
             nxt = buf.pop(self.verifier.chains[sender].seq + 1, None)
@@ -112,9 +120,19 @@ class ChainMixin:
         if not buf:
             self._future_bytes.pop(sender, None)
 
-    def _accept(self, env: Message, h: str) -> None:
+    def _accept(self, env: Message, h: str, size: int | None = None) -> None:
         assert self.verifier is not None
         sender, to = env["from"], env["to"]
+        if to is not None and env["topic"] in self.public_topics:
+            self._fault(sender, f"sent a {env['topic']} message to {self.name_of(to)} alone; "
+                        "every seat must get those", (env,))
+            return
+        size = len(canonical(env)) if size is None else size
+        recorded = self._recorded_bytes[sender] = self._recorded_bytes.get(sender, 0) + size
+        if recorded > MAX_SEAT_BYTES:  # not recorded: our disk is not theirs to fill
+            self.stop(sender, f"{self.name_of(sender)} sent more than {MAX_SEAT_BYTES // 2**20} MiB "
+                      "to this table (a whole match is a few MiB)")
+            return
         body: Message | None = None
         if to is None:
             body = env["body"]
@@ -246,13 +264,47 @@ class ChainMixin:
                 upto -= 1
         if upto <= theirs:
             return
+        if not self._may_serve(seat, now):
+            return
         self._resent[(seat, self.seat)] = (theirs, now)
         upto = min(upto, theirs + MAX_BATCH)
         log.debug("seat %d resends its seq %d..%d to seat %d", self.seat, theirs + 1, upto, seat)
         for seq in range(theirs + 1, upto + 1):
             env = chain.get(seq)
             assert env is not None
-            self._send_frames(seat, [K_ENV, canonical(env)])
+            if not self._serve(seat, K_ENV, env, now):
+                break
+
+    def _may_serve(self, seat: int, now: float) -> bool:
+        """Whether to answer one more of ``seat``'s asks to send envelopes again: an honest peer
+        asks about once per author per ``resend_after``; a seat asking all the time gets its
+        excess asks ignored before any work is done."""
+        bucket = self._resend_asks.get(seat)
+        if bucket is None:
+            rate = max(10.0, 4 * self.seats / self.timings.resend_after)
+            bucket = self._resend_asks[seat] = Bucket(rate, 2 * rate, now)
+        if bucket.take(1, now):
+            return True
+        self._drop(f"seat {seat} asks for resent envelopes too often", logging.DEBUG)
+        return False
+
+    def _serve(self, seat: int, kind: bytes, env: Message, now: float) -> bool:
+        """Send a recorded envelope again at ``seat``'s asking, within its resend budget
+        (``False``: over it; what is left waits for its next ask)."""
+        data = canonical(env)
+        if not self._resend_bytes(seat, len(data), now):
+            return False
+        self._send_frames(seat, [kind, data])
+        return True
+
+    def _resend_bytes(self, seat: int, size: int, now: float) -> bool:
+        bucket = self._resend_budget.get(seat)
+        if bucket is None:
+            bucket = self._resend_budget[seat] = Bucket(*RESEND_BYTES, now)
+        if bucket.take(size, now):
+            return True
+        self._drop(f"seat {seat} asks for more resent envelopes than its budget", logging.DEBUG)
+        return False
 
     def _check_behind(self, s: int, now: float) -> None:
         """We hold fewer of ``s``'s envelopes than someone has: after a grace, ask for them."""
@@ -299,11 +351,14 @@ class ChainMixin:
         last = self._resent.get((seat, s))
         if last is not None and last[0] == start and now - last[1] < self.timings.resend_after:
             return
+        if start > chain.seq or not self._may_serve(seat, now):
+            return
         self._resent[(seat, s)] = (start, now)
         for seq in range(start, min(chain.seq, start + MAX_BATCH - 1) + 1):
             env = chain.get(seq)
             assert env is not None
-            self._send_frames(seat, [K_RELAY, canonical(env)])
+            if not self._serve(seat, K_RELAY, env, now):
+                break
 
     def _on_link(self, seat: int, msg: Message) -> None:
         m = Member.from_json(msg["entry"], self.table, self.seats)
@@ -354,7 +409,9 @@ class ChainMixin:
         assert self.verifier is not None
         s, seq = msg["seat"], msg["seq"]
         env = self.verifier.chains[s].get(seq)
-        if env is not None:
+        now = time.monotonic()  # each answer is a signed copy of an envelope: budgeted as a resend
+        if env is not None and self._may_serve(seat, now) and \
+                self._resend_bytes(seat, len(canonical(env)), now):
             self._send_ctl(seat, "proof", {"env": env})
 
     def _check_foreign(self, env: Any) -> tuple[Message, str]:
@@ -399,7 +456,8 @@ class ChainMixin:
             self._drop(f"evidence from seat {seat} proves nothing")
             return
         self._equivocation(
-            s, a, b, str(msg.get("reason") or f"seat {s} equivocated (evidence from seat {seat})")
+            s, a, b,
+            one_line(msg.get("reason") or f"seat {s} equivocated (evidence from seat {seat})", 240),
         )
 
     def _equivocation(self, seat: int, first: Message, second: Message, reason: str) -> None:
@@ -462,7 +520,8 @@ class ChainMixin:
                 "stop",
                 st.culprit,
                 None if st.culprit is None else self.name_of(st.culprit),
-                st.reason if st.by == self.seat else f"{who} stopped the table: {st.reason}",
+                st.reason if st.by == self.seat or st.reason.startswith(f"{who} stopped the table")
+                else f"{who} stopped the table: {st.reason}",
             )
         )
         for q in self._inboxes.values():
@@ -483,7 +542,16 @@ class ChainMixin:
         culprit = msg.get("culprit")
         if not (culprit is None or (type(culprit) is int and 0 <= culprit < self.seats)):
             raise ValueError("bad culprit")
-        reason = str(msg.get("reason"))[:500]
+        reason = one_line(msg.get("reason"), 500)  # a peer's words: one line, no escapes obeyed
+        if culprit == self.seat and seat != self.seat:
+            # An unproven stop naming us: this program does not take the blame on another's
+            # word (it checked every move it sent; a timeout may be the accuser's own link).
+            # It says who named it; the offline audit of the record decides.
+            self._stop_payload = {"culprit": None, "reason": reason, "proof": []}
+            self._set_stopped(TableStop(
+                None, f"{self.name_of(seat)} stopped the table, naming this seat "
+                f"({self.name_of(self.seat)}) without proof: {reason}", seat))
+            return
         self._stop_payload = {"culprit": culprit, "reason": reason, "proof": []}
         self._set_stopped(
             TableStop(culprit, f"{self.name_of(seat)} stopped the table: {reason}", seat)

@@ -18,6 +18,20 @@ from ..envelope import (
 
 log = logging.getLogger("p2pcards.mesh")
 
+
+class _OneLine(logging.Filter):
+    """Every mesh log line as one line with its control characters escaped: the reasons it
+    logs quote what peers sent, and the log may be the player's terminal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from .budget import one_line
+
+        record.msg, record.args = one_line(record.getMessage(), 1000), None
+        return True
+
+
+log.addFilter(_OneLine())
+
 MESH_VERSION = 2
 CTL_DOMAIN = b"p2pcards/v1/ctl\n"
 HS_DOMAIN = b"p2pcards/v1/hs\n"

@@ -31,7 +31,7 @@ from ..transcript import (
     TranscriptWriter,
     transcript_path,
 )
-from .budget import Budgets
+from .budget import Bucket, Budgets
 from .chain import ChainMixin
 from .channel import _CLOSED, MeshChannel, Replay
 from .common import (
@@ -135,6 +135,13 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self.stopped: TableStop | None = None
         self._stop_payload: Message | None = None
         self._unread_bytes: dict[int, int] = {}
+        self._recorded_bytes: dict[int, int] = {}  # seat -> bytes of its envelopes we recorded
+        # Topics whose messages every seat must get (the table's moves, the deck): a private
+        # envelope on one tells one seat what the others never learn. Its topic and recipient
+        # are in the clear at every peer, so every peer names its author (set by the table).
+        self.public_topics: frozenset[str] = frozenset()
+        self._resend_budget: dict[int, Bucket] = {}  # seat -> bytes we may resend at its asking
+        self._resend_asks: dict[int, Bucket] = {}  # seat -> its asks we may still answer
         self._future_bytes: dict[int, int] = {}
         self.away_since: dict[int, float] = {}
         self.left: set[int] = set()

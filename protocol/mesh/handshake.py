@@ -21,13 +21,13 @@ from ..envelope import (
     unb64,
 )
 from ..identity import fingerprint, public_key_from_hex, verify
-from ..roster import Member, check_name, entry_payload, normalize_address
+from ..roster import Member, check_name, entry_payload, names_clash, normalize_address
 from ..tablecode import code_key, code_proof, proofs_equal
 from ..transcript import (
     read_transcript,
     transcript_path,
 )
-from .budget import short
+from .budget import one_line, short
 from .common import (
     HS_DOMAIN,
     HWM,
@@ -242,9 +242,9 @@ class HandshakeMixin:
                 f"{address} answered with garbage ({e}): is that a p2pcards table?"
             ) from None
         if msg.get("t") == "refused":
-            raise JoinRefused(str(msg.get("reason", "no reason given")))
+            raise JoinRefused(one_line(msg.get("reason", "no reason given"), 300))
         if msg.get("t") != want:
-            raise JoinFailed(f"{address} answered {msg.get('t')!r} when {want!r} was expected")
+            raise JoinFailed(f"{address} answered {short(msg.get('t'), 40)} when {want!r} was expected")
         return msg
 
     def _hs_reply(self, rid: bytes, msg: Message) -> None:
@@ -260,7 +260,7 @@ class HandshakeMixin:
                 rid,
                 {
                     "t": "refused",
-                    "reason": f"incompatible p2pcards mesh version {msg.get('v')!r} (this table speaks {MESH_VERSION})",
+                    "reason": f"incompatible p2pcards mesh version {short(msg.get('v'), 40)} (this table speaks {MESH_VERSION})",
                 },
             )
             return
@@ -373,8 +373,10 @@ class HandshakeMixin:
                 rid, "wrong table code" if proof else "this table needs its code (--code)", who
             )
             return
-        elif any(m.name.casefold() == name.casefold() for m in self._members.values()):
-            self._refuse(rid, f"the name {name!r} is taken at this table; pick another one", who)
+        elif any(names_clash(m.name, name) for m in self._members.values()):
+            taken = next(m.name for m in self._members.values() if names_clash(m.name, name))
+            self._refuse(rid, f"the name {name!r} is taken at this table, or looks like "
+                         f"{taken!r}; pick another one", who)
             return
         else:
             seat, rejoin = len(self._members), False

@@ -6,7 +6,8 @@ player) but holds no seat.
 
 Modes: ``big`` (512 KiB ``ctl`` frames, the largest a peer accepts, as fast as the socket takes them), ``parts`` (one message of
 200,000 one-byte frames), ``hello`` (well-formed hellos from 8 connections, never finishing the
-handshake), ``nested`` (frames nested 100,000 deep).
+handshake), ``nested`` (frames nested 100,000 deep), ``many`` (``big`` from 64 connections at
+once: each new connection starts with a full budget).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def run(mode: str, address: str, seconds: float, code: str = "") -> int:
         from protocol.tablecode import transport_secret
 
         curve = Curve.from_secret(transport_secret(code))
-    for _ in range(8 if mode == "hello" else 1):
+    for _ in range({"hello": 8, "many": 64}.get(mode, 1)):
         s = ctx.socket(zmq.DEALER)
         if curve is not None:
             curve.dial(s)
@@ -64,7 +65,8 @@ def run(mode: str, address: str, seconds: float, code: str = "") -> int:
             sent = 1
             time.sleep(min(seconds, 2.0))
         else:
-            payload = {"big": b"\x00" * (MIB // 2 - 64), "nested": b"[" * 100_000 + b"]" * 100_000}
+            big = b"\x00" * (MIB // 2 - 64)
+            payload = {"big": big, "many": big, "nested": b"[" * 100_000 + b"]" * 100_000}
             while time.monotonic() < end:
                 for s in socks:
                     data = hello(sent) if mode == "hello" else payload[mode]

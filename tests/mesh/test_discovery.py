@@ -126,7 +126,7 @@ async def test_join_without_an_address_lists_the_lan_tables_and_takes_the_pick(
         listed = [line.split(". ", 1)[1] for line in out.splitlines() if line.startswith("  ")]
         assert any("go-out-girl, 2 of 3 seats free" in t for t in listed)
         assert "Type a number from 1 to" in out
-        assert picked in mine and picked in listed[1]
+        assert picked.address in mine and picked.address in listed[1]
 
         def eof(prompt):
             raise EOFError

@@ -47,3 +47,14 @@ def test_audit_and_replay_of_a_missing_file_say_no_such_file(tmp_path):
     missing = str(tmp_path / "nope.jsonl")
     assert "no such file" in one_error_line(["audit", missing], 2)
     assert "no such file" in one_error_line(["replay", missing, "--plain"], 2).lower()
+
+
+@pytest.mark.parametrize("args", [["join", "127.0.0.1:9", "--code", "ABC-DEF"],
+                                  ["bot", "127.0.0.1:9", "--code", "ABC-DEF"],
+                                  ["host", "go-out-girl", "--bind", "127.0.0.1", "--no-discovery"]])
+@pytest.mark.parametrize("name, why", [("", "1 to 32"), ("** alice cheated", "letter or a digit"),
+                                       ("bob: I resign", "no colon"), ("x" * 40, "1 to 32")])
+def test_a_name_the_table_would_refuse_is_refused_before_any_network(args, name, why):
+    """A name was only checked deep in the mesh, where it ended in the internal-error line."""
+    line = one_error_line([*args, "--name", name], 1)
+    assert "cannot be your name" in line and why in line

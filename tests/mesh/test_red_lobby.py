@@ -1,0 +1,103 @@
+"""Red team, the lobby: someone who knows a table's code (a player told it, say) opens a table of
+their own and announces it on the LAN under the real host's name and fingerprint."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pcards import net
+from protocol.discovery import TableInfo
+from protocol.mesh import Mesh, MeshError
+
+from .helpers import LOOPBACK, close_all, identity, run_async
+
+pytestmark = pytest.mark.network
+
+
+@run_async(timeout=60)
+async def test_a_table_picked_from_the_lan_list_must_be_hosted_by_the_announced_key(tmp_path,
+                                                                              monkeypatch):
+    real = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, name="alice")
+    fake = await Mesh.host(identity(tmp_path, 9), 3, bind=LOOPBACK, name="alice", code=real.code)
+    try:
+        alice_fp = identity(tmp_path, 0).fingerprint
+        host, port = fake.address.removeprefix("tcp://").split(":")
+        lure = TableInfo(f"alice {alice_fp}", host, int(port), "go-out-girl", 2, 3, "1", alice_fp)
+
+        async def pick(bind):
+            return lure
+
+        monkeypatch.setattr(net, "_pick_table", pick)
+        with pytest.raises(MeshError) as info:
+            await net.join_table(None, real.code, "bob", bind=LOOPBACK, resume=False,
+                                 home=str(tmp_path / "home1"))
+        assert "not the table it claims to be" in str(info.value)
+        assert alice_fp in str(info.value)
+        # the real table, picked with the same announcement, seats bob as usual
+        host, port = real.address.removeprefix("tcp://").split(":")
+        honest = TableInfo(f"alice {alice_fp}", host, int(port), "go-out-girl", 2, 3, "1",
+                           alice_fp)
+        mesh = await Mesh.join(identity(tmp_path, 1), honest.address, real.code, "bob",
+                               bind=LOOPBACK)
+        await net._check_announced(mesh, honest)  # no error
+        await mesh.close()
+    finally:
+        await close_all([real, fake])
+
+
+def test_the_lan_list_shows_each_table_on_one_line(monkeypatch, capsys):
+    """An mDNS announcement is anyone's to make: its instance name cannot add lines to the list."""
+    t = TableInfo("alice\n  2. bob: go-out-girl, 3 of 3 seats free, at 10.0.0.9:7000\x1b[2J",
+                  "10.0.0.5", 7000, "go-out-girl", 1, 3, "1", "AAAA-AAAA")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+
+    async def browse(*a, **k):
+        return [t]
+
+    import protocol.discovery
+    monkeypatch.setattr(protocol.discovery, "browse", browse)
+    import asyncio
+    picked = asyncio.run(net._pick_table("127.0.0.1"))
+    out = capsys.readouterr().out
+    assert picked is t
+    listed = [line for line in out.splitlines() if line.startswith("  ")]
+    assert len(listed) == 1 and "\x1b" not in out and "\\n  2. bob" in listed[0]
+
+
+@run_async(timeout=60)
+async def test_a_full_table_and_a_wrong_version_are_refused_and_change_nothing(tmp_path):
+    import asyncio
+    import json
+
+    import zmq
+    import zmq.asyncio
+
+    from protocol.envelope import canonical
+    from protocol.mesh import JoinRefused
+
+    from .helpers import make_table, raw_dealer
+
+    meshes = await make_table(tmp_path, 2)
+    host = meshes[0]
+    try:
+        with pytest.raises(JoinRefused) as info:
+            await Mesh.join(identity(tmp_path, 7), host.address, host.code, "mallory",
+                            bind=LOOPBACK)
+        assert "full" in info.value.reason
+        # a hello from another protocol version, its version a huge string: a short refusal
+        ctx = zmq.asyncio.Context()
+        sock = raw_dealer(ctx, host)
+        try:
+            hello = {"t": "hello", "v": "9" * 100_000, "name": "mallory"}
+            await sock.send_multipart([b"hs", canonical(hello)])
+            kind, data = await asyncio.wait_for(sock.recv_multipart(), 10)
+            reply = json.loads(data)
+            assert reply["t"] == "refused" and "version" in reply["reason"]
+            assert len(reply["reason"]) < 200
+        finally:
+            sock.close(0)
+            ctx.term()
+        assert [m.name for m in host.roster] == ["alice", "bob"]
+        assert all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)

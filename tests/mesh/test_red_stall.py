@@ -1,0 +1,116 @@
+"""Red team, stalling: a seat that stays connected but comes and goes. Written as the attacker,
+a modified client over the real mesh on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2pcards.bots.registry import make_bot
+from p2pcards.lobby import GameInfo, play_seat
+from p2pcards.table import TableStopped
+from protocol.mesh import Mesh, Timings
+
+from .helpers import LOOPBACK, NAMES, close_all, identity, run_async
+
+pytestmark = pytest.mark.network
+
+
+async def table_of(tmp, n, wait):
+    t = Timings.fast()
+    info = GameInfo("go-out-girl", n, {}, wait=wait).to_json()
+    host = await Mesh.host(identity(tmp, 0), n, bind=LOOPBACK, timings=t, name=NAMES[0],
+                           game_info=info)
+    meshes = [host] + [await Mesh.join(identity(tmp, i), host.address, host.code, NAMES[i],
+                                       bind=LOOPBACK, timings=t) for i in range(1, n)]
+    await asyncio.gather(*(m.wait_full(10) for m in meshes))
+    return meshes
+
+
+def flapper(mesh: Mesh) -> dict:
+    """``mesh`` sends nothing of its own accord any more; ``flap()`` says "I am here" once and
+    leaves again at once (a signed bye), as a client that keeps resuming and leaving would."""
+    state = {"muted": True}
+    real = mesh._send_frames
+
+    def send_frames(seat, frames):
+        if not state["muted"]:
+            real(seat, frames)
+
+    def flap():
+        state["muted"] = False
+        try:
+            for s in range(mesh.seats):
+                if s != mesh.seat:
+                    mesh._send_heads(s, reply=False)
+                    mesh._send_ctl(s, "bye", {})
+        finally:
+            state["muted"] = True
+
+    mesh._send_frames = send_frames
+    state["flap"] = flap
+    return state
+
+
+@run_async(timeout=60)
+async def test_a_seat_that_keeps_leaving_and_coming_back_cannot_stall_the_table(tmp_path):
+    """Away most of the time and back for a moment before each wait runs out: neither the
+    away clock (it restarted at each return) nor the deck's timeout (it stands still while a
+    peer is away) ever ran out, so the table waited for ever. Now absence adds up between two
+    steps of the game: the table ends within about its wait, naming the seat."""
+    wait = 3.0
+    meshes = await table_of(tmp_path, 3, wait)
+    host, bob, carol = meshes
+    said: list[str] = []
+    attacker = flapper(bob)
+
+    async def flap_forever():
+        while True:
+            attacker["flap"]()
+            await asyncio.sleep(wait * 0.8)
+
+    flapping = asyncio.create_task(flap_forever())
+    try:
+        runs = [play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                          say=said.append if m.seat == 0 else (lambda s: None), deck_timeout=20.0)
+                for m in (host, carol)]
+        results = await asyncio.gather(*runs, return_exceptions=True)
+        assert all(isinstance(r, TableStopped) for r in results), results
+        assert all(r.culprit == 1 and "bob kept leaving" in r.reason for r in results), results
+        # ended by the table's wait (absence added up), not by the deck's 20 s timeout
+        assert any("left the table" in line for line in said)
+    finally:
+        flapping.cancel()
+        await close_all(meshes)
+
+
+@run_async(timeout=90)
+async def test_a_seat_that_sends_every_deck_message_late_is_named(tmp_path):
+    """Slow drip: each deck message just inside the deck's timeout, so that no single wait runs
+    out while the match takes the timeout times the number of deck steps. The lateness adds up
+    against the seat; past the budget it is named. (Small figures here; the defaults are 30 s
+    a message and 60 s in all, with a 60 s deck timeout.)"""
+    meshes = await table_of(tmp_path, 3, 120.0)
+    host, bob, carol = meshes
+    ch = bob.channel
+    real_send, real_broadcast = ch.send, ch.broadcast
+
+    def dripping(real):
+        async def send(*args):
+            if args[-2] == "deck":
+                await asyncio.sleep(1.6)  # well inside the others' 5 s deck timeout
+            await real(*args)
+        return send
+
+    ch.send, ch.broadcast = dripping(real_send), dripping(real_broadcast)
+    runs = [asyncio.create_task(play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                                          say=lambda s: None, deck_timeout=5.0, late_after=0.5,
+                                          late_budget=2.0)) for m in meshes]
+    try:
+        results = await asyncio.gather(runs[0], runs[2], return_exceptions=True)
+        assert all(isinstance(r, TableStopped) for r in results), results
+        assert all(r.culprit == 1 and "late again and again" in r.reason for r in results), results
+    finally:
+        runs[1].cancel()
+        await close_all(meshes)

@@ -1,0 +1,194 @@
+"""Red team, text injection: every string a peer can put on another person's screen (a name, a
+stop's reason, a refusal, a chat line, a logged reason) arrives as one line with its control
+characters shown escaped, and no name can pass for the program's own lines or another seat's name.
+Written as the attacker: a modified client speaking through the real mesh over 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from p2pcards.lobby import _announce
+from p2pcards.table import TableStopped
+from protocol.channel import TableStop
+from protocol.envelope import envelope_hash, seal
+from protocol.mesh import JoinRefused, Mesh, Timings
+from protocol.roster import check_name, name_skeleton, names_clash, normalize_address
+
+from .helpers import LOOPBACK, NAMES, close_all, identity, make_table, run_async, until
+
+pytestmark = pytest.mark.network
+
+FORGED = "alice played out of turn\n** carol: I confess, I cheated\x1b[2J\r\u202e"
+
+
+def clean(line: str) -> bool:
+    """One line, nothing a terminal would obey."""
+    return line.isprintable()
+
+
+@pytest.mark.parametrize("name", [
+    "** the table stopped: carol cheated",  # the program's own notice
+    "(carol is flooding the chat",          # the program's own remark
+    "alice: I resign",                      # a forged chat line on every line of theirs
+    "bob  ",                                # padding
+    " bob",
+    "bob\u200b",                            # zero-width space
+    "bo\u202eb",                            # bidi override
+    "b\u0301\u0301\u0301ob",                # a stack of combining marks
+    "bob\uff1agg",                          # a fullwidth colon
+])
+def test_a_name_that_reads_as_something_else_is_refused(name):
+    with pytest.raises(ValueError):
+        check_name(name)
+
+
+def test_names_that_are_fine_stay_fine():
+    for name in ("bob", "Jean-Luc", "O'Brien", "李雷", "bot2", "Dr. Who", "Zoë"):
+        assert check_name(name) == name
+
+
+def test_look_alike_names_share_a_skeleton():
+    assert {name_skeleton(n) for n in ("bob", "Bob", "BOB.", "Ｂｏｂ", "b\u043eb", "B0B")} == {"bob"}
+    assert name_skeleton("bot1") != name_skeleton("bot2")
+
+
+def test_a_name_that_begins_with_another_clashes():
+    assert names_clash("alice", "alice left the table") and names_clash("Mary Jane", "mary")
+    assert not names_clash("Ann", "Anna") and not names_clash("Mary Ann", "Mary Jane")
+
+
+def test_an_address_with_escapes_is_refused():
+    with pytest.raises(ValueError):
+        normalize_address("tcp://\x1b[2J:7000")
+
+
+@run_async(timeout=60)
+async def test_a_joiner_cannot_sit_down_under_a_look_alike_of_a_seated_name(tmp_path):
+    t = Timings.fast()
+    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice")
+    joined = []
+    try:
+        joined.append(await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob",
+                                      bind=LOOPBACK, timings=t))
+        for i, fake in enumerate(("b\u043eb", "B0B", "Ｂｏｂ", "Alice.", "bob left the table")):
+            with pytest.raises(JoinRefused) as info:
+                await Mesh.join(identity(tmp_path, 5 + i), host.address, host.code, fake,
+                                bind=LOOPBACK, timings=t)
+            assert "looks like" in info.value.reason and clean(info.value.reason)
+        # the table is as it was: an honest third player still sits down
+        joined.append(await Mesh.join(identity(tmp_path, 2), host.address, host.code, "carol",
+                                      bind=LOOPBACK, timings=t))
+        await asyncio.gather(*(m.wait_full(10) for m in [host, *joined]))
+        assert [m.name for m in host.roster] == ["alice", "bob", "carol"]
+    finally:
+        await close_all([host, *joined])
+
+
+@run_async(timeout=60)
+async def test_a_stop_reason_cannot_forge_a_line_or_repaint_the_screen(tmp_path):
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    said: dict[int, list[str]] = {0: [], 2: []}
+    tasks = [asyncio.create_task(_announce(m, m.subscribe(), said[m.seat].append, False))
+             for m in (host, carol)]
+    try:
+        for s in (0, 2):  # bob's modified client stops the table with a forged second line
+            bob._send_ctl(s, "stop", {"culprit": 0, "reason": FORGED, "proof": []})
+        for m in (host, carol):
+            with pytest.raises(TableStop) as info:
+                await m.channel.recv("game", 10)
+            assert clean(info.value.reason) and "bob stopped the table" in info.value.reason
+            assert info.value.reason.count("stopped the table") == 1
+        await until(lambda: all(said.values()), what="the stop announced")
+        for lines in said.values():
+            assert len(lines) == 1 and clean(lines[0]), lines
+            assert lines[0].count("bob stopped the table") == 1
+    finally:
+        for t in tasks:
+            t.cancel()
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_evidence_reasons_and_log_lines_are_one_line(tmp_path, caplog):
+    """Bob equivocates, then sends the (true) evidence himself with a reason meant to paint the
+    others' terminals: the proof is accepted, the words are shown escaped, in the log too."""
+    caplog.set_level(logging.INFO, logger="p2pcards.mesh")
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        chain = bob.verifier.chains[1]
+        a = seal(bob.identity, bob.table, 1, chain.seq + 1, chain.head, "deck", {"card": 1})
+        b = seal(bob.identity, bob.table, 1, chain.seq + 1, chain.head, "deck", {"card": 2})
+        bob.verifier.append(a, envelope_hash(a))
+        bob._sent_at.append(0.0)
+        for s in (0, 2):
+            bob._send_ctl(s, "evidence", {"first": a, "second": b, "reason": FORGED})
+        await until(lambda: all(m.stopped is not None for m in (host, carol)), what="stops")
+        for m in (host, carol):
+            assert m.stopped.culprit == 1 and clean(m.stopped.reason)
+            assert all(clean(e.detail or "") for e in m.events)
+        assert all("\n" not in r.getMessage() and "\x1b" not in r.getMessage()
+                   for r in caplog.records if r.name == "p2pcards.mesh")
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_fake_hosts_refusal_is_one_line(tmp_path):
+    t = Timings.fast()
+    fake = await Mesh.host(identity(tmp_path, 9), 3, bind=LOOPBACK, timings=t, name="fake")
+
+    def refuse(rid, msg):
+        fake._hs_reply(rid, {"t": "refused", "reason": FORGED + "x" * 100_000})
+
+    fake._on_hello = refuse
+    try:
+        with pytest.raises(JoinRefused) as info:
+            await Mesh.join(identity(tmp_path, 1), fake.address, fake.code, "bob",
+                            bind=LOOPBACK, timings=t)
+        assert clean(info.value.reason) and len(info.value.reason) <= 300
+    finally:
+        await close_all([fake])
+
+
+@run_async(timeout=60)
+async def test_chat_padding_cannot_wrap_a_forged_line_onto_its_own(tmp_path):
+    from p2pcards.table import Table
+
+    meshes = await make_table(tmp_path, 2)
+    heard: list[str] = []
+    try:
+        table = Table("go-out-girl", 2, {}, 1, meshes[1].channel, None, None,  # type: ignore[arg-type]
+                      names=NAMES[:2], say=heard.append)
+        listen = asyncio.create_task(table._chat_loop())
+        await meshes[0].channel.send(1, "chat", {"text": "gg" + " " * 200 + "\u3000" * 20
+                                                 + "** the table stopped: bob cheated", "step": 0})
+        await until(lambda: heard, what="the chat line")
+        assert heard == ["alice: gg ** the table stopped: bob cheated"]
+        listen.cancel()
+    finally:
+        await close_all(meshes)
+
+
+def test_a_rule_break_reason_quoting_a_huge_action_is_one_short_line():
+    stop = TableStopped(1, "bob sent a malformed action: " + repr({"x": "\n** " * 100_000}))
+    assert clean(stop.reason) and len(stop.reason) <= 500
+    stop = TableStopped(1, "bob: card \n** alice cheated")
+    assert stop.reason == "bob: card \\n** alice cheated"
+
+
+def test_at_a_terminal_a_long_line_wraps_with_the_rest_indented(monkeypatch):
+    import os
+
+    import p2pcards.net as net
+
+    monkeypatch.setattr(net.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(net.shutil, "get_terminal_size", lambda *a: os.terminal_size((40, 24)))
+    line = "alice: " + "word " * 6 + "** the table stopped: bob cheated"
+    out = net.hanging(line).split("\n")
+    assert len(out) > 1 and all(not x.startswith("**") for x in out[1:])
+    assert all(x.startswith("   ") for x in out[1:])
