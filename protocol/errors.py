@@ -47,7 +47,7 @@ class PeerAborted(DeckError):
     def __init__(self, accuser: int, claimed: int | None, step: str, reason: str,
                  op: int | None = None) -> None:
         super().__init__(accuser, step, f"stopped the table blaming "
-                         f"{'no seat' if claimed is None else f'seat {claimed}'} ({reason}) "
+                         f"{'no seat' if claimed is None else f'seat {claimed + 1}'} ({reason}) "
                          "although every message this seat could check was sound", op)
         self.accuser = accuser
         self.claimed = claimed

@@ -436,7 +436,7 @@ class ChainMixin:
                 s,
                 mine,
                 env,
-                f"seat {s} signed two different envelopes with seq {seq} (found comparing heads with seat {seat})",
+                f"seat {s + 1} signed two different envelopes with seq {seq} (found comparing heads with seat {seat + 1})",
             )
 
     def _on_evidence(self, seat: int, msg: Message) -> None:
@@ -457,7 +457,7 @@ class ChainMixin:
             return
         self._equivocation(
             s, a, b,
-            one_line(msg.get("reason") or f"seat {s} equivocated (evidence from seat {seat})", 240),
+            one_line(msg.get("reason") or f"seat {s + 1} equivocated (evidence from seat {seat + 1})", 240),
         )
 
     def _equivocation(self, seat: int, first: Message, second: Message, reason: str) -> None:

@@ -355,7 +355,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
 
     def name_of(self, seat: int) -> str:
         m = self._members.get(seat)
-        return m.name if m else f"seat {seat}"
+        return m.name if m else f"seat {seat + 1}"  # from 1, as people count
 
     async def wait_full(self, timeout: float | None = None) -> None:
         """Wait until every seat is taken and we have heard from every other peer directly."""
