@@ -143,7 +143,8 @@ def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
 
 def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None = None,
            horizon: int | None = None, deadline: float | None = None,
-           max_candidates: int | None = None, noise: float | None = None) -> Advice:
+           max_candidates: int | None = None,
+           noise: float | list[float] | None = None) -> Advice:
     """The recommended action for the seat whose view this is, with its plan and reason.
     Parameters left ``None`` take the module's tuned constants (read at call time)."""
     t0 = time.perf_counter()

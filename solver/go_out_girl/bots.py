@@ -16,20 +16,31 @@ from p2pcards.engine import Action
 from p2pcards.games.go_out_girl.game import Game
 
 from .advisor import advise
+from .opponents import TableMemory
 
 NORMAL_BUDGET = 1_000
 STRONG_BUDGET = 4_000
+MODEL_OPPONENTS = True  # learn per seat whether it plays like the heuristic or at random
 
 
 class SolverBot(Bot):
     name = "solver"
     budget = STRONG_BUDGET
 
+    memory: TableMemory | None = None
+
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
+        noise = None
+        if MODEL_OPPONENTS:
+            if self.memory is None:
+                self.memory = TableMemory(self.seat, view.n_players)
+            self.memory.observe(view, seed=view.battle)
+            noise = self.memory.noise()
         if len(legal) == 1:
             return legal[0]
-        return advise(view, legal, seed=self.rng.getrandbits(32), budget=self.budget).action
+        return advise(view, legal, seed=self.rng.getrandbits(32), budget=self.budget,
+                      noise=noise).action
 
 
 class NormalBot(SolverBot):
