@@ -52,7 +52,8 @@ ENDGAME_DEALS = 8  # deals searched exactly
 ENDGAME_NODES = 4_000  # search nodes per deal (a deal that needs more ends the exact part)
 ENDGAME_TOTAL = 12_000  # no new deal after this many nodes in all
 ENDGAME_MIN_DEALS = 3
-TUNED = True  # my own playouts (and the default move) follow the tuned policy, not the heuristic
+TUNED = True  # my own playouts (and the default move) follow OWN_POLICY, not the heuristic
+OWN_POLICY = tuned  # this seat's playout policy and the search's default move
 MARGIN = 1.0  # a move other than the tuned policy's must beat it by this many standard errors
 NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
 INFER = False  # deals weighted by the refusals seen on the field (determinize.sample_inferred)
@@ -202,7 +203,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
             if c.model is not None:
                 b.apply(c.model)
             v, steps = rollout(b, me, horizon, noise=noise, rng=random.Random(deal_seed ^ 0xB07),
-                               mine=tuned if TUNED else None)
+                               mine=OWN_POLICY if TUNED else None)
             c.total += v
             c.runs += 1
             c.values[rounds] = v
@@ -270,7 +271,7 @@ def _sample(info: ViewInfo, rng: random.Random) -> Battle:
 
 def _default(b: Battle) -> tuple:
     """The move the search must clearly beat to be played instead: the tuned policy's."""
-    return tuned(b) if TUNED else heuristic(b)
+    return OWN_POLICY(b) if TUNED else heuristic(b)
 
 
 def _beats(a: Candidate, b: Candidate, z: float) -> bool:

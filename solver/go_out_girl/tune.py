@@ -83,13 +83,19 @@ def deal(seed: int, n: int = 4) -> Battle:
 def share(w: tuple, seeds) -> float:
     """The share of battles the seat playing ``weighted(., w)`` wins against three heuristic
     seats (the seat is ``seed % 4``)."""
+    return share_of(lambda b: weighted(b, w), seeds)
+
+
+def share_of(policy, seeds, opponent=heuristic) -> float:
+    """The share of battles the seat playing ``policy`` wins against three ``opponent`` seats
+    (the seat is ``seed % 4``)."""
     won = total = 0
     for s in seeds:
         b = deal(s)
         me = s % 4
         steps = 0
         while b.phase != OVER and steps < MAX_STEPS:
-            b.apply(weighted(b, w) if b.turn == me else heuristic(b))
+            b.apply(policy(b) if b.turn == me else opponent(b))
             steps += 1
         won += b.winner == me
         total += 1
