@@ -27,14 +27,9 @@ import random
 import sys
 
 from .model import (
-    DAMAGE_PH,
-    DISCARD_PH,
-    GIVE,
     GUARD,
     KYOKO,
-    LEAD,
     LIFE,
-    REVEAL,
     Battle,
 )
 from .partition import min_plays_fast
