@@ -8,7 +8,8 @@ Flat Monte Carlo over sampled deals (PIMC, as UECda's champion FujiGokoro does f
 2. in rounds, sample one determinization (the hidden cards dealt consistently with the view),
    and play every candidate out on it -- this seat with the tuned playout policy
    (``policy.tuned``, weights found by self-play), the others as the heuristic bot plays (with
-   ``NOISE`` of random moves) -- for ``HORIZON`` decisions, where ``estimate`` scores the
+   ``NOISE`` of random moves, or per seat as the bots' opponent model says:
+   ``opponents.TableMemory``) -- for ``HORIZON`` decisions, where ``estimate`` scores the
    position if the battle is not over (common random numbers: the same deal and the same
    reshuffles for every candidate of a round);
 3. after half the work, keep only the better half of the candidates (successive halving; the
