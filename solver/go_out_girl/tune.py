@@ -122,6 +122,34 @@ def search(seeds, start: tuple = HEURISTIC_W, sweeps: int = 2, step: float = 0.0
     return tuple(w), best
 
 
+def search_linear(theta, seeds, sweeps: int = 1, step: float = 0.004, log=print) -> tuple:
+    """Coordinate search of a linear policy's weights (``expert.linear``) by self-play, from a
+    start fitted to the search's labels (``expert.fit``): each weight in turn moves by -1 or +1
+    (and once more the same way if that gains again), kept when the share of battles against
+    three heuristic seats rises by more than ``step`` on the same seeds."""
+    from .expert import FEATURE_NAMES, linear
+    th = list(theta)
+    best = share_of(linear(th), seeds)
+    log(f"start {best:.4f}")
+    for _ in range(sweeps):
+        for i, name in enumerate(FEATURE_NAMES):
+            for delta in (-1.0, 1.0):
+                t = list(th)
+                t[i] = round(t[i] + delta, 3)
+                s = share_of(linear(t), seeds)
+                if s > best + step:
+                    log(f"  {name} {th[i]} -> {t[i]}: {s:.4f}")
+                    best, th = s, t
+                    t = list(th)
+                    t[i] = round(t[i] + delta, 3)
+                    s = share_of(linear(t), seeds)
+                    if s > best + step:
+                        log(f"  {name} {th[i]} -> {t[i]}: {s:.4f}")
+                        best, th = s, t
+                    break
+    return tuple(th), best
+
+
 def _features(b: Battle, q: int) -> list[float]:
     """The estimate's features of seat q, in the order of ``policy.ESTIMATE_NAMES`` (signed so
     that a positive weight times the feature adds to the rating)."""
