@@ -20,12 +20,15 @@ from p2pcards.bots.base import Bot
 from p2pcards.engine import Action
 from p2pcards.games.go_out_girl.game import Game
 
+from . import advisor
 from .advisor import advise
 from .opponents import TableMemory
+from .policy import tuned
 
 NORMAL_BUDGET = 1_000
 STRONG_BUDGET = 4_000
 MODEL_OPPONENTS = True  # learn per seat whether it plays like the heuristic or at random
+RANDOM_TABLE = 0.5  # from this mean chance that the others play at random, play the tuned policy
 
 
 class SolverBot(Bot):
@@ -36,16 +39,19 @@ class SolverBot(Bot):
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
-        noise = None
+        noise = own = None
         if MODEL_OPPONENTS:
             if self.memory is None:
                 self.memory = TableMemory(self.seat, view.n_players)
             self.memory.observe(view, seed=view.battle)
             noise = self.memory.noise()
+            others = [x for q, x in enumerate(noise) if q != self.seat]
+            if advisor.TUNED and sum(others) / len(others) >= RANDOM_TABLE:
+                own = tuned  # the expert policy was fitted and tuned against heuristic players
         if len(legal) == 1:
             return legal[0]
         return advise(view, legal, seed=self.rng.getrandbits(32), budget=self.budget,
-                      noise=noise).action
+                      noise=noise, own=own).action
 
 
 class NormalBot(SolverBot):

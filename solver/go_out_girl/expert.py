@@ -7,8 +7,9 @@
 2. ``fit``: a conditional logit over the candidates' features (``move_features``): the chance of
    a candidate is softmax(theta . features); theta maximises the log-likelihood of the labels
    (gradient descent, a little L2).
-3. ``linear(theta)``: the policy that plays the legal move of highest theta . features -- in
-   playouts (this seat's own moves) and as the search's default move.
+3. ``linear(theta)``: the policy that plays the legal move of highest theta . features (but a
+   move that empties the hand whenever there is one) -- in playouts (this seat's own moves) and
+   as the search's default move.
 
 Features of a move for the seat to move (``FEATURE_NAMES``) are the ones the hand-written rules
 look at, made linear: for a play its size and as-number, the fewest plays the hand needs after it
@@ -137,6 +138,10 @@ def linear(theta: tuple | list):
         if len(legal) == 1:
             return legal[0]
         p = b.turn
+        size = b.size[p]
+        for a in legal:  # a move that empties the hand wins the battle at once
+            if (a[0] == "P" and sum(x for _, x in a[3]) == size) or (a[0] == "G" and size == 1):
+                return a
         now = _needed(b.hands[p], b, p)
         best, best_v = legal[0], -1e18
         for a in legal:
