@@ -110,3 +110,25 @@ def test_strong_bot_keeps_its_memory_over_the_match(monkeypatch):
     off = solver_bots.StrongBot(p, 0)
     off.decide(view, view.legal(p))
     assert off.memory is None
+
+
+def test_strong_bot_plays_the_tuned_policy_at_a_random_table(monkeypatch):
+    """The expert policy was fitted and tuned against heuristic players; at a table the memory
+    finds random (a mean chance of at least ``RANDOM_TABLE``) the bot's own playouts and default
+    move are the tuned policy's, otherwise the advisor's own (``OWN_POLICY``)."""
+    seen = []
+
+    def fake_advise(view, legal, **kw):
+        seen.append(kw["own"])
+        return type("A", (), {"action": legal[0]})()
+
+    monkeypatch.setattr(solver_bots, "advise", fake_advise)
+    full, p = position(2, phase="turn", skip=8)
+    view = full.view(p)
+    bot = solver_bots.StrongBot(p, 0)
+    bot.memory = TableMemory(p, 4)
+    bot.memory.llr = [10.0] * 4  # every other seat plays like the heuristic
+    bot.decide(view, view.legal(p))
+    bot.memory.llr = [-10.0] * 4  # every other seat plays at random
+    bot.decide(view, view.legal(p))
+    assert seen == [None, tuned]
