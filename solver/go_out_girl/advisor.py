@@ -40,10 +40,9 @@ from solver import hints
 from .convert import action_map
 from .determinize import ViewInfo
 from .exact import ExactSolver, TooBig
-from .expert import SELF_PLAY_W, linear
 from .model import CHAR_KEYS, CHAR_NAMES, KYOKO, LIFE, Battle, card_text, describe
 from .partition import Partition, min_plays_fast, partition
-from .policy import choose_character, heuristic, rollout
+from .policy import choose_character, heuristic, rollout, tuned
 
 BUDGET = 20_000  # simulated decisions per hint (CPU median ~125 ms, p95 ~200 ms of one loaded core)
 HORIZON = 30  # decisions per playout before it is scored by the estimate (a battle is ~60)
@@ -55,7 +54,8 @@ ENDGAME_NODES = 4_000  # search nodes per deal (a deal that needs more ends the 
 ENDGAME_TOTAL = 12_000  # no new deal after this many nodes in all
 ENDGAME_MIN_DEALS = 3
 TUNED = True  # my own playouts (and the default move) follow OWN_POLICY, not the heuristic
-OWN_POLICY = linear(SELF_PLAY_W)  # this seat's playout policy and the search's default move
+OWN_POLICY = tuned  # this seat's playout policy (and the search's default move)
+DEFAULT_POLICY = None  # the search's default move, if not OWN_POLICY's
 MARGIN = 1.0  # a move other than the tuned policy's must beat it by this many standard errors
 NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
 INFER = False  # deals weighted by the refusals seen on the field (determinize.sample_inferred)
@@ -147,10 +147,11 @@ def _prune(b: Battle, cands: list[tuple], limit: int, own) -> list[tuple]:
 def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None = None,
            horizon: int | None = None, deadline: float | None = None,
            max_candidates: int | None = None,
-           noise: float | list[float] | None = None, own=None) -> Advice:
+           noise: float | list[float] | None = None, own=None, default=None) -> Advice:
     """The recommended action for the seat whose view this is, with its plan and reason.
     Parameters left ``None`` take the module's tuned constants (read at call time); ``own`` is
-    this seat's playout policy and default move (``OWN_POLICY``)."""
+    this seat's playout policy (``OWN_POLICY``), ``default`` the move the search must clearly
+    beat (``DEFAULT_POLICY``, or ``own``'s)."""
     t0 = time.perf_counter()
     budget = BUDGET if budget is None else budget
     horizon = HORIZON if horizon is None else horizon
@@ -178,9 +179,10 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
     else:
         amap = action_map(view, legal)
         probe = info.sample(random.Random(seed))
-        models = _prune(probe, [a for a in probe.legal() if a in amap], max_candidates, own)
+        first = default or DEFAULT_POLICY or own
+        models = _prune(probe, [a for a in probe.legal() if a in amap], max_candidates, first)
         cands = [Candidate(amap[a], a, view.describe(amap[a])) for a in models]
-        heur = own(probe)
+        heur = first(probe)
         heur_c = next((c for c in cands if c.model == heur), None)
 
         def world(r: random.Random, i: int) -> Battle:

@@ -28,7 +28,7 @@ from .policy import tuned
 NORMAL_BUDGET = 1_000
 STRONG_BUDGET = 4_000
 MODEL_OPPONENTS = True  # learn per seat whether it plays like the heuristic or at random
-RANDOM_TABLE = 0.5  # from this mean chance that the others play at random, play the tuned policy
+RANDOM_TABLE = 0.5  # from this mean chance that the others play at random: the tuned policy
 
 
 class SolverBot(Bot):
@@ -39,7 +39,7 @@ class SolverBot(Bot):
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
-        noise = own = None
+        noise = own = default = None
         if MODEL_OPPONENTS:
             if self.memory is None:
                 self.memory = TableMemory(self.seat, view.n_players)
@@ -47,11 +47,11 @@ class SolverBot(Bot):
             noise = self.memory.noise()
             others = [x for q, x in enumerate(noise) if q != self.seat]
             if advisor.TUNED and sum(others) / len(others) >= RANDOM_TABLE:
-                own = tuned  # the expert policy was fitted and tuned against heuristic players
+                own = default = tuned  # the tuned policy plays better against random players
         if len(legal) == 1:
             return legal[0]
         return advise(view, legal, seed=self.rng.getrandbits(32), budget=self.budget,
-                      noise=noise, own=own).action
+                      noise=noise, own=own, default=default).action
 
 
 class NormalBot(SolverBot):
