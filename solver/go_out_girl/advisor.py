@@ -8,7 +8,8 @@ Flat Monte Carlo over sampled deals (PIMC, as UECda's champion FujiGokoro does f
 2. in rounds, sample one determinization (the hidden cards dealt consistently with the view),
    and play every candidate out on it -- this seat with the tuned playout policy
    (``policy.tuned``, weights found by self-play), the others as the heuristic bot plays (with
-   ``NOISE`` of random moves) -- for ``HORIZON`` decisions, where ``estimate`` scores the
+   ``NOISE`` of random moves, or per seat as the bots' opponent model says:
+   ``opponents.TableMemory``) -- for ``HORIZON`` decisions, where ``estimate`` scores the
    position if the battle is not over (common random numbers: the same deal and the same
    reshuffles for every candidate of a round);
 3. after half the work, keep only the better half of the candidates (successive halving; the
@@ -52,7 +53,9 @@ ENDGAME_DEALS = 8  # deals searched exactly
 ENDGAME_NODES = 4_000  # search nodes per deal (a deal that needs more ends the exact part)
 ENDGAME_TOTAL = 12_000  # no new deal after this many nodes in all
 ENDGAME_MIN_DEALS = 3
-TUNED = True  # my own playouts (and the default move) follow the tuned policy, not the heuristic
+TUNED = True  # my own playouts (and the default move) follow OWN_POLICY, not the heuristic
+OWN_POLICY = tuned  # this seat's playout policy (and the search's default move)
+DEFAULT_POLICY = None  # the search's default move, if not OWN_POLICY's
 MARGIN = 1.0  # a move other than the tuned policy's must beat it by this many standard errors
 NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
 INFER = False  # deals weighted by the refusals seen on the field (determinize.sample_inferred)
@@ -117,14 +120,14 @@ def plan_text(view: Game, p: int) -> tuple[str | None, int | None, Partition | N
             f"{part.text()}", part.plays, part)
 
 
-def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
+def _prune(b: Battle, cands: list[tuple], limit: int, own) -> list[tuple]:
     """At most ``limit`` candidates: the heuristic's move, the non-play moves, then the plays
     that leave the fewest plays to go (fuller groups and lower numbers first)."""
     if len(cands) <= limit:
         return cands
     p = b.turn
     keep = []
-    for first in (_default(b), heuristic(b)):
+    for first in (own(b), heuristic(b)):
         if first in cands and first not in keep:
             keep.append(first)
     others = [a for a in cands if a[0] != "P" and a not in keep]
@@ -143,14 +146,18 @@ def _prune(b: Battle, cands: list[tuple], limit: int) -> list[tuple]:
 
 def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None = None,
            horizon: int | None = None, deadline: float | None = None,
-           max_candidates: int | None = None, noise: float | None = None) -> Advice:
+           max_candidates: int | None = None,
+           noise: float | list[float] | None = None, own=None, default=None) -> Advice:
     """The recommended action for the seat whose view this is, with its plan and reason.
-    Parameters left ``None`` take the module's tuned constants (read at call time)."""
+    Parameters left ``None`` take the module's tuned constants (read at call time); ``own`` is
+    this seat's playout policy (``OWN_POLICY``), ``default`` the move the search must clearly
+    beat (``DEFAULT_POLICY``, or ``own``'s)."""
     t0 = time.perf_counter()
     budget = BUDGET if budget is None else budget
     horizon = HORIZON if horizon is None else horizon
     max_candidates = MAX_CANDIDATES if max_candidates is None else max_candidates
     noise = NOISE if noise is None else noise
+    own = (OWN_POLICY if TUNED else heuristic) if own is None else own
     me = view.viewer
     if me is None or me < 0:
         raise ValueError("advice needs a seat's view")
@@ -172,9 +179,10 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
     else:
         amap = action_map(view, legal)
         probe = info.sample(random.Random(seed))
-        models = _prune(probe, [a for a in probe.legal() if a in amap], max_candidates)
+        first = default or DEFAULT_POLICY or own
+        models = _prune(probe, [a for a in probe.legal() if a in amap], max_candidates, first)
         cands = [Candidate(amap[a], a, view.describe(amap[a])) for a in models]
-        heur = _default(probe)
+        heur = first(probe)
         heur_c = next((c for c in cands if c.model == heur), None)
 
         def world(r: random.Random, i: int) -> Battle:
@@ -201,7 +209,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
             if c.model is not None:
                 b.apply(c.model)
             v, steps = rollout(b, me, horizon, noise=noise, rng=random.Random(deal_seed ^ 0xB07),
-                               mine=tuned if TUNED else None)
+                               mine=own)
             c.total += v
             c.runs += 1
             c.values[rounds] = v
@@ -265,11 +273,6 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
 
 def _sample(info: ViewInfo, rng: random.Random) -> Battle:
     return info.sample_inferred(rng) if INFER else info.sample(rng)
-
-
-def _default(b: Battle) -> tuple:
-    """The move the search must clearly beat to be played instead: the tuned policy's."""
-    return tuned(b) if TUNED else heuristic(b)
 
 
 def _beats(a: Candidate, b: Candidate, z: float) -> bool:

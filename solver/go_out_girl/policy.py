@@ -253,7 +253,8 @@ def tuned(b: Battle) -> tuple:
     return weighted(b, TUNED_W)
 
 
-def rollout(b: Battle, me: int, horizon: int, policy=heuristic, *, noise: float = 0.0,
+def rollout(b: Battle, me: int, horizon: int, policy=heuristic, *,
+            noise: float | list[float] = 0.0,
             rng: random.Random | None = None, mine=None) -> tuple[float, int]:
     """Play ``b`` on with ``policy`` for at most ``horizon`` decisions; my win value (1/0 at the
     end of the battle, ``estimate`` if cut short) and the decisions made.
@@ -262,14 +263,17 @@ def rollout(b: Battle, me: int, horizon: int, policy=heuristic, *, noise: float 
     chance, a legal move picked uniformly (``rng``) instead of the policy's: the others are
     modelled as players who mostly play like the heuristic bot and sometimes do not, so the
     plan chosen does not lean on their playing exactly like it. ``mine``: my own policy, if
-    not ``policy`` (the tuned policy: ``tuned``)."""
+    not ``policy`` (the tuned policy: ``tuned``). ``noise`` may be a list, one chance per seat
+    (``opponents.TableMemory.noise``: each opponent as the model its play so far fits)."""
     steps = 0
     rnd = rng.random if rng is not None else random.random
     pick = rng.choice if rng is not None else random.choice
+    nz = list(noise) if isinstance(noise, (list, tuple)) else [noise] * b.n
     while b.phase != OVER and steps < horizon:
-        if b.turn == me and mine is not None:
+        t = b.turn
+        if t == me and mine is not None:
             b.apply(mine(b))
-        elif noise and b.turn != me and rnd() < noise:
+        elif t != me and nz[t] and rnd() < nz[t]:
             b.apply(pick(b.legal()))
         else:
             b.apply(policy(b))

@@ -83,13 +83,19 @@ def deal(seed: int, n: int = 4) -> Battle:
 def share(w: tuple, seeds) -> float:
     """The share of battles the seat playing ``weighted(., w)`` wins against three heuristic
     seats (the seat is ``seed % 4``)."""
+    return share_of(lambda b: weighted(b, w), seeds)
+
+
+def share_of(policy, seeds, opponent=heuristic) -> float:
+    """The share of battles the seat playing ``policy`` wins against three ``opponent`` seats
+    (the seat is ``seed % 4``)."""
     won = total = 0
     for s in seeds:
         b = deal(s)
         me = s % 4
         steps = 0
         while b.phase != OVER and steps < MAX_STEPS:
-            b.apply(weighted(b, w) if b.turn == me else heuristic(b))
+            b.apply(policy(b) if b.turn == me else opponent(b))
             steps += 1
         won += b.winner == me
         total += 1
@@ -114,6 +120,34 @@ def search(seeds, start: tuple = HEURISTIC_W, sweeps: int = 2, step: float = 0.0
                     best, w = s, t
         log(f"-> {w} {best:.4f}")
     return tuple(w), best
+
+
+def search_linear(theta, seeds, sweeps: int = 1, step: float = 0.004, log=print) -> tuple:
+    """Coordinate search of a linear policy's weights (``expert.linear``) by self-play, from a
+    start fitted to the search's labels (``expert.fit``): each weight in turn moves by -1 or +1
+    (and once more the same way if that gains again), kept when the share of battles against
+    three heuristic seats rises by more than ``step`` on the same seeds."""
+    from .expert import FEATURE_NAMES, linear
+    th = list(theta)
+    best = share_of(linear(th), seeds)
+    log(f"start {best:.4f}")
+    for _ in range(sweeps):
+        for i, name in enumerate(FEATURE_NAMES):
+            for delta in (-1.0, 1.0):
+                t = list(th)
+                t[i] = round(t[i] + delta, 3)
+                s = share_of(linear(t), seeds)
+                if s > best + step:
+                    log(f"  {name} {th[i]} -> {t[i]}: {s:.4f}")
+                    best, th = s, t
+                    t = list(th)
+                    t[i] = round(t[i] + delta, 3)
+                    s = share_of(linear(t), seeds)
+                    if s > best + step:
+                        log(f"  {name} {th[i]} -> {t[i]}: {s:.4f}")
+                        best, th = s, t
+                    break
+    return tuple(th), best
 
 
 def _features(b: Battle, q: int) -> list[float]:
