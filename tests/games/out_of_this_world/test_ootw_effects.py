@@ -256,6 +256,38 @@ def test_stained_glass_needs_both_shards_equipped():
     assert g.won()
 
 
+def test_herald_costs_time_at_the_round_end_not_when_taken():
+    """Herald of the Visitor (house, recalibrated in issue 15): "defeat with Music + Gaming -- In
+    Taking Care of Things (if you have not won): lose 1 Time token." Taking it costs nothing at
+    once; kept to the round's end it costs its token besides the Time the Foes cost."""
+    g, d = start(4, seed=1, chars=CHARS, adventure="confrontation")
+    rig(g, hands={0: ["kazoo", "dice", "wrench"]}, stacks=[["herald"], ["crowbar"], [], [], []])
+    at_turn(g, 0)
+    t0 = g.time
+    take(g, 0, "herald", d)
+    assert g.time == t0, "no Time is lost when a Herald is taken"
+    herald = slot(g, "herald", "foes0")
+    defeats = [a for a in g.legal(0) if a.kind == "defeat"]
+    assert defeats and all(sorted(keys(g, a.slots)) == ["dice", "kazoo"] for a in defeats)
+    act(g, 0, A("done"), d)
+    take(g, 1, "crowbar", d)
+    act(g, 1, A("done"), d)
+    assert g.zone_of[herald] == "foes0" and g.round == 2
+    assert g.time == t0 - 1 - 1  # its own token, then 1 for the most Foes in front of one player
+
+
+def test_gargoyle_is_defeated_with_hardware_and_any_card():
+    """Gargoyle (house, recalibrated in issue 15): "defeat with Hardware + any -- Counts as 2
+    Foes when Time tokens are lost." """
+    g, d = start(4, seed=1, chars=CHARS, adventure="stained-glass")
+    rig(g, hands={0: ["wrench", "kazoo", "dice"]}, foes={0: ["gargoyle"]},
+        stacks=[["yo_yo"], ["crowbar"], [], [], []])
+    at_turn(g, 0)
+    take(g, 0, "yo_yo", d)
+    sets = {tuple(sorted(keys(g, a.slots))) for a in g.legal(0) if a.kind == "defeat"}
+    assert sets == {("kazoo", "wrench"), ("dice", "wrench"), ("wrench", "yo_yo")}
+
+
 def test_night_school_has_seven_time_tokens():
     """Night School (house adventure): "Start with 7 Time tokens." """
     g, d = start(3, seed=2, adventure="night-school")
