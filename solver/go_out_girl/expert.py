@@ -22,7 +22,6 @@ plays the hand needs after.
 
 from __future__ import annotations
 
-import math
 import pickle
 import random
 import sys
@@ -35,6 +34,7 @@ from .model import (
 )
 from .partition import min_plays_fast
 from .policy import should_reveal
+from .tune import log_loss
 
 FEATURE_NAMES = (
     "play", "play_size", "play_number", "plays_saved", "lead", "lead_size", "lead_number",
@@ -205,20 +205,6 @@ def dataset(positions: list[dict]) -> list[tuple[list[list[float]], int]]:
             continue
         data.append(([move_features(b, a) for a in moves], moves.index(pos["pick"])))
     return data
-
-
-def log_loss(theta: list[float], data, l2: float = 0.0) -> tuple[float, list[float]]:
-    total = 0.0
-    grad = [l2 * t for t in theta]
-    for fs, y in data:
-        zs = [sum(t * x for t, x in zip(theta, f, strict=True)) for f in fs]
-        m = max(zs)
-        es = [math.exp(z - m) for z in zs]
-        tot = sum(es)
-        total -= math.log(es[y] / tot + 1e-12)
-        for j in range(len(theta)):
-            grad[j] -= (fs[y][j] - sum(e * f[j] for e, f in zip(es, fs, strict=True)) / tot) / len(data)
-    return total / len(data) + 0.5 * l2 * sum(t * t for t in theta), grad
 
 
 def fit(data, iterations: int = 400, rate: float = 0.5, l2: float = 1e-3,

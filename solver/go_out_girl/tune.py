@@ -134,18 +134,16 @@ def search_linear(theta, seeds, sweeps: int = 1, step: float = 0.004, log=print)
     for _ in range(sweeps):
         for i, name in enumerate(FEATURE_NAMES):
             for delta in (-1.0, 1.0):
-                t = list(th)
-                t[i] = round(t[i] + delta, 3)
-                s = share_of(linear(t), seeds)
-                if s > best + step:
-                    log(f"  {name} {th[i]} -> {t[i]}: {s:.4f}")
-                    best, th = s, t
+                moved = False
+                for _ in range(2):  # a step, and one more the same way if it pays again
                     t = list(th)
                     t[i] = round(t[i] + delta, 3)
                     s = share_of(linear(t), seeds)
-                    if s > best + step:
-                        log(f"  {name} {th[i]} -> {t[i]}: {s:.4f}")
-                        best, th = s, t
+                    if s <= best + step:
+                        break
+                    log(f"  {name} {th[i]} -> {t[i]}: {s:.4f}")
+                    best, th, moved = s, t, True
+                if moved:
                     break
     return tuple(th), best
 
@@ -183,8 +181,10 @@ def positions(seeds) -> list[tuple[list[list[float]], int]]:
     return out
 
 
-def log_loss(w: list[float], data) -> tuple[float, list[float]]:
-    """Mean negative log-likelihood of the winners under softmax(features . w), and its gradient."""
+def log_loss(w: list[float], data, l2: float = 0.0) -> tuple[float, list[float]]:
+    """Mean negative log-likelihood of the chosen options under softmax(features . w) (a
+    conditional logit; ``data`` holds (options' features, index chosen)), plus ``l2 / 2 |w|^2``,
+    and its gradient. Fits the leaf estimate here and the expert policy (``expert.fit``)."""
     total = 0.0
     grad = [0.0] * len(w)
     for fs, y in data:
@@ -195,7 +195,8 @@ def log_loss(w: list[float], data) -> tuple[float, list[float]]:
         total -= math.log(es[y] / tot + 1e-12)
         for j in range(len(w)):
             grad[j] -= fs[y][j] - sum(e * f[j] for e, f in zip(es, fs, strict=True)) / tot
-    return total / len(data), [g / len(data) for g in grad]
+    return (total / len(data) + 0.5 * l2 * sum(t * t for t in w),
+            [g / len(data) + l2 * t for g, t in zip(grad, w, strict=True)])
 
 
 def fit_estimate(train, iterations: int = 150, rate: float = 0.5) -> tuple:
