@@ -74,7 +74,7 @@ def test_a_four_host_match_survives_a_crashed_joiner_and_a_cut_link(tmp_path):
         pytest.skip(f"no namespace LAN here: {exc}")
     # a short turn time: the person's seat (input open, nobody typing) is played by its bot
     host = peer(lan, 1, "host", "go-out-girl", "--players", "4", "--autoplay", "--no-discovery",
-                "--turn-time", "0.3", home=tmp_path / "h1")
+                "--turn-time", "0.1", home=tmp_path / "h1")
     procs = [host]
     try:
         lines = host.wait_for("Others join with", START)
@@ -151,7 +151,7 @@ def stop_all(procs: list[Tapped]) -> None:
 def test_a_crashed_host_takes_its_seat_back_with_join_resume(lan, tmp_path):
     # a short turn time: the resumed host is a person's seat (join), whose bot plays each turn
     # when its time is up (a second a turn made this test take 80 s)
-    host, bots = open_table(lan, tmp_path, "--turn-time", "0.3")
+    host, bots = open_table(lan, tmp_path, "--turn-time", "0.1")
     procs = [host, *bots.values()]
     try:
         host.wait_for(" plays ", MATCH, count=4)  # the battle is under way
