@@ -160,7 +160,7 @@ def collect(seeds, budget: int = LABEL_BUDGET, log=print) -> list[dict]:
     features read only this seat's hand and public facts), the candidates, their values, the
     search's pick."""
     from p2pcards.bots.go_out_girl import GoOutGirlBot
-    from p2pcards.engine import Decide, Decision, LocalDealer
+    from p2pcards.engine import LocalDealer, play
     from p2pcards.games import new_game
 
     from .advisor import advise
@@ -168,29 +168,25 @@ def collect(seeds, budget: int = LABEL_BUDGET, log=print) -> list[dict]:
     from .determinize import ViewInfo
 
     out: list[dict] = []
-    for seed in seeds:
-        seat = seed % 4
-        g = new_game("go-out-girl", 4)
-        dealer = LocalDealer(seed)
-        agents = [GoOutGirlBot(q, seed * 10 + q) for q in range(4)]
-        agents[seat] = StrongBot(seat, seed)
-        for _ in range(50_000):
-            req = g.pending()
-            if req is None:
-                break
-            if not isinstance(req, Decide):
-                g.apply(dealer.fulfil(g, req))
-                continue
-            p = req.player
-            view = g.view(p)
-            legal = view.legal(p)
-            if p == seat and len(legal) > 1 and view.phase != "choose":
-                adv = advise(view, legal, seed=seed * 1000 + len(out), budget=budget)
+
+    class Labelled(StrongBot):
+        """The strong bot, recording the advisor's label of each real choice it makes."""
+
+        def decide(self, view, legal):
+            if len(legal) > 1 and view.phase != "choose":
+                adv = advise(view, legal, seed=self.label_seed * 1000 + len(out), budget=budget)
                 probe = ViewInfo(view).sample(random.Random(0))
                 cands = [(c.model, c.mean, c.runs) for c in adv.candidates if c.model is not None]
                 pick = next(c.model for c in adv.candidates if c.action == adv.action)
                 out.append({"battle": probe, "cands": cands, "pick": pick})
-            g.apply(Decision(p, agents[p].decide(view, legal)))
+            return super().decide(view, legal)
+
+    for seed in seeds:
+        seat = seed % 4
+        agents = [GoOutGirlBot(q, seed * 10 + q) for q in range(4)]
+        agents[seat] = Labelled(seat, seed)
+        agents[seat].label_seed = seed
+        play(new_game("go-out-girl", 4), agents, LocalDealer(seed), max_steps=50_000)
         log(f"seed {seed}: {len(out)} positions")
     return out
 
