@@ -40,7 +40,7 @@ from .engine import (
 from .games import new_game
 from .lobby import GameInfo, deck_spec
 from .replay import Verdict, replay
-from .ui.text import outcome_words
+from .ui.text import outcome_words, printable
 
 
 @dataclass
@@ -78,6 +78,20 @@ def _who(names: list[str], seat: object) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return f"{names[seat]} (seat {seat + 1})"
     return f"an unknown sender ({seat!r:.20})"
+
+
+def _stop_words(stop: dict[str, Any], names: list[str]) -> str:
+    """The recorded stop as the screen showed it, and whom the record blames: a seat only when
+    this program saw the deviation itself (or checked a proof); another peer's bare word is its
+    claim, and the checks below are what decide."""
+    reason = printable(str(stop.get("reason", "")), newlines=False)[:500]
+    culprit, claimed = stop.get("culprit"), stop.get("claimed")
+    if isinstance(culprit, int) and 0 <= culprit < len(names):
+        return f"{reason} (recorded culprit: {_who(names, culprit)})"
+    if isinstance(claimed, int) and 0 <= claimed < len(names):
+        return (f"{reason} (an unproven claim against {_who(names, claimed)}: no culprit recorded; "
+                "the checks below decide)")
+    return f"{reason} (no culprit recorded)"
 
 
 def _events(outcomes: list[dict[str, Any]]) -> list[Event]:
@@ -152,6 +166,8 @@ def audit_transcript(path: str) -> TranscriptAudit:
         if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
             names[m["seat"]] = str(m.get("name", ""))
     rep.names = names
+    if t.stop is not None:
+        rep.add("the table stopped", False, _stop_words(t.stop, names))
     rep.add("no equivocation recorded", not t.faults,
             f"{len(t.faults)} proof(s) of a peer sending different things" if t.faults else "")
     try:

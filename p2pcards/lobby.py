@@ -293,14 +293,20 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                 await game
         try:
             result = await game if game in done else None
+            if result is None:
+                assert mesh.stopped is not None
+                raise mesh.stopped
         except TableStop as exc:
+            if exc.claimed is not None:  # another's bare word: check what had arrived here
+                try:
+                    await table.check_arrived()
+                except TableStopped as found:  # seen here: this program names it itself
+                    mesh.stop(found.culprit, found.reason)
+                    raise found from None
             raise _stopped(mesh, exc) from None
         except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
             mesh.stop(exc.culprit, exc.reason)
             raise
-        if result is None:
-            assert mesh.stopped is not None
-            raise _stopped(mesh, mesh.stopped)
         # the result is ours now: record it before anything on the links can get in the way
         mesh.finish(_end_record(result))
         watch.cancel()
@@ -335,9 +341,13 @@ def _stopped(mesh: Mesh, stop: TableStop) -> TableStopped:
     return TableStopped(stop.culprit, stop.reason)
 
 
-async def _until_stopped(mesh: Mesh) -> None:
+async def _until_stopped(mesh: Mesh, grace: float = 1.5) -> None:
     while mesh.stopped is None:
         await asyncio.sleep(0.1)
+    if mesh.stopped.claimed is not None:
+        # another peer's unproven claim: give this program's own checks a moment to read what
+        # arrived before it (the game ends by itself as soon as it reads the stop)
+        await asyncio.sleep(grace)
 
 
 async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool,

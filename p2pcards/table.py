@@ -239,19 +239,7 @@ class Table:
         key = (self.step, player)
         while key not in self._early:
             sender, msg = await self._recv_game(player)
-            step = msg.get("step") if isinstance(msg, dict) else None
-            if not isinstance(step, int) or "action" not in msg:
-                raise TableStopped(sender, f"{self._name(sender)} sent a malformed game message")
-            if step > self.step + MAX_AHEAD:
-                raise TableStopped(sender, f"{self._name(sender)} sent an action for step {step}, "
-                                   f"far beyond the game's step {self.step}")
-            if step < self.step or (step, sender) in self._early:
-                raise TableStopped(sender, f"{self._name(sender)} sent a second action for step "
-                                   f"{step} (a replay, or out of turn)")
-            if step == self.step and sender != player:  # named now, not once the player moves
-                raise TableStopped(sender, f"{self._name(sender)} acted out of turn "
-                                   f"({self._name(player)} is to move)")
-            self._early[(step, sender)] = msg
+            self._file_game(sender, msg, player)
         msg = self._early.pop(key)
         for (step, sender) in list(self._early):
             if step == self.step:
@@ -261,6 +249,37 @@ class Table:
         except ValueError as exc:
             raise TableStopped(player, f"{self._name(player)} sent a malformed action: {exc}") from None
         return Decision(player, action)
+
+    def _file_game(self, sender: int, msg: Any, player: int) -> None:
+        """Check a game message as it arrives while ``player`` is to move, and keep it for its
+        step; ``TableStopped`` names its sender when it cannot be right."""
+        step = msg.get("step") if isinstance(msg, dict) else None
+        if not isinstance(step, int) or "action" not in msg:
+            raise TableStopped(sender, f"{self._name(sender)} sent a malformed game message")
+        if step > self.step + MAX_AHEAD:
+            raise TableStopped(sender, f"{self._name(sender)} sent an action for step {step}, "
+                               f"far beyond the game's step {self.step}")
+        if step < self.step or (step, sender) in self._early:
+            raise TableStopped(sender, f"{self._name(sender)} sent a second action for step "
+                               f"{step} (a replay, or out of turn)")
+        if step == self.step and sender != player:  # named now, not once the player moves
+            raise TableStopped(sender, f"{self._name(sender)} acted out of turn "
+                               f"({self._name(player)} is to move)")
+        self._early[(step, sender)] = msg
+
+    async def check_arrived(self, most: int = 64) -> None:
+        """After another peer's unproven stop: check the game messages that had already arrived
+        (say during this seat's own turn, when nobody reads them), so that a deviation this
+        program can see for itself is named by it, not taken on the stopper's word."""
+        req = self.state.pending()
+        if not isinstance(req, Decide):
+            return
+        for _ in range(most):
+            try:
+                sender, msg = await self.channel.recv("game", 0.05)
+            except (ChannelClosed, TimeoutError):
+                return
+            self._file_game(sender, msg, req.player)
 
     async def _arrange(self, by: int, slots: tuple[int, ...]) -> list[int]:
         if self._resume_arrangements:

@@ -27,13 +27,18 @@ class ChannelClosed(Exception):
 
 class TableStop(ChannelClosed):
     """The table stopped for everyone: a signed ``stop`` from seat ``by`` naming ``culprit``
-    (``None``: nobody is to blame) for ``reason``. Every wait on the channel raises it."""
+    (``None``: nobody is to blame) for ``reason``. Every wait on the channel raises it.
 
-    def __init__(self, culprit: int | None, reason: str, by: int | None = None) -> None:
+    ``claimed`` is the seat another peer's stop named without a proof this program could check:
+    that peer's word, recorded as its claim; ``culprit`` stays ``None`` then."""
+
+    def __init__(self, culprit: int | None, reason: str, by: int | None = None,
+                 claimed: int | None = None) -> None:
         super().__init__(reason)
         self.culprit = culprit
         self.reason = reason
         self.by = by
+        self.claimed = claimed
 
 
 class Channel(ABC):

@@ -502,7 +502,14 @@ class ChainMixin:
     def stop(self, culprit: int | None, reason: str, proof: tuple[Message, ...] = ()) -> None:
         """Stop the table for everyone: a signed ``stop`` (reason, culprit and any proof) goes to
         every peer, is recorded, announced (a ``stop`` event) and ends every wait on the channel."""
-        if self.stopped is not None or self.closed or self.verifier is None:
+        if self.closed or self.verifier is None:
+            return
+        if self.stopped is not None:
+            st = self.stopped
+            if st.culprit is None and st.claimed is not None and culprit is not None:
+                # another peer's unproven stop came first, and this program has now seen the
+                # deviation itself (its own engine or deck checks): that, not the claim, names it
+                self._set_stopped(TableStop(culprit, reason[:500], self.seat), notify=False)
             return
         reason = reason[:500]
         self._stop_payload = {"culprit": culprit, "reason": reason, "proof": list(proof)}
@@ -511,10 +518,13 @@ class ChainMixin:
             if s != self.seat:
                 self._send_ctl(s, "stop", self._stop_payload)
 
-    def _set_stopped(self, st: TableStop) -> None:
+    def _set_stopped(self, st: TableStop, notify: bool = True) -> None:
         self.stopped = st
         who = None if st.by is None else self.name_of(st.by)
-        self._write({"type": "stop", "culprit": st.culprit, "reason": st.reason, "by": st.by})
+        rec: Message = {"type": "stop", "culprit": st.culprit, "reason": st.reason, "by": st.by}
+        if st.claimed is not None:
+            rec["claimed"] = st.claimed
+        self._write(rec)
         self._emit(
             MeshEvent(
                 "stop",
@@ -524,8 +534,9 @@ class ChainMixin:
                 else f"{who} stopped the table: {st.reason}",
             )
         )
-        for q in self._inboxes.values():
-            q.put_nowait(_CLOSED)
+        if notify:
+            for q in self._inboxes.values():
+                q.put_nowait(_CLOSED)
 
     def _on_stop(self, seat: int, msg: Message) -> None:
         if self.stopped is not None:
@@ -543,19 +554,27 @@ class ChainMixin:
         if not (culprit is None or (type(culprit) is int and 0 <= culprit < self.seats)):
             raise ValueError("bad culprit")
         reason = one_line(msg.get("reason"), 500)  # a peer's words: one line, no escapes obeyed
-        if culprit == self.seat and seat != self.seat:
-            # An unproven stop naming us: this program does not take the blame on another's
-            # word (it checked every move it sent; a timeout may be the accuser's own link).
-            # It says who named it; the offline audit of the record decides.
+        stopper = self.name_of(seat)
+        if culprit is None:
             self._stop_payload = {"culprit": None, "reason": reason, "proof": []}
-            self._set_stopped(TableStop(
-                None, f"{self.name_of(seat)} stopped the table, naming this seat "
-                f"({self.name_of(self.seat)}) without proof: {reason}", seat))
+            self._set_stopped(TableStop(None, f"{stopper} stopped the table: {reason}", seat))
             return
-        self._stop_payload = {"culprit": culprit, "reason": reason, "proof": []}
-        self._set_stopped(
-            TableStop(culprit, f"{self.name_of(seat)} stopped the table: {reason}", seat)
-        )
+        # An unproven stop naming a seat: that program's word, which this one cannot check. It is
+        # recorded and shown as the stopper's claim, and no seat is recorded as the culprit on it
+        # (the one named took the blame on a bare word before, and so did every bystander: a
+        # modified client could get any honest player blamed). Only a proof this program checks
+        # itself (an equivocation above, or its own engine or deck catching the deviation in a
+        # message it holds: ``stop`` then upgrades the claim) records a culprit. The offline audit
+        # of the record decides the rest.
+        if culprit == self.seat:
+            text = (f"{stopper} stopped the table, naming this seat ({self.name_of(self.seat)}) "
+                    f"without proof: {reason}")
+        else:
+            text = (f"{stopper} stopped the table, naming {self.name_of(culprit)} without a proof "
+                    f"this program can check (their claim): {reason}")
+        # forwarded to a peer that missed it as the stopper's claim, never in our own name
+        self._stop_payload = {"culprit": None, "reason": text, "proof": []}
+        self._set_stopped(TableStop(None, text, seat, claimed=culprit))
 
     def _emit(self, ev: MeshEvent) -> None:
         self.events.append(ev)

@@ -97,11 +97,14 @@ class MeshChannel(Channel):
 
     async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
         mesh = self._mesh
-        if mesh.stopped is not None:
-            raise mesh.stopped
-        if mesh.closed:
-            raise ChannelClosed()
         q = mesh._inbox(topic)
+        if mesh.stopped is not None:
+            # Another peer's unproven claim stopped the table: what arrived before its stop is
+            # still read, so this program's own checks can see (and name) the deviation itself.
+            if mesh.stopped.claimed is None or q.empty() or q._queue[0] is _CLOSED:  # type: ignore[attr-defined]
+                raise mesh.stopped
+        elif mesh.closed:
+            raise ChannelClosed()
         item = await (q.get() if timeout is None else asyncio.wait_for(q.get(), timeout))
         if item is _CLOSED:
             q.put_nowait(_CLOSED)

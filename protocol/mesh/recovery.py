@@ -134,7 +134,8 @@ class RecoveryMixin:
                 self._accused.add(f["seat"])
         if t.stop is not None:  # the table had stopped: it stays stopped
             st = t.stop
-            self.stopped = TableStop(st.get("culprit"), str(st.get("reason")), st.get("by"))
+            self.stopped = TableStop(st.get("culprit"), str(st.get("reason")), st.get("by"),
+                                     st.get("claimed"))
             self._stop_payload = {
                 "culprit": st.get("culprit"),
                 "reason": str(st.get("reason")),

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+
 import pytest
 
+from p2pcards.audit import audit_transcript
+from p2pcards.bots.registry import make_bot
+from p2pcards.lobby import play_seat
+from p2pcards.table import TableStopped
 from protocol.channel import TableStop
 
 from .helpers import close_all, make_table, run_async, until
@@ -11,12 +18,17 @@ from .helpers import close_all, make_table, run_async, until
 pytestmark = pytest.mark.network
 
 
+def recorded_stops(mesh) -> list[dict]:
+    with open(mesh.transcript_path, encoding="utf-8") as f:
+        return [r for r in map(json.loads, f) if r.get("type") == "stop"]
+
+
 @run_async(timeout=60)
-async def test_an_unproven_stop_naming_an_honest_seat_is_not_taken_as_its_own_blame(tmp_path):
+async def test_an_unproven_stop_naming_an_honest_seat_blames_nobody_anywhere(tmp_path):
     """Bob's client stops the table saying alice played out of turn, with no proof. Alice's
-    program used to record itself as the culprit on bob's word; it now says bob named it, and
-    names nobody. Carol cannot check the claim: she shows it as bob's ("bob stopped the table:
-    ...")."""
+    program used to record itself as the culprit on bob's word, and carol (who cannot check the
+    claim) recorded alice as the culprit on it. Now neither does: both show and record it as
+    bob's claim, and forward it to a peer that missed it as bob's claim, never their own."""
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes
     try:
@@ -29,10 +41,82 @@ async def test_an_unproven_stop_naming_an_honest_seat_is_not_taken_as_its_own_bl
         assert "bob stopped the table, naming this seat (alice) without proof" in info.value.reason
         with pytest.raises(TableStop) as info:
             await carol.channel.recv("game", 10)
-        assert info.value.reason.startswith("bob stopped the table: ")
-        # alice forwards the stop to a peer that missed it without accusing herself
-        assert host._stop_payload["culprit"] is None
-        await until(lambda: host.stopped is not None)
-        assert not [e for e in host.events if e.kind == "stop" and e.seat == 0]
+        assert info.value.culprit is None and info.value.by == 1 and info.value.claimed == 0
+        assert info.value.reason.startswith("bob stopped the table, naming alice without a proof")
+        for m in (host, carol):
+            assert m._stop_payload["culprit"] is None
+            assert "bob stopped the table" in m._stop_payload["reason"]
+            assert not [e for e in m.events if e.kind == "stop" and e.seat is not None]
+            (rec,) = recorded_stops(m)
+            assert rec["culprit"] is None and rec["by"] == 1
+    finally:
+        await close_all(meshes)
+
+
+def stop_falsely(table, accused: int):
+    """``table``'s (modified) client: the first time it waits for another seat's move, it stops
+    the table naming ``accused``, who did nothing wrong."""
+    real = table._their_decision
+
+    async def their_decision(player):
+        table.channel._mesh.stop(accused, "alice played out of turn")
+        return await real(player)
+
+    table._their_decision = their_decision
+
+
+@run_async(timeout=120)
+async def test_a_false_stop_in_a_real_match_blames_nobody_on_screen_in_record_or_audit(tmp_path):
+    """The same through the real stack (mesh, deck, engines, the lobby's screen lines and the
+    audit): bob's client stops a Go Out Girl match at his first wait, naming alice. Alice and
+    carol each end with no culprit; what their screens say and what ``p2pcards audit`` says of
+    their transcripts agree: bob's unproven claim, nobody recorded as culprit."""
+    from tests.table.test_table_rules import table_of
+
+    meshes = await table_of(tmp_path, 3)
+    said: dict[int, list[str]] = {0: [], 1: [], 2: []}
+    try:
+        async def seat(m):
+            return await play_seat(
+                m, make_bot("go-out-girl", m.seat, "easy", m.seat), say=said[m.seat].append,
+                on_table=(lambda t: stop_falsely(t, 0)) if m.seat == 1 else None,
+                deck_timeout=20)
+
+        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        host, _bob, carol = meshes
+        for m in (host, carol):
+            r = results[m.seat]
+            assert isinstance(r, TableStopped) and r.culprit is None, results
+            assert "bob stopped the table, naming" in r.reason and "without" in r.reason
+            shown = [s for s in said[m.seat] if s.startswith("** the table stopped")]
+            assert shown == [f"** the table stopped: {m.stopped.reason}"], said[m.seat]
+            (rec,) = recorded_stops(m)
+            assert rec["culprit"] is None and rec["by"] == 1
+            rep = audit_transcript(str(m.transcript_path))
+            assert rep.to_json()["culprit"] is None
+            stop_line = [d for w, ok, d in rep.checks if w == "the table stopped"]
+            assert stop_line and stop_line[0].startswith(m.stopped.reason)
+            assert "no culprit recorded" in stop_line[0]
+        assert recorded_stops(carol)[0]["claimed"] == 0
+        assert "unproven claim against alice (seat 1)" in [
+            d for w, _, d in audit_transcript(str(carol.transcript_path)).checks
+            if w == "the table stopped"][0]
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_claim_is_upgraded_only_by_this_programs_own_finding(tmp_path):
+    """Carol holds bob's claim against alice; when her own checks later find a deviation (here:
+    her engine rejecting a move of alice's), that finding, made here, is what is recorded."""
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        bob._send_ctl(2, "stop", {"culprit": 0, "reason": "alice cheated", "proof": []})
+        await until(lambda: carol.stopped is not None, what="carol stopped")
+        assert carol.stopped.culprit is None and carol.stopped.claimed == 0
+        carol.stop(0, "alice played a 3 as a 13")  # carol's own engine caught it
+        assert carol.stopped.culprit == 0 and carol.stopped.by == 2
+        assert [r["culprit"] for r in recorded_stops(carol)] == [None, 0]
     finally:
         await close_all(meshes)
