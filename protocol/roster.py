@@ -124,6 +124,23 @@ def names_clash(a: str, b: str) -> bool:
     return name_skeleton(a) == name_skeleton(b) or (n > 0 and wa[:n] == wb[:n])
 
 
+def check_roster(members: Iterable[Member]) -> None:
+    """The rules the host applies as it seats players, re-checked by every peer on the roster
+    it is given (a modified host could skip them): one entry a seat, one seat a key, and no two
+    names that could be taken for each other. ``ValueError`` says which rule is broken."""
+    seen: dict[int, Member] = {}
+    for m in members:
+        if m.seat in seen:
+            raise ValueError(f"seat {m.seat + 1} is given twice")
+        for o in seen.values():
+            if o.key == m.key:
+                raise ValueError(f"one key holds seats {o.seat + 1} and {m.seat + 1}")
+            if names_clash(o.name, m.name):
+                raise ValueError(f"the names {o.name!r} (seat {o.seat + 1}) and {m.name!r} "
+                                 f"(seat {m.seat + 1}) look alike")
+        seen[m.seat] = m
+
+
 def roster_digest(members: Iterable[Member]) -> str:
     """A short code over every seat's name and key: if all players see the same digest, nobody
     (the host included) has shown different players different tables."""

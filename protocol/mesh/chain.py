@@ -23,7 +23,7 @@ from ..envelope import (
     open_box,
     parse_canonical,
 )
-from ..roster import Member
+from ..roster import Member, check_roster
 from .budget import (
     MAX_FUTURE_BYTES,
     MAX_SEAT_BYTES,
@@ -367,6 +367,8 @@ class ChainMixin:
         old = self._members[seat]
         if m.key != old.key:
             raise ValueError("link entry with another key")
+        if m.name != old.name:  # a new name must still pass the seating rules
+            check_roster([*(o for o in self._members.values() if o.seat != seat), m])
         if m != old:
             log.info("seat %d: seat %d is now at %s", self.seat, seat, m.addr)
             self._set_member(m)
@@ -378,11 +380,20 @@ class ChainMixin:
             raise ValueError("only the host (seat 0) sends roster updates")
         if self._full.is_set():
             return
-        for d in msg["roster"]:
-            m = Member.from_json(d, self.table, self.seats)
+        given = [Member.from_json(d, self.table, self.seats) for d in msg["roster"]]
+        try:  # the host's seating rules, re-checked here: a modified host could skip them
+            check_roster([*given, *(o for o in self._members.values()
+                                    if all(m.seat != o.seat for m in given))])
+            if any(m.seat in self._members and m.key != self._members[m.seat].key for m in given):
+                raise ValueError("it gives a seat to another key")
+        except ValueError as e:
+            host = self._members.get(0)
+            who = "the host" if host is None else f"the host {host.name!r} ({host.fingerprint})"
+            self.stop(0, f"refusing this table: {who} sent a roster that breaks the table's "
+                      f"rules: {e}")
+            return
+        for m in given:
             if m.seat == self.seat:
-                if m.key != self.identity.public_key:
-                    raise ValueError("the roster gives our seat to another key")
                 continue
             if m.seat not in self._members:
                 self._set_member(m)

@@ -358,8 +358,17 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         return m.name if m else f"seat {seat + 1}"  # from 1, as people count
 
     async def wait_full(self, timeout: float | None = None) -> None:
-        """Wait until every seat is taken and we have heard from every other peer directly."""
-        await asyncio.wait_for(self._ready.wait(), timeout)
+        """Wait until every seat is taken and we have heard from every other peer directly;
+        ``MeshError`` with its reason if the table stops first (a roster this peer refuses)."""
+
+        async def ready() -> None:
+            while not self._ready.is_set():
+                if self.stopped is not None:
+                    raise MeshError(f"the table stopped before the deal: {self.stopped.reason}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._ready.wait(), 0.2)
+
+        await asyncio.wait_for(ready(), timeout)
 
     def subscribe(self) -> asyncio.Queue[MeshEvent]:
         """A queue receiving every ``MeshEvent`` from now on."""

@@ -21,7 +21,14 @@ from ..envelope import (
     unb64,
 )
 from ..identity import fingerprint, public_key_from_hex, verify
-from ..roster import Member, check_name, entry_payload, names_clash, normalize_address
+from ..roster import (
+    Member,
+    check_name,
+    check_roster,
+    entry_payload,
+    names_clash,
+    normalize_address,
+)
 from ..tablecode import code_key, code_proof, proofs_equal
 from ..transcript import (
     read_transcript,
@@ -140,6 +147,14 @@ class HandshakeMixin:
                     raise ValueError("the roster does not hold the peer we talked to")
             except (KeyError, ValueError, TypeError) as e:
                 raise JoinFailed(f"{address} sent a malformed welcome ({e})") from None
+            try:  # the host's seating rules, re-checked here: a modified host could skip them
+                check_roster(roster)
+            except ValueError as e:
+                host = next(m for m in roster if m.seat == rseat)
+                raise JoinFailed(
+                    f"refusing the table at {address}: its host {host.name!r} "
+                    f"({host.fingerprint}) seated a roster that breaks the table's rules: {e}"
+                ) from None
             if rejoin and not path.exists() and w.get("yourseq") == 0:
                 log.info(
                     "no transcript of seat %d here, and the table holds nothing from it: starting afresh",

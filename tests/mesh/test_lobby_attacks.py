@@ -101,3 +101,50 @@ async def test_a_full_table_and_a_wrong_version_are_refused_and_change_nothing(t
         assert all(m.stopped is None for m in meshes)
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_modified_host_seating_look_alike_names_is_refused_by_every_joiner(
+        tmp_path, monkeypatch):
+    """The host's client skips its name check and seats "ALlCE" beside "alice". The joiners
+    used to take the roster they were given; each now re-checks it (protocol/roster.py's rules):
+    the newcomer refuses the table in one line naming the host, and alice, already seated, stops
+    the table before any card is dealt, naming the host."""
+    import protocol.mesh.handshake as hs
+    from protocol.mesh import Timings
+    from protocol.mesh.common import JoinFailed
+
+    monkeypatch.setattr(hs, "names_clash", lambda a, b: False)  # only the host's check uses it
+    t = Timings.fast()
+    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="bob")
+    alice = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "alice",
+                            bind=LOOPBACK, timings=t)
+    try:
+        with pytest.raises(JoinFailed) as info:
+            await Mesh.join(identity(tmp_path, 2), host.address, host.code, "ALlCE",
+                            bind=LOOPBACK, timings=t)
+        msg = str(info.value)
+        assert "\n" not in msg and "refusing the table" in msg and "'bob'" in msg
+        assert identity(tmp_path, 0).fingerprint in msg and "look alike" in msg
+        with pytest.raises(MeshError) as info:
+            await alice.wait_full(10)
+        assert "the host 'bob'" in str(info.value) and "look alike" in str(info.value)
+        assert alice.stopped is not None and alice.stopped.culprit == 0
+        assert "ALlCE" not in [m.name for m in alice.roster]
+    finally:
+        await close_all([host, alice])
+
+
+def test_the_roster_rules_every_peer_checks():
+    from protocol.roster import Member, check_roster
+
+    def m(seat, name, key):
+        return Member(seat, name, bytes([key]) * 32, "tcp://127.0.0.1:1", "")
+
+    check_roster([m(0, "bob", 1), m(1, "alice", 2), m(2, "carol", 3)])
+    for bad, why in [([m(0, "bob", 1), m(1, "B0B", 2)], "look alike"),
+                     ([m(0, "bob", 1), m(1, "alice", 1)], "one key holds"),
+                     ([m(0, "bob", 1), m(0, "alice", 2)], "given twice"),
+                     ([m(0, "mary", 1), m(1, "mary jane", 2)], "look alike")]:
+        with pytest.raises(ValueError, match=why):
+            check_roster(bad)
