@@ -38,6 +38,17 @@ HS_DOMAIN = b"p2pcards/v1/hs\n"
 K_HS, K_CTL, K_ENV, K_RELAY = b"hs", b"ctl", b"env", b"relay"
 MAX_FRAME = 512 * 1024  # bytes in one frame: a peer sending a larger one is disconnected
 HWM = 1_000  # messages queued to send per connection
+# A connection that has not finished its CurveZMQ handshake within this time is closed (libzmq
+# waits 30 s by default: a slowloris of partial greetings would hold a descriptor each for that long).
+HANDSHAKE_MS = 5_000
+# Every connection to our ROUTER is pinged; one that answers no ping in HEARTBEAT_TIMEOUT_MS (a
+# peer dribbling a frame byte by byte cannot: its next bytes would be the frame's) is closed.
+HEARTBEAT_IVL_MS = 2_000
+HEARTBEAT_TIMEOUT_MS = 10_000
+# Descriptors: a program on a desktop often starts with a soft limit of 1,024; a LAN host's
+# half-open connections could use them all (no honest join, no transcript write). Each program
+# raises its soft limit to the hard one, up to this.
+FD_WANT = 1 << 16
 RCV_HWM = 64  # messages queued per incoming connection: at most 32 MiB (RCV_HWM × MAX_FRAME)
 MAX_FUTURE = 5_000
 MAX_BATCH = 1_000
@@ -185,3 +196,19 @@ class MeshEvent:
 
 def _copy(v: Any) -> Any:
     return json.loads(canonical(v))
+
+
+def raise_fd_limit(want: int = FD_WANT) -> int:
+    """Raise this process's soft limit on open descriptors towards ``want`` (never above the hard
+    limit, never lower than it is); returns the soft limit now in force."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        return int(soft)
+    except (ImportError, OSError, ValueError):  # not on this platform, or not allowed
+        return -1

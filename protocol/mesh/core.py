@@ -35,6 +35,9 @@ from .budget import Bucket, Budgets
 from .chain import ChainMixin
 from .channel import _CLOSED, MeshChannel, Replay
 from .common import (
+    HANDSHAKE_MS,
+    HEARTBEAT_IVL_MS,
+    HEARTBEAT_TIMEOUT_MS,
     HWM,
     MAX_FRAME,
     RCV_HWM,
@@ -43,6 +46,7 @@ from .common import (
     MeshEvent,
     Timings,
     local_ip,
+    raise_fd_limit,
 )
 from .handshake import HandshakeMixin
 from .recovery import RecoveryMixin
@@ -75,6 +79,11 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self.router.setsockopt(zmq.LINGER, 0)
         self.router.setsockopt(zmq.RCVHWM, RCV_HWM)
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_FRAME)
+        # half-open connections (a slowloris of partial handshakes or frames) are closed
+        self.router.setsockopt(zmq.HANDSHAKE_IVL, HANDSHAKE_MS)
+        self.router.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
+        self.router.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
+        raise_fd_limit()
         if self.curve is not None:
             self.curve.serve(self.router)
         self.port = self._bind(port, fallback_port)
