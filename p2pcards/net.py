@@ -72,8 +72,10 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
     info = GameInfo(game, players, options, wait, turn_time)
     info.check()
     me = Identity.load_or_create(home)
+    # a person at the host's terminal deals when they say so, and may remove a seat first
+    hold = not autoplay and sys.stdin.isatty()
     mesh = await Mesh.host(me, players, port=port, game_info=info.to_json(), name=name, bind=bind,
-                           home=home)
+                           home=home, hold=hold)
     procs: list = []
     ad = None
     try:
@@ -88,7 +90,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
             procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
                                    name=f"bot{i + 1}", level=bot_level, home=bot_home / str(i),
                                    extra=["--bind", bind]))
-        await _wait_for_players(mesh, ad)
+        await _wait_for_players(mesh, ad, _stdin_lines() if hold else None)
         player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
         result = await _play(mesh, player, screen)
         _results(mesh, result)
@@ -121,18 +123,116 @@ async def _advertise(mesh: Mesh, game: str, players: int, me: Identity, bind: st
         return None
 
 
-async def _wait_for_players(mesh: Mesh, ad: Any) -> None:
+async def _wait_for_players(mesh: Mesh, ad: Any, lines: Any = None) -> None:
+    """Say who joins until the table is full. With ``lines`` (what the host types, an async
+    iterator), the host holds the deal: ``who`` lists the seats with their fingerprints,
+    ``kick N`` (a seat number or a name) frees a seat before the deal, and ``deal`` (or Enter)
+    deals once the table is full."""
     q = mesh.subscribe()
-    while not mesh.full:
-        say(f"Waiting for players: {mesh.seats - mesh.free_seats} of {mesh.seats} seated.")
-        ev = await q.get()
-        if ev.kind == "joined":
-            say(f"{ev.name} joined.")
-            if ad is not None:
-                await ad.update(mesh.free_seats)
+    if lines is None:
+        while not mesh.full:
+            say(f"Waiting for players: {mesh.seats - mesh.free_seats} of {mesh.seats} seated.")
+            ev = await q.get()
+            if ev.kind == "joined":
+                say(f"{ev.name} joined.")
+                if ad is not None:
+                    await ad.update(mesh.free_seats)
+    else:
+        await _hold_the_deal(mesh, ad, q, lines)
     say("The table is full: " + ", ".join(mesh.name_of(s) for s in range(mesh.seats)))
     if ad is not None:
         await ad.close()
+
+
+LOBBY_HELP = ("who: the seats and fingerprints   kick N: free seat N (or kick NAME) before the "
+              "deal   deal (or Enter): deal, once the table is full   quit: close the table")
+
+
+async def _hold_the_deal(mesh: Mesh, ad: Any, q: asyncio.Queue, lines: Any) -> None:
+    def state() -> None:
+        if mesh.full:
+            say("The table is full. Check the fingerprints ('who'); type 'deal' (or press "
+                "Enter) to deal, or 'kick N' to free seat N.")
+        else:
+            say(f"Waiting for players: {mesh.seats - mesh.free_seats} of {mesh.seats} seated "
+                "('who', 'kick N', 'help').")
+
+    state()
+    typed = asyncio.ensure_future(anext(lines, None))
+    events = asyncio.ensure_future(q.get())
+    try:
+        while True:
+            done, _ = await asyncio.wait({typed, events}, return_when=asyncio.FIRST_COMPLETED)
+            if events in done:
+                ev = events.result()
+                events = asyncio.ensure_future(q.get())
+                if ev.kind in ("joined", "removed"):
+                    say(f"{ev.name} ({ev.detail}) joined at seat {ev.seat + 1}."
+                        if ev.kind == "joined" else f"{ev.name} was removed from seat {ev.seat + 1}.")
+                    if ad is not None:
+                        await ad.update(mesh.free_seats)
+                    state()
+            if typed not in done:
+                continue
+            line = typed.result()
+            typed = asyncio.ensure_future(anext(lines, None))
+            if line is None or line.strip().lower() in ("quit", "q", "exit"):
+                raise MeshError("you closed the table before the deal")
+            word, _, arg = line.strip().partition(" ")
+            word = word.lower()
+            if word in ("", "deal", "start") and mesh.full:
+                mesh.seal()
+                return
+            if word in ("", "deal", "start"):
+                state()
+            elif word == "who":
+                for text in _who(mesh):
+                    say(text)
+            elif word in ("kick", "remove"):
+                say(_kick(mesh, arg.strip()))
+            else:
+                say(LOBBY_HELP)
+    finally:
+        typed.cancel()
+        events.cancel()
+
+
+def _kick(mesh: Mesh, arg: str) -> str:
+    """``kick N`` or ``kick NAME``: the answer in one line."""
+    seat = None
+    if arg.isdigit():
+        seat = int(arg) - 1
+    else:
+        seat = next((m.seat for m in mesh.roster if m.name.casefold() == arg.casefold()), None)
+    if seat is None or seat not in {m.seat for m in mesh.roster}:
+        return f"(nobody to remove: '{printable(arg, newlines=False)[:40]}' is not a seated "\
+               "player's seat number or name; 'who' lists them)"
+    if seat == mesh.seat:
+        return "(that is your own seat; 'quit' closes the table)"
+    try:
+        name = mesh.remove(seat)
+    except MeshError as exc:
+        return f"({exc})"
+    return (f"{name} is removed from seat {seat + 1}; their key cannot sit down again at this "
+            "table. The seat is free for someone else.")
+
+
+async def _stdin_lines():
+    """What is typed at the terminal, line by line, without a thread left blocked on stdin."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    fd = sys.stdin.fileno()
+
+    def readable() -> None:
+        line = sys.stdin.readline()
+        queue.put_nowait(line.rstrip("\n") if line else None)
+
+    loop.add_reader(fd, readable)
+    try:
+        while (line := await queue.get()) is not None:
+            yield line
+    finally:
+        loop.remove_reader(fd)
 
 
 def _terminal(mesh: Mesh):

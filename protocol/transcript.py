@@ -284,7 +284,9 @@ def _roster_record(
         except (KeyError, TypeError, ValueError) as e:
             raise TranscriptError(path, n, f"bad roster entry ({e})") from None
         seat, key = m.seat, m.key
-        if seat in keys and keys[seat] != key:
+        if seat in keys and keys[seat] != key and (
+                seat == t.seat or any(e.sender == seat for e in t.entries)):
+            # before the deal a holding host may remove a player and seat another at that seat
             raise TranscriptError(path, n, f"seat {seat} changes its key")
         keys[seat] = key
     if t.seat in keys and keys[t.seat].hex() != t.key:

@@ -378,26 +378,52 @@ class ChainMixin:
     def _on_roster(self, seat: int, msg: Message) -> None:
         if seat != 0:
             raise ValueError("only the host (seat 0) sends roster updates")
-        if self._full.is_set():
+        if self._ready.is_set() or (self._full.is_set() and self._sealed):
             return
         given = [Member.from_json(d, self.table, self.seats) for d in msg["roster"]]
+        host = self._members.get(0)
+        who = "the host" if host is None else f"the host {host.name!r} ({host.fingerprint})"
+        if not any(m.seat == self.seat and m.key == self.identity.public_key for m in given):
+            if self._sealed:
+                raise ValueError("the roster gives our seat to another key")
+            # a holding host removed this seat before the deal: we leave, blaming nobody
+            self._set_stopped(TableStop(None, f"{who} removed you from the table before the "
+                                        "deal", 0))
+            return
         try:  # the host's seating rules, re-checked here: a modified host could skip them
-            check_roster([*given, *(o for o in self._members.values()
-                                    if all(m.seat != o.seat for m in given))])
-            if any(m.seat in self._members and m.key != self._members[m.seat].key for m in given):
-                raise ValueError("it gives a seat to another key")
+            if self._sealed:  # seats only fill: what we hold stands
+                check_roster([*given, *(o for o in self._members.values()
+                                        if all(m.seat != o.seat for m in given))])
+                if any(m.seat in self._members and m.key != self._members[m.seat].key
+                       for m in given):
+                    raise ValueError("it gives a seat to another key")
+            else:  # a holding host's roster is the whole of it (it may have removed a seat)
+                check_roster(given)
         except ValueError as e:
-            host = self._members.get(0)
-            who = "the host" if host is None else f"the host {host.name!r} ({host.fingerprint})"
             self.stop(0, f"refusing this table: {who} sent a roster that breaks the table's "
                       f"rules: {e}")
             return
+        if not self._sealed:  # seats the holding host removed, or gave to another key
+            kept = {m.seat: m.key for m in given}
+            for s in [s for s in self._members if s not in (self.seat, 0)]:
+                if kept.get(s) != self._members[s].key:
+                    gone = self._members[s]
+                    self._forget_seat(s)
+                    sock = self._dealers.pop(s, None)
+                    self._dealer_addr.pop(s, None)
+                    if sock is not None:
+                        sock.close(0)
+                    self._record_roster()
+                    self._emit(MeshEvent("removed", s, gone.name, gone.fingerprint))
         for m in given:
             if m.seat == self.seat:
                 continue
             if m.seat not in self._members:
                 self._set_member(m)
                 self._send_ctl(m.seat, "link", self._link_payload())
+        if msg.get("sealed") is True and not self._sealed:
+            self._sealed = True
+            self._maybe_ready()
 
     def _ask_proof(self, peer: int, s: int, seq: int) -> None:
         if s in self._accused:

@@ -155,6 +155,10 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self.away_since: dict[int, float] = {}
         self.left: set[int] = set()
         self._hs_secret = secrets.token_bytes(32)
+        # A host that holds the deal (``Mesh.host(hold=True)``, a person at the host's terminal)
+        # may remove a seat until it seals the roster; nobody is ready before then.
+        self._sealed = True
+        self._removed_keys: set[bytes] = set()
 
     # -- construction ------------------------------------------------------------------------
 
@@ -171,8 +175,10 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         bind: str = "0.0.0.0",
         timings: Timings | None = None,
         home: str | Path | None = None,
+        hold: bool = False,
     ) -> Mesh:
-        """Open a table of ``seats`` seats with us at seat 0. ``mesh.code`` is the code to share."""
+        """Open a table of ``seats`` seats with us at seat 0. ``mesh.code`` is the code to share.
+        ``hold``: the deal waits for ``seal()`` and ``remove(seat)`` may clear a seat until then."""
         if not isinstance(seats, int) or not 2 <= seats <= 16:
             raise ValueError("a table has 2 to 16 seats")
         name = check_name(name or "host")
@@ -185,6 +191,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
             table = new_table_id()
             self._code_key = await asyncio.to_thread(code_key, code, table)
             self._setup_table(table, seats, 0, game_info, code)
+            self._sealed = not hold
             self._set_member(self._own_entry(name, self._advertised(None)))
             self.note("transport", secret.hex())
             self._start()
@@ -365,6 +372,68 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
     def name_of(self, seat: int) -> str:
         m = self._members.get(seat)
         return m.name if m else f"seat {seat + 1}"  # from 1, as people count
+
+    @property
+    def sealed(self) -> bool:
+        """False while a holding host may still remove seats (the deal waits for it)."""
+        return self._sealed
+
+    def remove(self, seat: int) -> str:
+        """The host removes ``seat``'s player before the deal (a squatter, a stranger): the seat
+        is free again, its key may not sit down again at this table, and every peer (the
+        removed one too) is told. Returns the removed player's name."""
+        if self.seat != 0 or self._sealed:
+            raise MeshError("only a host holding the deal can remove a seat, before the deal")
+        if seat == self.seat or seat not in self._members:
+            raise MeshError(f"there is nobody to remove at seat {seat + 1}")
+        gone = self._members[seat]
+        self._removed_keys.add(gone.key)
+        msg = {"roster": [m.to_json() for m in self.roster if m.seat != seat]}
+        self._send_ctl(seat, "roster", msg)  # the removed player is told too, then cut off
+        self._forget_seat(seat)
+        self._record_roster()
+        for s in self._members:
+            if s != self.seat:
+                self._send_ctl(s, "roster", msg)
+        sock = self._dealers.pop(seat, None)
+        self._dealer_addr.pop(seat, None)
+        if sock is not None:
+            asyncio.get_running_loop().call_later(2.0, sock.close, 0)
+        self._emit(MeshEvent("removed", seat, gone.name, gone.fingerprint))
+        return gone.name
+
+    def seal(self) -> None:
+        """The holding host deals: the roster is final; every peer gets ready once full."""
+        if self._sealed:
+            return
+        if not self._full.is_set():
+            raise MeshError("the table is not full yet")
+        self._sealed = True
+        msg = {"roster": [m.to_json() for m in self.roster], "sealed": True}
+        for s in self._members:
+            if s != self.seat:
+                self._send_ctl(s, "roster", msg)
+        self._maybe_ready()
+
+    def _forget_seat(self, seat: int) -> None:
+        """Everything this peer holds about ``seat``'s player, before the deal (nothing of the
+        game is kept yet): the seat is free for another key."""
+        self._members.pop(seat, None)
+        self._dial.pop(seat, None)
+        if self.verifier is not None:
+            self.verifier.keys.pop(seat, None)
+        for d in (self._ctl_state, self._last_heard, self._last_ping, self._heads_sent,
+                  self._peer_heads, self._behind_since, self._last_want, self._future,
+                  self._unread_bytes, self._recorded_bytes, self._resend_budget,
+                  self._resend_asks, self._future_bytes, self.away_since, self._known_max):
+            d.pop(seat, None)
+        for k in [k for k in self._box_keys if seat in k]:
+            del self._box_keys[k]
+        for k in [k for k in self._resent if seat in k]:
+            del self._resent[k]
+        for st in (self._ever_heard, self.away, self.left):
+            st.discard(seat)
+        self._full.clear()
 
     async def wait_full(self, timeout: float | None = None) -> None:
         """Wait until every seat is taken and we have heard from every other peer directly;

@@ -177,6 +177,7 @@ class HandshakeMixin:
                 self._link_all(force=True)
                 return
             self._setup_table(table, seats, seat, game_info, None)
+            self._sealed = w.get("hold") is not True
             self._code_key = ck
             self._dial[rseat] = address
             self._dealers[rseat] = dealer
@@ -375,6 +376,9 @@ class HandshakeMixin:
                 rid, "this peer does not seat new players; join through the host's address", who
             )
             return
+        elif key in self._removed_keys:
+            self._refuse(rid, "the host removed this player from the table", who)
+            return
         elif self._full.is_set():
             self._refuse(rid, "the table is full", who)
             return
@@ -394,7 +398,7 @@ class HandshakeMixin:
                          f"{taken!r}; pick another one", who)
             return
         else:
-            seat, rejoin = len(self._members), False
+            seat, rejoin = min(set(range(self.seats)) - set(self._members)), False
             hproof = code_proof(
                 self._code_key, "host", self.table, hnonce, jnonce, key_hex, self.identity.key_hex
             )
@@ -410,6 +414,8 @@ class HandshakeMixin:
             "roster": [m.to_json() for m in self.roster]
             + ([] if rejoin else [{**entry.to_json(), "seat": seat}]),
         }
+        if not self._sealed:
+            welcome["hold"] = True  # the host deals when it says so (it may remove a seat first)
         welcome["sig"] = b64(self.identity.sign(HS_DOMAIN + canonical(welcome)))
         if not rejoin:
             newcomer = Member(seat, name, key, addr, entry.sig)

@@ -229,7 +229,7 @@ class RecoveryMixin:
 
     def _maybe_ready(self) -> None:
         heard_all = all(s in self._ever_heard for s in self._members if s != self.seat)
-        if self._full.is_set() and not self._ready.is_set() and heard_all:
+        if self._full.is_set() and self._sealed and not self._ready.is_set() and heard_all:
             self._ready.set()
 
     def _mark_away(self, seat: int, left: bool = False) -> None:
