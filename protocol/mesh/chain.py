@@ -188,10 +188,12 @@ class ChainMixin:
         now = time.monotonic()
         self._peer_heads[seat] = [seq for seq, _ in heads]
         digest = msg.get("roster")
-        if self._full.is_set() and isinstance(digest, str) and digest != self.roster_digest:
+        # compared once dealt in: before, a holding host may still change the roster
+        if self._ready.is_set() and isinstance(digest, str) and digest != self.roster_digest:
             self._fault(
                 seat,
-                f"seat {seat} sees a different roster ({digest}, ours is {self.roster_digest})",
+                f"reports a different roster ({one_line(digest, 24)}, ours is "
+                f"{self.roster_digest})",
                 (),
                 once=f"roster{seat}",
             )
