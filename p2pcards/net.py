@@ -382,6 +382,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         say(f"Seated at {mesh.address.removeprefix('tcp://')} as seat {mesh.seat + 1}.")
         if not mesh.full:
             say("Waiting for the table to fill...")
+        if not mesh.sealed:
+            say("The host deals once every seat is taken (and may free a seat before that).")
         result = await _play(mesh, _terminal(mesh), screen)
         _results(mesh, result)
         return result

@@ -16,10 +16,20 @@ settings.load_profile("p2pcards")
 
 
 def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (``./scripts/test`` runs two workers), the tests that browse or build a
-    LAN run one after another in one worker: an mDNS browse must not see another test's table."""
+    """With pytest-xdist (``./scripts/test`` runs two workers), the mDNS tests on loopback run
+    one after another in one worker: a browse must not see another test's table. The namespace
+    LAN tests (``test_lan.py``) need no such care: each builds its own LAN, with names unique to
+    it, in network namespaces of its own (its mDNS never reaches loopback), so they spread over
+    both workers. They are the longest tests and go first, so that neither worker is left with
+    one at the end."""
     import pytest
 
+    slow_first = []
     for item in items:
-        if item.path.name in ("test_discovery.py", "test_lan.py"):
-            item.add_marker(pytest.mark.xdist_group("lan"))
+        if item.path.name == "test_discovery.py":
+            item.add_marker(pytest.mark.xdist_group("mdns"))
+        if item.path.name == "test_lan.py":
+            slow_first.append(item)
+    if slow_first:
+        rest = [i for i in items if i.path.name != "test_lan.py"]
+        items[:] = slow_first + rest

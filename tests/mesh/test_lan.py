@@ -178,7 +178,9 @@ def test_the_hosts_link_cut_for_ten_seconds_heals(lan, tmp_path):
     try:
         host.wait_for(" plays ", MATCH, count=4)
         lan.cut(1)  # the host's cable is pulled (on the bridge side), then plugged back
-        time.sleep(10.0)
+        # 10 s: past the 6 s after which the others mark it away, and long enough that each
+        # side's unanswered heartbeats close its end of the link (a new one is made on healing)
+        time.sleep(10.5)
         lan.heal(1)
         finish_all([host, *bots.values()])
         reports = [report(b) for b in bots.values()]
@@ -201,7 +203,7 @@ def test_a_cut_at_the_last_move_still_shows_the_result_everywhere(lan, tmp_path)
     try:
         host.wait_for("wins the match", MATCH)  # the last move is narrated
         lan.cut(2)  # bot2 loses its link as the match ends (the audit, the final checkpoint)
-        time.sleep(10.0)
+        time.sleep(7.0)  # past the 6 s after which the others mark it away
         lan.heal(2)  # it comes back and finishes
         finish_all([host, *bots.values()])
         rc, out, err = host.finish(1)
