@@ -41,10 +41,6 @@ HWM = 1_000  # messages queued to send per connection
 # A connection that has not finished its CurveZMQ handshake within this time is closed (libzmq
 # waits 30 s by default: a slowloris of partial greetings would hold a descriptor each for that long).
 HANDSHAKE_MS = 5_000
-# Every connection to our ROUTER is pinged; one that answers no ping in HEARTBEAT_TIMEOUT_MS (a
-# peer dribbling a frame byte by byte cannot: its next bytes would be the frame's) is closed.
-HEARTBEAT_IVL_MS = 2_000
-HEARTBEAT_TIMEOUT_MS = 10_000
 # Descriptors: a program on a desktop often starts with a soft limit of 1,024; a LAN host's
 # half-open connections could use them all (no honest join, no transcript write). Each program
 # raises its soft limit to the hard one, up to this.

@@ -36,8 +36,6 @@ from .chain import ChainMixin
 from .channel import _CLOSED, MeshChannel, Replay
 from .common import (
     HANDSHAKE_MS,
-    HEARTBEAT_IVL_MS,
-    HEARTBEAT_TIMEOUT_MS,
     HWM,
     MAX_FRAME,
     RCV_HWM,
@@ -79,10 +77,10 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self.router.setsockopt(zmq.LINGER, 0)
         self.router.setsockopt(zmq.RCVHWM, RCV_HWM)
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_FRAME)
-        # half-open connections (a slowloris of partial handshakes or frames) are closed
+        # half-open connections (a slowloris of partial handshakes) are closed. No ZMTP
+        # heartbeats: libzmq 4.3.5 aborts the process ("!_io_error", stream_engine_base.cpp:310)
+        # when a ping goes unanswered while the receive queue is full, which a flood causes.
         self.router.setsockopt(zmq.HANDSHAKE_IVL, HANDSHAKE_MS)
-        self.router.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
-        self.router.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
         raise_fd_limit()
         if self.curve is not None:
             self.curve.serve(self.router)

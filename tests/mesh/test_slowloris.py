@@ -1,8 +1,7 @@
-"""Red team, slowloris: many half-open connections (a CurveZMQ greeting never finished, a frame
-dribbled a byte at a time) against the host while the table fills and against a seated peer.
-Every socket here is on 127.0.0.1. The timeouts are shortened for the test (monkeypatched): the
-test checks they are applied, not their production values (5 s to finish a handshake, a ping
-unanswered for 10 s)."""
+"""Red team, slowloris: many half-open connections (a CurveZMQ greeting never finished) against
+the host while the table fills and against a seated peer. Every socket here is on 127.0.0.1.
+The handshake timeout is shortened for the test (monkeypatched): the test checks it is applied,
+not its production value (5 s to finish a handshake)."""
 
 from __future__ import annotations
 
@@ -59,8 +58,6 @@ async def all_closed(socks: list[socket.socket], within: float) -> int:
 @pytest.fixture
 def short_timeouts(monkeypatch):
     monkeypatch.setattr(core, "HANDSHAKE_MS", 1_000)
-    monkeypatch.setattr(core, "HEARTBEAT_IVL_MS", 300)
-    monkeypatch.setattr(core, "HEARTBEAT_TIMEOUT_MS", 1_200)
 
 
 @run_async(timeout=60)
@@ -88,40 +85,6 @@ async def test_half_open_handshakes_neither_block_a_join_nor_stay_open(tmp_path,
         for s in socks:
             s.close()
         await close_all(meshes)
-
-
-@run_async(timeout=60)
-async def test_a_frame_dribbled_byte_by_byte_is_cut_off(tmp_path, short_timeouts):
-    """Past the handshake (plain ZMTP here, so a raw socket can do it; with CurveZMQ it takes the
-    code), a connection announces a 400 kB frame and sends a byte a second: it can never answer
-    a ping, and is closed; an honest connection that answers pings is not."""
-    import zmq
-    import zmq.asyncio
-
-    mesh = Mesh(identity(tmp_path, 0), bind=LOOPBACK)  # a bare ROUTER: no code, no table
-    ctx = zmq.asyncio.Context()
-    honest = ctx.socket(zmq.DEALER)
-    honest.setsockopt(zmq.LINGER, 0)
-    honest.connect(mesh.address)
-    try:
-        greeting = (b"\xff" + b"\x00" * 8 + b"\x7f\x03\x00" + b"NULL".ljust(20, b"\x00")
-                    + b"\x00" + b"\x00" * 31)
-        ready_body = b"\x05READY" + b"\x0bSocket-Type" + (6).to_bytes(4, "big") + b"DEALER"
-        ready = b"\x04" + bytes([len(ready_body)]) + ready_body
-        (s,) = open_partial(mesh.address, 1, greeting + ready + b"\x02" + (400_000).to_bytes(8, "big"))
-        t0 = time.monotonic()
-        while not closed_by_peer(s) and time.monotonic() - t0 < 8:
-            s.send(b"x")
-            await asyncio.sleep(0.5)
-        assert closed_by_peer(s), "a connection dribbling one frame stayed open"
-        await honest.send_multipart([b"ctl", b"{}"])
-        frames = await asyncio.wait_for(mesh.router.recv_multipart(), 5)
-        assert frames[1:] == [b"ctl", b"{}"]  # the honest one is still connected
-        s.close()
-    finally:
-        honest.close(0)
-        ctx.term()
-        await mesh.close(announce=False)
 
 
 def test_the_descriptor_limit_is_raised_to_what_the_hard_limit_allows():
