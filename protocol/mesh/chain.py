@@ -612,7 +612,8 @@ class ChainMixin:
             text = (f"{stopper} stopped the table, naming {self.name_of(culprit)} without a proof "
                     f"this program can check (their claim): {reason}")
         # forwarded to a peer that missed it as the stopper's claim, never in our own name
-        self._stop_payload = {"culprit": None, "reason": text, "proof": []}
+        self._stop_payload = {"culprit": None, "proof": [], "reason": (
+            f"{stopper} stopped the table, naming {self.name_of(culprit)} without proof: {reason}")}
         self._set_stopped(TableStop(None, text, seat, claimed=culprit))
 
     def _emit(self, ev: MeshEvent) -> None:

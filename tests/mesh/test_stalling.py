@@ -77,7 +77,11 @@ async def test_a_seat_that_keeps_leaving_and_coming_back_cannot_stall_the_table(
                 for m in (host, carol)]
         results = await asyncio.gather(*runs, return_exceptions=True)
         assert all(isinstance(r, TableStopped) for r in results), results
-        assert all(r.culprit == 1 and "bob kept leaving" in r.reason for r in results), results
+        # each program's own clock: one whose clock had not run out when the other's stop came
+        # holds it as a claim against bob (no culprit on another's word), never against another
+        assert any(r.culprit == 1 for r in results), results
+        assert all("bob kept leaving" in r.reason and (r.culprit == 1 or (
+            r.culprit is None and "naming bob without a proof" in r.reason)) for r in results)
         # ended by the table's wait (absence added up), not by the deck's 20 s timeout
         assert any("left the table" in line for line in said)
     finally:
@@ -110,7 +114,11 @@ async def test_a_seat_that_sends_every_deck_message_late_is_named(tmp_path):
     try:
         results = await asyncio.gather(runs[0], runs[2], return_exceptions=True)
         assert all(isinstance(r, TableStopped) for r in results), results
-        assert all(r.culprit == 1 and "late again and again" in r.reason for r in results), results
+        # each program's own clock: one whose clock had not run out when the other's stop came
+        # holds it as a claim against bob (no culprit on another's word), never against another
+        assert any(r.culprit == 1 for r in results), results
+        assert all("late again and again" in r.reason and (r.culprit == 1 or (
+            r.culprit is None and "naming bob without a proof" in r.reason)) for r in results)
     finally:
         runs[1].cancel()
         await close_all(meshes)
