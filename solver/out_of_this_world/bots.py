@@ -24,6 +24,7 @@ from p2pcards.games.out_of_this_world.game import Game
 
 from .advisor import DEFAULT, Prices, advise
 from .endgame import endgame_move
+from .pimc import search
 
 
 class SolverBot(Bot):
@@ -51,3 +52,26 @@ class StrongBot(SolverBot):
     name = "strong"
     prices = DEFAULT
     endgame = True
+
+
+class SearchBot(StrongBot):
+    """The strong bot with the determinized round search (``pimc.py``) checking its action
+    decisions once the stacks hold at most ``cards`` cards."""
+    name = "search"
+    k = 12
+    margin = 1.0
+    cards = 20
+
+    def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
+        assert view is not None
+        if len(legal) == 1:
+            return legal[0]
+        if self.endgame:
+            act = endgame_move(view, legal)
+            if act is not None:
+                return act
+        act = advise(view, legal, prices=self.prices, explain=False).action
+        if (view.phase == "go" and view.step == "action"
+                and sum(len(view.stack(i)) for i in range(view.n_stacks)) <= self.cards):
+            act, _ = search(view, legal, act, self.rng, self.k, self.margin)
+        return act
