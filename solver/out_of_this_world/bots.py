@@ -61,6 +61,7 @@ class SearchBot(StrongBot):
     k = 12
     margin = 1.0
     cards = 20
+    steps = "action"  # the decisions searched: "action", "take" or "take,action"
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
@@ -71,7 +72,7 @@ class SearchBot(StrongBot):
             if act is not None:
                 return act
         act = advise(view, legal, prices=self.prices, explain=False).action
-        if (view.phase == "go" and view.step == "action"
+        if (view.phase == "go" and view.step in self.steps.split(",")
                 and sum(len(view.stack(i)) for i in range(view.n_stacks)) <= self.cards):
             act, _ = search(view, legal, act, self.rng, self.k, self.margin)
         return act

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 
+from p2pcards.games.out_of_this_world.data import TYPES, WILD
 from p2pcards.games.out_of_this_world.game import Game
 
 from .endgame import carry
@@ -83,13 +84,48 @@ def _fit(m: Round, hand: tuple[int, ...], c: int) -> int:
         e = m.card(h)
         if e.value == d.value:
             n += 2
-        elif e.type == d.type or e.type == "wild" or d.type == "wild":
+        elif e.type == d.type or WILD in (e.type, d.type):
             n += 1
     return n
 
 
 def _set_cost(m: Round, cards: tuple[int, ...]) -> int:
     return sum(m.card(c).value for c in cards)
+
+
+def best_equip(m: Round, p: int) -> tuple | None:
+    """The Equip that keeps the highest Item (the cheapest such set): the same as the best of
+    ``m._equips(p)`` by (kept value, -set value), without listing them all."""
+    hand = m.hands[p]
+    if len(hand) < 3:
+        return None
+    defs = [m.card(c) for c in hand]
+    best = None
+    best_key = None
+    groups: dict[tuple, list[int]] = {}
+    for i, d in enumerate(defs):
+        groups.setdefault(("v", d.value), []).append(i)
+        if d.type == WILD:
+            for t in (*TYPES, WILD):
+                groups.setdefault(("t", t), []).append(i)
+        else:
+            groups.setdefault(("t", d.type), []).append(i)
+    for idx in groups.values():
+        if len(idx) < 3:
+            continue
+        order = sorted(idx, key=lambda i: defs[i].value, reverse=True)
+        if m.r.equip_any[p]:  # any card of the set is kept: the highest with the two lowest
+            top = [order[0], order[-2], order[-1]]
+            keep = hand[top[0]]
+        else:
+            low = defs[order[2]].value  # the highest lowest card a set can have
+            top = [i for i in order if defs[i].value >= low][-3:]  # the cheapest such set
+            keep = hand[top[-1]]
+        trio = tuple(sorted(hand[i] for i in top))
+        key = (m.card(keep).value, -sum(defs[i].value for i in top))
+        if best_key is None or key > best_key:
+            best, best_key = ("E", trio, keep), key
+    return best
 
 
 def greedy(m: Round, rng: random.Random) -> tuple:
@@ -126,13 +162,16 @@ def greedy(m: Round, rng: random.Random) -> tuple:
         q = min(m.r.order(p)[1:], key=m.points)
         return ("V", max(hand, key=lambda c: m.card(c).value), q)
     assert st == ACTION
-    own = [a for a in m._defeats(p) if a[1] == p]
+    own = []
+    for f in sorted(set(m.foes[p])):
+        for combo in m.matching(tuple(m.card(f).vulnerability), hand):
+            own.append(("D", p, f, combo, False))
     if own:
-        return min(own, key=lambda a: (_set_cost(m, a[3]), a[4]))
+        return min(own, key=lambda a: _set_cost(m, a[3]))
     if not m.restricted(p, "no_equip"):
-        eq = m._equips(p)
-        if eq:
-            return max(eq, key=lambda a: (m.card(a[2]).value, -_set_cost(m, a[1])))
+        eq = best_equip(m, p)
+        if eq is not None:
+            return eq
     for a in m._spends(p):
         if a[3] is None and m.card(a[2]).spend().do == "gain_time":
             return a
@@ -165,12 +204,14 @@ def playout(m: Round, rng: random.Random, limit: int = 400) -> float:
 
 # ---- the search --------------------------------------------------------------------------------
 def candidates(view: Game, legal, first) -> list[tuple]:
-    """The model moves worth comparing at an action decision: the advisor's move, no action,
-    every Defeat, Equip and Spend, and Passes to the seat furthest from its goal (at most
-    ``MAX_CANDIDATES``, in that order)."""
+    """The model moves worth comparing: at a take, every take and Leg it!; at an action, the
+    advisor's move, no action, every Defeat, Equip and Spend, and Passes to the seat furthest
+    from its goal (at most ``MAX_CANDIDATES``, in that order)."""
     amap = action_map(view, legal)
     out = [first]
     moves = list(amap)
+    if view.step == "take":
+        return out + [a for a in moves if a != first]
     pts = {q: sum(view.card(s).value for s in view.equipped(q)) for q in range(view.n_players)}
     others = [q for q in range(view.n_players) if q != view.turn]
     low = min(others, key=lambda q: pts[q]) if others else None
@@ -188,7 +229,7 @@ def search(view: Game, legal, first_action, rng: random.Random, k: int = K,
            margin: float = MARGIN) -> tuple[object, dict]:
     """The engine action the search keeps (the advisor's ``first_action`` unless another
     candidate is better by ``margin``) and the mean carry score of each candidate."""
-    if view.phase != "go" or view.step != "action":
+    if view.phase != "go" or view.step not in ("take", "action"):
         return first_action, {}
     try:
         unseen = Unseen(view)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 from solver.out_of_this_world.model import round_from_game
-from solver.out_of_this_world.pimc import Unseen, greedy, playout, search
+from solver.out_of_this_world.pimc import Unseen, best_equip, greedy, playout, search
 
 from .bot_games import bot_decision
 from .test_ootw_hints import swap_hidden
@@ -85,3 +86,30 @@ def test_the_playout_policy_finishes_rounds_with_legal_moves():
         ends[m.result] += 1
         playout(round_from_game(full), rng)  # the scored form ends too
     assert sum(ends.values()) >= 4
+
+
+def test_best_equip_is_the_best_of_all_equips():
+    """The playout's shortcut finds the Equip that keeps the highest Item at the lowest set
+    value, as a scan of every legal Equip does (random hands of 3-9 Items, wilds included, with
+    and without the Tinkerer's power)."""
+    full, p = bot_decision("out-of-this-world", 4, 0, _action)
+    m = round_from_game(full)
+    items = [c for c in range(len(m.r.cards)) if m.card(c).is_item and not m.card(c).effects]
+    rng = random.Random(4)
+    found = 0
+    rules = m.r
+    for i in range(300):
+        any_card = i % 2 == 1  # the Tinkerer's power (equip any card of the set) half the time
+        m.r = replace(rules, equip_any=tuple(any_card if q == p else x
+                                             for q, x in enumerate(rules.equip_any)))
+        m.hands[p] = tuple(sorted(rng.choice(items) for _ in range(rng.randint(3, 9))))
+        every = m._equips(p)
+        got = best_equip(m, p)
+        if not every:
+            assert got is None
+            continue
+        assert got in every
+        key = lambda a: (m.card(a[2]).value, -sum(m.card(c).value for c in a[1]))  # noqa: E731
+        assert key(got) == max(key(a) for a in every)
+        found += 1
+    assert found >= 100
