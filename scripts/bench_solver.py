@@ -298,19 +298,19 @@ TODAY = {"gog_strong_win_share": 0.557, "gog_strong_win_share_vs_random": 0.851,
 TARGETS = {"gog_strong_win_share": 0.65, "gog_strong_win_share_vs_random": 0.92,
            "ootw_strong_win_rate": 0.60, "ootw_strong_win_rate_all": 0.60}
 HINT_P95_MS = 250
-# The previous whole run (e82e745, 2 Dec 2026 05:04 UTC, same seeds; docs/solver.md), before
-# Stained Glass and Confrontation were recalibrated (issue 15 item 2): their figures there are
-# history, on the old cards.
+# The previous whole run (e935fa2, 2 Dec 2026 07:35 UTC, same seeds; docs/solver.md), after
+# Stained Glass and Confrontation were recalibrated and before the determinized round search
+# (issue 15, fourth pass).
+OOTW_PREVIOUS_RUN = "e935fa2"
 OOTW_PREVIOUS = {"ootw_strong_win_rate": (0.470, 0.035), "ootw_heuristic_win_rate": (0.185, 0.027),
-                 "ootw_strong_win_rate_all": (0.233, 0.032),
+                 "ootw_strong_win_rate_all": (0.283, 0.034),
                  "ootw_heuristic_win_rate_all": (0.094, None),
                  "ootw_strong_by_adventure": {"patrol-the-block": 0.433, "birthday-bash": 0.1,
                                               "hit-the-books": 0.8, "night-school": 0.067,
-                                              "stained-glass": 0.0, "confrontation": 0.0},
+                                              "stained-glass": 0.133, "confrontation": 0.167},
                  "ootw_heuristic_by_adventure": {"patrol-the-block": 0.133, "birthday-bash": 0.033,
                                                  "hit-the-books": 0.333, "night-school": 0.067,
                                                  "stained-glass": 0.0, "confrontation": 0.0}}
-OOTW_RECALIBRATED = ("stained-glass", "confrontation")  # issue 15 item 2: previous = old cards
 
 
 def _ootw_games(args: tuple[str, str, list[int]]) -> list[tuple[int, bool, int]]:
@@ -446,7 +446,7 @@ def main() -> None:
     out["today"] = TODAY
     if "ootw" in games:
         out["ootw_previous"] = OOTW_PREVIOUS
-        out["ootw_recalibrated"] = list(OOTW_RECALIBRATED)
+        out["ootw_previous_run"] = OOTW_PREVIOUS_RUN
     out["targets"] = {**TARGETS, "hint_p95_ms": HINT_P95_MS}
     if args.json:
         print(json.dumps(out))
@@ -498,7 +498,7 @@ def main() -> None:
               f"{out['ootw_strong_points']}, {out['ootw_strong_seconds']} s), heuristic team "
               f"{beside(out, 'ootw_heuristic_win_rate')} (team points "
               f"{out['ootw_heuristic_points']}, {out['ootw_heuristic_seconds']} s); previous run "
-              f"(e82e745): strong {OOTW_PREVIOUS['ootw_strong_win_rate'][0]} ± "
+              f"({OOTW_PREVIOUS_RUN}): strong {OOTW_PREVIOUS['ootw_strong_win_rate'][0]} ± "
               f"{OOTW_PREVIOUS['ootw_strong_win_rate'][1]}, heuristic "
               f"{OOTW_PREVIOUS['ootw_heuristic_win_rate'][0]} ± "
               f"{OOTW_PREVIOUS['ootw_heuristic_win_rate'][1]}")
@@ -510,17 +510,15 @@ def main() -> None:
               f"{out['ootw_heuristic_win_rate_all']} ({out['ootw_strong_all_seconds']} s + "
               f"{out['ootw_heuristic_all_seconds']} s)")
         prev = OOTW_PREVIOUS
-        print(f"    previous run (e82e745, 30 seeds each): strong "
+        print(f"    previous run ({OOTW_PREVIOUS_RUN}, 30 seeds each): strong "
               f"{prev['ootw_strong_win_rate_all'][0]} ± {prev['ootw_strong_win_rate_all'][1]}, "
-              f"heuristic {prev['ootw_heuristic_win_rate_all'][0]} (on the old Stained Glass and "
-              f"Confrontation)")
+              f"heuristic {prev['ootw_heuristic_win_rate_all'][0]}")
         for adv in OOTW_ADVENTURES:
-            old = " (old calibration)" if adv in OOTW_RECALIBRATED else ""
             print(f"    {adv:<18} strong {out['ootw_strong_by_adventure'][adv]:<5} ± "
                   f"{out['ootw_strong_by_adventure_se'][adv]:<5} heuristic "
                   f"{out['ootw_heuristic_by_adventure'][adv]:<5}  previous: strong "
                   f"{prev['ootw_strong_by_adventure'][adv]}, heuristic "
-                  f"{prev['ootw_heuristic_by_adventure'][adv]}{old}")
+                  f"{prev['ootw_heuristic_by_adventure'][adv]}")
     if out["quick"]:
         print("  (--quick: small samples, the strength figures are noisy)")
 

@@ -22,15 +22,19 @@ from p2pcards.bots.base import Bot
 from p2pcards.engine import Action
 from p2pcards.games.out_of_this_world.game import Game
 
+from . import pimc
 from .advisor import DEFAULT, Prices, advise
 from .endgame import endgame_move
-from .pimc import search
 
 
 class SolverBot(Bot):
     name = "solver"
     prices: Prices = DEFAULT
     endgame = False  # the exact planner in a round's last turns (``endgame.py``)
+    steps = ""  # the decisions the determinized round search checks ("action", "take,action")
+    k = pimc.K  # its worlds a decision
+    margin = pimc.MARGIN  # what another move must gain over the set advisor's, in carry points
+    cards = 20  # it searches once the stacks hold at most this many cards
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
@@ -40,7 +44,11 @@ class SolverBot(Bot):
             act = endgame_move(view, legal)
             if act is not None:
                 return act
-        return advise(view, legal, prices=self.prices, explain=False).action
+        act = advise(view, legal, prices=self.prices, explain=False).action
+        if (self.steps and view.phase == "go" and view.step in self.steps.split(",")
+                and sum(len(view.stack(i)) for i in range(view.n_stacks)) <= self.cards):
+            act, _ = pimc.search(view, legal, act, self.rng, self.k, self.margin)
+        return act
 
 
 class NormalBot(SolverBot):
@@ -52,27 +60,12 @@ class StrongBot(SolverBot):
     name = "strong"
     prices = DEFAULT
     endgame = True
+    steps = "action"
 
 
-class SearchBot(StrongBot):
-    """The strong bot with the determinized round search (``pimc.py``) checking its action
-    decisions once the stacks hold at most ``cards`` cards."""
-    name = "search"
-    k = 12
-    margin = 1.0
-    cards = 20
-    steps = "action"  # the decisions searched: "action", "take" or "take,action"
+class PlanBot(StrongBot):
+    """The strong bot before the determinized round search (the set advisor and the last-turns
+    planner alone): the benchmark's and the docs' paired comparison."""
+    name = "plan"
+    steps = ""
 
-    def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
-        assert view is not None
-        if len(legal) == 1:
-            return legal[0]
-        if self.endgame:
-            act = endgame_move(view, legal)
-            if act is not None:
-                return act
-        act = advise(view, legal, prices=self.prices, explain=False).action
-        if (view.phase == "go" and view.step in self.steps.split(",")
-                and sum(len(view.stack(i)) for i in range(view.n_stacks)) <= self.cards):
-            act, _ = search(view, legal, act, self.rng, self.k, self.margin)
-        return act
