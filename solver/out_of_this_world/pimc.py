@@ -25,7 +25,7 @@ import random
 from p2pcards.games.out_of_this_world.data import TYPES, WILD
 from p2pcards.games.out_of_this_world.game import Game
 
-from .endgame import carry
+from .endgame import TOKEN, carry
 from .model import (
     ACTION,
     CHANCE,
@@ -188,18 +188,20 @@ def greedy(m: Round, rng: random.Random) -> tuple:
     return ("N",)
 
 
-def score(m: Round) -> float:
+def score(m: Round, token: float = TOKEN) -> float:
+    """The carry score of a round's end as one number (a won round first), a Time token worth
+    ``token`` points."""
     won, v = carry(m)
-    return v + (WIN if won else 0.0)
+    return v + (token - TOKEN) * (m.time - m.time0) + (WIN if won else 0.0)
 
 
-def playout(m: Round, rng: random.Random, limit: int = 400) -> float:
+def playout(m: Round, rng: random.Random, limit: int = 400, token: float = TOKEN) -> float:
     """Play the round to its end with ``greedy`` for every seat; its carry score."""
     for _ in range(limit):
         if m.result is not None:
-            return score(m)
+            break
         m.apply(greedy(m, rng))
-    return score(m)
+    return score(m, token)
 
 
 # ---- the search --------------------------------------------------------------------------------
@@ -226,7 +228,7 @@ def candidates(view: Game, legal, first) -> list[tuple]:
 
 
 def search(view: Game, legal, first_action, rng: random.Random, k: int = K,
-           margin: float = MARGIN) -> tuple[object, dict]:
+           margin: float = MARGIN, token: float = TOKEN) -> tuple[object, dict]:
     """The engine action the search keeps (the advisor's ``first_action`` unless another
     candidate is better by ``margin``) and the mean carry score of each candidate."""
     if view.phase != "go" or view.step not in ("take", "action"):
@@ -248,7 +250,7 @@ def search(view: Game, legal, first_action, rng: random.Random, k: int = K,
         for i, a in enumerate(cands):
             m = base.copy()
             m.apply(a)
-            totals[i] += playout(m, random.Random(seed))
+            totals[i] += playout(m, random.Random(seed), token=token)
     means = {a: t / k for a, t in zip(cands, totals, strict=True)}
     best = max(cands, key=lambda a: means[a])
     if means[best] > means[first] + margin:

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+from solver.out_of_this_world.bots import StrongBot
 from solver.out_of_this_world.model import round_from_game
 from solver.out_of_this_world.pimc import Unseen, best_equip, greedy, playout, search
 
@@ -113,3 +114,25 @@ def test_best_equip_is_the_best_of_all_equips():
         assert key(got) == max(key(a) for a in every)
         found += 1
     assert found >= 100
+
+
+def test_strong_bot_with_its_search_reads_the_view_only():
+    """The strong bot searches its takes and actions: two full states with the same view give
+    it the same move (a bot seeded alike), whatever the others hold and the stacks hide."""
+    rng = random.Random(11)
+    checked = 0
+    for seed, step in [(1, "take"), (2, "action"), (3, "take"), (5, "action")]:
+        full, p = bot_decision("out-of-this-world", 4, seed,
+                               lambda g, q, legal, step=step: g.phase == "go" and g.step == step
+                               and len(legal) > 2 and sum(len(g.stack(i)) for i in range(5)) > 4,
+                               skip=seed * 2)
+        if full is None:
+            continue
+        other = swap_hidden(full, p, rng)
+        v1, v2 = full.view(p), other.view(p)
+        assert v1 == v2
+        a1 = StrongBot(p, 9).decide(v1, v1.legal(p))
+        a2 = StrongBot(p, 9).decide(v2, v2.legal(p))
+        assert a1 == a2 and a1 in v1.legal(p)
+        checked += 1
+    assert checked >= 3
