@@ -353,6 +353,7 @@ def bench_ootw_team(seeds: int, jobs: int) -> dict:
         out[f"{key}_win_rate_se"] = stderr(sum(r[1] for r in results), len(results))
         out[f"{key}_points"] = round(sum(r[2] for r in results) / len(results), 1)
         out[f"{key}_seconds"] = round(time.perf_counter() - t, 1)
+        out[f"{key}_won_seeds"] = sorted(r[0] for r in results if r[1])  # for paired comparisons
     out["ootw_team_seeds"] = seeds
     return out
 
@@ -368,6 +369,8 @@ def bench_ootw_all(each: int, jobs: int) -> dict:
         for adv in OOTW_ADVENTURES:
             results = _run_ootw(level, adv, list(range(each)), jobs)
             by[adv] = round(sum(r[1] for r in results) / len(results), 3)
+            out.setdefault(f"ootw_{level}_won_seeds_by_adventure", {})[adv] = sorted(
+                r[0] for r in results if r[1])
             out.setdefault(f"ootw_{level}_by_adventure_se", {})[adv] = stderr(
                 sum(r[1] for r in results), len(results))
             wins += sum(r[1] for r in results)
@@ -393,6 +396,7 @@ def beside(out: dict, key: str) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--json-out", metavar="FILE", help="also write the JSON object to FILE")
     ap.add_argument("--positions", type=int, default=200, help="hint positions (default 200)")
     ap.add_argument("--battles", type=int, default=1200,
                     help="Go Out Girl battles per opponent (default 1200: about 7 minutes with --jobs 2)")
@@ -448,6 +452,8 @@ def main() -> None:
         out["ootw_previous"] = OOTW_PREVIOUS
         out["ootw_previous_run"] = OOTW_PREVIOUS_RUN
     out["targets"] = {**TARGETS, "hint_p95_ms": HINT_P95_MS}
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(out) + "\n")
     if args.json:
         print(json.dumps(out))
         return
