@@ -112,6 +112,7 @@ def _searched(view: Game, legal: list[Action], adv: Advice, seed: int) -> Advice
     worlds = (f"{HINT_WORLDS} deals of the cards you have not seen, every seat playing on to the "
               f"round's end")
     if act == adv.action:
+        adv.reason = adv.reason.rstrip(".") + "."
         adv.reason += f" The round search agrees: over {worlds}, none of the {len(means)} moves " \
             "it compared does better."
         return adv
