@@ -17,7 +17,8 @@
   same seeds as ``scripts/bench_engine.py``'s heuristic team) and over all six adventures,
   beside the heuristic team's. Since the fourth pass the strong team runs the determinized round
   search at every take and action (about 4-7 s of CPU a game instead of about 1): with
-  ``--jobs 2`` the Out Of This World part is about 15 minutes on two idle cores.
+  ``--jobs 2`` the Out Of This World part is about 15 minutes on two idle cores (an estimate
+  from the CPU a game, not a measured idle run).
 
 Every strength figure is printed beside today's (``TODAY``: the figures before issue 15, same
 seeds) and its target (``TARGETS``). Prints medians and ratios with the machine's core count;
