@@ -15,7 +15,10 @@
   sides alternated; ``--quick`` plays fewer games), beside the heuristic team's on the same seeds;
 * the strong Out Of This World team's win rate on Patrol the Block at Standard (4 players, the
   same seeds as ``scripts/bench_engine.py``'s heuristic team) and over all six adventures,
-  beside the heuristic team's.
+  beside the heuristic team's. Since the fourth pass the strong team runs the determinized round
+  search at every take and action (about 4-7 s of CPU a game instead of about 1): with
+  ``--jobs 2`` the Out Of This World part is about 15 minutes on two idle cores (an estimate
+  from the CPU a game, not a measured idle run).
 
 Every strength figure is printed beside today's (``TODAY``: the figures before issue 15, same
 seeds) and its target (``TARGETS``). Prints medians and ratios with the machine's core count;
@@ -298,19 +301,19 @@ TODAY = {"gog_strong_win_share": 0.557, "gog_strong_win_share_vs_random": 0.851,
 TARGETS = {"gog_strong_win_share": 0.65, "gog_strong_win_share_vs_random": 0.92,
            "ootw_strong_win_rate": 0.60, "ootw_strong_win_rate_all": 0.60}
 HINT_P95_MS = 250
-# The previous whole run (e82e745, 2 Dec 2026 05:04 UTC, same seeds; docs/solver.md), before
-# Stained Glass and Confrontation were recalibrated (issue 15 item 2): their figures there are
-# history, on the old cards.
+# The previous whole run (e935fa2, 2 Dec 2026 07:35 UTC, same seeds; docs/solver.md), after
+# Stained Glass and Confrontation were recalibrated and before the determinized round search
+# (issue 15, fourth pass).
+OOTW_PREVIOUS_RUN = "e935fa2"
 OOTW_PREVIOUS = {"ootw_strong_win_rate": (0.470, 0.035), "ootw_heuristic_win_rate": (0.185, 0.027),
-                 "ootw_strong_win_rate_all": (0.233, 0.032),
+                 "ootw_strong_win_rate_all": (0.283, 0.034),
                  "ootw_heuristic_win_rate_all": (0.094, None),
                  "ootw_strong_by_adventure": {"patrol-the-block": 0.433, "birthday-bash": 0.1,
                                               "hit-the-books": 0.8, "night-school": 0.067,
-                                              "stained-glass": 0.0, "confrontation": 0.0},
+                                              "stained-glass": 0.133, "confrontation": 0.167},
                  "ootw_heuristic_by_adventure": {"patrol-the-block": 0.133, "birthday-bash": 0.033,
                                                  "hit-the-books": 0.333, "night-school": 0.067,
                                                  "stained-glass": 0.0, "confrontation": 0.0}}
-OOTW_RECALIBRATED = ("stained-glass", "confrontation")  # issue 15 item 2: previous = old cards
 
 
 def _ootw_games(args: tuple[str, str, list[int]]) -> list[tuple[int, bool, int]]:
@@ -353,6 +356,7 @@ def bench_ootw_team(seeds: int, jobs: int) -> dict:
         out[f"{key}_win_rate_se"] = stderr(sum(r[1] for r in results), len(results))
         out[f"{key}_points"] = round(sum(r[2] for r in results) / len(results), 1)
         out[f"{key}_seconds"] = round(time.perf_counter() - t, 1)
+        out[f"{key}_won_seeds"] = sorted(r[0] for r in results if r[1])  # for paired comparisons
     out["ootw_team_seeds"] = seeds
     return out
 
@@ -368,6 +372,8 @@ def bench_ootw_all(each: int, jobs: int) -> dict:
         for adv in OOTW_ADVENTURES:
             results = _run_ootw(level, adv, list(range(each)), jobs)
             by[adv] = round(sum(r[1] for r in results) / len(results), 3)
+            out.setdefault(f"ootw_{level}_won_seeds_by_adventure", {})[adv] = sorted(
+                r[0] for r in results if r[1])
             out.setdefault(f"ootw_{level}_by_adventure_se", {})[adv] = stderr(
                 sum(r[1] for r in results), len(results))
             wins += sum(r[1] for r in results)
@@ -393,6 +399,7 @@ def beside(out: dict, key: str) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--json-out", metavar="FILE", help="also write the JSON object to FILE")
     ap.add_argument("--positions", type=int, default=200, help="hint positions (default 200)")
     ap.add_argument("--battles", type=int, default=1200,
                     help="Go Out Girl battles per opponent (default 1200: about 7 minutes with --jobs 2)")
@@ -446,8 +453,10 @@ def main() -> None:
     out["today"] = TODAY
     if "ootw" in games:
         out["ootw_previous"] = OOTW_PREVIOUS
-        out["ootw_recalibrated"] = list(OOTW_RECALIBRATED)
+        out["ootw_previous_run"] = OOTW_PREVIOUS_RUN
     out["targets"] = {**TARGETS, "hint_p95_ms": HINT_P95_MS}
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(out) + "\n")
     if args.json:
         print(json.dumps(out))
         return
@@ -498,7 +507,7 @@ def main() -> None:
               f"{out['ootw_strong_points']}, {out['ootw_strong_seconds']} s), heuristic team "
               f"{beside(out, 'ootw_heuristic_win_rate')} (team points "
               f"{out['ootw_heuristic_points']}, {out['ootw_heuristic_seconds']} s); previous run "
-              f"(e82e745): strong {OOTW_PREVIOUS['ootw_strong_win_rate'][0]} ± "
+              f"({OOTW_PREVIOUS_RUN}): strong {OOTW_PREVIOUS['ootw_strong_win_rate'][0]} ± "
               f"{OOTW_PREVIOUS['ootw_strong_win_rate'][1]}, heuristic "
               f"{OOTW_PREVIOUS['ootw_heuristic_win_rate'][0]} ± "
               f"{OOTW_PREVIOUS['ootw_heuristic_win_rate'][1]}")
@@ -510,17 +519,15 @@ def main() -> None:
               f"{out['ootw_heuristic_win_rate_all']} ({out['ootw_strong_all_seconds']} s + "
               f"{out['ootw_heuristic_all_seconds']} s)")
         prev = OOTW_PREVIOUS
-        print(f"    previous run (e82e745, 30 seeds each): strong "
+        print(f"    previous run ({OOTW_PREVIOUS_RUN}, 30 seeds each): strong "
               f"{prev['ootw_strong_win_rate_all'][0]} ± {prev['ootw_strong_win_rate_all'][1]}, "
-              f"heuristic {prev['ootw_heuristic_win_rate_all'][0]} (on the old Stained Glass and "
-              f"Confrontation)")
+              f"heuristic {prev['ootw_heuristic_win_rate_all'][0]}")
         for adv in OOTW_ADVENTURES:
-            old = " (old calibration)" if adv in OOTW_RECALIBRATED else ""
             print(f"    {adv:<18} strong {out['ootw_strong_by_adventure'][adv]:<5} ± "
                   f"{out['ootw_strong_by_adventure_se'][adv]:<5} heuristic "
                   f"{out['ootw_heuristic_by_adventure'][adv]:<5}  previous: strong "
                   f"{prev['ootw_strong_by_adventure'][adv]}, heuristic "
-                  f"{prev['ootw_heuristic_by_adventure'][adv]}{old}")
+                  f"{prev['ootw_heuristic_by_adventure'][adv]}")
     if out["quick"]:
         print("  (--quick: small samples, the strength figures are noisy)")
 

@@ -29,6 +29,7 @@ a heuristic (``reader.Prices``), tuned by playing whole games; the optimisation 
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -38,7 +39,8 @@ from p2pcards.engine import Action
 from p2pcards.games.out_of_this_world.game import Game
 from solver import hints
 
-from . import setplan
+from . import pimc, setplan
+from .model import abstract
 from .plantext import (
     _phantom,
     _priority,
@@ -70,10 +72,11 @@ class Advice(hints.Advice):
 
 # ---- the advice ------------------------------------------------------------------------------
 def advise(view: Game, legal: list[Action], *, seed: int = 0, prices: Prices = DEFAULT,
-           explain: bool = True) -> Advice:
+           explain: bool = True, search: bool | None = None) -> Advice:
     """The recommended action for the seat whose view this is, with its plan and reason.
-    Deterministic (``seed`` is accepted for the ``hint`` interface; nothing is sampled).
-    ``explain=False`` (bots) skips scoring every take option for the text."""
+    Deterministic: the round search's worlds are drawn from ``seed`` and the view alone.
+    ``explain=False`` (bots) skips scoring every take option for the text and the round search
+    (the strong bot runs its own, with more worlds); ``search`` overrides that choice."""
     t0 = time.perf_counter()
     me = view.viewer
     if me is None or me < 0:
@@ -91,8 +94,35 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, prices: Prices = D
         adv = _advise_give(view, legal, prices)
     else:
         adv = _advise_other(view, legal)
+    if (explain if search is None else search) and step in ("take", "action") and len(legal) > 1:
+        adv = _searched(view, legal, adv, seed)
     adv.seconds = time.perf_counter() - t0
     return adv
+
+
+HINT_WORLDS = 8  # the hint's round search: fewer worlds than the strong bot's, for its latency
+
+
+def _searched(view: Game, legal: list[Action], adv: Advice, seed: int) -> Advice:
+    """The set plan's move checked by the determinized round search (``pimc.py``): kept, with
+    the search's agreement in the reason, or replaced by a move that scores better."""
+    act, means = pimc.search(view, legal, adv.action, random.Random(seed), HINT_WORLDS)
+    if not means:
+        return adv
+    worlds = (f"{HINT_WORLDS} deals of the cards you have not seen, every seat playing on to the "
+              f"round's end")
+    if act == adv.action:
+        adv.reason = adv.reason.rstrip(".") + "."
+        adv.reason += f" The round search agrees: over {worlds}, none of the {len(means)} moves " \
+            "it compared does better."
+        return adv
+    gain = means[abstract(view, act)] - means[abstract(view, adv.action)]
+    plan = f"the set plan would {adv.text}" + (f" ({adv.plan})" if adv.plan else "")
+    return Advice(act, view.describe(act),
+                  f"over {worlds}, it ends the round {gain:.1f} points better than the set plan's "
+                  "move (the carry score: a win first, then 8 points a Time token, the points "
+                  "toward each goal, minus 3 a Foe left, half a point a card kept).",
+                  plan, adv.value, options=adv.options)
 
 
 # the Monster Hunter keeps Foes down, the Tinkerer equips high, the Pack Rat keeps more cards;

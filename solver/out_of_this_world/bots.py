@@ -1,17 +1,20 @@
 """Solver-driven Out Of This World bots. Like every bot they decide from their seat's view alone.
 
-Both play every decision as the set advisor recommends it (``advisor.advise``: the CP-SAT set
+Both start every decision from the set advisor's move (``advisor.advise``: the CP-SAT set
 plan of the bot's own hand, priced from its view); they differ in the prices:
 
 * ``NormalBot`` -- the set plan alone: no pair kept in reserve against the Foes still to come
   this round, and a Pass worth the same to every player who still needs points;
 * ``StrongBot`` -- the full prices the ``hint`` command uses: the reserve against Foes still to
-  come, and Passes worth more to the players furthest from their goal; and in a round's last two
-  stack cards (all face up) the exact round planner from its view (``endgame.py``).
+  come, and Passes worth more to the players furthest from their goal; in a round's last two
+  stack cards (all face up) the exact round planner from its view (``endgame.py``); before that,
+  at every take and action decision, the determinized round search (``pimc.py``) compares the
+  set advisor's move with the others over worlds sampled from its view and overrides it when
+  another is better by ``margin`` carry points.
 
-With four players at Standard, a team of strong bots wins about twice as often as a team of
-heuristic bots, on Patrol the Block and over the six adventures (``scripts/bench_solver.py``;
-the figures and what was tried are in ``docs/solver.md``).
+``PlanBot`` is the strong bot without the search (the paired comparison in ``docs/solver.md``).
+The figures and what was tried are in ``docs/solver.md``; ``scripts/bench_solver.py`` measures
+the strong team against the heuristic team.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from p2pcards.bots.base import Bot
 from p2pcards.engine import Action
 from p2pcards.games.out_of_this_world.game import Game
 
+from . import pimc
 from .advisor import DEFAULT, Prices, advise
 from .endgame import endgame_move
 
@@ -30,6 +34,11 @@ class SolverBot(Bot):
     name = "solver"
     prices: Prices = DEFAULT
     endgame = False  # the exact planner in a round's last turns (``endgame.py``)
+    steps = ""  # the decisions the determinized round search checks ("action", "take,action")
+    k = pimc.K  # its worlds a decision
+    margin = pimc.MARGIN  # what another move must gain over the set advisor's, in carry points
+    cards = 20  # it searches once the stacks hold at most this many cards
+    token = float(pimc.TOKEN)  # a Time token in its playouts' score, in points
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
@@ -39,7 +48,12 @@ class SolverBot(Bot):
             act = endgame_move(view, legal)
             if act is not None:
                 return act
-        return advise(view, legal, prices=self.prices, explain=False).action
+        act = advise(view, legal, prices=self.prices, explain=False).action
+        if (self.steps and view.phase == "go" and view.step in self.steps.split(",")
+                and sum(len(view.stack(i)) for i in range(view.n_stacks)) <= self.cards):
+            act, _ = pimc.search(view, legal, act, self.rng, self.k, self.margin,
+                                 self.token)
+        return act
 
 
 class NormalBot(SolverBot):
@@ -51,3 +65,12 @@ class StrongBot(SolverBot):
     name = "strong"
     prices = DEFAULT
     endgame = True
+    steps = "take,action"
+
+
+class PlanBot(StrongBot):
+    """The strong bot before the determinized round search (the set advisor and the last-turns
+    planner alone): the benchmark's and the docs' paired comparison."""
+    name = "plan"
+    steps = ""
+

@@ -525,12 +525,13 @@ def rules_of(g: Game) -> Rules:
                  g.n_stacks)
 
 
-def round_from_game(g: Game, rules: Rules | None = None, *, leave_out_unseen: bool = False
-                    ) -> Round:
+def round_from_game(g: Game, rules: Rules | None = None, *, leave_out_unseen: bool = False,
+                    deal: dict[int, int] | None = None) -> Round:
     """The model of the round in progress in a state where every card that matters is known
     (the full state, or a determinized view), waiting for a Go For It! decision. With
     ``leave_out_unseen`` (a seat's own view) the hand, Foe and equipped cards this copy does not
-    know are left out; an unknown stack card is an error either way."""
+    know are left out; an unknown stack card is an error either way. ``deal`` (slot -> card)
+    fills the slots this copy does not know (a determinization of a seat's view, ``pimc.py``)."""
     req = g.req
     if req is None or req["type"] != "decide" or g.phase != "go" or g.step not in (
             "take", "action", "give"):
@@ -538,20 +539,22 @@ def round_from_game(g: Game, rules: Rules | None = None, *, leave_out_unseen: bo
     r = rules or rules_of(g)
     m = Round(r)
 
+    values = g.values if deal is None else [deal.get(s, v) for s, v in enumerate(g.values)]
+
     def cls(slot: int) -> int:
-        v = g.values[slot]
+        v = values[slot]
         if v is None:
             raise ValueError(f"slot {slot} ({g.zone_of[slot]}) is unknown to this copy")
         return g._cls[v]
 
     def held(slots) -> list[int]:
-        return [cls(s) for s in slots if not leave_out_unseen or g.values[s] is not None]
+        return [cls(s) for s in slots if not leave_out_unseen or values[s] is not None]
 
     for p in range(r.n):
         m.hands[p] = tuple(sorted(held(g.hand(p))))
         m.foes[p] = tuple(sorted(held(g.foes(p))))
         m.equip[p] = tuple(sorted((cls(s), s in g.spent) for s in g.equipped(p)
-                                  if not leave_out_unseen or g.values[s] is not None))
+                                  if not leave_out_unseen or values[s] is not None))
     m.stacks = [tuple(cls(s) for s in g.stack(i)) for i in range(g.n_stacks)]
     m.turn = g.turn
     m.step = {"take": TAKE, "action": ACTION, "give": GIVE}[g.step]

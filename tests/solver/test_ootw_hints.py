@@ -190,9 +190,35 @@ def test_the_reserve_against_a_foe_to_come_states_its_odds():
                       ["Mixtape", "Spray paints", "Boombox"], ["Kazoo", "Water balloons", "Action figure"],
                       ["Handheld console", "Trading cards"]]}
     v = build(parse(pos)).view(0)
-    a = advise(v, v.legal(0))
+    a = advise(v, v.legal(0), search=False)  # the set plan's own reason (the round search may differ)
     m = re.search(r"to defeat a Foe still to come \(you take one more this round with chance "
                   r"(\d+)%", a.plan or "")
     assert m, a.plan
     assert 0 < int(m.group(1)) < 100
     assert "Foe defeated" not in a.reason and "a pair kept against a Foe still to come" in a.reason
+
+
+def test_the_round_search_checks_the_hint_and_says_so():
+    """At takes and actions the hint's set-plan move is checked by the round search: kept with
+    the search's agreement in the reason, or replaced by a move the search scores higher, the set
+    plan's move named in the plan line; the search never reads past the view (above)."""
+    kept = replaced = 0
+    for seed in range(10, 22):
+        for step in ("take", "action"):
+            full, p = position(seed, players=4, step=step, skip=seed)
+            if full is None:
+                continue
+            view = full.view(p)
+            legal = view.legal(p)
+            plain = advise(view, legal, search=False)
+            a = advise(view, legal)
+            assert a.action in legal
+            if a.action == plain.action:
+                if len(legal) > 1:
+                    assert "The round search agrees" in a.reason
+                    kept += 1
+            else:
+                assert a.reason.startswith("over 8 deals of the cards you have not seen")
+                assert a.plan and a.plan.startswith(f"the set plan would {plain.text}")
+                replaced += 1
+    assert kept >= 3 and replaced >= 1, (kept, replaced)

@@ -1,0 +1,138 @@
+"""The determinized round search (``pimc.py``) samples its worlds from the seat's view alone:
+every world keeps what the view shows and deals only the cards the seat has not seen (never a Foe
+into a hand), two full states with the same view give the same move and the same scores, and
+the move is legal; the fast playout policy finishes every round it starts."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+from solver.out_of_this_world.bots import StrongBot
+from solver.out_of_this_world.model import round_from_game
+from solver.out_of_this_world.pimc import Unseen, best_equip, greedy, playout, search
+
+from .bot_games import bot_decision
+from .test_ootw_hints import swap_hidden
+
+
+def _action(g, p, legal) -> bool:
+    return g.phase == "go" and g.step == "action" and len(legal) > 2
+
+
+def test_worlds_keep_the_view_and_deal_only_unseen_cards():
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(6):
+        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed * 3)
+        if full is None:
+            continue
+        view = full.view(p)
+        u = Unseen(view)
+        for _ in range(5):
+            deal = u.deal(rng)
+            assert set(deal) == {s for s in range(view.n_cards) if view.values[s] is None}
+            cards = list(deal.values()) + [v for v in view.values if v is not None]
+            assert sorted(cards) == list(range(view.n_cards))  # each card exactly once
+            for s, c in deal.items():
+                if view.zone_of[s].startswith("hand"):
+                    assert not view._cards[c].is_foe  # a Foe is never hidden in a hand
+            m = round_from_game(view, deal=deal)
+            whole = round_from_game(full)
+            assert m.hands[p] == whole.hands[p] and m.foes == whole.foes
+            assert [len(z) for z in m.stacks] == [len(z) for z in whole.stacks]
+            assert [z[-1] for z in m.stacks if z] == [z[-1] for z in whole.stacks if z]
+            assert [len(h) for h in m.hands] == [len(h) for h in whole.hands]
+        checked += 1
+    assert checked >= 4
+
+
+def test_same_view_same_move_and_scores():
+    rng = random.Random(7)
+    checked = compared = 0
+    for seed in range(8):
+        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed * 2 + 1)
+        if full is None:
+            continue
+        view = full.view(p)
+        legal = view.legal(p)
+        other = swap_hidden(full, p, rng)
+        assert other.view(p) == view
+        first = legal[-1]  # no action: a candidate the search must compare with the others
+        a1, s1 = search(view, legal, first, random.Random(3), k=4)
+        a2, s2 = search(other.view(p), other.view(p).legal(p), first, random.Random(3), k=4)
+        assert a1 == a2 and s1 == s2
+        assert a1 in legal
+        compared += len(s1) >= 2
+        checked += 1
+    assert checked >= 5 and compared >= 3, (checked, compared)
+
+
+def test_the_playout_policy_finishes_rounds_with_legal_moves():
+    rng = random.Random(2)
+    ends = Counter()
+    for seed in range(6):
+        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed)
+        if full is None:
+            continue
+        m = round_from_game(full)
+        for _ in range(400):
+            if m.result is not None:
+                break
+            a = greedy(m, rng)
+            assert a in m.legal(), a
+            m.apply(a)
+        assert m.result in ("won", "lost", "over")
+        ends[m.result] += 1
+        playout(round_from_game(full), rng)  # the scored form ends too
+    assert sum(ends.values()) >= 4
+
+
+def test_best_equip_is_the_best_of_all_equips():
+    """The playout's shortcut finds the Equip that keeps the highest Item at the lowest set
+    value, as a scan of every legal Equip does (random hands of 3-9 Items, wilds included, with
+    and without the Tinkerer's power)."""
+    full, p = bot_decision("out-of-this-world", 4, 0, _action)
+    m = round_from_game(full)
+    items = [c for c in range(len(m.r.cards)) if m.card(c).is_item and not m.card(c).effects]
+    rng = random.Random(4)
+    found = 0
+    rules = m.r
+    for i in range(300):
+        any_card = i % 2 == 1  # the Tinkerer's power (equip any card of the set) half the time
+        m.r = replace(rules, equip_any=tuple(any_card if q == p else x
+                                             for q, x in enumerate(rules.equip_any)))
+        m.hands[p] = tuple(sorted(rng.choice(items) for _ in range(rng.randint(3, 9))))
+        every = m._equips(p)
+        got = best_equip(m, p)
+        if not every:
+            assert got is None
+            continue
+        assert got in every
+        key = lambda a: (m.card(a[2]).value, -sum(m.card(c).value for c in a[1]))  # noqa: E731
+        assert key(got) == max(key(a) for a in every)
+        found += 1
+    assert found >= 100
+
+
+def test_strong_bot_with_its_search_reads_the_view_only():
+    """The strong bot searches its takes and actions: two full states with the same view give
+    it the same move (a bot seeded alike), whatever the others hold and the stacks hide."""
+    rng = random.Random(11)
+    checked = 0
+    for seed, step in [(1, "take"), (2, "action"), (3, "take"), (5, "action")]:
+        full, p = bot_decision("out-of-this-world", 4, seed,
+                               lambda g, q, legal, step=step: g.phase == "go" and g.step == step
+                               and len(legal) > 2 and sum(len(g.stack(i)) for i in range(5)) > 4,
+                               skip=seed * 2)
+        if full is None:
+            continue
+        other = swap_hidden(full, p, rng)
+        v1, v2 = full.view(p), other.view(p)
+        assert v1 == v2
+        a1 = StrongBot(p, 9).decide(v1, v1.legal(p))
+        a2 = StrongBot(p, 9).decide(v2, v2.legal(p))
+        assert a1 == a2 and a1 in v1.legal(p)
+        checked += 1
+    assert checked >= 3
