@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from protocol.channel import Channel, Message, TableStop
+from protocol.channel import CLAIM_WINDOW, Channel, Message, TableStop
 from protocol.deck import DeckPeer
 from protocol.errors import DeckTimeout
 from protocol.identity import Identity
@@ -341,13 +341,13 @@ def _stopped(mesh: Mesh, stop: TableStop) -> TableStopped:
     return TableStopped(stop.culprit, stop.reason)
 
 
-async def _until_stopped(mesh: Mesh, grace: float = 1.5) -> None:
+async def _until_stopped(mesh: Mesh) -> None:
     while mesh.stopped is None:
         await asyncio.sleep(0.1)
     if mesh.stopped.claimed is not None:
-        # another peer's unproven claim: give this program's own checks a moment to read what
-        # arrived before it (the game ends by itself as soon as it reads the stop)
-        await asyncio.sleep(grace)
+        # another peer's unproven claim: this program's own checks and clocks get the claim's
+        # window to see the deviation for themselves (the game ends by itself once it is over)
+        await asyncio.sleep(CLAIM_WINDOW + 0.5)
 
 
 async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool,
@@ -372,7 +372,8 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         step = progress() if progress is not None else None
         if step != mark:  # the game moved on: nobody is stalling it
             mark, absent = step, {}
-        if not (mesh.seats > 2 and set(mesh.away) >= set(others)):  # not while we are cut off
+        # not while we are cut off (after a stop the others may go: its claim is still counted)
+        if mesh.stopped is not None or not (mesh.seats > 2 and set(mesh.away) >= set(others)):
             for s in mesh.away:
                 absent[s] = absent.get(s, 0.0) + (now - last)
         last = now
@@ -391,7 +392,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         if not away:
             reminded = {k: v for k, v in reminded.items() if isinstance(k, tuple)}
             continue
-        if mesh.seats > 2 and set(away) >= set(others):
+        if mesh.stopped is None and mesh.seats > 2 and set(away) >= set(others):
             longest = min(away.values())
             if now - reminded.get("cut", -1e9) >= REMIND_EVERY:
                 reminded["cut"] = now
@@ -399,6 +400,8 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                     f"({_clock(longest)}); retrying")
             continue
         for s, t in sorted(away.items()):
+            if mesh.stopped is not None and s != mesh.stopped.claimed:
+                continue  # stopped: only another's claim is still checked (the others may go)
             if t >= wait:
                 verb = "left the table" if s in mesh.left else "was away"
                 if now - mesh.away_since.get(s, now) < wait:  # in spells, coming and going

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from typing import Any
@@ -39,6 +40,15 @@ class TableStop(ChannelClosed):
         self.reason = reason
         self.by = by
         self.claimed = claimed
+        self.at = time.monotonic()  # when this program stopped (a claim's window counts from it)
+
+
+#: After another peer's unproven stop naming a seat (a claim), how long this program keeps its
+#: own clocks running before it takes the stop as the last word: a timeout or an absence is each
+#: program's own observation, and the programs' clocks on the same seat run within a second or
+#: two of each other, so a bystander that has been waiting as long sees it for itself in this
+#: window and names the seat itself; one that has not, records only the stopper's claim.
+CLAIM_WINDOW = 3.0
 
 
 class Channel(ABC):

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..channel import Channel, ChannelClosed
+from ..channel import CLAIM_WINDOW, Channel, ChannelClosed
 from ..envelope import (
     Message,
     canonical,
@@ -100,8 +101,16 @@ class MeshChannel(Channel):
         q = mesh._inbox(topic)
         if mesh.stopped is not None:
             # Another peer's unproven claim stopped the table: what arrived before its stop is
-            # still read, so this program's own checks can see (and name) the deviation itself.
-            if mesh.stopped.claimed is None or q.empty() or q._queue[0] is _CLOSED:  # type: ignore[attr-defined]
+            # still read, so this program's own checks can see (and name) the deviation itself;
+            # then, for CLAIM_WINDOW, a wait here only times out (nothing new is read), so this
+            # program's own clocks (turn time, deck timeouts, lateness) run on and may confirm it.
+            st = mesh.stopped
+            if st.claimed is None or q.empty() or q._queue[0] is _CLOSED:  # type: ignore[attr-defined]
+                left = st.at + CLAIM_WINDOW - time.monotonic() if st.claimed is not None else 0.0
+                if left > 0:
+                    await asyncio.sleep(left if timeout is None else min(timeout, left))
+                    if timeout is not None and timeout < left and mesh.stopped is st:
+                        raise TimeoutError
                 raise mesh.stopped
         elif mesh.closed:
             raise ChannelClosed()
