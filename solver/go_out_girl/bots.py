@@ -22,12 +22,14 @@ from p2pcards.games.go_out_girl.game import Game
 
 from . import advisor
 from .advisor import advise
+from .history import BattleRecord
 from .opponents import TableMemory
 from .policy import tuned
 
 NORMAL_BUDGET = 1_000
 STRONG_BUDGET = 4_000
 MODEL_OPPONENTS = True  # learn per seat whether it plays like the heuristic or at random
+RECORD = True  # keep the others' turns this battle (history.BattleRecord) for the advisor
 RANDOM_TABLE = 0.5  # from this mean chance that the others play at random: the tuned policy
 
 
@@ -36,6 +38,7 @@ class SolverBot(Bot):
     budget = STRONG_BUDGET
 
     memory: TableMemory | None = None
+    record: BattleRecord | None = None
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
@@ -48,10 +51,15 @@ class SolverBot(Bot):
             others = [x for q, x in enumerate(noise) if q != self.seat]
             if advisor.TUNED and sum(others) / len(others) >= RANDOM_TABLE:
                 own = default = tuned  # the tuned policy plays better against random players
+        if RECORD:
+            if self.record is None:
+                self.record = BattleRecord(self.seat, view.n_players)
+            self.record.observe(view)
         if len(legal) == 1:
             return legal[0]
         return advise(view, legal, seed=self.rng.getrandbits(32), budget=self.budget,
-                      noise=noise, own=own, default=default).action
+                      noise=noise, own=own, default=default,
+                      record=self.record if RECORD else None).action
 
 
 class NormalBot(SolverBot):

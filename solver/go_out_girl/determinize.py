@@ -114,6 +114,12 @@ class ViewInfo:
 
     def sample(self, rng: random.Random) -> Battle:
         """One full-information battle consistent with the view (battle phases only)."""
+        return self.sample_with_damage(rng)[0]
+
+    def sample_with_damage(self, rng: random.Random) -> tuple[Battle, list[list[int]]]:
+        """``sample``, and the face-down damage it implies: per seat, the number of each card
+        of its damage pile, in the pile's order (the model keeps only the count; the history's
+        inference needs the cards). Draws from ``rng`` exactly as ``sample`` does."""
         v = self.view
         cards = self.unseen[:]
         rng.shuffle(cards)
@@ -133,7 +139,11 @@ class ViewInfo:
         for q in range(self.n):
             if self.char_known[q] is None:
                 b.char[q] = rng.choice(self.char_options[q])
-        return b
+        dmg = []
+        for q in range(self.n):
+            dmg.append([next(it) if v.values[s] is None else v.number(v.values[s])  # type: ignore[arg-type]
+                        for s in v.zones[f"dmg{q}"]])
+        return b, dmg
 
     def _shell(self, rng: random.Random, it) -> Battle:
         v = self.view
