@@ -37,6 +37,7 @@ from p2pcards.engine import Action
 from p2pcards.games.go_out_girl.game import Game
 from solver import hints
 
+from . import history
 from .convert import action_map
 from .determinize import ViewInfo
 from .exact import ExactSolver, TooBig
@@ -200,10 +201,14 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
     draw = None
     if record is not None and HISTORY and view.phase != "choose" and record.facts():
         nz = list(noise) if isinstance(noise, (list, tuple)) else [noise] * view.n_players
-        deals, weights = record.pool(info, random.Random(seed ^ 0x415), nz)
+        if history.FRESH:
+            def draw(r: random.Random) -> Battle:
+                return record.pool_sis(info, r, nz, deals=1)[0][0]  # a new deal every round
+        else:
+            deals, weights = record.pool(info, random.Random(seed ^ 0x415), nz)
 
-        def draw(r: random.Random) -> Battle:
-            return r.choices(deals, weights)[0].copy()
+            def draw(r: random.Random) -> Battle:
+                return r.choices(deals, weights)[0].copy()
 
     def sample(r: random.Random) -> Battle:
         return draw(r) if draw is not None else _sample(info, r)

@@ -116,13 +116,17 @@ class ViewInfo:
         """One full-information battle consistent with the view (battle phases only)."""
         return self.sample_with_damage(rng)[0]
 
-    def sample_with_damage(self, rng: random.Random) -> tuple[Battle, list[list[int]]]:
+    def sample_with_damage(self, rng: random.Random, cards: list[int] | None = None,
+                           chars: dict[int, int] | None = None) -> tuple[Battle, list[list[int]]]:
         """``sample``, and the face-down damage it implies: per seat, the number of each card
         of its damage pile, in the pile's order (the model keeps only the count; the history's
-        inference needs the cards). Draws from ``rng`` exactly as ``sample`` does."""
+        inference needs the cards). Draws from ``rng`` exactly as ``sample`` does. ``cards``:
+        the unseen cards in the order they fill the holes (each seat's hand, the deck, each
+        seat's damage) instead of a shuffle; ``chars``: face-down characters already chosen."""
         v = self.view
-        cards = self.unseen[:]
-        rng.shuffle(cards)
+        if cards is None:
+            cards = self.unseen[:]
+            rng.shuffle(cards)
         it = iter(cards)
         b = self._shell(rng, it)
         b.top = None if v.top is None else (v.top["number"], v.top["count"], v.top["damage"],
@@ -137,7 +141,9 @@ class ViewInfo:
                 b.extra = task["kw"]["extra"]
             b.after = AFTER_BARRIER if task["then"] == "barrier_done" else AFTER_DAMAGE
         for q in range(self.n):
-            if self.char_known[q] is None:
+            if chars is not None and q in chars:
+                b.char[q] = chars[q]
+            elif self.char_known[q] is None:
                 b.char[q] = rng.choice(self.char_options[q])
         dmg = []
         for q in range(self.n):

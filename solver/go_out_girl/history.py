@@ -58,6 +58,10 @@ from .policy import heuristic
 
 EPS = 0.05  # the model's chance of a move the heuristic would not make (the floor)
 POOL = 32  # deals drawn per decision, resampled by weight
+SIS = False  # build the deals seat by seat instead (pool_sis)
+SIS_DEALS = 8  # deals built per decision
+SIS_TRIES = 24  # candidate hands per seat per deal
+FRESH = False  # the advisor builds a new deal seat by seat for every round (no deal repeated)
 UNKNOWN = "?"  # a pile that cannot be rebuilt (its number or count is ambiguous)
 BATTLE_PHASES = ("turn", "lead", "damage", "discard", "give")
 
@@ -292,43 +296,115 @@ class BattleRecord:
         """log P(the others' recorded turns | this deal), under the heuristic model mixed with a
         random player (``noise[q]``), floor ``EPS``."""
         lw = 0.0
-        for q, turns in enumerate(self.turns):
-            if q == self.me or not turns or not any(t.scored for t in turns):
-                continue
-            nz = noise[q] if noise is not None else 0.0
-            h = world.hands[q][:]
-            for t in reversed(turns):
+        for q in range(self.n):
+            if q != self.me:
+                lw += self.seat_log_weight(q, world.hands[q], dmg[q], world.char[q],
+                                           noise[q] if noise is not None else 0.0, rng)
+        return lw
+
+    def seat_log_weight(self, q: int, hand: list[int], dmg: list[int], char: int, noise: float,
+                        rng: random.Random) -> float:
+        """Seat q's part of ``log_weight``: its hand and face-down damage in a deal, rebuilt
+        backwards over its recorded turns."""
+        turns = self.turns[q]
+        if not any(t.scored for t in turns):
+            return 0.0
+        lw = 0.0
+        h = hand[:]
+        for t in reversed(turns):
+            for k in range(14):
+                h[k] += t.out[k]
+            for i in t.laid:
+                if i < len(dmg):
+                    h[dmg[i]] += 1
+            for _ in range(t.entered):
+                total = sum(h)
+                if total <= 0:
+                    break
+                x = rng.randrange(total)
                 for k in range(14):
-                    h[k] += t.out[k]
-                for i in t.laid:
-                    if i < len(dmg[q]):
-                        h[dmg[q][i]] += 1
-                for _ in range(t.entered):
-                    total = sum(h)
-                    if total <= 0:
+                    x -= h[k]
+                    if x < 0:
+                        h[k] -= 1
                         break
-                    x = rng.randrange(total)
-                    for k in range(14):
-                        x -= h[k]
-                        if x < 0:
-                            h[k] -= 1
-                            break
-                if t.scored:
-                    lw += math.log(_likelihood(world, q, h, t, nz))
+            if t.scored:
+                lw += math.log(_likelihood(self.n, char, q, h, t, noise))
         return lw
 
     def pool(self, info: ViewInfo, rng: random.Random, noise: list[float] | None = None,
              size: int = POOL) -> tuple[list[Battle], list[float]]:
         """``size`` deals consistent with the view and their normalised weights."""
+        if SIS:
+            return self.pool_sis(info, rng, noise)
         deals, lws = [], []
         for _ in range(size):
             b, dmg = info.sample_with_damage(rng)
             deals.append(b)
             lws.append(self.log_weight(b, dmg, noise, rng))
-        top = max(lws)
-        ws = [math.exp(x - top) for x in lws]
-        z = sum(ws)
-        return deals, [w / z for w in ws]
+        return deals, _normalise(lws)
+
+    def pool_sis(self, info: ViewInfo, rng: random.Random, noise: list[float] | None = None,
+                 deals: int | None = None, tries: int | None = None
+                 ) -> tuple[list[Battle], list[float]]:
+        """Deals built seat by seat (sequential importance resampling): for each other seat
+        with recorded turns, ``tries`` candidate hands (with its face-down damage and, if face
+        down, its character) are drawn from the cards still unplaced, and one is kept with
+        chance proportional to the seat's weight; the rest of the cards fill the other holes at
+        random. Each seat's evidence then picks among its own candidates, instead of one weight
+        for a whole deal (whose best of a few dozen deals is rarely good for every seat at
+        once). Equal weights."""
+        deals = SIS_DEALS if deals is None else deals
+        tries = SIS_TRIES if tries is None else tries
+        v = info.view
+        n = self.n
+        dmg_holes = [sum(1 for s in v.zones[f"dmg{q}"] if v.values[s] is None) for q in range(n)]
+        deck_holes = sum(1 for x in info.deck if x is None)
+        seats = [q for q in range(n) if q != self.me and any(t.scored for t in self.turns[q])]
+        out = []
+        for _ in range(deals):
+            rest = info.unseen[:]
+            rng.shuffle(rest)
+            hands: dict[int, list[int]] = {}
+            dmgs: dict[int, list[int]] = {}
+            chars: dict[int, int] = {}
+            for q in seats:
+                nh, nd = info.hand_holes[q], dmg_holes[q]
+                if nh + nd > len(rest):
+                    break
+                cands, lws = [], []
+                for _ in range(tries):
+                    idx = rng.sample(range(len(rest)), nh + nd)
+                    ch = (info.char_known[q] if info.char_known[q] is not None
+                          else rng.choice(info.char_options[q]))
+                    h = info.hand_known[q][:]
+                    for i in idx[:nh]:
+                        h[rest[i]] += 1
+                    d = [rest[i] for i in idx[nh:]]
+                    nz = noise[q] if noise is not None else 0.0
+                    lws.append(self.seat_log_weight(q, h, d, ch, nz, rng))
+                    cands.append((idx, ch))
+                idx, ch = rng.choices(cands, _normalise(lws))[0]
+                hands[q] = [rest[i] for i in idx[:nh]]
+                dmgs[q] = [rest[i] for i in idx[nh:]]
+                if info.char_known[q] is None:
+                    chars[q] = ch
+                for i in sorted(idx, reverse=True):
+                    rest.pop(i)
+            order: list[int] = []
+            for q in range(n):
+                order += hands[q] if q in hands else [rest.pop() for _ in range(info.hand_holes[q])]
+            order += [rest.pop() for _ in range(deck_holes)]
+            for q in range(n):
+                order += dmgs[q] if q in dmgs else [rest.pop() for _ in range(dmg_holes[q])]
+            out.append(info.sample_with_damage(rng, order, chars)[0])
+        return out, [1 / len(out)] * len(out)
+
+
+def _normalise(lws: list[float]) -> list[float]:
+    top = max(lws)
+    ws = [math.exp(x - top) for x in lws]
+    z = sum(ws)
+    return [w / z for w in ws]
 
 
 class _Broken(Exception):
@@ -343,13 +419,13 @@ def _used(view: Game, v: _Snap, slots: list[int]) -> tuple:
     return tuple(sorted(c.items()))
 
 
-def _likelihood(world: Battle, q: int, hand: list[int], t: Turn, noise: float) -> float:
-    """P(seat q made turn t | it held ``hand``): the heuristic bot's choice (1, or ``EPS``),
-    mixed with a uniform random player in the share ``noise``."""
-    b = Battle(world.n)
+def _likelihood(n: int, char: int, q: int, hand: list[int], t: Turn, noise: float) -> float:
+    """P(seat q, playing ``char``, made turn t | it held ``hand``): the heuristic bot's choice
+    (1, or ``EPS``), mixed with a uniform random player in the share ``noise``."""
+    b = Battle(n)
     b.hands[q] = hand
     b.size[q] = sum(hand)
-    b.char[q] = world.char[q]
+    b.char[q] = char
     b.revealed[q] = t.revealed
     b.damage[q] = t.damage
     b.top = t.top  # type: ignore[assignment]

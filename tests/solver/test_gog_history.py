@@ -70,7 +70,7 @@ def test_every_turn_since_the_last_draw_is_the_heuristics_own_move_on_the_true_h
                 for i in t.laid:
                     h[dmg[i]] += 1
                 if t.scored:
-                    if _likelihood(truth, q, h[:], t, 0.0) != 1.0:
+                    if _likelihood(4, truth.char[q], q, h[:], t, 0.0) != 1.0:
                         wrong.append((g.battle, t))
                     checked[t.kind] = checked.get(t.kind, 0) + 1
 
@@ -101,11 +101,11 @@ def test_a_pass_on_a_single_10_makes_hands_holding_an_11_to_13_unlikely():
     hand = [0] * 14
     for n in (2, 3, 5, 7, 9):
         hand[n] += 1
-    assert _likelihood(b, 1, hand[:], t, 0.0) == 1.0
+    assert _likelihood(4, b.char[1], 1, hand[:], t, 0.0) == 1.0
     hand[11] += 1
-    assert _likelihood(b, 1, hand[:], t, 0.0) == EPS
+    assert _likelihood(4, b.char[1], 1, hand[:], t, 0.0) == EPS
     # a seat the table memory finds random keeps the pass possible
-    assert _likelihood(b, 1, hand[:], t, 1.0) > 0.1
+    assert _likelihood(4, b.char[1], 1, hand[:], t, 1.0) > 0.1
 
 
 def test_weighted_deals_are_closer_to_the_true_hands_than_plain_ones():
