@@ -16,6 +16,7 @@ import argparse
 import json
 from collections import Counter, defaultdict
 
+from p2pcards.bots.base import RandomBot
 from p2pcards.bots.go_out_girl import GoOutGirlBot
 from p2pcards.engine import Decide, Decision, LocalDealer, play
 from p2pcards.games import new_game
@@ -41,8 +42,9 @@ def _recording(log: list):
     return real, advise
 
 
-def run(seeds: range) -> list[dict]:
-    """One record per battle of the strong seat's matches on ``seeds``."""
+def run(seeds: range, opponent: str = "heuristic") -> list[dict]:
+    """One record per battle of the strong seat's matches on ``seeds`` (against three
+    ``opponent`` bots: "heuristic" or "random")."""
     out = []
     for seed in seeds:
         seat = seed % 4
@@ -50,7 +52,8 @@ def run(seeds: range) -> list[dict]:
         real, rec = _recording(log)
         bots.advise = rec
         try:
-            agents = [GoOutGirlBot(q, seed * 10 + q) for q in range(4)]
+            other = RandomBot if opponent == "random" else GoOutGirlBot
+            agents = [other(q, seed * 10 + q) for q in range(4)]
             agents[seat] = bots.StrongBot(seat, seed)
             ends: dict[int, dict] = {}
 
@@ -189,6 +192,7 @@ def inference(seeds: range, pool: int = POOL) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, nargs=2, default=(0, 40), metavar=("FIRST", "END"))
+    ap.add_argument("--opponent", choices=("heuristic", "random"), default="heuristic")
     ap.add_argument("--out", default=None, help="write every battle's record here (JSON)")
     ap.add_argument("--inference", action="store_true",
                     help="measure how close the inferred deals are to the truth instead")
@@ -196,7 +200,7 @@ def main() -> None:
     if args.inference:
         print(json.dumps(inference(range(*args.seeds)), indent=1))
         return
-    rows = run(range(*args.seeds))
+    rows = run(range(*args.seeds), args.opponent)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(rows, f)
