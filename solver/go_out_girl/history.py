@@ -61,6 +61,7 @@ POOL = 32  # deals drawn per decision, resampled by weight
 SIS = False  # build the deals seat by seat instead (pool_sis)
 SIS_DEALS = 8  # deals built per decision
 SIS_TRIES = 24  # candidate hands per seat per deal
+MAX_NOISE = 1.0  # infer only from the seats whose chance of playing at random is at most this
 FRESH = False  # the advisor builds a new deal seat by seat for every round (no deal repeated)
 UNKNOWN = "?"  # a pile that cannot be rebuilt (its number or count is ambiguous)
 BATTLE_PHASES = ("turn", "lead", "damage", "discard", "give")
@@ -297,7 +298,7 @@ class BattleRecord:
         random player (``noise[q]``), floor ``EPS``."""
         lw = 0.0
         for q in range(self.n):
-            if q != self.me:
+            if q != self.me and (noise is None or noise[q] <= MAX_NOISE):
                 lw += self.seat_log_weight(q, world.hands[q], dmg[q], world.char[q],
                                            noise[q] if noise is not None else 0.0, rng)
         return lw
@@ -359,7 +360,8 @@ class BattleRecord:
         n = self.n
         dmg_holes = [sum(1 for s in v.zones[f"dmg{q}"] if v.values[s] is None) for q in range(n)]
         deck_holes = sum(1 for x in info.deck if x is None)
-        seats = [q for q in range(n) if q != self.me and any(t.scored for t in self.turns[q])]
+        seats = [q for q in range(n) if q != self.me and any(t.scored for t in self.turns[q])
+                 and (noise is None or noise[q] <= MAX_NOISE)]
         out = []
         for _ in range(deals):
             rest = info.unseen[:]

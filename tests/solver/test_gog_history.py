@@ -53,7 +53,7 @@ def _heuristic_games(seeds, each):
 def test_every_turn_since_the_last_draw_is_the_heuristics_own_move_on_the_true_hand():
     """Rebuilt backwards from the true deal, each recorded turn of a heuristic seat with no draw
     after it is exactly the heuristic's choice (likelihood 1): the record has the right pile,
-    the right hand and the right move. Over 12 games of heuristic bots."""
+    the right hand and the right move. Over 8 games of heuristic bots."""
     checked = {"P": 0, "S": 0, "G": 0}
     wrong = []
 
@@ -76,9 +76,9 @@ def test_every_turn_since_the_last_draw_is_the_heuristics_own_move_on_the_true_h
                         wrong.append((g.battle, t))
                     checked[t.kind] = checked.get(t.kind, 0) + 1
 
-    _heuristic_games(range(12), each)
+    _heuristic_games(range(8), each)
     assert not wrong, wrong[:3]
-    assert checked["P"] > 200 and checked["G"] > 10, checked
+    assert checked["P"] > 100 and checked["G"] > 5, checked
 
 
 def test_the_record_holds_only_what_the_seat_saw():
@@ -126,10 +126,10 @@ def test_inferred_deals_are_closer_to_the_true_hands_than_plain_ones(sis):
         truth = battle_from_game(g)
         info = ViewInfo(view)
         if sis:
-            deals, ws = rec.pool_sis(info, random.Random(n), None, deals=8, tries=24)
-            base = [info.sample(random.Random(1000 + n + i)) for i in range(16)]
+            deals, ws = rec.pool_sis(info, random.Random(n), None, deals=6, tries=16)
+            base = [info.sample(random.Random(1000 + n + i)) for i in range(12)]
         else:
-            deals, ws = rec.pool(info, random.Random(n), None, 48)
+            deals, ws = rec.pool(info, random.Random(n), None, 32)
             base = deals
         for b in deals:
             assert b.size == truth.size
@@ -148,6 +148,6 @@ def test_inferred_deals_are_closer_to_the_true_hands_than_plain_ones(sis):
             weighted += sum(w * right(b) for b, w in zip(deals, ws, strict=True))
             n += 1
 
-    _heuristic_games(range(4), each)
-    assert n > 100
+    _heuristic_games(range(2), each)
+    assert n > 40
     assert weighted / n > plain / n + 0.005, (weighted / n, plain / n)
