@@ -137,7 +137,7 @@ class BattleRecord:
         if self.prev is not None:
             try:
                 self._interval(self.prev, snap, view)
-            except _Broken:
+            except (_Broken, KeyError, IndexError, ValueError):  # a view it cannot follow
                 self.broken += 1
                 self.turns = [[] for _ in range(self.n)]
         self.prev = snap
