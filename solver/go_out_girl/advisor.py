@@ -37,6 +37,7 @@ from p2pcards.engine import Action
 from p2pcards.games.go_out_girl.game import Game
 from solver import hints
 
+from . import history
 from .convert import action_map
 from .determinize import ViewInfo
 from .exact import ExactSolver, TooBig
@@ -46,6 +47,8 @@ from .policy import choose_character, heuristic, rollout, tuned
 
 BUDGET = 20_000  # simulated decisions per hint (CPU median ~125 ms, p95 ~200 ms of one loaded core)
 HORIZON = 30  # decisions per playout before it is scored by the estimate (a battle is ~60)
+CHOOSE_HORIZON = None  # at character choice: decisions per playout (None: HORIZON)
+CHOOSE_BUDGET = None  # at character choice: simulated decisions (None: the move's budget)
 MAX_CANDIDATES = 8
 MIN_ROUNDS = 6
 ENDGAME_CARDS = 12  # exact search once the hands in the battle hold at most this many cards
@@ -59,6 +62,7 @@ DEFAULT_POLICY = None  # the search's default move, if not OWN_POLICY's
 MARGIN = 1.0  # a move other than the tuned policy's must beat it by this many standard errors
 NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
 INFER = False  # deals weighted by the refusals seen on the field (determinize.sample_inferred)
+HISTORY = False  # with a bot's BattleRecord: deals resampled by the others' whole battle (history.py)
 
 
 @dataclass
@@ -147,11 +151,13 @@ def _prune(b: Battle, cands: list[tuple], limit: int, own) -> list[tuple]:
 def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None = None,
            horizon: int | None = None, deadline: float | None = None,
            max_candidates: int | None = None,
-           noise: float | list[float] | None = None, own=None, default=None) -> Advice:
+           noise: float | list[float] | None = None, own=None, default=None,
+           record=None) -> Advice:
     """The recommended action for the seat whose view this is, with its plan and reason.
     Parameters left ``None`` take the module's tuned constants (read at call time); ``own`` is
     this seat's playout policy (``OWN_POLICY``), ``default`` the move the search must clearly
-    beat (``DEFAULT_POLICY``, or ``own``'s)."""
+    beat (``DEFAULT_POLICY``, or ``own``'s). ``record``: a bot's ``history.BattleRecord``; with
+    ``HISTORY`` the deals are drawn from a pool resampled by the others' recorded turns."""
     t0 = time.perf_counter()
     budget = BUDGET if budget is None else budget
     horizon = HORIZON if horizon is None else horizon
@@ -168,6 +174,10 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
     plan, plan_plays, _ = plan_text(view, me) if view.phase != "choose" else (None, None, None)
 
     if view.phase == "choose":
+        if CHOOSE_HORIZON is not None:
+            horizon = CHOOSE_HORIZON
+        if CHOOSE_BUDGET is not None:
+            budget = max(budget, CHOOSE_BUDGET)
         cands = [Candidate(a, None, view.describe(a)) for a in legal]
         chars = [view.character_of_card(view.values[a.slot])[1] for a in legal]  # type: ignore[arg-type]
 
@@ -188,18 +198,33 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
         def world(r: random.Random, i: int) -> Battle:
             return shared  # the same deal for every candidate of the round
 
+    draw = None
+    if record is not None and HISTORY and view.phase != "choose" and record.facts():
+        nz = list(noise) if isinstance(noise, (list, tuple)) else [noise] * view.n_players
+        if history.FRESH:
+            def draw(r: random.Random) -> Battle:
+                return record.pool_sis(info, r, nz, deals=1)[0][0]  # a new deal every round
+        else:
+            deals, weights = record.pool(info, random.Random(seed ^ 0x415), nz)
+
+            def draw(r: random.Random) -> Battle:
+                return r.choices(deals, weights)[0].copy()
+
+    def sample(r: random.Random) -> Battle:
+        return draw(r) if draw is not None else _sample(info, r)
+
     if len(cands) == 1:
         c = cands[0]
         return Advice(c.action, c.text, "it is the only legal move", plan, plan_plays,
                       cands, 0, 0, time.perf_counter() - t0)
-    proven = (_endgame(view, info, cands, seed, None if deadline is None else deadline / 3)
+    proven = (_endgame(view, sample, cands, seed, None if deadline is None else deadline / 3)
               if view.phase != "choose" else None)
 
     spent, rounds, halved = 0, 0, False
     while True:
         rounds += 1
         deal_seed = rng.getrandbits(64)
-        shared = None if view.phase == "choose" else _sample(info, random.Random(deal_seed))
+        shared = None if view.phase == "choose" else sample(random.Random(deal_seed))
         for i, c in enumerate(cands):
             if not c.alive:
                 continue
@@ -287,7 +312,7 @@ def _beats(a: Candidate, b: Candidate, z: float) -> bool:
     return mean > z * (var / n) ** 0.5
 
 
-def _endgame(view: Game, info: ViewInfo, cands: list[Candidate], seed: int,
+def _endgame(view: Game, sample, cands: list[Candidate], seed: int,
              until: float | None = None) -> tuple[list[int], int] | None:
     """Exact search once the hidden part is small (at most ``ENDGAME_CARDS`` cards in the hands
     still in the battle): on each of ``ENDGAME_DEALS`` deals consistent with the view, which
@@ -306,7 +331,7 @@ def _endgame(view: Game, info: ViewInfo, cands: list[Candidate], seed: int,
     while deals < ENDGAME_DEALS:
         if nodes > ENDGAME_TOTAL or (until is not None and time.perf_counter() - t0 > until):
             break  # keep the deals searched so far
-        solver = ExactSolver(_sample(info, random.Random(rng.getrandbits(64))), ENDGAME_NODES)
+        solver = ExactSolver(sample(random.Random(rng.getrandbits(64))), ENDGAME_NODES)
         root = solver.root
         if root.turn != me:
             return None

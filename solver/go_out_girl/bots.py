@@ -6,6 +6,8 @@ Both keep a ``TableMemory`` for the match (``MODEL_OPPONENTS``): from each view 
 they record how every other seat played (the piles it played, the piles it did not beat) and
 model it in the playouts as the heuristic bot or a random player, as its play so far fits
 (``opponents.py``; against three random bots 0.946 against 0.882 without, docs/solver.md).
+With ``advisor.HISTORY`` (off: measured no better) they also keep the others' turns this battle
+(``history.BattleRecord``) and the advisor weighs its deals by them.
 
 * ``StrongBot`` -- the advisor on ``STRONG_BUDGET`` decisions a move: the budget its strength is
   measured at by ``scripts/bench_solver.py`` (the hint's own, ``advisor.BUDGET``, is larger: a
@@ -22,12 +24,14 @@ from p2pcards.games.go_out_girl.game import Game
 
 from . import advisor
 from .advisor import advise
+from .history import BattleRecord
 from .opponents import TableMemory
 from .policy import tuned
 
 NORMAL_BUDGET = 1_000
 STRONG_BUDGET = 4_000
 MODEL_OPPONENTS = True  # learn per seat whether it plays like the heuristic or at random
+RECORD = True  # with advisor.HISTORY: keep the others' turns this battle (history.BattleRecord)
 RANDOM_TABLE = 0.5  # from this mean chance that the others play at random: the tuned policy
 
 
@@ -36,6 +40,7 @@ class SolverBot(Bot):
     budget = STRONG_BUDGET
 
     memory: TableMemory | None = None
+    record: BattleRecord | None = None
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
@@ -48,10 +53,15 @@ class SolverBot(Bot):
             others = [x for q, x in enumerate(noise) if q != self.seat]
             if advisor.TUNED and sum(others) / len(others) >= RANDOM_TABLE:
                 own = default = tuned  # the tuned policy plays better against random players
+        if RECORD and advisor.HISTORY:
+            if self.record is None:
+                self.record = BattleRecord(self.seat, view.n_players)
+            self.record.observe(view)
         if len(legal) == 1:
             return legal[0]
         return advise(view, legal, seed=self.rng.getrandbits(32), budget=self.budget,
-                      noise=noise, own=own, default=default).action
+                      noise=noise, own=own, default=default,
+                      record=self.record if RECORD and advisor.HISTORY else None).action
 
 
 class NormalBot(SolverBot):

@@ -114,9 +114,19 @@ class ViewInfo:
 
     def sample(self, rng: random.Random) -> Battle:
         """One full-information battle consistent with the view (battle phases only)."""
+        return self.sample_with_damage(rng)[0]
+
+    def sample_with_damage(self, rng: random.Random, cards: list[int] | None = None,
+                           chars: dict[int, int] | None = None) -> tuple[Battle, list[list[int]]]:
+        """``sample``, and the face-down damage it implies: per seat, the number of each card
+        of its damage pile, in the pile's order (the model keeps only the count; the history's
+        inference needs the cards). Draws from ``rng`` exactly as ``sample`` does. ``cards``:
+        the unseen cards in the order they fill the holes (each seat's hand, the deck, each
+        seat's damage) instead of a shuffle; ``chars``: face-down characters already chosen."""
         v = self.view
-        cards = self.unseen[:]
-        rng.shuffle(cards)
+        if cards is None:
+            cards = self.unseen[:]
+            rng.shuffle(cards)
         it = iter(cards)
         b = self._shell(rng, it)
         b.top = None if v.top is None else (v.top["number"], v.top["count"], v.top["damage"],
@@ -131,9 +141,15 @@ class ViewInfo:
                 b.extra = task["kw"]["extra"]
             b.after = AFTER_BARRIER if task["then"] == "barrier_done" else AFTER_DAMAGE
         for q in range(self.n):
-            if self.char_known[q] is None:
+            if chars is not None and q in chars:
+                b.char[q] = chars[q]
+            elif self.char_known[q] is None:
                 b.char[q] = rng.choice(self.char_options[q])
-        return b
+        dmg = []
+        for q in range(self.n):
+            dmg.append([next(it) if v.values[s] is None else v.number(v.values[s])  # type: ignore[arg-type]
+                        for s in v.zones[f"dmg{q}"]])
+        return b, dmg
 
     def _shell(self, rng: random.Random, it) -> Battle:
         v = self.view
