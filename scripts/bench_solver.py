@@ -16,9 +16,11 @@
 * the strong Out Of This World team's win rate on Patrol the Block at Standard (4 players, the
   same seeds as ``scripts/bench_engine.py``'s heuristic team) and over all six adventures,
   beside the heuristic team's. Since the fourth pass the strong team runs the determinized round
-  search at every take and action (about 4-7 s of CPU a game instead of about 1): with
-  ``--jobs 2`` the Out Of This World part is about 15 minutes on two idle cores (an estimate
-  from the CPU a game, not a measured idle run).
+  search at every take and action (about 6.5 s of CPU a game instead of about 1). Measured on
+  two idle cores with ``--jobs 2``: 200 Patrol seeds took 670 s and 30 seeds of each adventure
+  549 s (22 minutes for the Out Of This World part), so the defaults are 120 Patrol seeds and 20
+  of each adventure (about 13 minutes), to keep the whole benchmark under 30 minutes;
+  ``--seeds 200 --seeds-each 30`` plays the larger run.
 
 Every strength figure is printed beside today's (``TODAY``: the figures before issue 15, same
 seeds) and its target (``TARGETS``). Prints medians and ratios with the machine's core count;
@@ -289,8 +291,8 @@ def bench_setplan(per_size: int = 20) -> dict:
     return cpsat_versus_brute("ootw_setplan", times)
 
 
-OOTW_SEEDS = 200
-OOTW_SEEDS_EACH = 30  # per adventure, for the all-adventures rate
+OOTW_SEEDS = 120  # Patrol the Block seeds (the larger run: --seeds 200)
+OOTW_SEEDS_EACH = 20  # per adventure, for the all-adventures rate (the larger run: 30)
 
 # Today's figures: main before issue 15, the same seeds (docs/solver.md, issue 15). None: not
 # measured then.
