@@ -10,22 +10,16 @@ import pytest
 from p2pcards.bots.registry import make_bot
 from p2pcards.lobby import GameInfo, play_seat
 from p2pcards.table import TableStopped
-from protocol.mesh import Mesh, Timings
+from protocol.mesh import Mesh
 
-from .helpers import LOOPBACK, NAMES, close_all, identity, run_async
+from .helpers import close_all, make_table, run_async
 
 pytestmark = pytest.mark.network
 
 
 async def table_of(tmp, n, wait, turn_time=None):
-    t = Timings.fast()
     info = GameInfo("go-out-girl", n, {}, wait=wait, turn_time=turn_time).to_json()
-    host = await Mesh.host(identity(tmp, 0), n, bind=LOOPBACK, timings=t, name=NAMES[0],
-                           game_info=info)
-    meshes = [host] + [await Mesh.join(identity(tmp, i), host.address, host.code, NAMES[i],
-                                       bind=LOOPBACK, timings=t) for i in range(1, n)]
-    await asyncio.gather(*(m.wait_full(10) for m in meshes))
-    return meshes
+    return await make_table(tmp, n, game_info=info)
 
 
 def flapper(mesh: Mesh) -> dict:

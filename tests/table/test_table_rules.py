@@ -12,23 +12,13 @@ from p2pcards.bots.registry import make_bot
 from p2pcards.engine import Action
 from p2pcards.lobby import GameInfo, play_seat
 from p2pcards.table import TableStopped
-from protocol.mesh import Mesh
-from tests.mesh.helpers import LOOPBACK, NAMES, close_all, identity, run_async
+from tests.mesh.helpers import NAMES, close_all, make_table, run_async
 
 pytestmark = pytest.mark.network
 
 
 async def table_of(tmp, n, game="go-out-girl", options=None):
-    from protocol.mesh import Timings
-
-    t = Timings.fast()
-    info = GameInfo(game, n, options or {}).to_json()
-    host = await Mesh.host(identity(tmp, 0), n, bind=LOOPBACK, timings=t, name=NAMES[0],
-                           game_info=info)
-    meshes = [host] + [await Mesh.join(identity(tmp, i), host.address, host.code, NAMES[i],
-                                       bind=LOOPBACK, timings=t) for i in range(1, n)]
-    await asyncio.gather(*(m.wait_full(10) for m in meshes))
-    return meshes
+    return await make_table(tmp, n, game_info=GameInfo(game, n, options or {}).to_json())
 
 
 class Cheat:
