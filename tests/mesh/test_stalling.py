@@ -107,10 +107,12 @@ async def test_a_seat_that_sends_every_deck_message_late_is_named(tmp_path):
     try:
         results = await asyncio.gather(runs[0], runs[2], return_exceptions=True)
         assert all(isinstance(r, TableStopped) for r in results), results
-        # a stall is each program's own observation: the first to see it stops the table, and
-        # every other program, its own clock on bob running within a second or two of the first,
-        # confirms it in the claim's window and names bob itself (not on the other's word)
-        assert all(r.culprit == 1 and "late again and again" in r.reason for r in results), results
+        # lateness is charged as a late message arrives, so the claim's window (which reads
+        # nothing new) cannot confirm it: a program whose own charge was still short holds the
+        # first stop as a claim against bob (no culprit on another's word), never another seat
+        assert any(r.culprit == 1 for r in results), results
+        assert all("late again and again" in r.reason and (r.culprit == 1 or (
+            r.culprit is None and "naming bob without a proof" in r.reason)) for r in results)
     finally:
         runs[1].cancel()
         await close_all(meshes)
