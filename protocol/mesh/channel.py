@@ -114,9 +114,14 @@ class MeshChannel(Channel):
                 raise mesh.stopped
         elif mesh.closed:
             raise ChannelClosed()
+        t0 = time.monotonic()
         item = await (q.get() if timeout is None else asyncio.wait_for(q.get(), timeout))
         if item is _CLOSED:
             q.put_nowait(_CLOSED)
+            if mesh.stopped is not None and mesh.stopped.claimed is not None:
+                # the claim arrived while this wait was under way: its window applies here too
+                rest = None if timeout is None else max(0.0, timeout - (time.monotonic() - t0))
+                return await self.recv(topic, rest)
             if mesh.stopped is not None:
                 raise mesh.stopped
             raise ChannelClosed()
