@@ -16,20 +16,16 @@ settings.load_profile("p2pcards")
 
 
 def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (``./scripts/test`` runs two workers), the mDNS tests on loopback run
+    """With pytest-xdist (``./scripts/test`` runs three workers), the mDNS tests on loopback run
     one after another in one worker: a browse must not see another test's table. The namespace
     LAN tests (``test_lan.py``) need no such care: each builds its own LAN, with names unique to
     it, in network namespaces of its own (its mDNS never reaches loopback), so they spread over
-    both workers. They are the longest tests and go first, so that neither worker is left with
-    one at the end."""
+    the workers. The tests marked ``slow`` (whole matches between processes: ``test_lan.py``,
+    ``test_network_match.py``) are the longest and go first, so that no worker is left with one
+    at the end."""
     import pytest
 
-    slow_first = []
     for item in items:
         if item.path.name == "test_discovery.py":
             item.add_marker(pytest.mark.xdist_group("mdns"))
-        if item.path.name == "test_lan.py":
-            slow_first.append(item)
-    if slow_first:
-        rest = [i for i in items if i.path.name != "test_lan.py"]
-        items[:] = slow_first + rest
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: order kept

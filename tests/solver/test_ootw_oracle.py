@@ -47,7 +47,12 @@ def test_oracle_reaches_the_planners_promise():
     assert checked == 60
 
 
-def test_oracle_game_plays_to_the_end():
+def test_oracle_game_plays_to_the_end(monkeypatch):
+    # the seats' other moves come from the set-plan team (PlanBot): the round search of today's
+    # strong team made this test take 15 s of CPU, and what it checks is the oracle
+    import solver.out_of_this_world.oracle as oracle
+    from solver.out_of_this_world.bots import PlanBot
+    monkeypatch.setattr(oracle, "StrongBot", PlanBot)
     won, points, exact = oracle_game("patrol-the-block", 0, cards=1, nodes=5_000)
     assert exact > 0  # the planner decided the rounds' last moves
     assert points > 0

@@ -4,6 +4,7 @@ Foe and price), and on problems read from real seats' views."""
 
 from __future__ import annotations
 
+import os
 import random
 
 from p2pcards.bots.out_of_this_world import OutOfThisWorldBot
@@ -87,7 +88,8 @@ def random_problem(rng: random.Random, size: int) -> Problem:
 def test_cpsat_equals_brute_force_on_random_hands():
     rng = random.Random(2024)
     kinds_seen = set()
-    for i in range(520):
+    # 260 hands here (the benchmark compares 2,500; P2PCARDS_LONG=1 plays 2,600)
+    for i in range(2600 if os.environ.get("P2PCARDS_LONG") == "1" else 260):
         p = random_problem(rng, size=1 + i % 5)
         a, b = setplan.solve(p), setplan.brute(p)
         assert a.value == b.value, (i, a, b)
@@ -124,7 +126,7 @@ def test_brute_force_enumerates_each_take_once():
     import sys
 
     rng = random.Random(15)
-    for _ in range(20):
+    for _ in range(8):  # under a profiler every call costs: 8 hands keep this test short
         p = random_problem(rng, rng.randint(3, 6))
         roots = 0
 
