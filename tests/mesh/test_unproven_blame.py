@@ -120,3 +120,32 @@ async def test_a_claim_is_upgraded_only_by_this_programs_own_finding(tmp_path):
         assert [r["culprit"] for r in recorded_stops(carol)] == [None, 0]
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_wait_under_way_when_a_claim_arrives_keeps_its_own_clock(tmp_path):
+    """Alice stops the table naming bob, with no proof carol can check, while carol's program is
+    already waiting for bob's move. That wait used to end at once with alice's stop, so carol's
+    own turn clock on bob never ran out and she could only hold the stop as alice's claim (a
+    clean-clone CI run failed on it). The claim's window now applies to a wait under way too:
+    carol's wait runs to its own timeout, and only once the window has closed is the stop raised."""
+    import time
+
+    from protocol.channel import CLAIM_WINDOW
+
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        t0 = time.monotonic()
+        waiting = asyncio.create_task(carol.channel.recv("game", 2.0))
+        await asyncio.sleep(0.2)  # carol's wait is under way
+        host.stop(1, "bob's program did not play its turn within 3 s")
+        with pytest.raises(TimeoutError):
+            await waiting  # her own 2 s runs out; alice's stop did not cut it short
+        assert carol.stopped is not None and carol.stopped.claimed == 1
+        assert carol.stopped.at - t0 < 2.0  # (the claim had arrived while she waited)
+        with pytest.raises(TableStop):
+            await carol.channel.recv("game")  # no timeout of its own: the stop, once the window closes
+        assert time.monotonic() - carol.stopped.at >= CLAIM_WINDOW - 0.1
+    finally:
+        await close_all(meshes)
