@@ -13,6 +13,11 @@ plan of the bot's own hand, priced from its view); they differ in the prices:
   another is better by ``margin`` carry points.
 
 ``PlanBot`` is the strong bot without the search (the paired comparison in ``docs/solver.md``).
+Two opt-in settings of the search, not the default (fifth pass, docs/solver.md): ``value =
+staticmethod(endgame.carry_adventure)`` (the adventure's win conditions and the Foes' recurring
+Time in the carry score: neutral in play) and ``rounds = 2`` (each playout goes on through the
+next round: 2.7 times the CPU a game, and worse in play -- 14 team points a game fewer on
+Birthday Bash and Night School; machinery for a later try, not to be switched on as it is).
 The figures and what was tried are in ``docs/solver.md``; ``scripts/bench_solver.py`` measures
 the strong team against the heuristic team.
 """
@@ -27,7 +32,7 @@ from p2pcards.games.out_of_this_world.game import Game
 
 from . import pimc
 from .advisor import DEFAULT, Prices, advise
-from .endgame import endgame_move
+from .endgame import carry, endgame_move
 
 
 class SolverBot(Bot):
@@ -39,20 +44,22 @@ class SolverBot(Bot):
     margin = pimc.MARGIN  # what another move must gain over the set advisor's, in carry points
     cards = 20  # it searches once the stacks hold at most this many cards
     token = float(pimc.TOKEN)  # a Time token in its playouts' score, in points
+    value = staticmethod(carry)  # the carry score of a round's end (search and last turns)
+    rounds = 1  # the rounds each playout of the search plays (2: on through the next round)
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
         if len(legal) == 1:
             return legal[0]
         if self.endgame:
-            act = endgame_move(view, legal)
+            act = endgame_move(view, legal, value=self.value)
             if act is not None:
                 return act
         act = advise(view, legal, prices=self.prices, explain=False).action
         if (self.steps and view.phase == "go" and view.step in self.steps.split(",")
                 and sum(len(view.stack(i)) for i in range(view.n_stacks)) <= self.cards):
             act, _ = pimc.search(view, legal, act, self.rng, self.k, self.margin,
-                                 self.token)
+                                 self.token, self.value, self.rounds)
         return act
 
 

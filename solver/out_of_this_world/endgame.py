@@ -26,6 +26,9 @@ NODES = 20_000
 
 
 TOKEN = 8  # a Time token, in points toward the goal, at a round's end (the carry score)
+STAYS = 0.75  # the share of a Foe's end-of-round Time that it costs again next round
+DEFEATED = 12.0  # a Foe the adventure's win needs defeated, once defeated (Confrontation)
+WANTED = 8.0  # an Item the adventure's win needs equipped, once equipped (Stained Glass)
 
 
 def carry(m) -> tuple[bool, float]:
@@ -40,6 +43,33 @@ def carry(m) -> tuple[bool, float]:
     return (m.result == "won", TOKEN * (m.time - m.time0) + pts - 3 * foes + 0.5 * kept)
 
 
+def carry_adventure(m) -> tuple[bool, float]:
+    """``carry`` with the adventure's terms (opt-in, fifth pass: neutral in play, so not the
+    default; docs/solver.md). A Foe left counts by its weight (a Gargoyle as two), and one that
+    costs Time at every round's end costs ``STAYS`` of it again; a Foe the win needs defeated is
+    worth ``DEFEATED`` once defeated (minus as much while it stands), and an Item the win needs
+    equipped is worth ``WANTED`` more once equipped (up to the count the win needs)."""
+    won, v = carry(m)
+    r = m.r
+    for p in range(r.n):
+        for f in m.foes[p]:
+            d = m.card(f)
+            for e in d.effects:
+                if e.when == "while_in_play" and e.do == "counts_as":
+                    v -= 3 * (e.n - 1)
+                elif e.when == "end_of_round" and e.do == "lose_time":
+                    v -= STAYS * TOKEN * e.n
+    for cond in r.win:
+        if cond[0] == "defeated":
+            done = min(cond[2], dict(m.defeated).get(cond[1], 0))
+            standing = sum(1 for p in range(r.n) for f in m.foes[p] if m.card(f).key == cond[1])
+            v += DEFEATED * done - DEFEATED * standing
+        elif cond[0] == "equipped":
+            have = sum(1 for p in range(r.n) for c, _ in m.equip[p] if m.card(c).key == cond[1])
+            v += WANTED * min(cond[2], have)
+    return won, v
+
+
 def round_from_view(g: Game) -> Round | None:
     """The round model of a seat's view with the others' unseen hand cards left out; None when
     a stack card is hidden or no Go For It! decision is pending."""
@@ -52,14 +82,14 @@ def round_from_view(g: Game) -> Round | None:
     return round_from_game(g, leave_out_unseen=True)
 
 
-def endgame_move(view: Game, legal, cards: int = CARDS, nodes: int = NODES):
+def endgame_move(view: Game, legal, cards: int = CARDS, nodes: int = NODES, value=carry):
     """The planner's first move from the seat's view in a round's last turns, or None."""
     if view.phase != "go" or sum(len(view.stack(i)) for i in range(view.n_stacks)) > cards:
         return None
     m = round_from_view(view)
     if m is None or len(m.hands[m.turn]) != len(view.hand(m.turn)):
         return None
-    pl = Planner(m, nodes, carry)
+    pl = Planner(m, nodes, value)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:

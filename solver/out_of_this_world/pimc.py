@@ -9,6 +9,10 @@ each end by the carry score (``endgame.carry``: won first, then Time, the points
 goal, the Foes left, the cards kept) and keeps the candidate with the best mean. The worlds are
 the same for every candidate (common random numbers), so the comparison is paired.
 
+With ``rounds=2`` (opt-in) a playout whose round ends neither won nor lost goes on through the
+next round (``Next``: the world's deck dealt into the stacks, every seat discarding down) and is
+scored at that round's end.
+
 The set advisor's move is always a candidate, and the search only overrides it when another
 candidate's mean is better by ``MARGIN`` points: where the playouts cannot tell the moves apart
 the priced set plan decides.
@@ -188,20 +192,85 @@ def greedy(m: Round, rng: random.Random) -> tuple:
     return ("N",)
 
 
-def score(m: Round, token: float = TOKEN) -> float:
+def score(m: Round, token: float = TOKEN, value=carry) -> float:
     """The carry score of a round's end as one number (a won round first), a Time token worth
-    ``token`` points."""
-    won, v = carry(m)
+    ``token`` points; ``value`` is the carry score (``endgame.carry``)."""
+    won, v = value(m)
     return v + (token - TOKEN) * (m.time - m.time0) + (WIN if won else 0.0)
 
 
-def playout(m: Round, rng: random.Random, limit: int = 400, token: float = TOKEN) -> float:
-    """Play the round to its end with ``greedy`` for every seat; its carry score."""
+def playout(m: Round, rng: random.Random, limit: int = 400, token: float = TOKEN,
+            value=carry, nxt: Next | None = None) -> float:
+    """Play the round to its end with ``greedy`` for every seat; its carry score. With ``nxt``
+    (the world's next deal) a round that ends neither won nor lost is followed by the next
+    round, played the same way, and scored at its end."""
     for _ in range(limit):
         if m.result is not None:
             break
         m.apply(greedy(m, rng))
-    return score(m, token)
+    if nxt is not None and m.result == "over":
+        nxt.start(m)
+        for _ in range(limit):
+            if m.result is not None:
+                break
+            m.apply(greedy(m, rng))
+    return score(m, token, value)
+
+
+class Next:
+    """The next round's deal in one world (the multi-round playout): the cards the world puts
+    in the deck, the discard pile the view shows and the cards a run-out adds (the adventure's
+    set-aside cards, random Difficult Foes from the box), the next round's first player and
+    each seat's hand limit. The cards discarded during the rest of this round are not
+    followed: at a run-out the new deck is the known discard pile and the additions."""
+
+    def __init__(self, view: Game, deal: dict[int, int], rng: random.Random,
+                 stacks: int = 5) -> None:
+        cls = view._cls
+        deck = [cls[deal.get(s, view.values[s])] for s in view.zones["deck"]]
+        discard = [cls[view.values[s]] for s in view.zones["discard"]
+                   if view.values[s] is not None]
+        adds: list[int] = []
+        difficult = 0
+        for a in view._additions_now():
+            if "card" in a:
+                left = a["count"]
+                for s in sorted(view.zones["aside"]):
+                    v = view.values[s]
+                    if left and v is not None and view._cards[v].key == a["card"]:
+                        adds.append(cls[v])
+                        left -= 1
+            else:
+                difficult += a["random_difficult"]
+        pool = [cls[view.values[s]] for s in sorted(view.zones["box"])
+                if view.values[s] is not None and view._cards[view.values[s]].difficult]
+        need = stacks * 4
+        cards = deck[-need:]
+        if len(cards) < need:  # a run-out: the additions join the discard pile, shuffled
+            more = discard + adds + rng.sample(pool, min(difficult, len(pool)))
+            rng.shuffle(more)
+            cards += more[:need - len(cards)]
+        self.stacks = [tuple(cards[i::stacks]) for i in range(stacks)]
+        self.first = (view.first + 1) % view.n_players
+        self.limits = [view.hand_limit(p) for p in range(view.n_players)]
+
+    def start(self, m: Round) -> None:
+        """Discard down (each seat keeps the cards that fit its hand best), deal the next
+        round's stacks and hand the turn to its first player."""
+        r = m.r
+        for p in range(r.n):
+            h = m.hands[p]
+            if len(h) > self.limits[p]:
+                ranked = sorted(h, key=lambda c: (_fit(m, h, c), m.card(c).value), reverse=True)
+                m.hands[p] = tuple(sorted(ranked[:self.limits[p]]))
+        m.stacks = list(self.stacks)
+        m.turn = self.first
+        m.step = TAKE
+        m.no_action = False
+        m.legs = 0
+        m.sneaks = [0] * r.n
+        m.pending = ()
+        m.result = None
 
 
 # ---- the search --------------------------------------------------------------------------------
@@ -228,9 +297,11 @@ def candidates(view: Game, legal, first) -> list[tuple]:
 
 
 def search(view: Game, legal, first_action, rng: random.Random, k: int = K,
-           margin: float = MARGIN, token: float = TOKEN) -> tuple[object, dict]:
+           margin: float = MARGIN, token: float = TOKEN, value=carry,
+           rounds: int = 1) -> tuple[object, dict]:
     """The engine action the search keeps (the advisor's ``first_action`` unless another
-    candidate is better by ``margin``) and the mean carry score of each candidate."""
+    candidate is better by ``margin``) and the mean carry score of each candidate. With
+    ``rounds=2`` each playout goes on through the next round (``Next``)."""
     if view.phase != "go" or view.step not in ("take", "action"):
         return first_action, {}
     try:
@@ -247,10 +318,11 @@ def search(view: Game, legal, first_action, rng: random.Random, k: int = K,
         deal = unseen.deal(rng)
         base = round_from_game(view, rules, deal=deal)
         seed = rng.random()
+        nxt = Next(view, deal, rng, view.n_stacks) if rounds > 1 else None
         for i, a in enumerate(cands):
             m = base.copy()
             m.apply(a)
-            totals[i] += playout(m, random.Random(seed), token=token)
+            totals[i] += playout(m, random.Random(seed), token=token, value=value, nxt=nxt)
     means = {a: t / k for a, t in zip(cands, totals, strict=True)}
     best = max(cands, key=lambda a: means[a])
     if means[best] > means[first] + margin:

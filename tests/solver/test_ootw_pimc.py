@@ -9,9 +9,13 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+from p2pcards.bots.registry import make_bot
+from p2pcards.engine import Decide, Decision, LocalDealer
+from p2pcards.games import new_game
 from solver.out_of_this_world.bots import StrongBot
+from solver.out_of_this_world.endgame import carry, carry_adventure
 from solver.out_of_this_world.model import round_from_game
-from solver.out_of_this_world.pimc import Unseen, best_equip, greedy, playout, search
+from solver.out_of_this_world.pimc import Next, Unseen, best_equip, greedy, playout, search
 
 from .bot_games import bot_decision
 from .test_ootw_hints import swap_hidden
@@ -136,3 +140,110 @@ def test_strong_bot_with_its_search_reads_the_view_only():
         assert a1 == a2 and a1 in v1.legal(p)
         checked += 1
     assert checked >= 3
+
+
+def _adventure_decision(adventure: str, seed: int = 0):
+    """A full state at a Go For It! action decision of a heuristic-bot game of ``adventure``."""
+    g = new_game("out-of-this-world", 4, {"adventure": adventure, "difficulty": "standard"})
+    dealer = LocalDealer(seed)
+    bots = [make_bot("out-of-this-world", q, "easy", seed * 8 + q) for q in range(4)]
+    while (req := g.pending()) is not None:
+        if isinstance(req, Decide):
+            p = req.player
+            legal = g.legal(p)
+            if g.phase == "go" and g.step == "action" and g.round >= 2:
+                return g, p
+            g.apply(Decision(p, bots[p].decide(g.view(p), legal)))
+        else:
+            g.apply(dealer.fulfil(g, req))
+    raise AssertionError("the game ended before a second round's action")
+
+
+def _cls(m, key: str) -> int:
+    return next(c for c, d in enumerate(m.r.cards) if d.key == key)
+
+
+def test_carry_values_the_adventures_other_conditions():
+    """The carry score counts what the adventure makes of a round's end: a Herald left costs
+    more than a plain Foe (it takes a Time token at every round's end), The Visitor defeated is
+    worth more than The Visitor standing (the win needs it defeated), a Gargoyle left costs
+    twice a plain Foe (it counts as two), and an equipped Stained glass shard is worth more than
+    another 3-point Item (the win needs both equipped). The default score (``carry``) sees none of it."""
+    full, _ = _adventure_decision("confrontation")
+    m = round_from_game(full)
+    m.foes = [()] * 4
+    herald, visitor, plain = _cls(m, "herald"), _cls(m, "the_visitor"), _cls(m, "slime_blob")
+    base = carry_adventure(m)[1]
+    with_foe = {}
+    for f in (herald, visitor, plain):
+        x = m.copy()
+        x.foes[1] = (f,)
+        with_foe[f] = carry_adventure(x)[1]
+        assert carry(x)[1] == carry(m)[1] - 3  # the old score: any Foe alike
+    assert base - with_foe[plain] == 3
+    assert with_foe[herald] < with_foe[plain] - 4
+    assert with_foe[visitor] < with_foe[herald]
+    done = m.copy()
+    done.defeated = (("the_visitor", 1),)
+    assert carry_adventure(done)[1] > base > with_foe[visitor]
+    assert carry(done) == carry(m)
+
+    full, _ = _adventure_decision("stained-glass")
+    m = round_from_game(full)
+    m.foes = [()] * 4
+    gargoyle, shard, plain = _cls(m, "gargoyle"), _cls(m, "glass_shard"), _cls(m, "slime_blob")
+    x, y = m.copy(), m.copy()
+    x.foes[2], y.foes[2] = (gargoyle,), (plain,)
+    assert carry_adventure(x)[1] == carry_adventure(y)[1] - 3
+    three = next(c for c, d in enumerate(m.r.cards)
+                 if d.is_item and d.value == 3 and d.key != "glass_shard")
+    for p in range(4):
+        m.equip[p] = ()
+    a, b = m.copy(), m.copy()
+    a.equip[0], b.equip[0] = ((shard, False),), ((three, False),)
+    assert carry_adventure(a)[1] > carry_adventure(b)[1] and carry(a) == carry(b)
+
+
+def test_two_round_playout_deals_the_next_round_from_the_world():
+    """``Next`` deals the next round from the world's deck (the cards the view has not seen
+    dealt into it), each seat discards down to its hand limit, and the playout goes on through
+    the next round; the search with two rounds stays a function of the view."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(4):
+        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed * 2)
+        if full is None:
+            continue
+        view = full.view(p)
+        deal = Unseen(view).deal(rng)
+        nxt = Next(view, deal, random.Random(1), view.n_stacks)
+        deck = Counter(view._cls[deal.get(s, view.values[s])] for s in view.zones["deck"])
+        dealt = Counter(c for z in nxt.stacks for c in z)
+        assert sum(dealt.values()) == 20 and len(nxt.stacks) == 5
+        if sum(deck.values()) >= 20:
+            assert not dealt - deck  # every card from the world's deck
+        m = round_from_game(view, deal=deal)
+        for _ in range(400):
+            if m.result is not None:
+                break
+            m.apply(greedy(m, rng))
+        if m.result != "over":
+            continue
+        nxt.start(m)
+        assert m.result is None and m.turn == (view.first + 1) % 4 and m.step == "T"
+        assert all(len(m.hands[q]) <= nxt.limits[q] for q in range(4))
+        for _ in range(400):
+            if m.result is not None:
+                break
+            a = greedy(m, rng)
+            assert a in m.legal(), a
+            m.apply(a)
+        assert m.result in ("won", "lost", "over")
+        other = swap_hidden(full, p, rng)
+        legal = view.legal(p)
+        a1, s1 = search(view, legal, legal[-1], random.Random(3), k=2, rounds=2)
+        a2, s2 = search(other.view(p), other.view(p).legal(p), legal[-1], random.Random(3), k=2,
+                        rounds=2)
+        assert a1 == a2 and s1 == s2
+        checked += 1
+    assert checked >= 2
