@@ -171,6 +171,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
         raise ValueError("no legal action to advise on")
     rng = random.Random(seed)
     info = ViewInfo(view)
+    info.model_characters(noise)
     plan, plan_plays, _ = plan_text(view, me) if view.phase != "choose" else (None, None, None)
 
     if view.phase == "choose":

@@ -75,26 +75,31 @@ def should_reveal(b: Battle, p: int) -> bool:
     return False
 
 
+def character_score(h: list[int], ch: int) -> float:
+    """The heuristic bot's score for choosing character ``ch`` with hand ``h`` (count vector),
+    before its tie-break."""
+    s = LIFE[ch] * (0.6 if h[GUARD] else 1.0)
+    if ch == NERAI:
+        s += 1.5 * (h[4] + h[5] + h[6])
+    elif ch == TOYOKO:
+        s += 3.0 * h[1]
+    elif ch == SHIAN:
+        s += 2.0 * (h[2] + h[3]) if h[2] + h[3] >= 3 else 0
+    elif ch == NIWA:
+        s += 0.5 * sum(1 for n in range(1, 6) if h[n])
+    elif ch == KIRA:
+        s += 2.0
+    elif ch == TEN:
+        s += 1.0
+    elif ch == KYOKO:
+        s += 0.8 * sum(1 for n in range(1, 14) if h[n] == 1) - 3
+    return s
+
+
 def choose_character(h: list[int], options: list[int], rng: random.Random) -> int:
-    """The heuristic bot's character choice for a hand (count vector)."""
-    def score(ch: int) -> float:
-        s = LIFE[ch] * (0.6 if h[GUARD] else 1.0)
-        if ch == NERAI:
-            s += 1.5 * (h[4] + h[5] + h[6])
-        elif ch == TOYOKO:
-            s += 3.0 * h[1]
-        elif ch == SHIAN:
-            s += 2.0 * (h[2] + h[3]) if h[2] + h[3] >= 3 else 0
-        elif ch == NIWA:
-            s += 0.5 * sum(1 for n in range(1, 6) if h[n])
-        elif ch == KIRA:
-            s += 2.0
-        elif ch == TEN:
-            s += 1.0
-        elif ch == KYOKO:
-            s += 0.8 * sum(1 for n in range(1, 14) if h[n] == 1) - 3
-        return s + rng.random() * 0.01
-    return max(options, key=score)
+    """The heuristic bot's character choice for a hand (count vector): the best
+    ``character_score``, with a tie-break of 0.01 at random (one draw per option, in order)."""
+    return max(options, key=lambda ch: character_score(h, ch) + rng.random() * 0.01)
 
 
 def plays_needed(b: Battle, q: int) -> int:

@@ -1,0 +1,179 @@
+"""Paired strength measurement of the strong bot: whole matches on fixed seeds, per seed.
+
+``python -m solver.go_out_girl.paired --seeds 0 200 --out base.json`` plays the benchmark's
+matches (seed s: the strong bot in seat ``s % 4`` against three heuristic bots -- or random ones,
+``--opponent random`` -- the local dealer seeded ``s``, the bots seeded as
+``scripts/bench_solver.py`` seeds them) and writes, per seed, the battles, the strong seat's
+wins, its eliminations and the CPU seconds the match took. ``--set module.NAME=value`` changes a
+module constant of ``solver.go_out_girl`` first (``--set advisor.HORIZON=40``), so a variant
+runs without editing the code. ``--compare base.json new.json`` prints both shares and the
+paired difference: the mean over the seeds both files played of the per-seed difference in win
+share, with the standard error of that mean.
+
+``--oracle all`` / ``--oracle hands`` play a diagnostic instead of the bot (``OracleBot``: the
+same search handed the full state; ``HandsOracleBot``: deals with the others' true hands and
+characters, the deck still random): what perfect information would be worth (docs/solver.md,
+fifth pass). They read the full state on purpose and are never players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import importlib
+import json
+import time
+
+from p2pcards.bots.base import RandomBot
+from p2pcards.bots.go_out_girl import GoOutGirlBot
+from p2pcards.engine import LocalDealer, play
+from p2pcards.games import new_game
+
+from . import advisor, bots
+
+
+class OracleBot(bots.StrongBot):
+    """A diagnostic only, never a player: the strong bot handed the full state instead of its
+    view (every hand and the deck's order known), to measure what perfect inference would be
+    worth. The others are modelled as the heuristic bot."""
+    state = None
+
+    def decide(self, view, legal):
+        full = self.state.clone()
+        full.viewer = self.seat
+        if full.phase == "choose":
+            full = view  # the others choose at the same time: their choices are not known yet
+        if len(legal) == 1:
+            return legal[0]
+        return bots.advise(full, legal, seed=self.rng.getrandbits(32), budget=self.budget,
+                           noise=0.0).action
+
+
+class HandsOracleBot(bots.StrongBot):
+    """A diagnostic only, never a player: the strong bot whose deals give every other seat its
+    true hand and character (the deck's order and the face-down damage still drawn at random),
+    to measure what perfect inference of the hands would be worth."""
+    state = None
+
+    def decide(self, view, legal):
+        if view.phase == "choose" or len(legal) == 1:
+            return super().decide(view, legal)
+        g = self.state
+        real = advisor._sample
+
+        def truth(info, rng):
+            hands = []
+            left = list(info.unseen)
+            for q in range(view.n_players):
+                for s in view.hand(q):
+                    if view.values[s] is None:
+                        n = g.number(g.values[s])
+                        hands.append(n)
+                        left.remove(n)
+            rng.shuffle(left)
+            chars = {q: g.own_character(q) for q in range(view.n_players)
+                     if info.char_known[q] is None and g.own_character(q) is not None}
+            return info.sample_with_damage(rng, hands + left, chars)[0]
+        advisor._sample = truth
+        try:
+            return super().decide(view, legal)
+        finally:
+            advisor._sample = real
+
+
+def match(seed: int, opponent: str = "heuristic", level=None) -> dict:
+    """One whole match of the strong bot (``level``: its class) against three ``opponent``
+    bots on ``seed``: battles, wins, the strong seat's eliminations, CPU seconds."""
+    seat = seed % 4
+    other = RandomBot if opponent == "random" else GoOutGirlBot
+    agents = [other(q, seed * 10 + q) for q in range(4)]
+    agents[seat] = (level or bots.StrongBot)(seat, seed)
+    state = new_game("go-out-girl", 4)
+    agents[seat].state = state
+    out = {"eliminated": 0}
+    dead: set[int] = set()
+
+    def on_step(state, event):
+        b = state.battle
+        if not state.alive[seat] and b not in dead:
+            dead.add(b)
+            out["eliminated"] += 1
+    t = time.process_time()
+    final = play(state, agents, LocalDealer(seed), on_step=on_step)
+    bw = final.outcome()["battle_winners"]
+    return {"seed": seed, "battles": len(bw), "wins": sum(1 for w in bw if w == seat),
+            "eliminated": out["eliminated"], "cpu": round(time.process_time() - t, 3)}
+
+
+def set_constant(spec: str) -> None:
+    name, value = spec.split("=", 1)
+    mod, attr = name.rsplit(".", 1)
+    m = importlib.import_module(f"solver.go_out_girl.{mod}")
+    if not hasattr(m, attr):
+        raise SystemExit(f"no constant {name}")
+    try:
+        v = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        v = value
+    setattr(m, attr, v)
+
+
+def compare(a: list[dict], b: list[dict]) -> dict:
+    """Both win shares and the paired difference b - a over the seeds both played."""
+    sa = {r["seed"]: r for r in a}
+    sb = {r["seed"]: r for r in b}
+    seeds = sorted(set(sa) & set(sb))
+    d = [sb[s]["wins"] / sb[s]["battles"] - sa[s]["wins"] / sa[s]["battles"] for s in seeds]
+    n = len(d)
+    mean = sum(d) / n
+    se = (sum((x - mean) ** 2 for x in d) / (n - 1) / n) ** 0.5 if n > 1 else float("nan")
+
+    def share(rows):
+        w = sum(r["wins"] for r in rows)
+        t = sum(r["battles"] for r in rows)
+        p = w / t
+        return {"share": round(p, 3), "se": round((p * (1 - p) / t) ** 0.5, 3), "wins": w,
+                "battles": t, "eliminated": sum(r["eliminated"] for r in rows),
+                "cpu_per_battle": round(sum(r["cpu"] for r in rows) / t, 3)}
+    return {"seeds": f"{seeds[0]}-{seeds[-1]} ({n})", "a": share([sa[s] for s in seeds]),
+            "b": share([sb[s] for s in seeds]), "paired": f"{mean:+.3f} ± {se:.3f}"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", type=int, nargs=2, default=(0, 200), metavar=("FIRST", "END"))
+    ap.add_argument("--opponent", choices=("heuristic", "random"), default="heuristic")
+    ap.add_argument("--set", action="append", default=[], metavar="module.NAME=value")
+    ap.add_argument("--budget", type=int, default=None,
+                    help="the strong bot's budget (simulated decisions a move), if not its own")
+    ap.add_argument("--oracle", choices=("all", "hands"), default=None,
+                    help="diagnostic: the strong bot sees every hand and the deck (all: "
+                    "OracleBot) or only the others' hands and characters (hands: HandsOracleBot)")
+    ap.add_argument("--out", default=None, help="write the per-seed rows here (JSON lines)")
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None)
+    args = ap.parse_args()
+    if args.compare:
+        rows = []
+        for path in args.compare:
+            with open(path) as f:
+                rows.append([json.loads(line) for line in f if line.strip()])
+        print(json.dumps(compare(*rows), indent=1))
+        return
+    for spec in args.set:
+        set_constant(spec)
+    if args.budget is not None:
+        bots.StrongBot.budget = args.budget
+    with contextlib.ExitStack() as stack:
+        f = stack.enter_context(open(args.out, "a")) if args.out else None
+        for seed in range(*args.seeds):
+            level = {"all": OracleBot, "hands": HandsOracleBot}.get(args.oracle)
+            r = match(seed, args.opponent, level)
+            line = json.dumps(r)
+            print(line, flush=True)
+            if f:
+                f.write(line + "\n")
+                f.flush()
+
+if __name__ == "__main__":
+    main()
