@@ -22,6 +22,28 @@ def card_keep_value(n: int, counts: Counter[int]) -> float:
     return n + 3.0 * (counts[n] - 1)
 
 
+def character_score(counts, ch: int, life: int) -> float:
+    """The heuristic bot's score for choosing character ``ch`` (``life`` life points) holding
+    ``counts[n]`` cards of number ``n`` (0: Guards; a Counter, or a list indexed 0..13), before
+    its tie-break. The solver's model of this bot (``solver.go_out_girl.policy``) uses it too."""
+    s = life * (0.6 if counts[0] else 1.0)
+    if ch == NERAI:
+        s += 1.5 * (counts[4] + counts[5] + counts[6])
+    elif ch == TOYOKO:
+        s += 3.0 * counts[1]
+    elif ch == SHIAN:
+        s += 2.0 * (counts[2] + counts[3]) if counts[2] + counts[3] >= 3 else 0
+    elif ch == NIWA:
+        s += 0.5 * sum(1 for n in range(1, 6) if counts[n])
+    elif ch == KIRA:
+        s += 2.0
+    elif ch == TEN:
+        s += 1.0
+    elif ch == KYOKO:
+        s += 0.8 * sum(1 for n in range(1, 14) if counts[n] == 1) - 3
+    return s
+
+
 class GoOutGirlBot(Bot):
     name = "heuristic"
 
@@ -50,24 +72,7 @@ class GoOutGirlBot(Bot):
     def _choose(self, view: Game, legal: list[Action], counts: Counter[int]) -> Action:
         def score(a: Action) -> float:
             ch = view.character_of_card(view.values[a.slot])[1]  # type: ignore[arg-type]
-            life = view.life(ch)
-            s = life * (0.6 if counts[0] else 1.0)
-            if ch == NERAI:
-                s += 1.5 * (counts[4] + counts[5] + counts[6])
-            elif ch == TOYOKO:
-                s += 3.0 * counts[1]
-            elif ch == SHIAN:
-                s += 2.0 * (counts[2] + counts[3]) if counts[2] + counts[3] >= 3 else 0
-            elif ch == NIWA:
-                s += 0.5 * sum(1 for n in counts if 0 < n <= 5)
-            elif ch == KIRA:
-                s += 2.0
-            elif ch == TEN:
-                s += 1.0
-            elif ch == KYOKO:
-                singles = sum(1 for n, k in counts.items() if n and k == 1)
-                s += 0.8 * singles - 3
-            return s + self.rng.random() * 0.01
+            return character_score(counts, ch, view.life(ch)) + self.rng.random() * 0.01
         return max(legal, key=score)
 
     def _should_reveal(self, view: Game, counts: Counter[int]) -> bool:

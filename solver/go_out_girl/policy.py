@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 import random
 
+from p2pcards.bots.go_out_girl import character_score as _bot_character_score
+
 from .model import (
     BARRIER,
     DAMAGE_PH,
@@ -77,23 +79,8 @@ def should_reveal(b: Battle, p: int) -> bool:
 
 def character_score(h: list[int], ch: int) -> float:
     """The heuristic bot's score for choosing character ``ch`` with hand ``h`` (count vector),
-    before its tie-break."""
-    s = LIFE[ch] * (0.6 if h[GUARD] else 1.0)
-    if ch == NERAI:
-        s += 1.5 * (h[4] + h[5] + h[6])
-    elif ch == TOYOKO:
-        s += 3.0 * h[1]
-    elif ch == SHIAN:
-        s += 2.0 * (h[2] + h[3]) if h[2] + h[3] >= 3 else 0
-    elif ch == NIWA:
-        s += 0.5 * sum(1 for n in range(1, 6) if h[n])
-    elif ch == KIRA:
-        s += 2.0
-    elif ch == TEN:
-        s += 1.0
-    elif ch == KYOKO:
-        s += 0.8 * sum(1 for n in range(1, 14) if h[n] == 1) - 3
-    return s
+    before its tie-break: the bot's own rule (``p2pcards.bots.go_out_girl``)."""
+    return _bot_character_score(h, ch, LIFE[ch])
 
 
 def choose_character(h: list[int], options: list[int], rng: random.Random) -> int:
