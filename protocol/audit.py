@@ -35,6 +35,7 @@ from .steps import (
     envelope_problem,
     random_value,
     record_digest,
+    same_json,
     vec_digest,
 )
 
@@ -162,7 +163,7 @@ class _Auditor:
                 continue
             slot = self.byop.setdefault(op, {})
             if (step, sender) in slot:
-                if slot[(step, sender)] != body:
+                if not same_json(slot[(step, sender)], body):
                     self.stop(sender, op, step, "two different messages for one step")
                 continue  # the same message seen twice (e.g. two records merged)
             slot[(step, sender)] = body
@@ -208,7 +209,7 @@ class _Auditor:
                           else "a deck message after the end of the game")
         for (step, sender), body in sorted(msgs.items(), key=lambda x: x[0][1]):
             got = descriptor_of(body)
-            if got != desc:
+            if not same_json(got, desc):
                 problem = None if got is None else descriptor_problem(got, self.p.n_cards, self.n)
                 self.stop(sender, op, step, f"malformed operation: {problem}" if problem else
                           f"message describes another operation than {desc}")

@@ -36,6 +36,7 @@ from .steps import (
     make_commit,
     random_value,
     record_digest,
+    same_json,
     vec_digest,
 )
 
@@ -238,7 +239,7 @@ class DeckPeer:
 
     def _check_belongs(self, op: int, step: str, sender: int, body: dict[str, Any]) -> None:
         desc = self.ops[op]
-        if descriptor_of(body) != desc:
+        if not same_json(descriptor_of(body), desc):
             raise CheatDetected(sender, step, f"message describes another operation than {desc}", op)
         if sender not in self._senders(op, desc, step):
             raise CheatDetected(sender, step, f"unexpected {step} message for this operation", op)

@@ -62,6 +62,16 @@ def descriptor_of(body: dict[str, Any]) -> dict[str, Any] | None:
     return {"kind": kind, **{k: body[k] for k in DESC_FIELDS[kind]}}
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``true`` is not ``1`` and ``1.0`` is not ``1`` (Python's ``==``
+    says they are, so a message that swapped one for the other would pass for the original)."""
+    return _json(a) == _json(b)
+
+
+def _json(x: Any) -> str:
+    return json.dumps(x, sort_keys=True, separators=(",", ":"))
+
+
 def _is_int(x: Any) -> bool:
     return type(x) is int  # not a bool (nor any other subclass: JSON makes plain ints)
 

@@ -140,6 +140,25 @@ def test_a_message_whose_version_is_not_a_number_names_its_sender(
     assert not verdict.older and not verdict.clean and verdict.culprit == sender
 
 
+def test_a_slot_written_as_true_or_1_0_is_not_that_slot(finished: dict[str, Any]) -> None:
+    """Found by the hostile-values property test: Python's ``1 == True == 1.0`` let a message
+    whose descriptor said ``"slots": [true, 2]`` pass for ``[1, 2]``, live and in the audit.
+    JSON says they differ (SPEC.md "Envelope": the descriptor equals the seat's own as a JSON
+    value); the audit names the sender, whichever message it is."""
+    tried = 0
+    for i, (sender, body) in enumerate(finished["record"]["messages"]):
+        ones = [k for k, x in enumerate(body.get("slots") or []) if x == 1]
+        for swap in (True, 1.0):
+            if not ones:
+                continue
+            msgs = copy.deepcopy(finished["record"]["messages"])
+            msgs[i][1]["slots"][ones[0]] = swap
+            verdict = audit(finished["record"]["params"], msgs).verdict
+            assert verdict.culprit == sender and not verdict.clean, (i, swap, verdict)
+            tried += 1
+    assert tried >= 4
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), value=HOSTILE)
 def test_any_place_in_any_message_set_to_any_json_value_gets_a_verdict(

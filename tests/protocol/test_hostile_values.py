@@ -14,7 +14,7 @@ import os
 import random
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from protocol.audit import audit
@@ -29,6 +29,7 @@ EXAMPLES = 240 if os.environ.get("P2PCARDS_LONG") == "1" else 12
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(attacker=st.integers(0, 2), nth=st.integers(0, 5), pick=st.integers(0, 2**32),
        value=HOSTILE)
+@example(attacker=0, nth=3, pick=1, value=True)  # slot 1 written as true: Python's 1 == True
 def test_any_value_anywhere_in_a_message_is_named_by_every_honest_seat(
         attacker: int, nth: int, pick: int, value: Any) -> None:
     changed: list[bool] = []
