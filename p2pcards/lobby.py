@@ -17,7 +17,7 @@ import secrets
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,6 +112,7 @@ class PatientChannel(Channel):
         # private arrangement) is a decision, not lateness: ``lenient`` while it runs.
         self.late_after, self.late_budget = late_after, late_budget
         self.late: dict[int, float] = {}
+        self._waiting: dict[int, float] = {}  # present time of the wait under way, per awaited seat
         self.lenient = False
 
     async def send(self, to: int, topic: str, body: Message) -> None:
@@ -121,25 +122,61 @@ class PatientChannel(Channel):
         await self.inner.broadcast(topic, body)
 
     async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
+        return await self._wait(topic, timeout, None)
+
+    async def recv_from(self, topic: str, senders: Sequence[int],
+                        timeout: float | None = None) -> tuple[int, Message]:
+        return await self._wait(topic, timeout, tuple(senders))
+
+    async def _wait(self, topic: str, timeout: float | None,
+                    senders: tuple[int, ...] | None) -> tuple[int, Message]:
+        """The next message, counting the present time waited. Waiting on known ``senders``,
+        each one's wait is timed across calls (the deck calls again after filing another seat's
+        message) and a seat whose lateness runs over its budget is named during the wait, on
+        this program's own clock -- not only once its late message comes, so every program
+        waiting on a slow-dripping seat names it itself, each within a step of the others."""
         if timeout is None:
             return await self.inner.recv(topic)
-        left, paused = timeout, 0.0
+        if senders is not None:  # a wait on other seats than before ends the wait on those
+            self._waiting = {s: self._waiting.get(s, 0.0) for s in senders}
+        loop = asyncio.get_running_loop()
+        left, paused, waited = timeout, 0.0, 0.0
         while True:
             step = min(left, 0.5)
+            t0 = loop.time()
             try:
-                got = await self.inner.recv(topic, step)
+                got: tuple[int, Message] | None = await self.inner.recv(topic, step)
             except TimeoutError:
-                # a peer that keeps saying it lacks our messages is waited for, but not forever
-                unreached = bool(self.mesh.unreached()) and paused < MAX_UNREACHED_PAUSE
-                if unreached:
-                    paused += step
-                if not self.mesh.away and not unreached:
-                    left -= step
-                    if left <= 0:
-                        raise
-                continue
-            self._charge(got[0], timeout - left)  # present time waited for this message
-            return got
+                got = None
+            spent = loop.time() - t0
+            # a peer that keeps saying it lacks our messages is waited for, but not forever
+            unreached = bool(self.mesh.unreached()) and paused < MAX_UNREACHED_PAUSE
+            if unreached:
+                paused += spent
+            present = not self.mesh.away and not unreached
+            if present:
+                waited += spent
+                if senders is not None and not self.lenient:
+                    for s in senders:
+                        self._waiting[s] = self._waiting.get(s, 0.0) + spent
+            if got is not None:
+                if senders is None:
+                    self._charge(got[0], waited)  # present time waited for this message
+                elif got[0] in self._waiting:
+                    self._charge(got[0], self._waiting.pop(got[0]))
+                return got
+            for s in senders or ():
+                if self._overdue(s):
+                    self._charge(s, self._waiting.pop(s))  # raises: named now, not on arrival
+            if present:
+                left -= step
+                if left <= 0:
+                    raise TimeoutError
+
+    def _overdue(self, seat: int) -> bool:
+        waited = self._waiting.get(seat, 0.0)
+        return (not self.lenient and waited > self.late_after
+                and self.late.get(seat, 0.0) + waited - self.late_after > self.late_budget)
 
     def _charge(self, sender: int, waited: float) -> None:
         if self.lenient or waited <= self.late_after:

@@ -17,6 +17,7 @@ import json
 import time
 from abc import ABC, abstractmethod
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 Message = dict[str, Any]
@@ -68,6 +69,14 @@ class Channel(ABC):
         """The next message on ``topic``: ``(sender seat, body)``.
 
         Raises ``TimeoutError`` after ``timeout`` seconds with nothing received."""
+
+    async def recv_from(self, topic: str, senders: Sequence[int],
+                        timeout: float | None = None) -> tuple[int, Message]:
+        """``recv``, in a wait for a message from one of ``senders`` (other messages may end it
+        first). A channel may time those seats on their own clock: the lobby's channel names a
+        seat whose lateness runs over its budget during the wait, not only once its message
+        comes. By default, ``recv``."""
+        return await self.recv(topic, timeout)
 
     def others(self) -> list[int]:
         return [s for s in range(self.seats) if s != self.seat]

@@ -300,7 +300,7 @@ class DeckPeer:
                 raise DeckTimeout(senders[0], step, f"no {step} message within "
                                   f"{self.timeout:g} s", op)
             try:
-                s, body = await self.ch.recv(TOPIC, timeout=remaining)
+                s, body = await self.ch.recv_from(TOPIC, senders, timeout=remaining)
             except TimeoutError:
                 continue
             self._file(s, body)

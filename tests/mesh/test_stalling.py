@@ -107,12 +107,12 @@ async def test_a_seat_that_sends_every_deck_message_late_is_named(tmp_path):
     try:
         results = await asyncio.gather(runs[0], runs[2], return_exceptions=True)
         assert all(isinstance(r, TableStopped) for r in results), results
-        # lateness is charged as a late message arrives, so the claim's window (which reads
-        # nothing new) cannot confirm it: a program whose own charge was still short holds the
-        # first stop as a claim against bob (no culprit on another's word), never another seat
-        assert any(r.culprit == 1 for r in results), results
-        assert all("late again and again" in r.reason and (r.culprit == 1 or (
-            r.culprit is None and "naming bob without a proof" in r.reason)) for r in results)
+        # each program times its own wait on bob and names him the moment his lateness runs
+        # over, not once his late message comes: the first stop reaches the other program while
+        # it is still waiting on bob, and in the claim's window its own clock runs out too. So
+        # both record bob as their own finding, neither holds it as the other's claim.
+        assert all(r.culprit == 1 and "late again and again" in r.reason for r in results), \
+            [(r.culprit, r.reason) for r in results]
     finally:
         runs[1].cancel()
         await close_all(meshes)
@@ -158,3 +158,70 @@ async def test_a_silent_seat_is_named_by_every_program_on_its_own_clock(tmp_path
     finally:
         runs[1].cancel()
         await close_all(meshes)
+
+
+class _Present:
+    """A mesh where everyone is present and reached (the patient channel's only questions)."""
+    away: frozenset = frozenset()
+
+    def unreached(self) -> set:
+        return set()
+
+
+@run_async(timeout=30)
+async def test_a_dripping_seat_is_named_during_the_wait_not_when_its_message_comes():
+    """The attacker's budget: 1 s beyond 0.2 s a message. Its first message comes 0.8 s late
+    (charged 0.6 s). On its second, the program names it once 0.2 + 0.4 s have gone by --
+    while the dripper still holds the message back -- and other seats' messages arriving in
+    between do not restart the clock on it."""
+    from p2pcards.lobby import PatientChannel
+    from protocol.channel import InMemoryHub
+    from protocol.errors import DeckTimeout
+
+    hub = InMemoryHub(3)
+    me = PatientChannel(hub.channel(0), _Present(), late_after=0.2, late_budget=1.0)
+    dripper, other = hub.channel(1), hub.channel(2)
+
+    async def later(ch, delay):
+        await asyncio.sleep(delay)
+        await ch.send(0, "deck", {"from": ch.seat})
+
+    send = asyncio.create_task(later(dripper, 0.8))
+    assert (await me.recv_from("deck", [1], timeout=5.0))[0] == 1
+    await send
+    assert me.late[1] == pytest.approx(0.6, abs=0.15)
+
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    chatter = [asyncio.create_task(later(other, d)) for d in (0.15, 0.3, 0.45)]
+    late_message = asyncio.create_task(later(dripper, 3.0))
+    with pytest.raises(DeckTimeout) as caught:
+        while True:  # as the deck waits: file what comes from others, wait on for the dripper
+            if (await me.recv_from("deck", [1], timeout=5.0))[0] == 1:
+                break
+    named_after = loop.time() - t0
+    assert caught.value.peer == 1 and "late again and again" in caught.value.reason
+    assert 0.5 < named_after < 1.6, named_after  # 0.6 s plus a step, long before 3 s
+    late_message.cancel()
+    await asyncio.gather(*chatter)
+
+
+@run_async(timeout=30)
+async def test_a_person_arranging_is_not_charged_lateness():
+    """While the others wait for a person's private arrangement (``lenient``) the wait is a
+    decision: a long one names nobody and charges nothing."""
+    from p2pcards.lobby import PatientChannel
+    from protocol.channel import InMemoryHub
+
+    hub = InMemoryHub(2)
+    me = PatientChannel(hub.channel(0), _Present(), late_after=0.1, late_budget=0.2)
+    me.lenient = True
+
+    async def later():
+        await asyncio.sleep(0.8)
+        await hub.channel(1).send(0, "deck", {})
+
+    send = asyncio.create_task(later())
+    assert (await me.recv_from("deck", [1], timeout=5.0))[0] == 1
+    await send
+    assert me.late.get(1, 0.0) == 0.0
