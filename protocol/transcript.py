@@ -37,6 +37,7 @@ from .envelope import (
     parse_canonical,
 )
 from .identity import Identity, data_dir, ensure_dir, public_key_from_hex
+from .params import MAX_SEATS
 from .roster import Member
 
 TRANSCRIPT_VERSION = 1
@@ -244,9 +245,10 @@ def _table_record(path: Path, n: int, rec: Message) -> Transcript:
         if not (isinstance(table, str) and len(table) == 32):
             raise ValueError("bad table id")
         bytes.fromhex(table)
-        if not (
-            isinstance(seats, int) and seats >= 2 and isinstance(seat, int) and 0 <= seat < seats
-        ):
+        if not (isinstance(seats, int) and 2 <= seats <= MAX_SEATS):
+            # every seat gets a hash chain: an unsigned line saying 2**63 would fill the memory
+            raise ValueError(f"seats is {seats!r:.40}, not 2 to {MAX_SEATS}")
+        if not (isinstance(seat, int) and 0 <= seat < seats):
             raise ValueError("bad seats")
         public_key_from_hex(key)
         game_info, created, code = rec.get("game_info", {}), rec.get("created", 0), rec.get("code")

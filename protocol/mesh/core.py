@@ -24,6 +24,7 @@ from ..envelope import (
     canonical,
 )
 from ..identity import Identity
+from ..params import MAX_SEATS
 from ..roster import Member, check_name, entry_payload, normalize_address, roster_digest
 from ..tablecode import code_key, new_code, new_table_id, normalize_code, transport_secret
 from ..transcript import (
@@ -177,7 +178,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
     ) -> Mesh:
         """Open a table of ``seats`` seats with us at seat 0. ``mesh.code`` is the code to share.
         ``hold``: the deal waits for ``seal()`` and ``remove(seat)`` may clear a seat until then."""
-        if not isinstance(seats, int) or not 2 <= seats <= 16:
+        if not isinstance(seats, int) or not 2 <= seats <= MAX_SEATS:
             raise ValueError("a table has 2 to 16 seats")
         name = check_name(name or "host")
         code = normalize_code(code) if code else new_code()

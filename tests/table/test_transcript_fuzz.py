@@ -306,3 +306,14 @@ def test_a_malformed_action_names_its_sender_counted_from_1(game, tmp_path):
     code, out = run_audit(_write(tmp_path, game, recs))
     assert code == 1, out
     assert "[FAIL] game messages: a malformed action from alice (seat 1)" in out
+
+
+@pytest.mark.parametrize("seats", [2**63, 2007, 17, 1, True])
+def test_regression_a_table_record_claiming_huge_seats_is_refused_in_one_line(game, tmp_path, seats):
+    # was: MemoryError, after filling 24 GB (a hash chain for every seat the unsigned first
+    # line claims); found by the long byte-level fuzz (P2PCARDS_LONG=1, mutant 856)
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(_with_table_field(game, "seats", seats))
+    code, out = run_audit(path)
+    assert code != 0 and f"bad table record (seats is {seats!r}, not 2 to 16)" in out, out
+    check_reader(path, game)
