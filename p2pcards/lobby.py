@@ -107,9 +107,10 @@ class PatientChannel(Channel):
         self.seats = inner.seats
         # Slow drip: a seat that sends every deck message just inside the timeout would hold
         # the table for the timeout times the number of deck steps. A wait longer than
-        # ``late_after`` (present time) counts against the seat whose message ended it; past
-        # ``late_budget`` in all that seat is named. A person's choice inside a deck step (a
-        # private arrangement) is a decision, not lateness: ``lenient`` while it runs.
+        # ``late_after`` (present time) counts against the seat waited on (``recv_from``; for a
+        # plain ``recv``, the seat whose message ended it); past ``late_budget`` in all that seat
+        # is named, the moment it runs over. A person's choice inside a deck step (a private
+        # arrangement) is a decision, not lateness: ``lenient`` while it runs.
         self.late_after, self.late_budget = late_after, late_budget
         self.late: dict[int, float] = {}
         self._waiting: dict[int, float] = {}  # present time of the wait under way, per awaited seat
