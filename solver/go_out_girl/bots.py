@@ -32,6 +32,7 @@ NORMAL_BUDGET = 1_000
 STRONG_BUDGET = 4_000
 MODEL_OPPONENTS = True  # learn per seat whether it plays like the heuristic or at random
 RECORD = True  # with advisor.HISTORY: keep the others' turns this battle (history.BattleRecord)
+TREE_DEPTH = 0  # own decisions after each candidate chosen in-tree (tree.py; 0: flat search)
 RANDOM_TABLE = 0.5  # from this mean chance that the others play at random: the tuned policy
 
 
@@ -61,7 +62,8 @@ class SolverBot(Bot):
             return legal[0]
         return advise(view, legal, seed=self.rng.getrandbits(32), budget=self.budget,
                       noise=noise, own=own, default=default,
-                      record=self.record if RECORD and advisor.HISTORY else None).action
+                      record=self.record if RECORD and advisor.HISTORY else None,
+                      tree_depth=TREE_DEPTH).action
 
 
 class NormalBot(SolverBot):
