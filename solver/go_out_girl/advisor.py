@@ -243,7 +243,8 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
                 if c.node is None:
                     c.node = tree.Node()
                 v, steps = tree.playout(b, me, c.node, horizon, _prune, own, heuristic, noise=nz,
-                                        rng=random.Random(deal_seed ^ 0xB07), depth=tree_depth)
+                                        rng=random.Random(deal_seed ^ 0xB07), depth=tree_depth,
+                                        alts=_tree_alts())
             else:
                 v, steps = rollout(b, me, horizon, noise=noise,
                                    rng=random.Random(deal_seed ^ 0xB07), mine=own)
@@ -306,6 +307,19 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
         plan_plays = part.plays
     return Advice(best.action, best.text, reason + ".", plan, plan_plays, cands, rounds, spent,
                   time.perf_counter() - t0)
+
+
+def _tree_alts() -> tuple:
+    """The moves an in-tree decision weighs after the tuned policy's: the heuristic's and the
+    expert policy's (``expert.SELF_PLAY_W``), so the tree's few visits go to plausible moves."""
+    from .expert import SELF_PLAY_W, linear
+    global _ALTS
+    if _ALTS is None:
+        _ALTS = (heuristic, linear(SELF_PLAY_W))
+    return _ALTS
+
+
+_ALTS = None
 
 
 def _sample(info: ViewInfo, rng: random.Random) -> Battle:

@@ -8,13 +8,15 @@ all the deals of the search: single-observer information-set MCTS (Cowling, Powl
 play them. A node is a point of this seat's own decision sequence -- the root move, then the
 seat's own moves in order -- whatever the others did in between
 (open loop: the deals differ, and the seat sees the others' moves only as they happen). Its
-actions are the legal moves of the deal at hand (pruned as at the root, the tuned policy's move
-first), so an action is scored over the deals where it was available: UCB1 with availability
-counts (the ISMCTS rule) and a progressive bias towards the tuned policy's move, which is
-tried first and is left only for an action whose mean beats it.
+actions are the legal moves of the deal at hand -- the tuned policy's move first, then the
+heuristic's and the expert policy's, then the root's pruned order; at most ``WIDTH``, one more
+every ``WIDEN`` visits of the node (progressive widening) -- so an action is scored over the
+deals where it was available: UCB1 with availability counts (the ISMCTS rule) and a progressive
+bias towards the tuned policy's move, which is tried first and is left only for an action whose
+mean beats it.
 
-Each playout descends the tree for at most ``depth`` of the seat's decisions (``expand`` adds
-one node a playout), then continues as ``policy.rollout`` does (the tuned policy, the others as
+Each playout descends the tree for at most ``depth`` of the seat's decisions (one new node a
+playout), then continues as ``policy.rollout`` does (the tuned policy, the others as
 modelled, ``HORIZON`` decisions in all, ``estimate`` at the end); its value is backed up the
 path. The root candidates keep the flat search's common random numbers and its ``MARGIN`` guard
 (advisor.py); only what follows a root move changes.
@@ -31,9 +33,10 @@ from .model import OVER, Battle
 from .policy import estimate
 
 DEPTH = 1  # own decisions after the root move chosen in-tree
-WIDTH = 4  # actions considered at a node (pruned as at the root: the policy's move first)
-C = 0.7  # UCB exploration constant (win values in 0..1)
-BIAS = 0.5  # progressive bias of the tuned policy's move: BIAS / (visits + 1)
+WIDTH = 3  # actions considered at a node (pruned as at the root: the policy's move first)
+WIDEN = 6  # progressive widening: one more action each WIDEN visits of the node
+C = 0.35  # UCB exploration constant (win values in 0..1)
+BIAS = 1.0  # progressive bias of the tuned policy's move: BIAS / (visits + 1)
 
 
 class Node:
@@ -77,14 +80,17 @@ class Node:
 
 def playout(b: Battle, me: int, root: Node, horizon: int, prune, own, opp, *,
             noise: list[float], rng: random.Random, depth: int = DEPTH,
-            width: int = WIDTH) -> tuple[float, int]:
+            width: int | None = None, alts=()) -> tuple[float, int]:
     """Play ``b`` (the root move already made) on: this seat's next ``depth`` decisions from the
     tree under ``root``, the rest as ``policy.rollout`` plays (``own`` for this seat, ``opp`` for
-    the others with per-seat ``noise``). Backs the value up the path; (value, decisions)."""
+    the others with per-seat ``noise``). An in-tree decision considers ``own``'s move, then
+    ``alts``' moves (other policies), then the others in ``prune``'s order, at most ``width``
+    and one more every ``WIDEN`` visits of the node (progressive widening). Backs the value up the path; (value, decisions)."""
     steps = 0
     node: Node | None = root
     path: list[tuple[Node, tuple]] = []
     mine = 0
+    width = WIDTH if width is None else width
     rnd, pick = rng.random, rng.choice
     while b.phase != OVER and steps < horizon:
         t = b.turn
@@ -92,9 +98,14 @@ def playout(b: Battle, me: int, root: Node, horizon: int, prune, own, opp, *,
             if node is not None and mine < depth:
                 legal = b.legal()
                 first = own(b)
-                acts = prune(b, legal, width, own) if len(legal) > 1 else legal
-                if first not in acts:
-                    acts = [first] + acts[:-1]
+                k = min(width, 1 + node.visits // WIDEN)
+                acts = [first]
+                for pol in alts:  # the other policies' moves, then the pruned order
+                    if len(acts) < k and (x := pol(b)) not in acts:
+                        acts.append(x)
+                if len(acts) < k:
+                    acts += [x for x in prune(b, legal, k + len(acts), own)
+                             if x not in acts][:k - len(acts)]
                 a = node.select(acts, first)
                 path.append((node, a))
                 mine += 1
