@@ -14,6 +14,9 @@ With ``advisor.HISTORY`` (off: measured no better) they also keep the others' tu
   person waits for one hint, a bot battle makes thousands of moves). 12,000 measured no better
   against three heuristic bots (0.489 against 0.492 at 4,000 on the same 103 match seeds,
   paired standard error 0.034; docs/solver.md).
+
+``TREE_DEPTH`` > 0 has the bots choose their own next decisions after each candidate in-tree
+(``tree.py``, single-observer ISMCTS); off: measured no better (docs/solver.md, sixth pass).
 """
 
 from __future__ import annotations
