@@ -90,6 +90,8 @@ def test_tree_search_reads_the_view_only():
 
 
 def test_strong_bot_passes_its_tree_depth(monkeypatch):
+    """The strong level searches with the tree (``STRONG_TREE_DEPTH``), the normal level flat;
+    ``TREE_DEPTH`` overrides both."""
     seen = []
 
     def fake_advise(view, legal, **kw):
@@ -99,8 +101,9 @@ def test_strong_bot_passes_its_tree_depth(monkeypatch):
     monkeypatch.setattr(solver_bots, "advise", fake_advise)
     full, p = position(2, phase="turn", skip=8)
     view = full.view(p)
-    default = solver_bots.TREE_DEPTH
     solver_bots.StrongBot(p, 0).decide(view, view.legal(p))
-    monkeypatch.setattr(solver_bots, "TREE_DEPTH", default + 2)
+    solver_bots.NormalBot(p, 0).decide(view, view.legal(p))
+    monkeypatch.setattr(solver_bots, "TREE_DEPTH", 0)
     solver_bots.StrongBot(p, 0).decide(view, view.legal(p))
-    assert seen == [default, default + 2]
+    assert seen == [solver_bots.STRONG_TREE_DEPTH, 0, 0]
+    assert solver_bots.STRONG_TREE_DEPTH > 0
