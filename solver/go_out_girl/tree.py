@@ -23,10 +23,12 @@ path. The root candidates keep the flat search's common random numbers and its `
 
 Like the rest of the advisor it is handed only deals drawn from the seat's view.
 
-Measured (docs/solver.md, Go Out Girl, sixth pass): against three heuristic bots on match seeds
-0-199, depth 1 or 2 at 4,000 decisions a move and depth 1 at 12,000 are all within 0.011 of the
-flat search (paired standard errors about 0.028), with more eliminations; so it is off by
-default (``bots.TREE_DEPTH`` = 0) and kept for a later pass with a better leaf value.
+Measured (docs/solver.md, Go Out Girl, sixth pass): against three heuristic bots, depth 2 at
+12,000 decisions a move wins 0.553 of its battles over match seeds 0-399 against 0.496 for the
+flat search at 4,000 (paired +0.059 +- 0.020; +0.080 +- 0.028 on the held-out seeds 200-399) and
+beats the flat search at 12,000 on the same seeds by +0.076 +- 0.030 (0-199); depth 1 (4,000 or
+12,000) and depth 2 at 4,000 measured no better. The strong bot plays depth 2 at 12,000
+(``bots.STRONG_TREE_DEPTH``, ``STRONG_BUDGET``); the hint stays flat.
 """
 
 from __future__ import annotations
