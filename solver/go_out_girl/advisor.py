@@ -37,7 +37,7 @@ from p2pcards.engine import Action
 from p2pcards.games.go_out_girl.game import Game
 from solver import hints
 
-from . import history
+from . import history, tree
 from .convert import action_map
 from .determinize import ViewInfo
 from .exact import ExactSolver, TooBig
@@ -62,6 +62,7 @@ DEFAULT_POLICY = None  # the search's default move, if not OWN_POLICY's
 MARGIN = 1.0  # a move other than the tuned policy's must beat it by this many standard errors
 NOISE = 0.0  # the opponent model: the share of the others' playout moves picked at random
 INFER = False  # deals weighted by the refusals seen on the field (determinize.sample_inferred)
+TREE_DEPTH = 0  # own decisions after the root move chosen in-tree (tree.py; 0: the flat search)
 HISTORY = False  # with a bot's BattleRecord: deals resampled by the others' whole battle (history.py)
 
 
@@ -74,6 +75,7 @@ class Candidate:
     runs: int = 0
     alive: bool = True
     values: dict[int, float] = field(default_factory=dict, repr=False)  # round -> playout value
+    node: tree.Node | None = field(default=None, repr=False)  # with tree_depth: what follows
 
     @property
     def mean(self) -> float:
@@ -152,17 +154,21 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
            horizon: int | None = None, deadline: float | None = None,
            max_candidates: int | None = None,
            noise: float | list[float] | None = None, own=None, default=None,
-           record=None) -> Advice:
+           record=None, tree_depth: int | None = None) -> Advice:
     """The recommended action for the seat whose view this is, with its plan and reason.
     Parameters left ``None`` take the module's tuned constants (read at call time); ``own`` is
     this seat's playout policy (``OWN_POLICY``), ``default`` the move the search must clearly
     beat (``DEFAULT_POLICY``, or ``own``'s). ``record``: a bot's ``history.BattleRecord``; with
-    ``HISTORY`` the deals are drawn from a pool resampled by the others' recorded turns."""
+    ``HISTORY`` the deals are drawn from a pool resampled by the others' recorded turns.
+    ``tree_depth`` (``TREE_DEPTH``): this seat's next decisions after each candidate chosen by a
+    tree over the deals (``tree.py``) instead of by ``own``."""
     t0 = time.perf_counter()
     budget = BUDGET if budget is None else budget
     horizon = HORIZON if horizon is None else horizon
     max_candidates = MAX_CANDIDATES if max_candidates is None else max_candidates
     noise = NOISE if noise is None else noise
+    tree_depth = TREE_DEPTH if tree_depth is None else tree_depth
+    nz = list(noise) if isinstance(noise, (list, tuple)) else [noise] * view.n_players
     own = (OWN_POLICY if TUNED else heuristic) if own is None else own
     me = view.viewer
     if me is None or me < 0:
@@ -201,7 +207,6 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
 
     draw = None
     if record is not None and HISTORY and view.phase != "choose" and record.facts():
-        nz = list(noise) if isinstance(noise, (list, tuple)) else [noise] * view.n_players
         if history.FRESH:
             def draw(r: random.Random) -> Battle:
                 return record.pool_sis(info, r, nz, deals=1)[0][0]  # a new deal every round
@@ -234,8 +239,15 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
             b.rng = r
             if c.model is not None:
                 b.apply(c.model)
-            v, steps = rollout(b, me, horizon, noise=noise, rng=random.Random(deal_seed ^ 0xB07),
-                               mine=own)
+            if tree_depth and c.model is not None:
+                if c.node is None:
+                    c.node = tree.Node()
+                v, steps = tree.playout(b, me, c.node, horizon, _prune, own, heuristic, noise=nz,
+                                        rng=random.Random(deal_seed ^ 0xB07), depth=tree_depth,
+                                        alts=_tree_alts())
+            else:
+                v, steps = rollout(b, me, horizon, noise=noise,
+                                   rng=random.Random(deal_seed ^ 0xB07), mine=own)
             c.total += v
             c.runs += 1
             c.values[rounds] = v
@@ -295,6 +307,19 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
         plan_plays = part.plays
     return Advice(best.action, best.text, reason + ".", plan, plan_plays, cands, rounds, spent,
                   time.perf_counter() - t0)
+
+
+def _tree_alts() -> tuple:
+    """The moves an in-tree decision weighs after the tuned policy's: the heuristic's and the
+    expert policy's (``expert.SELF_PLAY_W``), so the tree's few visits go to plausible moves."""
+    from .expert import SELF_PLAY_W, linear
+    global _ALTS
+    if _ALTS is None:
+        _ALTS = (heuristic, linear(SELF_PLAY_W))
+    return _ALTS
+
+
+_ALTS = None
 
 
 def _sample(info: ViewInfo, rng: random.Random) -> Battle:

@@ -9,11 +9,16 @@ model it in the playouts as the heuristic bot or a random player, as its play so
 With ``advisor.HISTORY`` (off: measured no better) they also keep the others' turns this battle
 (``history.BattleRecord``) and the advisor weighs its deals by them.
 
-* ``StrongBot`` -- the advisor on ``STRONG_BUDGET`` decisions a move: the budget its strength is
-  measured at by ``scripts/bench_solver.py`` (the hint's own, ``advisor.BUDGET``, is larger: a
-  person waits for one hint, a bot battle makes thousands of moves). 12,000 measured no better
-  against three heuristic bots (0.489 against 0.492 at 4,000 on the same 103 match seeds,
-  paired standard error 0.034; docs/solver.md).
+* ``StrongBot`` -- the advisor on ``STRONG_BUDGET`` = 12,000 decisions a move with its own next
+  ``STRONG_TREE_DEPTH`` = 2 decisions after each candidate chosen in-tree (``tree.py``,
+  single-observer ISMCTS): against three heuristic bots over match seeds 0-399 it beats the flat
+  search at 4,000 decisions (the strong level before the sixth pass) and the flat search at
+  12,000, which alone measured worse than at 4,000 (docs/solver.md, Go Out Girl, sixth pass).
+  ``scripts/bench_solver.py`` measures it at this budget (the hint keeps its own flat search,
+  ``advisor.BUDGET``).
+
+``TREE_DEPTH``, if set, overrides every level's tree depth (``--set bots.TREE_DEPTH=0`` in
+``paired.py``: the flat search).
 """
 
 from __future__ import annotations
@@ -29,15 +34,18 @@ from .opponents import TableMemory
 from .policy import tuned
 
 NORMAL_BUDGET = 1_000
-STRONG_BUDGET = 4_000
+STRONG_BUDGET = 12_000  # with STRONG_TREE_DEPTH: the sixth pass's measured default
+STRONG_TREE_DEPTH = 2  # the strong bot's own next decisions chosen in-tree (tree.py)
 MODEL_OPPONENTS = True  # learn per seat whether it plays like the heuristic or at random
 RECORD = True  # with advisor.HISTORY: keep the others' turns this battle (history.BattleRecord)
+TREE_DEPTH = None  # if set, every level's tree depth (0: the flat search); None: the level's own
 RANDOM_TABLE = 0.5  # from this mean chance that the others play at random: the tuned policy
 
 
 class SolverBot(Bot):
     name = "solver"
     budget = STRONG_BUDGET
+    tree_depth = STRONG_TREE_DEPTH  # own decisions after each candidate chosen in-tree
 
     memory: TableMemory | None = None
     record: BattleRecord | None = None
@@ -61,12 +69,14 @@ class SolverBot(Bot):
             return legal[0]
         return advise(view, legal, seed=self.rng.getrandbits(32), budget=self.budget,
                       noise=noise, own=own, default=default,
-                      record=self.record if RECORD and advisor.HISTORY else None).action
+                      record=self.record if RECORD and advisor.HISTORY else None,
+                      tree_depth=self.tree_depth if TREE_DEPTH is None else TREE_DEPTH).action
 
 
 class NormalBot(SolverBot):
     name = "normal"
     budget = NORMAL_BUDGET
+    tree_depth = 0  # the flat search: a tree needs the visits of a larger budget
 
 
 class StrongBot(SolverBot):
