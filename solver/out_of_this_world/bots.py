@@ -46,6 +46,8 @@ class SolverBot(Bot):
     token = float(pimc.TOKEN)  # a Time token in its playouts' score, in points
     value = staticmethod(carry)  # the carry score of a round's end (search and last turns)
     rounds = 1  # the rounds each playout of the search plays (2: on through the next round)
+    z = pimc.Z  # standard errors of the paired difference an override must also pass (0: off)
+    more = pimc.MORE  # further worlds for the best move and the advisor's when it is close
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
@@ -59,7 +61,7 @@ class SolverBot(Bot):
         if (self.steps and view.phase == "go" and view.step in self.steps.split(",")
                 and sum(len(view.stack(i)) for i in range(view.n_stacks)) <= self.cards):
             act, _ = pimc.search(view, legal, act, self.rng, self.k, self.margin,
-                                 self.token, self.value, self.rounds)
+                                 self.token, self.value, self.rounds, self.z, self.more)
         return act
 
 
