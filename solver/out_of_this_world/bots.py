@@ -10,7 +10,8 @@ plan of the bot's own hand, priced from its view); they differ in the prices:
   stack cards (all face up) the exact round planner from its view (``endgame.py``); before that,
   at every take and action decision, the determinized round search (``pimc.py``) compares the
   set advisor's move with the others over worlds sampled from its view and overrides it when
-  another is better by ``margin`` carry points.
+  another is better by ``margin`` carry points and by ``z`` standard errors of the paired
+  difference over the worlds, a close verdict deciding on ``more`` further worlds (sixth pass).
 
 ``PlanBot`` is the strong bot without the search (the paired comparison in ``docs/solver.md``).
 Two opt-in settings of the search, not the default (fifth pass, docs/solver.md): ``value =
@@ -75,6 +76,8 @@ class StrongBot(SolverBot):
     prices = DEFAULT
     endgame = True
     steps = "take,action"
+    z = 1.0  # sixth pass: an override must also pass one standard error of its difference ...
+    more = 24  # ... and a close verdict plays 24 more worlds for the two moves (docs/solver.md)
 
 
 class PlanBot(StrongBot):
