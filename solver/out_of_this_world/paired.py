@@ -127,7 +127,7 @@ def _load(path: str) -> list[dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, nargs=2, default=(0, 12), metavar=("FIRST", "END"))
-    ap.add_argument("--adventures", nargs="+", default=list(ADVENTURES))
+    ap.add_argument("--adventures", nargs="+", default=list(ADVENTURES), choices=ADVENTURES)
     ap.add_argument("--level", choices=("strong", "plan", "normal"), default="strong")
     ap.add_argument("--set", action="append", default=[], metavar="module.NAME=value")
     ap.add_argument("--jobs", type=int, default=1)
