@@ -10,7 +10,8 @@ plan of the bot's own hand, priced from its view); they differ in the prices:
   stack cards (all face up) the exact round planner from its view (``endgame.py``); before that,
   at every take and action decision, the determinized round search (``pimc.py``) compares the
   set advisor's move with the others over worlds sampled from its view and overrides it when
-  another is better by ``margin`` carry points.
+  another is better by ``margin`` carry points and by ``z`` standard errors of the paired
+  difference over the worlds, a close verdict deciding on ``more`` further worlds (sixth pass).
 
 ``PlanBot`` is the strong bot without the search (the paired comparison in ``docs/solver.md``).
 Two opt-in settings of the search, not the default (fifth pass, docs/solver.md): ``value =
@@ -46,6 +47,8 @@ class SolverBot(Bot):
     token = float(pimc.TOKEN)  # a Time token in its playouts' score, in points
     value = staticmethod(carry)  # the carry score of a round's end (search and last turns)
     rounds = 1  # the rounds each playout of the search plays (2: on through the next round)
+    z = pimc.Z  # standard errors of the paired difference an override must also pass (0: off)
+    more = pimc.MORE  # further worlds for the best move and the advisor's when it is close
 
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
@@ -59,7 +62,7 @@ class SolverBot(Bot):
         if (self.steps and view.phase == "go" and view.step in self.steps.split(",")
                 and sum(len(view.stack(i)) for i in range(view.n_stacks)) <= self.cards):
             act, _ = pimc.search(view, legal, act, self.rng, self.k, self.margin,
-                                 self.token, self.value, self.rounds)
+                                 self.token, self.value, self.rounds, self.z, self.more)
         return act
 
 
@@ -73,6 +76,8 @@ class StrongBot(SolverBot):
     prices = DEFAULT
     endgame = True
     steps = "take,action"
+    z = 1.0  # sixth pass: an override must also pass one standard error of its difference ...
+    more = 24  # ... and a close verdict plays 24 more worlds for the two moves (docs/solver.md)
 
 
 class PlanBot(StrongBot):

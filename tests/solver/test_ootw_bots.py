@@ -29,8 +29,10 @@ def test_registry_levels():
 
 def test_whole_games_from_own_copies(monkeypatch):
     # 3 worlds a searched decision instead of 12: what this checks is whose view each decision
-    # saw, not the search's strength (at 12 the round search took 15 s of CPU here)
+    # saw, not the search's strength (at 12 the round search took 15 s of CPU here); 3 more
+    # worlds, not 24, at a close verdict
     monkeypatch.setattr(StrongBot, "k", 3)
+    monkeypatch.setattr(StrongBot, "more", 3)
     for seed, n, level in ((1, 4, "strong"), (2, 3, "normal")):
         g = new_game("out-of-this-world", n, {"adventure": "hit-the-books"})
         Spy.seen = []

@@ -247,3 +247,64 @@ def test_two_round_playout_deals_the_next_round_from_the_world():
         assert a1 == a2 and s1 == s2
         checked += 1
     assert checked >= 2
+
+
+def test_margin_by_standard_error_and_more_worlds_read_the_view_only(monkeypatch):
+    """The opt-in override rule (``z``: the paired difference must pass ``z`` standard errors;
+    ``more``: further worlds for the best move and the advisor's when the verdict is close)
+    stays a function of the view and plays the further worlds only for those two moves."""
+    import solver.out_of_this_world.pimc as pimc
+
+    calls = Counter()
+    real = pimc.playout
+
+    def counted(m, rng, **kw):
+        calls["n"] += 1
+        return real(m, rng, **kw)
+
+    monkeypatch.setattr(pimc, "playout", counted)
+    rng = random.Random(13)
+    checked = extended = 0
+    for seed in range(8):
+        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed * 2 + 1)
+        if full is None:
+            continue
+        view = full.view(p)
+        legal = view.legal(p)
+        first = legal[-1]
+        other = swap_hidden(full, p, rng)
+        calls["n"] = 0
+        a1, s1 = search(view, legal, first, random.Random(3), k=4, z=1.0, more=6)
+        n = calls["n"]
+        a2, s2 = search(other.view(p), other.view(p).legal(p), first, random.Random(3), k=4,
+                        z=1.0, more=6)
+        assert a1 == a2 and s1 == s2 and a1 in legal
+        assert n in (4 * len(s1), 4 * len(s1) + 2 * 6)  # the further worlds: two moves only
+        extended += n > 4 * len(s1)
+        checked += 1
+    assert checked >= 5 and extended >= 1, (checked, extended)
+
+
+def test_take_weights_choose_the_playouts_item_take(monkeypatch):
+    """``TAKE_WEIGHTS`` prices an Item take in the playouts: the fourth pass's weights (fit
+    first) take a low card that pairs with the hand over a high wild; the set advisor's kind of
+    weights (2, 3, 4: value first, a wild worth more) take the high wild."""
+    import solver.out_of_this_world.pimc as pimc
+
+    full, p = bot_decision("out-of-this-world", 4, 0, lambda g, q, legal: g.phase == "go"
+                           and g.step == "take")
+    m = round_from_game(full)
+    cards = m.r.cards
+    low = next(c for c, d in enumerate(cards) if d.is_item and d.value == 3 and d.type != "wild"
+               and not d.effects)
+    mate = low  # the hand holds another card of the same class: the same value
+    wild = max((c for c, d in enumerate(cards) if d.is_item and d.type == "wild"),
+               key=lambda c: cards[c].value)
+    assert cards[wild].value >= 6
+    m.hands[p] = (mate,)
+    m.stacks = [(low,), (wild,), (), (), ()]
+    m.turn, m.step = p, "T"
+    rng = random.Random(0)
+    assert greedy(m, rng) == ("T", 0, False)  # fit 2 x 10 + 3 against fit 1 x 10 + 6 or more
+    monkeypatch.setattr(pimc, "TAKE_WEIGHTS", (2, 3, 4))
+    assert greedy(m, rng) == ("T", 1, False)  # 4 + 9 against 2 + 18 or more + 4
