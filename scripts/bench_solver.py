@@ -18,9 +18,12 @@
   beside the heuristic team's. Since the fourth pass the strong team runs the determinized round
   search at every take and action (about 6.5 s of CPU a game instead of about 1). Measured on
   two idle cores with ``--jobs 2``: 200 Patrol seeds took 670 s and 30 seeds of each adventure
-  549 s (22 minutes for the Out Of This World part), so the defaults are 120 Patrol seeds and 20
-  of each adventure (about 13 minutes), to keep the whole benchmark under 30 minutes;
-  ``--seeds 200 --seeds-each 30`` plays the larger run.
+  549 s (22 minutes for the Out Of This World part), so the defaults are 80 Patrol seeds and 20
+  of each adventure, to keep the whole benchmark under 30 minutes;
+  ``--seeds 200 --seeds-each 30`` plays the larger run. Since the sixth pass the strong Go Out
+  Girl bot searches 12,000 decisions a move with a tree over its own next two decisions (about
+  1 s of CPU a battle, three times before), so its battles are 600 against heuristic bots and
+  400 against random ones by default; the bot games use one process per core.
 
 Every strength figure is printed beside today's (``TODAY``: the figures before issue 15, same
 seeds) and its target (``TARGETS``). Prints medians and ratios with the machine's core count;
@@ -291,7 +294,7 @@ def bench_setplan(per_size: int = 20) -> dict:
     return cpsat_versus_brute("ootw_setplan", times)
 
 
-OOTW_SEEDS = 120  # Patrol the Block seeds (the larger run: --seeds 200)
+OOTW_SEEDS = 80  # Patrol the Block seeds (the larger run: --seeds 200)
 OOTW_SEEDS_EACH = 20  # per adventure, for the all-adventures rate (the larger run: 30)
 
 # Today's figures: main before issue 15, the same seeds (docs/solver.md, issue 15). None: not
@@ -403,15 +406,17 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--json-out", metavar="FILE", help="also write the JSON object to FILE")
     ap.add_argument("--positions", type=int, default=200, help="hint positions (default 200)")
-    ap.add_argument("--battles", type=int, default=1200,
-                    help="Go Out Girl battles per opponent (default 1200: about 7 minutes with --jobs 2)")
-    ap.add_argument("--jobs", type=int, default=1, help="processes for the bot battles (default 1)")
+    ap.add_argument("--battles", type=int, default=600,
+                    help="Go Out Girl battles against heuristic bots (default 600: the strong bot "
+                    "searches about 1 s of CPU a battle since the sixth pass)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="processes for the bot battles (default: one per core)")
     ap.add_argument("--gog-budget", type=int, default=None,
                     help="the strong Go Out Girl bot's playout budget in the battles (default its "
                     f"own, {StrongBot.budget}, what --bot-level strong plays; the normal level's "
                     f"is {NormalBot.budget})")
-    ap.add_argument("--battles-random", type=int, default=None,
-                    help="Go Out Girl battles against random bots (default --battles)")
+    ap.add_argument("--battles-random", type=int, default=400,
+                    help="Go Out Girl battles against random bots (default 400)")
     ap.add_argument("--skip-bots", action="store_true", help="leave out the (long) bot games")
     ap.add_argument("--games", default="gog,ootw,gar",
                     help="which games to benchmark (default gog,ootw,gar)")
@@ -429,6 +434,7 @@ def main() -> None:
     per_size = 20
     if args.quick:
         args.positions, args.battles, args.seeds, args.seeds_each = 30, 40, 16, 4
+        args.battles_random = 40
         per_size = 4
     games = set(args.games.split(","))
     out: dict = {"cores": os.cpu_count(), "num_workers": 1}
