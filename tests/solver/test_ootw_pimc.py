@@ -52,20 +52,26 @@ def test_worlds_keep_the_view_and_deal_only_unseen_cards():
     assert checked >= 4
 
 
-def test_same_view_same_move_and_scores():
-    rng = random.Random(7)
-    checked = compared = 0
+def _same_view_pairs(rng: random.Random):
+    """(seat, its view, its legal moves, the other view): at an action decision of the strong
+    team's games (seeds 0-7), the seat's view and the view of the same seat in a full state
+    with other hidden cards (the same view, checked)."""
     for seed in range(8):
         full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed * 2 + 1)
         if full is None:
             continue
         view = full.view(p)
-        legal = view.legal(p)
-        other = swap_hidden(full, p, rng)
-        assert other.view(p) == view
+        other = swap_hidden(full, p, rng).view(p)
+        assert other == view
+        yield p, view, view.legal(p), other
+
+
+def test_same_view_same_move_and_scores():
+    checked = compared = 0
+    for p, view, legal, other in _same_view_pairs(random.Random(7)):
         first = legal[-1]  # no action: a candidate the search must compare with the others
         a1, s1 = search(view, legal, first, random.Random(3), k=4)
-        a2, s2 = search(other.view(p), other.view(p).legal(p), first, random.Random(3), k=4)
+        a2, s2 = search(other, other.legal(p), first, random.Random(3), k=4)
         assert a1 == a2 and s1 == s2
         assert a1 in legal
         compared += len(s1) >= 2
@@ -263,21 +269,13 @@ def test_margin_by_standard_error_and_more_worlds_read_the_view_only(monkeypatch
         return real(m, rng, **kw)
 
     monkeypatch.setattr(pimc, "playout", counted)
-    rng = random.Random(13)
     checked = extended = 0
-    for seed in range(8):
-        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed * 2 + 1)
-        if full is None:
-            continue
-        view = full.view(p)
-        legal = view.legal(p)
+    for p, view, legal, other in _same_view_pairs(random.Random(13)):
         first = legal[-1]
-        other = swap_hidden(full, p, rng)
         calls["n"] = 0
         a1, s1 = search(view, legal, first, random.Random(3), k=4, z=1.0, more=6)
         n = calls["n"]
-        a2, s2 = search(other.view(p), other.view(p).legal(p), first, random.Random(3), k=4,
-                        z=1.0, more=6)
+        a2, s2 = search(other, other.legal(p), first, random.Random(3), k=4, z=1.0, more=6)
         assert a1 == a2 and s1 == s2 and a1 in legal
         assert n in (4 * len(s1), 4 * len(s1) + 2 * 6)  # the further worlds: two moves only
         extended += n > 4 * len(s1)
