@@ -40,6 +40,7 @@ MODEL_OPPONENTS = True  # learn per seat whether it plays like the heuristic or 
 RECORD = True  # with advisor.HISTORY: keep the others' turns this battle (history.BattleRecord)
 TREE_DEPTH = None  # if set, every level's tree depth (0: the flat search); None: the level's own
 RANDOM_TABLE = 0.5  # from this mean chance that the others play at random: the tuned policy
+RANDOM_TABLE_BUDGET = 4_000  # ... and the flat search on this budget (no tree)
 
 
 class SolverBot(Bot):
@@ -53,6 +54,7 @@ class SolverBot(Bot):
     def decide(self, view: Game | None, legal: list[Action]) -> Action:  # type: ignore[override]
         assert view is not None
         noise = own = default = None
+        random_table = False
         if MODEL_OPPONENTS:
             if self.memory is None:
                 self.memory = TableMemory(self.seat, view.n_players)
@@ -61,16 +63,24 @@ class SolverBot(Bot):
             others = [x for q, x in enumerate(noise) if q != self.seat]
             if advisor.TUNED and sum(others) / len(others) >= RANDOM_TABLE:
                 own = default = tuned  # the tuned policy plays better against random players
+                random_table = True
         if RECORD and advisor.HISTORY:
             if self.record is None:
                 self.record = BattleRecord(self.seat, view.n_players)
             self.record.observe(view)
         if len(legal) == 1:
             return legal[0]
-        return advise(view, legal, seed=self.rng.getrandbits(32), budget=self.budget,
+        depth = self.tree_depth if TREE_DEPTH is None else TREE_DEPTH
+        budget = self.budget
+        if random_table and depth:
+            # the tree was measured against heuristic players; at a table of random ones the
+            # flat search of the fifth pass plays better (0.938 against 0.897 on the benchmark's
+            # battles against random bots)
+            depth, budget = 0, min(budget, RANDOM_TABLE_BUDGET)
+        return advise(view, legal, seed=self.rng.getrandbits(32), budget=budget,
                       noise=noise, own=own, default=default,
                       record=self.record if RECORD and advisor.HISTORY else None,
-                      tree_depth=self.tree_depth if TREE_DEPTH is None else TREE_DEPTH).action
+                      tree_depth=depth).action
 
 
 class NormalBot(SolverBot):
