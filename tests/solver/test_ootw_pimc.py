@@ -25,13 +25,19 @@ def _action(g, p, legal) -> bool:
     return g.phase == "go" and g.step == "action" and len(legal) > 2
 
 
+def _decisions(seeds, skip):
+    """(full state, seat) at an action decision of the strong team's game of each seed, the
+    ``skip(seed)``-th such decision; seeds whose game has none are left out."""
+    for seed in seeds:
+        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=skip(seed))
+        if full is not None:
+            yield full, p
+
+
 def test_worlds_keep_the_view_and_deal_only_unseen_cards():
     rng = random.Random(1)
     checked = 0
-    for seed in range(6):
-        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed * 3)
-        if full is None:
-            continue
+    for full, p in _decisions(range(6), lambda seed: seed * 3):
         view = full.view(p)
         u = Unseen(view)
         for _ in range(5):
@@ -56,10 +62,7 @@ def _same_view_pairs(rng: random.Random):
     """(seat, its view, its legal moves, the other view): at an action decision of the strong
     team's games (seeds 0-7), the seat's view and the view of the same seat in a full state
     with other hidden cards (the same view, checked)."""
-    for seed in range(8):
-        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed * 2 + 1)
-        if full is None:
-            continue
+    for full, p in _decisions(range(8), lambda seed: seed * 2 + 1):
         view = full.view(p)
         other = swap_hidden(full, p, rng).view(p)
         assert other == view
@@ -82,10 +85,7 @@ def test_same_view_same_move_and_scores():
 def test_the_playout_policy_finishes_rounds_with_legal_moves():
     rng = random.Random(2)
     ends = Counter()
-    for seed in range(6):
-        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed)
-        if full is None:
-            continue
+    for full, _ in _decisions(range(6), lambda seed: seed):
         m = round_from_game(full)
         for _ in range(400):
             if m.result is not None:
@@ -216,10 +216,7 @@ def test_two_round_playout_deals_the_next_round_from_the_world():
     the next round; the search with two rounds stays a function of the view."""
     rng = random.Random(5)
     checked = 0
-    for seed in range(4):
-        full, p = bot_decision("out-of-this-world", 4, seed, _action, skip=seed * 2)
-        if full is None:
-            continue
+    for full, p in _decisions(range(4), lambda seed: seed * 2):
         view = full.view(p)
         deal = Unseen(view).deal(rng)
         nxt = Next(view, deal, random.Random(1), view.n_stacks)
