@@ -19,16 +19,17 @@ fifth pass). They read the full state on purpose and are never players.
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
-import importlib
 import json
 import time
+from functools import partial
 
 from p2pcards.bots.base import RandomBot
 from p2pcards.bots.go_out_girl import GoOutGirlBot
 from p2pcards.engine import LocalDealer, play
 from p2pcards.games import new_game
+from solver import measure
+from solver.measure import mean_se
 
 from . import advisor, bots
 
@@ -106,17 +107,7 @@ def match(seed: int, opponent: str = "heuristic", level=None) -> dict:
             "eliminated": out["eliminated"], "cpu": round(time.process_time() - t, 3)}
 
 
-def set_constant(spec: str) -> None:
-    name, value = spec.split("=", 1)
-    mod, attr = name.rsplit(".", 1)
-    m = importlib.import_module(f"solver.go_out_girl.{mod}")
-    if not hasattr(m, attr):
-        raise SystemExit(f"no constant {name}")
-    try:
-        v = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        v = value
-    setattr(m, attr, v)
+set_constant = partial(measure.set_constant, "solver.go_out_girl")  # --set module.NAME=value
 
 
 def compare(a: list[dict], b: list[dict]) -> dict:
@@ -126,8 +117,7 @@ def compare(a: list[dict], b: list[dict]) -> dict:
     seeds = sorted(set(sa) & set(sb))
     d = [sb[s]["wins"] / sb[s]["battles"] - sa[s]["wins"] / sa[s]["battles"] for s in seeds]
     n = len(d)
-    mean = sum(d) / n
-    se = (sum((x - mean) ** 2 for x in d) / (n - 1) / n) ** 0.5 if n > 1 else float("nan")
+    mean, se = mean_se(d)
 
     def share(rows):
         w = sum(r["wins"] for r in rows)

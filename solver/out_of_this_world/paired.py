@@ -15,15 +15,16 @@ and in team points, each with the standard error of that mean) and the CPU a gam
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
-import importlib
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 from p2pcards.engine import LocalDealer, play
 from p2pcards.games import new_game
+from solver import measure
+from solver.measure import mean_se
 
 ADVENTURES = ("patrol-the-block", "birthday-bash", "hit-the-books", "night-school",
               "stained-glass", "confrontation")
@@ -44,20 +45,7 @@ def game(adventure: str, seed: int, level: str = "strong") -> dict:
             "points": sum(o["points"]), "cpu": round(time.process_time() - t, 3)}
 
 
-def set_constant(spec: str) -> None:
-    """``module.NAME=value`` or ``module.Class.NAME=value`` in ``solver.out_of_this_world``."""
-    name, value = spec.split("=", 1)
-    mod, *path = name.split(".")
-    obj = importlib.import_module(f"solver.out_of_this_world.{mod}")
-    for attr in path[:-1]:
-        obj = getattr(obj, attr)
-    if not path or not hasattr(obj, path[-1]):
-        raise SystemExit(f"no constant {name}")
-    try:
-        v = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        v = value
-    setattr(obj, path[-1], v)
+set_constant = partial(measure.set_constant, "solver.out_of_this_world")  # --set module.NAME=value
 
 
 def _work(args: tuple[list[str], str, list[tuple[str, int]]]) -> list[dict]:
@@ -65,13 +53,6 @@ def _work(args: tuple[list[str], str, list[tuple[str, int]]]) -> list[dict]:
     for spec in sets:
         set_constant(spec)
     return [game(a, s, level) for a, s in games]
-
-
-def _mean_se(d: list[float]) -> tuple[float, float]:
-    n = len(d)
-    mean = sum(d) / n
-    se = (sum((x - mean) ** 2 for x in d) / (n - 1) / n) ** 0.5 if n > 1 else float("nan")
-    return mean, se
 
 
 def compare(a: list[dict], b: list[dict]) -> dict:
@@ -89,8 +70,8 @@ def compare(a: list[dict], b: list[dict]) -> dict:
             continue
         dw = [int(kb[k]["won"]) - int(ka[k]["won"]) for k in keys]
         dp = [kb[k]["points"] - ka[k]["points"] for k in keys]
-        mw, sw = _mean_se(dw)
-        mp, sp = _mean_se(dp)
+        mw, sw = mean_se(dw)
+        mp, sp = mean_se(dp)
         seeds = sorted({k[1] for k in keys})
         out[name] = {
             "games": len(keys), "seeds": f"{seeds[0]}-{seeds[-1]}",

@@ -28,6 +28,7 @@ import random
 
 from p2pcards.games.out_of_this_world.data import TYPES, WILD
 from p2pcards.games.out_of_this_world.game import Game
+from solver.measure import mean_se
 
 from .endgame import TOKEN, carry
 from .model import (
@@ -304,12 +305,7 @@ def candidates(view: Game, legal, first) -> list[tuple]:
 
 def _paired(xs: list[float], ys: list[float]) -> tuple[float, float]:
     """The mean of ``xs - ys`` world by world and its standard error."""
-    d = [x - y for x, y in zip(xs, ys, strict=True)]
-    n = len(d)
-    mean = sum(d) / n
-    if n < 2:
-        return mean, 0.0
-    return mean, (sum((x - mean) ** 2 for x in d) / (n - 1) / n) ** 0.5
+    return mean_se([x - y for x, y in zip(xs, ys, strict=True)])
 
 
 def search(view: Game, legal, first_action, rng: random.Random, k: int = K,
@@ -355,18 +351,18 @@ def search(view: Game, legal, first_action, rng: random.Random, k: int = K,
     if best == first:
         return first_action, means
 
-    def need(mean: float, se: float) -> float:
-        return max(margin, z * se)
+    def need(se: float) -> float:  # what an override must gain (nan se: the margin alone)
+        return max(margin, z * se) if se == se else margin
 
     d, se = _paired(scores[best], scores[first])
-    if more > 0 and abs(d - need(d, se)) < 2 * se:
+    if more > 0 and abs(d - need(se)) < 2 * se:
         extra = worlds([first, best], more)
         scores[first] = scores[first] + extra[0]
         scores[best] = scores[best] + extra[1]
         means[first] = sum(scores[first]) / len(scores[first])
         means[best] = sum(scores[best]) / len(scores[best])
         d, se = _paired(scores[best], scores[first])
-    if d > need(d, se):
+    if d > need(se):
         amap = action_map(view, legal)
         return amap[best], means
     return first_action, means
