@@ -75,7 +75,7 @@ class TranscriptAudit:
 
 def _who(names: list[str], seat: object) -> str:
     """A seat as a person reads it: its name and its number counted from 1."""
-    if isinstance(seat, int) and 0 <= seat < len(names):
+    if type(seat) is int and 0 <= seat < len(names):
         return f"{names[seat]} (seat {seat + 1})"
     return f"an unknown sender ({seat!r:.20})"
 
@@ -86,9 +86,9 @@ def _stop_words(stop: dict[str, Any], names: list[str]) -> str:
     claim, and the checks below are what decide."""
     reason = printable(str(stop.get("reason", "")), newlines=False)[:500]
     culprit, claimed = stop.get("culprit"), stop.get("claimed")
-    if isinstance(culprit, int) and 0 <= culprit < len(names):
+    if type(culprit) is int and 0 <= culprit < len(names):
         return f"{reason} (recorded culprit: {_who(names, culprit)})"
-    if isinstance(claimed, int) and 0 <= claimed < len(names):
+    if type(claimed) is int and 0 <= claimed < len(names):
         return (f"{reason} (an unproven claim against {_who(names, claimed)}: no culprit recorded; "
                 "the checks below decide)")
     return f"{reason} (no culprit recorded)"
@@ -214,11 +214,13 @@ def audit_transcript(path: str) -> TranscriptAudit:
             continue
         step = e.body.get("step")
         try:
+            if type(step) is not int:  # JSON: true and 1.0 are not a step number
+                raise ValueError(step)
             action = Action.from_json(e.body.get("action"))
         except ValueError:
-            rep.add("game messages", False, f"a malformed action from {_who(names, e.sender)}")
+            rep.add("game messages", False, f"a malformed game message from {_who(names, e.sender)}")
             return rep
-        if not isinstance(step, int) or step in decisions:
+        if step in decisions:
             rep.add("game messages", False, f"{_who(names, e.sender)} sent a second action for step {step}")
             return rep
         decisions[step] = Decision(e.sender, action)

@@ -81,7 +81,7 @@ class GameInfo:
             raise ConfigError("the table did not say which game it plays")
         game_class(d["game"])  # raises ConfigError for a game this version does not know
         players, options = d.get("players"), d.get("options", {})
-        if not isinstance(players, int) or not isinstance(options, dict):
+        if type(players) is not int or not isinstance(options, dict):
             raise ConfigError("the table's game description is malformed")
         wait, turn = d.get("wait", WAIT), d.get("turn_time")
         if not _seconds(wait) or wait <= 0 or not (turn is None or _seconds(turn)):

@@ -254,7 +254,7 @@ class Table:
         """Check a game message as it arrives while ``player`` is to move, and keep it for its
         step; ``TableStopped`` names its sender when it cannot be right."""
         step = msg.get("step") if isinstance(msg, dict) else None
-        if not isinstance(step, int) or "action" not in msg:
+        if type(step) is not int or "action" not in msg:  # JSON: true and 1.0 are not a step
             raise TableStopped(sender, f"{self._name(sender)} sent a malformed game message")
         if step > self.step + MAX_AHEAD:
             raise TableStopped(sender, f"{self._name(sender)} sent an action for step {step}, "

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import elgamal as eg
+from .envelope import is_int
 from .errors import DeckError
 from .group import Point
 from .kdf import PeerSecrets
@@ -150,12 +151,12 @@ class _Auditor:
         self.older_version()
         for item in self.messages:
             sender, body = item
-            problem = envelope_problem(body, sender, self.n) if isinstance(sender, int) else "bad sender"
+            problem = envelope_problem(body, sender, self.n) if is_int(sender) else "bad sender"
             if problem is not None:
                 op = body.get("op") if isinstance(body, dict) else None
                 step = body.get("step") if isinstance(body, dict) else None
-                self.stop(sender if isinstance(sender, int) else None,
-                          op if isinstance(op, int) else None,
+                self.stop(sender if is_int(sender) else None,
+                          op if is_int(op) else None,
                           step if isinstance(step, str) else None, problem)
             op, step = body["op"], body["step"]
             if step == "abort":

@@ -153,8 +153,11 @@ def envelope_hash(env: Message) -> str:
     return hashlib.sha256(canonical(env)).hexdigest()
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+def is_int(v: Any) -> bool:
+    """A JSON integer: not ``true`` or ``false`` (Python's bools are ints) nor ``1.0``. Every
+    number read off the wire is checked with this, so that no program reads ``true`` as ``1``
+    where a verifier written from the docs would reject it."""
+    return type(v) is int
 
 
 def _is_hex(v: Any, n: int) -> bool:
@@ -241,7 +244,7 @@ def check_shape(env: Any, seats: int) -> None:
     """Structural checks that need no key; ``EnvelopeError`` with the reason."""
     if not isinstance(env, dict):
         raise EnvelopeError("envelope is not an object")
-    seat = env.get("from") if _is_int(env.get("from")) else None
+    seat = env.get("from") if is_int(env.get("from")) else None
     base = {"v", "table", "from", "seq", "prev", "to", "topic", "sig"}
     keys = set(env)
     if keys == base | {"body"}:
@@ -250,19 +253,19 @@ def check_shape(env: Any, seats: int) -> None:
         private = True
     else:
         raise EnvelopeError(f"envelope has fields {sorted(keys)}", env, seat)
-    if env["v"] != VERSION or not _is_int(env["v"]):
+    if env["v"] != VERSION or not is_int(env["v"]):
         raise EnvelopeError(f"unsupported envelope version {env['v']!r}", env, seat)
     if not _is_hex(env["table"], 32):
         raise EnvelopeError("table id is not 32 hex digits", env, seat)
     if seat is None or not 0 <= seat < seats:
         raise EnvelopeError(f"sender seat {env['from']!r} is not a seat of this table", env)
-    if not _is_int(env["seq"]) or env["seq"] < 1:
+    if not is_int(env["seq"]) or env["seq"] < 1:
         raise EnvelopeError(f"bad sequence number {env['seq']!r}", env, seat)
     if not _is_hex(env["prev"], 64):
         raise EnvelopeError("prev is not a 64-hex hash", env, seat)
     to = env["to"]
     if private:
-        if not _is_int(to) or not 0 <= to < seats or to == seat:
+        if not is_int(to) or not 0 <= to < seats or to == seat:
             raise EnvelopeError(f"private envelope to bad seat {to!r}", env, seat)
         if not isinstance(env["box"], str):
             raise EnvelopeError("box is not a string", env, seat)

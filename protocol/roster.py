@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .envelope import Message, canonical, unb64
+from .envelope import Message, canonical, is_int, unb64
 from .identity import b32, fingerprint, public_key_from_hex, verify
 
 ENTRY_DOMAIN = b"p2pcards/v1/entry\n"
@@ -55,7 +55,7 @@ class Member:
         if not isinstance(d, dict) or set(d) != {"seat", "name", "key", "addr", "sig"}:
             raise ValueError("roster entry has the wrong fields")
         seat, name, addr = d["seat"], d["name"], d["addr"]
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+        if not is_int(seat) or not 0 <= seat < seats:
             raise ValueError(f"roster entry has bad seat {seat!r}")
         check_name(name)
         normalize_address(addr)

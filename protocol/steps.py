@@ -16,6 +16,7 @@ from typing import Any
 
 from . import elgamal as eg
 from . import proofs as pf
+from .envelope import is_int
 from .errors import CheatDetected, Equivocation
 from .group import Point, Scalar, add, base_mul, card_table, lp, u32, u64
 from .kdf import PeerSecrets
@@ -72,14 +73,10 @@ def _json(x: Any) -> str:
     return json.dumps(x, sort_keys=True, separators=(",", ":"))
 
 
-def _is_int(x: Any) -> bool:
-    return type(x) is int  # not a bool (nor any other subclass: JSON makes plain ints)
-
-
 def _index_list(v: Any, bound: int, what: str, empty: bool = False) -> str | None:
     if not isinstance(v, list) or (not v and not empty):
         return f"{what} is not a {'' if empty else 'non-empty '}list"
-    if len(v) > bound or any(not _is_int(x) or not 0 <= x < bound for x in v):
+    if len(v) > bound or any(not is_int(x) or not 0 <= x < bound for x in v):
         return f"{what} holds something other than a number from 0 to {bound - 1}"
     if len(set(v)) != len(v):
         return f"{what} repeats an entry"
@@ -99,7 +96,7 @@ def descriptor_problem(desc: dict[str, Any], n_cards: int, seats: int) -> str | 
             return problem
     if kind == "shuffle":
         by = desc.get("by")
-        if by is not None and (not _is_int(by) or not 0 <= by < seats):
+        if by is not None and (not is_int(by) or not 0 <= by < seats):
             return f"by is {by!r}, not a seat"
     elif kind == "open":
         to = desc.get("to")
@@ -110,7 +107,7 @@ def descriptor_problem(desc: dict[str, Any], n_cards: int, seats: int) -> str | 
             return "to is not in ascending order"
     elif kind == "random":
         n = desc.get("n")
-        if not _is_int(n) or not 0 < n < 2**64:
+        if not is_int(n) or not 0 < n < 2**64:
             return f"n is {n!r}, not a range size from 1 to 2^64 - 1"
     return None
 
@@ -251,11 +248,11 @@ def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
     step, op = body.get("step"), body.get("op")
     if not isinstance(step, str) or step not in STEP_FIELDS:
         return f"unknown step {step!r}"
-    if not _is_int(op) or not 0 <= op < 2**63:
+    if not is_int(op) or not 0 <= op < 2**63:
         return "malformed message (op)"
-    if not _is_int(body.get("seat")) or body["seat"] != sender or not 0 <= sender < min(seats, MAX_SEATS):
+    if not is_int(body.get("seat")) or body["seat"] != sender or not 0 <= sender < min(seats, MAX_SEATS):
         return f"message claims to come from seat {body.get('seat')!r}"
-    if not _is_int(body.get("v")) or body["v"] != VERSION:
+    if not is_int(body.get("v")) or body["v"] != VERSION:
         return f"unknown protocol version {body.get('v')!r}"
     desc = descriptor_of(body)
     if desc is None:

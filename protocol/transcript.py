@@ -33,6 +33,7 @@ from .envelope import (
     Verifier,
     box_key,
     canonical,
+    is_int,
     open_box,
     parse_canonical,
 )
@@ -245,11 +246,11 @@ def _table_record(path: Path, n: int, rec: Message) -> Transcript:
         if not (isinstance(table, str) and len(table) == 32):
             raise ValueError("bad table id")
         bytes.fromhex(table)
-        if not (isinstance(seats, int) and 2 <= seats <= MAX_SEATS):
+        if not (is_int(seats) and 2 <= seats <= MAX_SEATS):
             # every seat gets a hash chain: an unsigned line saying 2**63 would fill the memory
             raise ValueError(f"seats is {seats!r:.40}, not 2 to {MAX_SEATS}")
-        if not (isinstance(seat, int) and 0 <= seat < seats):
-            raise ValueError("bad seats")
+        if not (is_int(seat) and 0 <= seat < seats):
+            raise ValueError(f"seat is {seat!r:.40}, not 0 to {seats - 1}")
         public_key_from_hex(key)
         game_info, created, code = rec.get("game_info", {}), rec.get("created", 0), rec.get("code")
         if not isinstance(game_info, dict):

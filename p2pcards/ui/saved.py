@@ -244,7 +244,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
                           "(p2pcards join --resume finishes it)")
     decisions: dict[int, Decision] = {}
     for e in t.entries:
-        if e.topic == "game" and e.body is not None and isinstance(e.body.get("step"), int):
+        if e.topic == "game" and e.body is not None and type(e.body.get("step")) is int:
             try:
                 decisions[e.body["step"]] = Decision(e.sender, Action.from_json(e.body.get("action")))
             except ValueError as exc:

@@ -20,6 +20,7 @@ from ..envelope import (
     check_shape,
     check_signature,
     envelope_hash,
+    is_int,
     open_box,
     parse_canonical,
 )
@@ -177,7 +178,7 @@ class ChainMixin:
         out = []
         for item in raw:
             seq, h = item
-            if not isinstance(seq, int) or seq < 0 or not isinstance(h, str):
+            if not is_int(seq) or seq < 0 or not isinstance(h, str):
                 raise ValueError("bad head")
             out.append((seq, h))
         return out
@@ -217,7 +218,7 @@ class ChainMixin:
             for s, seq in enumerate(target if isinstance(target, list) else []):
                 h = (
                     self.verifier.chains[s].hash_at(seq)
-                    if isinstance(seq, int) and s < self.seats
+                    if is_int(seq) and s < self.seats
                     else None
                 )
                 at.append([seq, h] if h is not None else None)
@@ -339,9 +340,9 @@ class ChainMixin:
         assert self.verifier is not None
         s, start = msg["seat"], msg["start"]
         if (
-            not isinstance(s, int)
+            not is_int(s)
             or not 0 <= s < self.seats
-            or not isinstance(start, int)
+            or not is_int(start)
             or start < 1
         ):
             raise ValueError("bad want")

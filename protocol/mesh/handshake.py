@@ -17,6 +17,7 @@ from ..envelope import (
     Message,
     b64,
     canonical,
+    is_int,
     parse_canonical,
     unb64,
 )
@@ -86,8 +87,8 @@ class HandshakeMixin:
                 if (
                     len(table) != 32
                     or not isinstance(hnonce, str)
-                    or not isinstance(seats, int)
-                    or not isinstance(rseat, int)
+                    or not is_int(seats)
+                    or not is_int(rseat)
                 ):
                     raise ValueError("bad fields")
             except (KeyError, ValueError, TypeError) as e:

@@ -18,6 +18,7 @@ from ..envelope import (
     box_key,
     canonical,
     envelope_hash,
+    is_int,
     parse_canonical,
     seal,
     unb64,
@@ -227,8 +228,7 @@ class TransportMixin:
             msg = parse_canonical(data, "control message")
             seat = msg.get("from")
             if (
-                not isinstance(seat, int)
-                or isinstance(seat, bool)
+                not is_int(seat)
                 or not isinstance(msg.get("t"), str)
             ):
                 raise ValueError("control message without a sender or type")
@@ -238,8 +238,8 @@ class TransportMixin:
                 )
             if not (
                 isinstance(msg.get("sess"), str)
-                and isinstance(msg.get("boot"), int)
-                and isinstance(msg.get("ctr"), int)
+                and is_int(msg.get("boot"))
+                and is_int(msg.get("ctr"))
             ):
                 raise ValueError("control message without session and counter")
         except ValueError as e:

@@ -56,3 +56,28 @@ async def test_any_value_in_a_signed_control_message_is_dropped_or_names_its_sen
         assert max(len(r.getMessage()) for r in caplog.records) < 600
     finally:
         await close_all(meshes)
+
+
+@pytest.mark.parametrize("t,payload", [
+    ("want", {"seat": True, "start": 1}),
+    ("want", {"seat": 1, "start": 1.0}),
+    ("heads", {"heads": [[True, "0" * 64], [0, "0" * 64], [0, "0" * 64]]}),
+])
+@run_async(timeout=60)
+async def test_true_and_1_0_are_not_integers_in_a_control_message(tmp_path, caplog, t, payload):
+    """JSON's ``true`` and ``1.0`` are not the integer 1, though Python's ``==`` and
+    ``isinstance(True, int)`` say they are: a program written from docs/network.md drops them, so
+    ours must too, or two implementations would act differently on the same signed message."""
+    caplog.set_level(logging.INFO)
+    meshes = await make_table(tmp_path, 3)
+    host, bob, _ = meshes
+    try:
+        bob._send_ctl(0, t, payload)
+        for _ in range(40):
+            if f"malformed {t!r} from seat 1" in caplog.text:
+                break
+            await asyncio.sleep(0.05)
+        assert f"malformed {t!r} from seat 1" in caplog.text
+        assert host.stopped is None
+    finally:
+        await close_all(meshes)

@@ -58,6 +58,12 @@ def lie_once(table, lie):
      lambda step, player: {"step": step, "action": {"name": "pass"}}, "out of turn"),
     ("a move for an earlier step (a replay)",
      lambda step, player: {"step": step - 1, "action": {"name": "pass"}}, "second action"),
+    # JSON's true is not a step number, though Python reads it as 1: an old step, not a lie
+    # that slips through (named as malformed, by every seat, whatever step the table is at)
+    ("a step written as true",
+     lambda step, player: {"step": True, "action": {"name": "pass"}}, "malformed"),
+    ("a step written as a float",
+     lambda step, player: {"step": float(step), "action": {"name": "pass"}}, "malformed"),
 ])
 @run_async(timeout=120)
 async def test_a_move_out_of_turn_is_named_at_once_while_the_player_thinks(tmp_path, what, lie,

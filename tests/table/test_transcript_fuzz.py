@@ -299,13 +299,19 @@ def test_a_second_action_for_a_step_names_its_sender_counted_from_1(game, tmp_pa
     assert f"[FAIL] game messages: bob (seat 2) sent a second action for step {first['body']['step']}" in out
 
 
-def test_a_malformed_action_names_its_sender_counted_from_1(game, tmp_path):
+@pytest.mark.parametrize("field,value", [
+    ("action", "not an action"),
+    # JSON's true and 1.0 are not the integer 1, though Python's == says they are: a verifier
+    # written from the SPEC rejects them, so the audit must too (never a silent step 1)
+    ("step", True), ("step", 1.0), ("step", "1"),
+])
+def test_a_malformed_game_message_names_its_sender_counted_from_1(game, tmp_path, field, value):
     recs = _recs(game)
     env = next(e for e in _envs(recs, "game") if e["from"] == 0)
-    env["body"]["action"] = "not an action"
+    env["body"][field] = value
     code, out = run_audit(_write(tmp_path, game, recs))
     assert code == 1, out
-    assert "[FAIL] game messages: a malformed action from alice (seat 1)" in out
+    assert "[FAIL] game messages: a malformed game message from alice (seat 1)" in out
 
 
 @pytest.mark.parametrize("seats", [2**63, 2007, 17, 1, True])
@@ -316,4 +322,14 @@ def test_regression_a_table_record_claiming_huge_seats_is_refused_in_one_line(ga
     path.write_bytes(_with_table_field(game, "seats", seats))
     code, out = run_audit(path)
     assert code != 0 and f"bad table record (seats is {seats!r}, not 2 to 16)" in out, out
+    check_reader(path, game)
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, -1, 4, "1"])
+def test_a_table_record_whose_own_seat_is_not_a_seat_is_refused_in_one_line(game, tmp_path, seat):
+    # JSON's true is not seat 1, though Python's isinstance(True, int) holds
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(_with_table_field(game, "seat", seat))
+    code, out = run_audit(path)
+    assert code != 0 and f"bad table record (seat is {seat!r}, not 0 to " in out, out
     check_reader(path, game)
