@@ -115,6 +115,7 @@ class Table:
             while (req := self.state.pending()) is not None:
                 self._flush()
                 self._note_talk()
+                self._judge_early(req)
                 t0 = time.perf_counter()
                 if isinstance(req, Decide):
                     if req.player == self.seat:
@@ -136,6 +137,7 @@ class Table:
                     self._apply(ev, None)
                 self.step += 1
             self._flush()
+            await self._judge_after_end()
         finally:
             chat_task.cancel()
         outcome = self.state.outcome()
@@ -240,19 +242,17 @@ class Table:
         while key not in self._early:
             sender, msg = await self._recv_game(player)
             self._file_game(sender, msg, player)
-        msg = self._early.pop(key)
-        for (step, sender) in list(self._early):
-            if step == self.step:
-                raise TableStopped(sender, f"{self._name(sender)} acted out of turn")
+        msg = self._early.pop(key)  # anyone else's move for this step was named as it came
         try:
             action = Action.from_json(msg["action"])
         except ValueError as exc:
             raise TableStopped(player, f"{self._name(player)} sent a malformed action: {exc}") from None
         return Decision(player, action)
 
-    def _file_game(self, sender: int, msg: Any, player: int) -> None:
-        """Check a game message as it arrives while ``player`` is to move, and keep it for its
-        step; ``TableStopped`` names its sender when it cannot be right."""
+    def _file_game(self, sender: int, msg: Any, player: int | None) -> None:
+        """Check a game message as it arrives while ``player`` is to move (``None``: nobody, the
+        deck is at work), and keep it for its step; ``TableStopped`` names its sender when it
+        cannot be right."""
         step = msg.get("step") if isinstance(msg, dict) else None
         if type(step) is not int or "action" not in msg:  # JSON: true and 1.0 are not a step
             raise TableStopped(sender, f"{self._name(sender)} sent a malformed game message")
@@ -262,24 +262,64 @@ class Table:
         if step < self.step or (step, sender) in self._early:
             raise TableStopped(sender, f"{self._name(sender)} sent a second action for step "
                                f"{step} (a replay, or out of turn)")
+        if step == self.step and player is None:  # a deck step: nobody decides at it
+            raise TableStopped(sender, f"{self._name(sender)} acted out of turn (nobody is to "
+                               f"move: the deck is at work)")
         if step == self.step and sender != player:  # named now, not once the player moves
             raise TableStopped(sender, f"{self._name(sender)} acted out of turn "
                                f"({self._name(player)} is to move)")
+        try:  # its shape is checked now too, not once the game reaches its step
+            Action.from_json(msg["action"])
+        except ValueError as exc:
+            raise TableStopped(sender, f"{self._name(sender)} sent a malformed action: "
+                               f"{str(exc)[:120]}") from None
         self._early[(step, sender)] = msg
+
+    def _judge_early(self, req: Any) -> None:
+        """On reaching a step: a move that arrived ahead for it from anyone but the player to
+        move (or from anyone at all, at a deck step) is named now."""
+        player = req.player if isinstance(req, Decide) else None
+        for (step, sender) in list(self._early):
+            if step == self.step and sender != player:
+                where = f"{self._name(player)} is to move" if player is not None \
+                    else "nobody is to move: the deck is at work"
+                raise TableStopped(sender, f"{self._name(sender)} acted out of turn ({where})")
+
+    async def _judge_after_end(self) -> None:
+        """Once the game is over here: a move that arrived for a step the game never reached
+        cannot have been right (an honest program sends none after the end), so its sender is
+        named, by every program that holds it."""
+        while True:
+            try:
+                sender, msg = await self.channel.recv("game", 0.05)
+            except (ChannelClosed, TimeoutError):
+                break
+            step = msg.get("step") if isinstance(msg, dict) else None
+            if type(step) is int and step >= self.step:
+                self._early.setdefault((step, sender), msg)
+            else:  # malformed, or a step already played: named as while the game ran
+                self._file_game(sender, msg, None)
+        if self._early:
+            step, sender = min(self._early)
+            raise TableStopped(sender, f"{self._name(sender)} sent a move for step {step}, after "
+                               f"the game's end (step {self.step})")
 
     async def check_arrived(self, most: int = 64) -> None:
         """After another peer's unproven stop: check the game messages that had already arrived
         (say during this seat's own turn, when nobody reads them), so that a deviation this
         program can see for itself is named by it, not taken on the stopper's word."""
         req = self.state.pending()
-        if not isinstance(req, Decide):
+        if req is None:  # the game is over here
             return
+        player = req.player if isinstance(req, Decide) else None  # None: a deck step
         for _ in range(most):
             try:
                 sender, msg = await self.channel.recv("game", 0.05)
             except (ChannelClosed, TimeoutError):
-                return
-            self._file_game(sender, msg, req.player)
+                break
+            self._file_game(sender, msg, player)
+        self._judge_early(req)
+        self._judge_early(req)
 
     async def _arrange(self, by: int, slots: tuple[int, ...]) -> list[int]:
         if self._resume_arrangements:

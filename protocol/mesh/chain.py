@@ -164,7 +164,10 @@ class ChainMixin:
                 "has not asked for",
             )
             return
-        self._inbox(topic).put_nowait((sender, json.loads(raw), len(raw)))
+        # the author's seq rides along: after another peer's claim, what that peer had accepted
+        # from each author (its heads) is still read here, and nothing after it (channel.recv)
+        seq = self.verifier.chains[sender].seq if self.verifier is not None else 0
+        self._inbox(topic).put_nowait((sender, json.loads(raw), len(raw), seq, time.monotonic()))
 
     def _unread(self, sender: int, delta: int) -> int:
         n = self._unread_bytes[sender] = max(0, self._unread_bytes.get(sender, 0) + delta)
@@ -552,7 +555,8 @@ class ChainMixin:
                 self._set_stopped(TableStop(culprit, reason[:500], self.seat), notify=False)
             return
         reason = reason[:500]
-        self._stop_payload = {"culprit": culprit, "reason": reason, "proof": list(proof)}
+        self._stop_payload = {"culprit": culprit, "reason": reason, "proof": list(proof),
+                              "heads": [self.verifier.chains[s].seq for s in range(self.seats)]}
         self._set_stopped(TableStop(culprit, reason, self.seat))
         for s in self._members:
             if s != self.seat:
@@ -615,7 +619,13 @@ class ChainMixin:
         # forwarded to a peer that missed it as the stopper's claim, never in our own name
         self._stop_payload = {"culprit": None, "proof": [], "reason": (
             f"{stopper} stopped the table, naming {self.name_of(culprit)} without proof: {reason}")}
-        self._set_stopped(TableStop(None, text, seat, claimed=culprit))
+        # what the stopper had accepted from each author when it stopped (its word too): this
+        # program still reads up to that (channel.recv), so a deviation the stopper saw there
+        # is seen here by this program's own checks, even if it was still on its way here
+        heads = msg.get("heads")
+        upto = tuple(heads) if isinstance(heads, list) and len(heads) == self.seats and all(
+            is_int(h) and h >= 0 for h in heads) else None
+        self._set_stopped(TableStop(None, text, seat, claimed=culprit, upto=upto))
 
     def _emit(self, ev: MeshEvent) -> None:
         self.events.append(ev)

@@ -9,7 +9,7 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..channel import CLAIM_WINDOW, Channel, ChannelClosed
+from ..channel import CLAIM_WINDOW, Channel, ChannelClosed, TableStop
 from ..envelope import (
     Message,
     canonical,
@@ -100,18 +100,9 @@ class MeshChannel(Channel):
         mesh = self._mesh
         q = mesh._inbox(topic)
         if mesh.stopped is not None:
-            # Another peer's unproven claim stopped the table: what arrived before its stop is
-            # still read, so this program's own checks can see (and name) the deviation itself;
-            # then, for CLAIM_WINDOW, a wait here only times out (nothing new is read), so this
-            # program's own clocks (turn time, deck timeouts, lateness) run on and may confirm it.
-            st = mesh.stopped
-            if st.claimed is None or q.empty() or q._queue[0] is _CLOSED:  # type: ignore[attr-defined]
-                left = st.at + CLAIM_WINDOW - time.monotonic() if st.claimed is not None else 0.0
-                if left > 0:
-                    await asyncio.sleep(left if timeout is None else min(timeout, left))
-                    if timeout is not None and timeout < left and mesh.stopped is st:
-                        raise TimeoutError
-                raise mesh.stopped
+            if mesh.stopped.claimed is not None:
+                return await self._recv_in_claim(q, mesh.stopped, timeout)
+            raise mesh.stopped
         elif mesh.closed:
             raise ChannelClosed()
         t0 = time.monotonic()
@@ -121,12 +112,41 @@ class MeshChannel(Channel):
             if mesh.stopped is not None and mesh.stopped.claimed is not None:
                 # the claim arrived while this wait was under way: its window applies here too
                 rest = None if timeout is None else max(0.0, timeout - (time.monotonic() - t0))
-                return await self.recv(topic, rest)
+                return await self._recv_in_claim(q, mesh.stopped, rest)
             if mesh.stopped is not None:
                 raise mesh.stopped
             raise ChannelClosed()
         mesh._unread(item[0], -item[2])
         return item[0], item[1]
+
+    async def _recv_in_claim(self, q: asyncio.Queue, st: TableStop,
+                             timeout: float | None) -> tuple[int, Message]:
+        """A wait after another peer's unproven claim (``st``). What this program can still read
+        is what had reached it before the claim, and what the stopper says it had accepted from
+        each author when it stopped (``st.upto``, its heads): a deviation the stopper saw is then
+        seen here by this program's own checks even if it was still on its way when the claim
+        came. Nothing later is read. Otherwise, for CLAIM_WINDOW, a wait here only times out, so
+        this program's own clocks (turn time, deck timeouts, lateness) run on and may confirm it."""
+        mesh = self._mesh
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            for i, item in enumerate(q._queue):  # type: ignore[attr-defined]
+                if item is not _CLOSED and (item[4] <= st.at or (
+                        st.upto is not None and item[3] <= st.upto[item[0]])):
+                    del q._queue[i]  # type: ignore[attr-defined]
+                    mesh._unread(item[0], -item[2])
+                    return item[0], item[1]
+            now = time.monotonic()
+            left = st.at + CLAIM_WINDOW - now
+            if mesh.stopped is not st or left <= 0:
+                raise mesh.stopped  # type: ignore[misc]
+            if end is not None and now >= end:
+                raise TimeoutError
+            chains = mesh.verifier.chains if mesh.verifier is not None else {}
+            coming = st.upto is not None and any(
+                s in chains and chains[s].seq < h for s, h in enumerate(st.upto))
+            pause = min(left, 0.02) if coming else left  # poll while the stopper's heads arrive
+            await asyncio.sleep(pause if end is None else min(pause, max(0.0, end - now)))
 
     # -- extras for the table ----------------------------------------------------------------
 

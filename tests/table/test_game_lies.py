@@ -168,6 +168,53 @@ async def test_a_move_told_to_one_seat_only_is_named_by_everyone(tmp_path):
         await close_all(meshes)
 
 
+def slow_link_from(mesh, author: int, delay: float) -> None:
+    """``mesh`` accepts ``author``'s game envelopes ``delay`` seconds late (a slow link), so
+    another program's stop over a faster path can reach it before the move it is about."""
+    real = mesh._accept
+    loop = asyncio.get_running_loop()
+
+    def accept(env, h, size=None):
+        if env["from"] == author and env["topic"] == "game":
+            loop.call_later(delay, real, env, h, size)
+        else:
+            real(env, h, size)
+
+    mesh._accept = accept
+
+
+@pytest.mark.parametrize("think", [0.0, THINK])
+@run_async(timeout=120)
+async def test_a_lie_that_comes_after_anothers_stop_is_still_named_by_this_program(tmp_path,
+                                                                                    think):
+    """Carol moves out of turn. Bob's program names her at once and stops the table; alice's
+    link from carol is slow, so bob's stop (his word: alice cannot check it) reaches her before
+    carol's move does. A stop carries what its sender had accepted from each author, and alice
+    still reads up to that: her own engine sees carol's move and names carol itself, rather than
+    holding bob's claim. Alice waiting for another's move, or thinking over her own, alike."""
+    meshes = await table_of(tmp_path, 3)
+    liar = 2
+    slow_link_from(meshes[0], liar, 1.0)
+    try:
+        async def seat(m):
+            if m.seat == liar:
+                return await play_seat(
+                    m, make_bot("go-out-girl", m.seat, "easy", m.seat), say=lambda s: None,
+                    on_table=lambda t: lie_once(t, lambda step, player: {
+                        "step": step, "action": {"kind": "pass"}}), deck_timeout=20)
+            player = Slow(m.seat) if think else make_bot("go-out-girl", m.seat, "easy", m.seat)
+            return await play_seat(m, player, say=lambda s: None, deck_timeout=20)
+
+        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        alice, bob = results[0], results[1]
+        assert isinstance(bob, TableStopped) and bob.culprit == liar, results
+        assert isinstance(alice, TableStopped) and alice.culprit == liar, results
+        assert "out of turn" in alice.reason and "without" not in alice.reason, alice.reason
+        assert meshes[0].stopped.by == 0  # alice's own finding is what she recorded
+    finally:
+        await close_all(meshes)
+
+
 @pytest.mark.parametrize("players, seats", [(4, 3), (2, 3)])
 @run_async(timeout=60)
 async def test_a_table_whose_game_does_not_match_its_seats_is_refused_in_words(tmp_path, players,
