@@ -5,8 +5,7 @@ of the right shape for another seat or for nobody, a step written as ``true`` or
 
 Whatever it sends, every honest program stops the table naming that seat and nobody else, in
 words, with no traceback: a game message that is not the sender's own move at its own step
-cannot be right. Quick in the suite (two lies a game); ``P2PCARDS_LONG=1`` sends ten times as
-many."""
+cannot be right. Quick in the suite (one lie a game); ``P2PCARDS_LONG=1`` sends twenty a game."""
 
 from __future__ import annotations
 
@@ -27,7 +26,7 @@ from .test_table_rules import table_of
 
 pytestmark = pytest.mark.network
 
-LIES = 20 if os.environ.get("P2PCARDS_LONG") == "1" else 2
+LIES = 20 if os.environ.get("P2PCARDS_LONG") == "1" else 1
 GAMES = ["go-out-girl", "out-of-this-world", "girl-and-robot"]
 ODD = [None, True, False, 1.0, -1, 2**63, "1", "", [], {}, [1], {"name": "pass"}, "x" * 3000]
 

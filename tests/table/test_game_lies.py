@@ -62,8 +62,6 @@ def lie_once(table, lie):
     # that slips through (named as malformed, by every seat, whatever step the table is at)
     ("a step written as true",
      lambda step, player: {"step": True, "action": {"name": "pass"}}, "malformed"),
-    ("a step written as a float",
-     lambda step, player: {"step": float(step), "action": {"name": "pass"}}, "malformed"),
 ])
 @run_async(timeout=120)
 async def test_a_move_out_of_turn_is_named_at_once_while_the_player_thinks(tmp_path, what, lie,
