@@ -135,3 +135,25 @@ def test_strong_bot_plays_the_tuned_policy_at_a_random_table(monkeypatch):
     bot.decide(view, view.legal(p))
     assert seen == [(None, solver_bots.STRONG_TREE_DEPTH, solver_bots.STRONG_BUDGET),
                     (tuned, 0, solver_bots.RANDOM_TABLE_BUDGET)]
+
+
+def test_strong_bot_searches_flat_before_it_has_seen_the_table(monkeypatch):
+    """Before the memory has recorded any fact (the first battle's character choice), every
+    other seat is at the even prior (0.5), which is ``RANDOM_TABLE``: the bot takes the random
+    table's branch (tuned policy, flat search on ``RANDOM_TABLE_BUDGET``), not the tree. Every
+    measurement since the switch (docs/solver.md, Go Out Girl, seventh pass: 339 wins of 594
+    battles on seeds 0-199, where the sixth pass's tree without the switch won 332 of 600) plays
+    its first decisions this way; changing the threshold changes them."""
+    seen = []
+
+    def fake_advise(view, legal, **kw):
+        seen.append((kw["own"], kw["tree_depth"], kw["budget"]))
+        return type("A", (), {"action": legal[0]})()
+
+    monkeypatch.setattr(solver_bots, "advise", fake_advise)
+    full, p = position(3, phase="choose")
+    view = full.view(p)
+    bot = solver_bots.StrongBot(p, 0)
+    bot.decide(view, view.legal(p))
+    assert bot.memory is not None and bot.memory.noise()[(p + 1) % 4] == 0.5
+    assert seen == [(tuned, 0, solver_bots.RANDOM_TABLE_BUDGET)]
