@@ -319,7 +319,6 @@ class Table:
                 break
             self._file_game(sender, msg, player)
         self._judge_early(req)
-        self._judge_early(req)
 
     async def _arrange(self, by: int, slots: tuple[int, ...]) -> list[int]:
         if self._resume_arrangements:
