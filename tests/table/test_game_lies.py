@@ -5,13 +5,15 @@ names the liar at once, not when the honest player whose turn it is gets round t
 from __future__ import annotations
 
 import asyncio
+import copy
 
 import pytest
 
 from p2pcards.bots.registry import make_bot
-from p2pcards.lobby import play_seat
+from p2pcards.lobby import DECK_TOPIC, play_seat
 from p2pcards.table import TableStopped
 from tests.mesh.helpers import NAMES, close_all, run_async
+from tests.protocol.deck_helpers import at, places
 
 from .test_table_rules import table_of
 
@@ -166,14 +168,14 @@ async def test_a_move_told_to_one_seat_only_is_named_by_everyone(tmp_path):
         await close_all(meshes)
 
 
-def slow_link_from(mesh, author: int, delay: float) -> None:
-    """``mesh`` accepts ``author``'s game envelopes ``delay`` seconds late (a slow link), so
-    another program's stop over a faster path can reach it before the move it is about."""
+def slow_link_from(mesh, author: int, delay: float, topic: str = "game") -> None:
+    """``mesh`` accepts ``author``'s envelopes on ``topic`` ``delay`` seconds late (a slow link),
+    so another program's stop over a faster path can reach it before the message it is about."""
     real = mesh._accept
     loop = asyncio.get_running_loop()
 
     def accept(env, h, size=None):
-        if env["from"] == author and env["topic"] == "game":
+        if env["from"] == author and env["topic"] == topic:
             loop.call_later(delay, real, env, h, size)
         else:
             real(env, h, size)
@@ -209,6 +211,52 @@ async def test_a_lie_that_comes_after_anothers_stop_is_still_named_by_this_progr
         assert isinstance(alice, TableStopped) and alice.culprit == liar, results
         assert "out of turn" in alice.reason and "without" not in alice.reason, alice.reason
         assert meshes[0].stopped.by == 0  # alice's own finding is what she recorded
+    finally:
+        await close_all(meshes)
+
+
+def forge_deck_message(table, nth: int) -> None:
+    """``table``'s client changes one hex value of its ``nth`` deck message (a share, a proof
+    part or a ciphertext: whatever comes first) before signing it."""
+    channel = table.channel
+    real = channel.broadcast
+    count = [0]
+
+    async def broadcast(topic, body):
+        if topic == DECK_TOPIC:
+            count[0] += 1
+            if count[0] == nth:
+                body = copy.deepcopy(body)
+                path = next(p for p in places(body) if isinstance(at(body, p), str)
+                            and len(at(body, p)) >= 64 and all(c in "0123456789abcdef"
+                                                               for c in at(body, p)))
+                old = at(body, path)
+                at(body, path[:-1])[path[-1]] = old[:-1] + ("0" if old[-1] != "0" else "1")
+        await real(topic, body)
+
+    channel.broadcast = broadcast
+
+
+@run_async(timeout=120)
+async def test_a_forged_deck_message_that_comes_after_anothers_stop_is_named_here_too(tmp_path):
+    """The same race in the deck: carol signs a deck message with one value changed. Bob's deck
+    names her at once; alice's link from carol is slow, so bob's stop comes first. Alice reads up
+    to what bob had accepted, and her own deck checks carol's message and names her."""
+    meshes = await table_of(tmp_path, 3)
+    liar = 2
+    slow_link_from(meshes[0], liar, 1.0, DECK_TOPIC)
+    try:
+        async def seat(m):
+            return await play_seat(
+                m, make_bot("go-out-girl", m.seat, "easy", m.seat), say=lambda s: None,
+                on_table=(lambda t: forge_deck_message(t, 3)) if m.seat == liar else None,
+                deck_timeout=20)
+
+        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        alice, bob = results[0], results[1]
+        assert isinstance(bob, TableStopped) and bob.culprit == liar, results
+        assert isinstance(alice, TableStopped) and alice.culprit == liar, results
+        assert "without" not in alice.reason and meshes[0].stopped.by == 0, alice.reason
     finally:
         await close_all(meshes)
 
