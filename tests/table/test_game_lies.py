@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 
 import pytest
 
@@ -168,19 +169,24 @@ async def test_a_move_told_to_one_seat_only_is_named_by_everyone(tmp_path):
         await close_all(meshes)
 
 
-def slow_link_from(mesh, author: int, delay: float, topic: str = "game") -> None:
-    """``mesh`` accepts ``author``'s envelopes on ``topic`` ``delay`` seconds late (a slow link),
-    so another program's stop over a faster path can reach it before the message it is about."""
-    real = mesh._accept
+def slow_link_from(mesh, author: int, delay: float) -> None:
+    """``mesh`` gets every envelope of ``author``'s ``delay`` seconds late, in order (a slow
+    link), so another program's stop over a faster path can reach it before the message it is
+    about."""
+    real = mesh._on_env
     loop = asyncio.get_running_loop()
 
-    def accept(env, h, size=None):
-        if env["from"] == author and env["topic"] == topic:
-            loop.call_later(delay, real, env, h, size)
+    def on_env(data, direct, rid=None):
+        try:
+            late = json.loads(data).get("from") == author
+        except ValueError:
+            late = False
+        if late:
+            loop.call_later(delay, real, data, direct, rid)
         else:
-            real(env, h, size)
+            real(data, direct, rid)
 
-    mesh._accept = accept
+    mesh._on_env = on_env
 
 
 @pytest.mark.parametrize("think", [0.0, THINK])
@@ -244,7 +250,7 @@ async def test_a_forged_deck_message_that_comes_after_anothers_stop_is_named_her
     to what bob had accepted, and her own deck checks carol's message and names her."""
     meshes = await table_of(tmp_path, 3)
     liar = 2
-    slow_link_from(meshes[0], liar, 1.0, DECK_TOPIC)
+    slow_link_from(meshes[0], liar, 1.0)
     try:
         async def seat(m):
             return await play_seat(
