@@ -10,6 +10,7 @@ definition: ``protocol/PROOFS.md``).
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import json
 from typing import Any
@@ -100,8 +101,32 @@ async def _transcript() -> dict[str, Any]:
     }
 
 
+#: One value changed in one of seat 1's messages of the transcript above (message index, path,
+#: new value): each is JSON that Python's ``==`` takes for the original (``true`` for ``1``,
+#: ``6.0`` for ``6``), and each must be refused as malformed, naming seat 1 (SPEC.md 1, 5.1).
+REJECTED: list[tuple[int, list[Any], Any]] = [
+    (1, ["v"], 3.0), (3, ["op"], True), (3, ["seat"], True), (3, ["slots", 1], True),
+    (8, ["by"], True), (10, ["n"], 6.0),
+]
+
+
+def _rejected(t: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for i, path, value in REJECTED:
+        messages = copy.deepcopy(t["messages"])
+        node = messages[i][1]
+        for k in path[:-1]:
+            node = node[k]
+        node[path[-1]] = value
+        v = audit(t["params"], [tuple(m) for m in messages]).verdict
+        out.append({"message": i, "path": path, "value": value, "culprit": v.culprit,
+                    "op": v.op, "step": v.step})
+    return out
+
+
 def vectors() -> dict[str, Any]:
-    return {"primitives": primitives(), "transcript": asyncio.run(_transcript())}
+    t = asyncio.run(_transcript())
+    return {"primitives": primitives(), "transcript": t, "rejected": _rejected(t)}
 
 
 if __name__ == "__main__":

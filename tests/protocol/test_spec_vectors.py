@@ -47,6 +47,24 @@ def test_the_vector_transcript_audits_clean_from_its_messages() -> None:
                                                     "reveal", "end"}
 
 
+def test_the_rejected_vectors_are_refused_naming_their_sender() -> None:
+    """SPEC.md 1: integers are JSON integers. Each rejected vector changes one value of a seat-1
+    message to what Python's == takes for the original; the verifier must name seat 1 there."""
+    saved = json.loads((HERE / "spec_vectors.json").read_text())
+    t = saved["transcript"]
+    assert len(saved["rejected"]) == 6
+    for case in saved["rejected"]:
+        messages = json.loads(json.dumps(t["messages"]))
+        node = messages[case["message"]][1]
+        for k in case["path"][:-1]:
+            node = node[k]
+        assert node[case["path"][-1]] == case["value"]  # equal in Python: that is the trap
+        node[case["path"][-1]] = case["value"]
+        v = audit(t["params"], [tuple(m) for m in messages]).verdict
+        assert not v.clean and v.culprit == case["culprit"] == 1, case
+        assert (v.op, v.step) == (case["op"], case["step"]), case
+
+
 def test_card_points_follow_the_formula_in_spec_md() -> None:
     """SPEC.md 2.1, read as text: C_c = from_hash(SHA-512("p2pcards/v3/card" || lp(T) ||
     lp(utf8(D)) || u32(c))), from_hash being RFC 9496's (itself checked against the RFC's vectors
