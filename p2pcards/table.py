@@ -89,6 +89,7 @@ class Table:
         self.decisions: list[Decision] = []
         self.step = 0
         self._early: dict[tuple[int, int], dict] = {}  # (step, sender) -> message
+        self._ended = False  # the game is over here: any move still coming is named at the end
         # the table-talk rules in force at each recent step (seat -> (refusal, audience)), so a
         # chat line is judged at the step its sender sent it, and lines sent from steps we have
         # not reached yet
@@ -251,7 +252,7 @@ class Table:
 
     def _file_game(self, sender: int, msg: Any, player: int | None) -> None:
         """Check a game message as it arrives while ``player`` is to move (``None``: nobody, the
-        deck is at work), and keep it for its step; ``TableStopped`` names its sender when it
+        deck is at work or the game is over), and keep it for its step; ``TableStopped`` names its sender when it
         cannot be right."""
         step = msg.get("step") if isinstance(msg, dict) else None
         if type(step) is not int or "action" not in msg:  # JSON: true and 1.0 are not a step
@@ -262,10 +263,10 @@ class Table:
         if step < self.step or (step, sender) in self._early:
             raise TableStopped(sender, f"{self._name(sender)} sent a second action for step "
                                f"{step} (a replay, or out of turn)")
-        if step == self.step and player is None:  # a deck step: nobody decides at it
+        if step == self.step and player is None and not self._ended:  # a deck step
             raise TableStopped(sender, f"{self._name(sender)} acted out of turn (nobody is to "
                                f"move: the deck is at work)")
-        if step == self.step and sender != player:  # named now, not once the player moves
+        if step == self.step and player is not None and sender != player:  # named now
             raise TableStopped(sender, f"{self._name(sender)} acted out of turn "
                                f"({self._name(player)} is to move)")
         try:  # its shape is checked now too, not once the game reaches its step
@@ -289,16 +290,8 @@ class Table:
         """Once the game is over here: a move that arrived for a step the game never reached
         cannot have been right (an honest program sends none after the end), so its sender is
         named, by every program that holds it."""
-        while True:
-            try:
-                sender, msg = await self.channel.recv("game", 0.05)
-            except (ChannelClosed, TimeoutError):
-                break
-            step = msg.get("step") if isinstance(msg, dict) else None
-            if type(step) is int and step >= self.step:
-                self._early.setdefault((step, sender), msg)
-            else:  # malformed, or a step already played: named as while the game ran
-                self._file_game(sender, msg, None)
+        self._ended = True
+        await self._read_arrived(None)
         if self._early:
             step, sender = min(self._early)
             raise TableStopped(sender, f"{self._name(sender)} sent a move for step {step}, after "
@@ -311,14 +304,18 @@ class Table:
         req = self.state.pending()
         if req is None:  # the game is over here
             return
-        player = req.player if isinstance(req, Decide) else None  # None: a deck step
-        for _ in range(most):
+        await self._read_arrived(req.player if isinstance(req, Decide) else None, most)
+        self._judge_early(req)
+
+    async def _read_arrived(self, player: int | None, most: int | None = None) -> None:
+        """File (``_file_game``) the game messages that have arrived, without waiting for more."""
+        while most is None or most > 0:
             try:
                 sender, msg = await self.channel.recv("game", 0.05)
             except (ChannelClosed, TimeoutError):
-                break
+                return
             self._file_game(sender, msg, player)
-        self._judge_early(req)
+            most = None if most is None else most - 1
 
     async def _arrange(self, by: int, slots: tuple[int, ...]) -> list[int]:
         if self._resume_arrangements:
