@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.audit import audit as deck_audit
+from protocol.envelope import is_int
 from protocol.kdf import PeerSecrets
 from protocol.params import DeckParams
 from protocol.transcript import TranscriptError, read_transcript
@@ -75,7 +76,7 @@ class TranscriptAudit:
 
 def _who(names: list[str], seat: object) -> str:
     """A seat as a person reads it: its name and its number counted from 1."""
-    if type(seat) is int and 0 <= seat < len(names):
+    if is_int(seat) and 0 <= seat < len(names):
         return f"{names[seat]} (seat {seat + 1})"
     return f"an unknown sender ({seat!r:.20})"
 
@@ -86,9 +87,9 @@ def _stop_words(stop: dict[str, Any], names: list[str]) -> str:
     claim, and the checks below are what decide."""
     reason = printable(str(stop.get("reason", "")), newlines=False)[:500]
     culprit, claimed = stop.get("culprit"), stop.get("claimed")
-    if type(culprit) is int and 0 <= culprit < len(names):
+    if is_int(culprit) and 0 <= culprit < len(names):
         return f"{reason} (recorded culprit: {_who(names, culprit)})"
-    if type(claimed) is int and 0 <= claimed < len(names):
+    if is_int(claimed) and 0 <= claimed < len(names):
         return (f"{reason} (an unproven claim against {_who(names, claimed)}: no culprit recorded; "
                 "the checks below decide)")
     return f"{reason} (no culprit recorded)"
@@ -214,7 +215,7 @@ def audit_transcript(path: str) -> TranscriptAudit:
             continue
         step = e.body.get("step")
         try:
-            if type(step) is not int:  # JSON: true and 1.0 are not a step number
+            if not is_int(step):  # JSON: true and 1.0 are not a step number
                 raise ValueError(step)
             action = Action.from_json(e.body.get("action"))
         except ValueError:

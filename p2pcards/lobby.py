@@ -24,6 +24,7 @@ from typing import Any
 
 from protocol.channel import CLAIM_WINDOW, Channel, Message, TableStop
 from protocol.deck import DeckPeer
+from protocol.envelope import is_int
 from protocol.errors import DeckTimeout
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
@@ -81,7 +82,7 @@ class GameInfo:
             raise ConfigError("the table did not say which game it plays")
         game_class(d["game"])  # raises ConfigError for a game this version does not know
         players, options = d.get("players"), d.get("options", {})
-        if type(players) is not int or not isinstance(options, dict):
+        if not is_int(players) or not isinstance(options, dict):
             raise ConfigError("the table's game description is malformed")
         wait, turn = d.get("wait", WAIT), d.get("turn_time")
         if not _seconds(wait) or wait <= 0 or not (turn is None or _seconds(turn)):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol.channel import Channel, ChannelClosed
+from protocol.envelope import is_int
 from protocol.errors import DeckError
 
 from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation
@@ -255,7 +256,7 @@ class Table:
         deck is at work or the game is over), and keep it for its step; ``TableStopped`` names its sender when it
         cannot be right."""
         step = msg.get("step") if isinstance(msg, dict) else None
-        if type(step) is not int or "action" not in msg:  # JSON: true and 1.0 are not a step
+        if not is_int(step) or "action" not in msg:  # JSON: true and 1.0 are not a step
             raise TableStopped(sender, f"{self._name(sender)} sent a malformed game message")
         if step > self.step + MAX_AHEAD:
             raise TableStopped(sender, f"{self._name(sender)} sent an action for step {step}, "
@@ -320,7 +321,7 @@ class Table:
     async def _arrange(self, by: int, slots: tuple[int, ...]) -> list[int]:
         if self._resume_arrangements:
             order = self._resume_arrangements.pop(0).get("order")
-            if not (isinstance(order, list) and all(type(x) is int for x in order)
+            if not (isinstance(order, list) and all(is_int(x) for x in order)
                     and sorted(order) == sorted(slots)):
                 raise TableStopped(self.seat, "this seat's journal is damaged")
             return order

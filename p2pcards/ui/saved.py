@@ -203,6 +203,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     deck step as ``view`` saw it. Deck v2 opens nothing hidden at the end, so only the owner's
     seat (whose own cards its journal completes) and a spectator can be replayed."""
     from protocol.audit import audit as deck_audit
+    from protocol.envelope import is_int
     from protocol.params import DeckParams
     from protocol.transcript import TranscriptError, read_transcript
 
@@ -244,7 +245,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
                           "(p2pcards join --resume finishes it)")
     decisions: dict[int, Decision] = {}
     for e in t.entries:
-        if e.topic == "game" and e.body is not None and type(e.body.get("step")) is int:
+        if e.topic == "game" and e.body is not None and is_int(e.body.get("step")):
             try:
                 decisions[e.body["step"]] = Decision(e.sender, Action.from_json(e.body.get("action")))
             except ValueError as exc:
