@@ -24,7 +24,9 @@ from protocol.transcript import TranscriptError, read_transcript
 
 from . import transcript_mutants as tm
 
-pytestmark = pytest.mark.network
+# One worker runs the whole module (./scripts/test runs three): the game behind every mutant is
+# then played once, not once for each worker the tests were spread over (about 6 s each).
+pytestmark = [pytest.mark.network, pytest.mark.xdist_group("transcript-fuzz")]
 
 LONG = os.environ.get("P2PCARDS_LONG") == "1"
 N_BYTE = 1600 if LONG else 44  # 4 of each of the 11 kinds (those that keep the signatures run a whole audit)
