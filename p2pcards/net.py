@@ -137,6 +137,7 @@ async def _wait_for_players(mesh: Mesh, ad: Any, lines: Any = None) -> None:
                 say(f"{ev.name} joined.")
                 if ad is not None:
                     await ad.update(mesh.free_seats)
+        mesh.seal()  # a held table (a host back after a crash, no terminal) deals once full
     else:
         await _hold_the_deal(mesh, ad, q, lines)
     say("The table is full: " + ", ".join(mesh.name_of(s) for s in range(mesh.seats)))
@@ -382,7 +383,12 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         say(f"Seated at {mesh.address.removeprefix('tcp://')} as seat {mesh.seat + 1}.")
         if not mesh.full:
             say("Waiting for the table to fill...")
-        if not mesh.sealed:
+        if not mesh.sealed and mesh.seat == 0:
+            # our program held the deal and crashed before it: we hold it again (at a terminal,
+            # the lobby prompt; otherwise the deal goes ahead once the table is full)
+            say("You host this table and have not dealt yet.")
+            await _wait_for_players(mesh, None, _stdin_lines() if sys.stdin.isatty() else None)
+        elif not mesh.sealed:
             say("The host deals once every seat is taken (and may free a seat before that).")
         result = await _play(mesh, _terminal(mesh), screen)
         _results(mesh, result)

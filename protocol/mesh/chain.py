@@ -379,6 +379,10 @@ class ChainMixin:
             log.info("seat %d: seat %d is now at %s", self.seat, seat, m.addr)
             self._set_member(m)
         self._resent.pop((seat, self.seat), None)
+        if self.seat == 0 and self.notes.get("hold") is True:
+            # a peer (re)linking to a held table may have missed a removal or the seal while it
+            # was down: it gets the roster again (a peer already dealt in ignores it)
+            self._send_roster(seat)
         self._on_heads(seat, {"heads": msg["heads"], "reply": True}, force=True)
 
     def _on_roster(self, seat: int, msg: Message) -> None:
@@ -428,8 +432,7 @@ class ChainMixin:
                 self._set_member(m)
                 self._send_ctl(m.seat, "link", self._link_payload())
         if msg.get("sealed") is True and not self._sealed:
-            self._sealed = True
-            self._maybe_ready()
+            self._set_sealed()
 
     def _ask_proof(self, peer: int, s: int, seq: int) -> None:
         if s in self._accused:

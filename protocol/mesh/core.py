@@ -155,7 +155,9 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self.left: set[int] = set()
         self._hs_secret = secrets.token_bytes(32)
         # A host that holds the deal (``Mesh.host(hold=True)``, a person at the host's terminal)
-        # may remove a seat until it seals the roster; nobody is ready before then.
+        # may remove a seat until it seals the roster; nobody is ready before then. Both facts
+        # are noted in the transcript (``hold``, ``sealed``), so that a program restarted before
+        # the deal holds too, and waits for the seal (``_restore``).
         self._sealed = True
         self._removed_keys: set[bytes] = set()
 
@@ -192,6 +194,8 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
             self._setup_table(table, seats, 0, game_info, code)
             self._sealed = not hold
             self._set_member(self._own_entry(name, self._advertised(None)))
+            if hold:
+                self.note("hold", True)
             self.note("transport", secret.hex())
             self._start()
         except BaseException:
@@ -393,7 +397,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self._record_roster()
         for s in self._members:
             if s != self.seat:
-                self._send_ctl(s, "roster", msg)
+                self._send_roster(s)
         sock = self._dealers.pop(seat, None)
         self._dealer_addr.pop(seat, None)
         if sock is not None:
@@ -407,12 +411,24 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
             return
         if not self._full.is_set():
             raise MeshError("the table is not full yet")
-        self._sealed = True
-        msg = {"roster": [m.to_json() for m in self.roster], "sealed": True}
+        self._set_sealed()
         for s in self._members:
             if s != self.seat:
-                self._send_ctl(s, "roster", msg)
+                self._send_roster(s)
+
+    def _set_sealed(self) -> None:
+        """The roster is final (our host dealt): noted, so that a restart knows it."""
+        self._sealed = True
+        if self.notes.get("hold") is True:
+            self.note("sealed", True)
         self._maybe_ready()
+
+    def _send_roster(self, seat: int) -> None:
+        """A holding host tells ``seat`` the roster as it stands, and whether it is sealed."""
+        msg: dict[str, Any] = {"roster": [m.to_json() for m in self.roster]}
+        if self._sealed:
+            msg["sealed"] = True
+        self._send_ctl(seat, "roster", msg)
 
     def _forget_seat(self, seat: int) -> None:
         """Everything this peer holds about ``seat``'s player, before the deal (nothing of the

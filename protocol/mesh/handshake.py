@@ -185,6 +185,8 @@ class HandshakeMixin:
             self._dealer_addr[rseat] = address
             owned = False
             self._open_transcript(fresh=True)
+            if not self._sealed:  # a restart before the deal must wait for the seal too
+                self.note("hold", True)
             if self._transport_secret is not None:  # for a resume without the code
                 self.note("transport", self._transport_secret.hex())
             for m in roster:

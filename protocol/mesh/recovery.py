@@ -114,6 +114,8 @@ class RecoveryMixin:
                 f.truncate(t.valid_bytes)
         self._open_transcript(fresh=False)
         self.notes = dict(t.notes)
+        # a table held by its host and not yet dealt stays held: we wait for its seal again
+        self._sealed = not (self.notes.get("hold") is True and self.notes.get("sealed") is not True)
         mine_name = "?"
         for d in t.roster:
             m = Member.from_json(d, t.table, t.seats)

@@ -104,3 +104,81 @@ async def test_the_host_at_the_lobby_prompt_sees_the_seats_kicks_and_deals(tmp_p
             await joiners[1].wait_full(1)
     finally:
         await close_all([*meshes, *joiners[1:2]])
+
+
+@run_async(timeout=90)
+async def test_a_joiner_restarted_before_the_deal_waits_for_the_seal_and_sees_a_removal(tmp_path):
+    """Carol's program crashes while the host holds the deal and comes back (``join --resume``)
+    before it. It must hold too: before, it took the table as dealt, kept bob after the host
+    removed him, and once dave sat down it would have named the honest host for "a different
+    roster". It must also learn a seal made while it was down."""
+    t = Timings.fast()
+    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice",
+                           hold=True)
+    bob = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob", bind=LOOPBACK,
+                          timings=t)
+    carol = await Mesh.join(identity(tmp_path, 2), host.address, host.code, "carol",
+                            bind=LOOPBACK, timings=t)
+    table, live = host.table, [host, bob, carol]
+    try:
+        await until(lambda: host.full and bob.full and carol.full, what="full")
+        await carol.close(announce=False)  # SIGKILL
+        again = await Mesh.resume(identity(tmp_path, 2), table, bind=LOOPBACK, timings=t)
+        live.append(again)
+        assert not again.sealed
+        await asyncio.sleep(1.0)
+        assert not again._ready.is_set()  # nobody is dealt in while the host holds the deal
+        assert host.remove(1) == "bob"
+        await until(lambda: 1 not in again._members, what="carol hears of bob's removal")
+        dave = await Mesh.join(identity(tmp_path, 3), host.address, host.code, "dave",
+                               bind=LOOPBACK, timings=t)
+        live.append(dave)
+        await until(lambda: host.full and again.full and dave.full, what="full again")
+        # carol goes down again; the host deals while she is away; she comes back after it
+        await again.close(announce=False)
+        host.seal()
+        third = await Mesh.resume(identity(tmp_path, 2), table, bind=LOOPBACK, timings=t)
+        live.append(third)
+        meshes = [host, dave, third]
+        await asyncio.gather(*(m.wait_full(10) for m in meshes))
+        assert len({m.roster_digest for m in meshes}) == 1
+        assert [m.name for m in third.roster] == ["alice", "dave", "carol"]
+        await asyncio.wait_for(asyncio.gather(*(play(m.channel, 2) for m in meshes)), 30)
+        assert all(m.stopped is None for m in meshes), [m.stopped for m in meshes]
+    finally:
+        await close_all(live)
+
+
+@run_async(timeout=60)
+async def test_a_host_restarted_before_the_deal_still_holds_it(tmp_path, monkeypatch):
+    """The holding host's program crashes before the deal: back with ``join --resume`` it still
+    holds (nobody is dealt in); with no terminal to type 'deal' at, it deals once the table is
+    full (``net._wait_for_players``, as ``join --resume`` runs it for a host)."""
+    from p2pcards import net
+
+    said: list[str] = []
+    monkeypatch.setattr(net, "say", said.append)
+    t = Timings.fast()
+    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice",
+                           hold=True)
+    bob = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob", bind=LOOPBACK,
+                          timings=t)
+    carol = await Mesh.join(identity(tmp_path, 2), host.address, host.code, "carol",
+                            bind=LOOPBACK, timings=t)
+    table, live = host.table, [host, bob, carol]
+    try:
+        await until(lambda: host.full and bob.full and carol.full, what="full")
+        await host.close(announce=False)
+        again = await Mesh.resume(identity(tmp_path, 0), table, bind=LOOPBACK, timings=t)
+        live.append(again)
+        assert not again.sealed
+        await asyncio.sleep(1.0)
+        assert not any(m._ready.is_set() for m in (again, bob, carol))
+        await net._wait_for_players(again, None)
+        assert again.sealed and said[-1] == "The table is full: alice, bob, carol"
+        meshes = [again, bob, carol]
+        await asyncio.gather(*(m.wait_full(10) for m in meshes))
+        await asyncio.wait_for(asyncio.gather(*(play(m.channel, 2) for m in meshes)), 30)
+        assert all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(live)
