@@ -391,6 +391,8 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
             raise MeshError(f"there is nobody to remove at seat {seat + 1}")
         gone = self._members[seat]
         self._removed_keys.add(gone.key)
+        # noted, so that the key stays out after a restart of the host's program too
+        self.note("removed", sorted(k.hex() for k in self._removed_keys))
         msg = {"roster": [m.to_json() for m in self.roster if m.seat != seat]}
         self._send_ctl(seat, "roster", msg)  # the removed player is told too, then cut off
         self._forget_seat(seat)

@@ -116,6 +116,10 @@ class RecoveryMixin:
         self.notes = dict(t.notes)
         # a table held by its host and not yet dealt stays held: we wait for its seal again
         self._sealed = not (self.notes.get("hold") is True and self.notes.get("sealed") is not True)
+        removed = self.notes.get("removed")
+        for k in removed if isinstance(removed, list) else []:
+            with contextlib.suppress(TypeError, ValueError):
+                self._removed_keys.add(bytes.fromhex(k))
         mine_name = "?"
         for d in t.roster:
             m = Member.from_json(d, t.table, t.seats)

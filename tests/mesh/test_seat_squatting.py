@@ -151,9 +151,10 @@ async def test_a_joiner_restarted_before_the_deal_waits_for_the_seal_and_sees_a_
 
 @run_async(timeout=60)
 async def test_a_host_restarted_before_the_deal_still_holds_it(tmp_path, monkeypatch):
-    """The holding host's program crashes before the deal: back with ``join --resume`` it still
-    holds (nobody is dealt in); with no terminal to type 'deal' at, it deals once the table is
-    full (``net._wait_for_players``, as ``join --resume`` runs it for a host)."""
+    """The holding host removes a squatter, then its program crashes before the deal: back with
+    ``join --resume`` it still holds (nobody is dealt in), the removed key still may not sit
+    down again, and with no terminal to type 'deal' at it deals once the table is full
+    (``net._wait_for_players``, as ``join --resume`` runs it for a host)."""
     from p2pcards import net
 
     said: list[str] = []
@@ -163,15 +164,23 @@ async def test_a_host_restarted_before_the_deal_still_holds_it(tmp_path, monkeyp
                            hold=True)
     bob = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob", bind=LOOPBACK,
                           timings=t)
-    carol = await Mesh.join(identity(tmp_path, 2), host.address, host.code, "carol",
+    squat = await Mesh.join(identity(tmp_path, 5), host.address, host.code, "mallory",
                             bind=LOOPBACK, timings=t)
-    table, live = host.table, [host, bob, carol]
+    table, code, live = host.table, host.code, [host, bob, squat]
     try:
-        await until(lambda: host.full and bob.full and carol.full, what="full")
+        await until(lambda: host.full and bob.full and squat.full, what="full")
+        assert host.remove(2) == "mallory"
         await host.close(announce=False)
         again = await Mesh.resume(identity(tmp_path, 0), table, bind=LOOPBACK, timings=t)
         live.append(again)
         assert not again.sealed
+        with pytest.raises(JoinRefused, match="removed"):
+            await Mesh.join(identity(tmp_path, 5), again.address, code, "mallory",
+                            bind=LOOPBACK, timings=t, home=tmp_path / "again")
+        carol = await Mesh.join(identity(tmp_path, 2), again.address, code, "carol",
+                                bind=LOOPBACK, timings=t)
+        live.append(carol)
+        await until(lambda: again.full and bob.full and carol.full, what="full again")
         await asyncio.sleep(1.0)
         assert not any(m._ready.is_set() for m in (again, bob, carol))
         await net._wait_for_players(again, None)
