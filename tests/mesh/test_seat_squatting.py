@@ -16,16 +16,23 @@ from .helpers import LOOPBACK, close_all, identity, play, run_async, until
 pytestmark = pytest.mark.network
 
 
+async def held_table(tmp_path, t: Timings, *joiners: tuple[int, str]) -> list[Mesh]:
+    """A 3-seat table whose host, alice, holds the deal, and ``joiners`` (identity index, name)
+    seated at it in order: [host, *joiners]."""
+    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice",
+                           hold=True)
+    out = [host]
+    for i, name in joiners:
+        out.append(await Mesh.join(identity(tmp_path, i), host.address, host.code, name,
+                                   bind=LOOPBACK, timings=t))
+    return out
+
+
 @run_async(timeout=60)
 async def test_a_holding_host_removes_a_squatter_before_the_deal(tmp_path):
     t = Timings.fast()
-    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice",
-                           hold=True)
-    bob = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob", bind=LOOPBACK,
-                          timings=t)
     # mallory takes the last seat (under one of her many identities): the table is full...
-    squat = await Mesh.join(identity(tmp_path, 5), host.address, host.code, "mallory",
-                            bind=LOOPBACK, timings=t)
+    host, bob, squat = await held_table(tmp_path, t, (1, "bob"), (5, "mallory"))
     meshes = [host, bob]
     try:
         await until(lambda: host.full and bob.full and squat.full, what="full")
@@ -113,12 +120,7 @@ async def test_a_joiner_restarted_before_the_deal_waits_for_the_seal_and_sees_a_
     removed him, and once dave sat down it would have named the honest host for "a different
     roster". It must also learn a seal made while it was down."""
     t = Timings.fast()
-    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice",
-                           hold=True)
-    bob = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob", bind=LOOPBACK,
-                          timings=t)
-    carol = await Mesh.join(identity(tmp_path, 2), host.address, host.code, "carol",
-                            bind=LOOPBACK, timings=t)
+    host, bob, carol = await held_table(tmp_path, t, (1, "bob"), (2, "carol"))
     table, live = host.table, [host, bob, carol]
     try:
         await until(lambda: host.full and bob.full and carol.full, what="full")
@@ -160,12 +162,7 @@ async def test_a_host_restarted_before_the_deal_still_holds_it(tmp_path, monkeyp
     said: list[str] = []
     monkeypatch.setattr(net, "say", said.append)
     t = Timings.fast()
-    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice",
-                           hold=True)
-    bob = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob", bind=LOOPBACK,
-                          timings=t)
-    squat = await Mesh.join(identity(tmp_path, 5), host.address, host.code, "mallory",
-                            bind=LOOPBACK, timings=t)
+    host, bob, squat = await held_table(tmp_path, t, (1, "bob"), (5, "mallory"))
     table, code, live = host.table, host.code, [host, bob, squat]
     try:
         await until(lambda: host.full and bob.full and squat.full, what="full")
