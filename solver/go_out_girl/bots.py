@@ -41,6 +41,8 @@ RECORD = True  # with advisor.HISTORY: keep the others' turns this battle (histo
 TREE_DEPTH = None  # if set, every level's tree depth (0: the flat search); None: the level's own
 RANDOM_TABLE = 0.5  # from this mean chance that the others play at random: the tuned policy
 RANDOM_TABLE_BUDGET = 4_000  # ... and the flat search on this budget (no tree)
+RANDOM_TABLE_HORIZON = None  # ... with playouts this long (None: advisor.HORIZON)
+RANDOM_TABLE_MARGIN = None  # ... leaving the tuned policy's move by this many SE (None: MARGIN)
 
 
 class SolverBot(Bot):
@@ -72,15 +74,17 @@ class SolverBot(Bot):
             return legal[0]
         depth = self.tree_depth if TREE_DEPTH is None else TREE_DEPTH
         budget = self.budget
+        horizon = margin = None
         if random_table and depth:
             # the tree was measured against heuristic players; at a table of random ones the
             # flat search of the fifth pass plays better (0.938 against 0.897 on the benchmark's
             # battles against random bots)
             depth, budget = 0, min(budget, RANDOM_TABLE_BUDGET)
+            horizon, margin = RANDOM_TABLE_HORIZON, RANDOM_TABLE_MARGIN
         return advise(view, legal, seed=self.rng.getrandbits(32), budget=budget,
                       noise=noise, own=own, default=default,
                       record=self.record if RECORD and advisor.HISTORY else None,
-                      tree_depth=depth).action
+                      tree_depth=depth, horizon=horizon, margin=margin).action
 
 
 class NormalBot(SolverBot):
