@@ -43,6 +43,8 @@ RANDOM_TABLE = 0.5  # from this mean chance that the others play at random: the 
 RANDOM_TABLE_BUDGET = 4_000  # ... and the flat search on this budget (no tree)
 RANDOM_TABLE_HORIZON = None  # ... with playouts this long (None: advisor.HORIZON)
 RANDOM_TABLE_MARGIN = None  # ... leaving the tuned policy's move by this many SE (None: MARGIN)
+RANDOM_TABLE_CHOOSE_HORIZON = None  # ... at the character choice: playouts this long (None: as above)
+RANDOM_TABLE_CHOOSE_BUDGET = None  # ... and this budget (None: as above)
 
 
 class SolverBot(Bot):
@@ -81,6 +83,11 @@ class SolverBot(Bot):
             # battles against random bots)
             depth, budget = 0, min(budget, RANDOM_TABLE_BUDGET)
             horizon, margin = RANDOM_TABLE_HORIZON, RANDOM_TABLE_MARGIN
+            if view.phase == "choose":
+                if RANDOM_TABLE_CHOOSE_HORIZON is not None:
+                    horizon = RANDOM_TABLE_CHOOSE_HORIZON
+                if RANDOM_TABLE_CHOOSE_BUDGET is not None:
+                    budget = RANDOM_TABLE_CHOOSE_BUDGET
         return advise(view, legal, seed=self.rng.getrandbits(32), budget=budget,
                       noise=noise, own=own, default=default,
                       record=self.record if RECORD and advisor.HISTORY else None,

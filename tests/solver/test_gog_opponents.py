@@ -210,3 +210,26 @@ def test_advise_guards_the_default_move_by_its_margin(monkeypatch):
             assert set(zs) == {advisor.MARGIN}
             return
     raise AssertionError("no position where the search left the default move")
+
+
+def test_strong_bot_passes_the_random_tables_choice_horizon_and_budget(monkeypatch):
+    """At a random table the character choice reads ``RANDOM_TABLE_CHOOSE_HORIZON`` and
+    ``RANDOM_TABLE_CHOOSE_BUDGET``; the other decisions there do not."""
+    seen = []
+
+    def fake_advise(view, legal, **kw):
+        seen.append((view.phase, kw["tree_depth"], kw["horizon"], kw["budget"]))
+        return type("A", (), {"action": legal[0]})()
+
+    monkeypatch.setattr(solver_bots, "advise", fake_advise)
+    monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_HORIZON", 999)
+    monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_BUDGET", 1234)
+    for phase, skip in (("choose", 0), ("turn", 8)):
+        full, p = position(3, phase=phase, skip=skip)
+        view = full.view(p)
+        bot = solver_bots.StrongBot(p, 0)
+        bot.memory = TableMemory(p, 4)
+        bot.memory.llr = [-10.0] * 4  # every other seat plays at random
+        bot.decide(view, view.legal(p))
+    assert seen == [("choose", 0, 999, 1234),
+                    ("turn", 0, solver_bots.RANDOM_TABLE_HORIZON, solver_bots.RANDOM_TABLE_BUDGET)]
