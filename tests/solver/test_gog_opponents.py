@@ -143,7 +143,8 @@ def test_strong_bot_searches_flat_before_it_has_seen_the_table(monkeypatch):
     table's branch (tuned policy, flat search on ``RANDOM_TABLE_BUDGET``), not the tree. Every
     measurement since the switch (docs/solver.md, Go Out Girl, seventh pass: 339 wins of 594
     battles on seeds 0-199, where the sixth pass's tree without the switch won 332 of 600) plays
-    its first decisions this way; changing the threshold changes them."""
+    its first decisions this way; changing the threshold changes them. The random table's own
+    character choice (``RANDOM_TABLE_CHOOSE_*``) waits for a fact (``RANDOM_TABLE_CHOOSE_SEEN``)."""
     seen = []
 
     def fake_advise(view, legal, **kw):
@@ -213,8 +214,10 @@ def test_advise_guards_the_default_move_by_its_margin(monkeypatch):
 
 
 def test_strong_bot_passes_the_random_tables_choice_horizon_and_budget(monkeypatch):
-    """At a random table the character choice reads ``RANDOM_TABLE_CHOOSE_HORIZON`` and
-    ``RANDOM_TABLE_CHOOSE_BUDGET``; the other decisions there do not."""
+    """At a table the memory finds random (a mean chance of at least ``RANDOM_TABLE_CHOOSE_AT``)
+    the character choice reads ``RANDOM_TABLE_CHOOSE_HORIZON`` and ``RANDOM_TABLE_CHOOSE_BUDGET``;
+    the other decisions there do not, nor does a choice at the even prior (every table's first
+    battle, before any fact), which is below ``RANDOM_TABLE_CHOOSE_AT``."""
     seen = []
 
     def fake_advise(view, legal, **kw):
@@ -224,12 +227,18 @@ def test_strong_bot_passes_the_random_tables_choice_horizon_and_budget(monkeypat
     monkeypatch.setattr(solver_bots, "advise", fake_advise)
     monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_HORIZON", 999)
     monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_BUDGET", 1234)
-    for phase, skip in (("choose", 0), ("turn", 8)):
+    for phase, skip, llr in (("choose", 0, -10.0), ("turn", 8, -10.0), ("choose", 0, None)):
         full, p = position(3, phase=phase, skip=skip)
         view = full.view(p)
         bot = solver_bots.StrongBot(p, 0)
-        bot.memory = TableMemory(p, 4)
-        bot.memory.llr = [-10.0] * 4  # every other seat plays at random
+        if llr is not None:
+            bot.memory = TableMemory(p, 4)
+            bot.memory.llr = [llr] * 4  # every other seat plays at random
         bot.decide(view, view.legal(p))
-    assert seen == [("choose", 0, 999, 1234),
-                    ("turn", 0, solver_bots.RANDOM_TABLE_HORIZON, solver_bots.RANDOM_TABLE_BUDGET)]
+    assert bot.memory is not None and bot.memory.noise()[(p + 1) % 4] == 0.5  # the prior
+    assert solver_bots.RANDOM_TABLE_CHOOSE_AT > 0.5
+    monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_AT", 0.5)
+    solver_bots.StrongBot(p, 0).decide(view, view.legal(p))
+    unchanged = (solver_bots.RANDOM_TABLE_HORIZON, solver_bots.RANDOM_TABLE_BUDGET)
+    assert seen == [("choose", 0, 999, 1234), ("turn", 0, *unchanged), ("choose", 0, *unchanged),
+                    ("choose", 0, 999, 1234)]
