@@ -18,8 +18,8 @@ With ``advisor.HISTORY`` (off: measured no better) they also keep the others' tu
   ``advisor.BUDGET``).
 
 At a table its memory finds random (``RANDOM_TABLE``) the strong bot searches flat on
-``RANDOM_TABLE_BUDGET`` instead, and chooses its character by playouts to the end of the battle
-(``RANDOM_TABLE_CHOOSE_HORIZON``, ``RANDOM_TABLE_CHOOSE_BUDGET``).
+``RANDOM_TABLE_BUDGET`` instead (``RANDOM_TABLE_HORIZON``, ``RANDOM_TABLE_MARGIN`` and, for the
+character choice, ``RANDOM_TABLE_CHOOSE_*`` can change that search; all off by default).
 
 ``TREE_DEPTH``, if set, overrides every level's tree depth (``--set bots.TREE_DEPTH=0`` in
 ``paired.py``: the flat search).
@@ -47,17 +47,15 @@ RANDOM_TABLE = 0.5  # from this mean chance that the others play at random: the 
 RANDOM_TABLE_BUDGET = 4_000  # ... and the flat search on this budget (no tree)
 RANDOM_TABLE_HORIZON = None  # ... with playouts this long (None: advisor.HORIZON)
 RANDOM_TABLE_MARGIN = None  # ... leaving the tuned policy's move by this many SE (None: MARGIN)
-# ... at the character choice: playouts to the end of the battle (1,000 decisions is more than
-# any battle), on this budget (None: as above). Cut at HORIZON the playouts chose Ten (life 4)
-# far too often against random players (0.667 of 30 battles; the leaf estimate counts life only
-# up to 4); this halved the eliminations and won +0.022 +- 0.009 on held-out seeds
-# (docs/solver.md, Go Out Girl, eighth pass).
-RANDOM_TABLE_CHOOSE_HORIZON: int | None = 1_000
-RANDOM_TABLE_CHOOSE_BUDGET: int | None = 16_000
-# ... but only where the memory's mean chance that the others play at random is at least this:
-# above the even prior (0.5, every table's first choice, where played out to the end it lost
-# against heuristic bots) and above what heuristic tables reached at a later choice (at most
-# 0.57 over 83 choices, seeds 0-39; random tables 0.36-0.96, mostly above 0.6), eighth pass
+# ... at the character choice: playouts this long and this budget (None: as above), where the
+# memory's mean chance that the others play at random is at least RANDOM_TABLE_CHOOSE_AT. Off by
+# default: 1,000 (the whole battle) and 16,000 at every random-table choice won +0.022 +- 0.009
+# against random bots on held-out seeds but lost against heuristic bots, through every table's
+# first choice (the even prior, 0.5); with RANDOM_TABLE_CHOOSE_AT 0.6, above the prior and above
+# what heuristic tables reached at a later choice (at most 0.57 over 83, seeds 0-39), it did not
+# finish its measurement (docs/solver.md, Go Out Girl, eighth pass).
+RANDOM_TABLE_CHOOSE_HORIZON: int | None = None
+RANDOM_TABLE_CHOOSE_BUDGET: int | None = None
 RANDOM_TABLE_CHOOSE_AT = 0.6
 
 
