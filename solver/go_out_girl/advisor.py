@@ -154,20 +154,22 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
            horizon: int | None = None, deadline: float | None = None,
            max_candidates: int | None = None,
            noise: float | list[float] | None = None, own=None, default=None,
-           record=None, tree_depth: int | None = None) -> Advice:
+           record=None, tree_depth: int | None = None, margin: float | None = None) -> Advice:
     """The recommended action for the seat whose view this is, with its plan and reason.
     Parameters left ``None`` take the module's tuned constants (read at call time); ``own`` is
     this seat's playout policy (``OWN_POLICY``), ``default`` the move the search must clearly
     beat (``DEFAULT_POLICY``, or ``own``'s). ``record``: a bot's ``history.BattleRecord``; with
     ``HISTORY`` the deals are drawn from a pool resampled by the others' recorded turns.
     ``tree_depth`` (``TREE_DEPTH``): this seat's next decisions after each candidate chosen by a
-    tree over the deals (``tree.py``) instead of by ``own``."""
+    tree over the deals (``tree.py``) instead of by ``own``. ``margin`` (``MARGIN``): how many
+    standard errors a move must beat the default move by."""
     t0 = time.perf_counter()
     budget = BUDGET if budget is None else budget
     horizon = HORIZON if horizon is None else horizon
     max_candidates = MAX_CANDIDATES if max_candidates is None else max_candidates
     noise = NOISE if noise is None else noise
     tree_depth = TREE_DEPTH if tree_depth is None else tree_depth
+    margin = MARGIN if margin is None else margin
     nz = list(noise) if isinstance(noise, (list, tuple)) else [noise] * view.n_players
     own = (OWN_POLICY if TUNED else heuristic) if own is None else own
     me = view.viewer
@@ -273,7 +275,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
         return (c.alive, score(c), c is heur_c)
 
     best = max(cands, key=rank)
-    if (heur_c is not None and best is not heur_c and not _beats(best, heur_c, MARGIN)
+    if (heur_c is not None and best is not heur_c and not _beats(best, heur_c, margin)
             and not (proven is not None and proven[0][cands.index(best)]
                      > proven[0][cands.index(heur_c)])):
         best = heur_c  # not clearly better than the heuristic's move: keep that

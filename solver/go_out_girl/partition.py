@@ -99,9 +99,14 @@ class Partition:
         return " ".join(f"[{g.text()}]" for g in self.groups)
 
 
+RETRY_TIME_LIMIT = 60.0  # a second try when the first limit ran out (a loaded machine): wall clock
+
+
 def partition(counts: list[int] | tuple[int, ...], ability: int | None = None,
               *, time_limit: float = 2.0) -> Partition:
-    """The fewest plays that empty the hand ``counts`` (CP-SAT, one worker), and the groups."""
+    """The fewest plays that empty the hand ``counts`` (CP-SAT, one worker), and the groups. The
+    limit is wall-clock time, so under load a hand can run out of it: the solve is then tried
+    once more on ``RETRY_TIME_LIMIT`` (two bot matches under measurement once stopped here)."""
     from ortools.sat.python import cp_model
 
     total = sum(counts)
@@ -118,10 +123,13 @@ def partition(counts: list[int] | tuple[int, ...], ability: int | None = None,
             terms = [(x, k) for g, x in zip(gs, xs, strict=True) for nn, k in g.cards if nn == n]
             m.add(sum(k * x for x, k in terms) == counts[n])
     m.minimize(sum((_W + g.strength_cost()) * x for g, x in zip(gs, xs, strict=True)))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = time_limit
-    status = solver.solve(m)
+    for limit in (time_limit, max(time_limit, RETRY_TIME_LIMIT)):
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = limit
+        status = solver.solve(m)
+        if status == cp_model.OPTIMAL:
+            break
     if status != cp_model.OPTIMAL:
         raise RuntimeError(f"CP-SAT did not prove the partition optimal ({solver.status_name(status)})")
     groups: list[Group] = []

@@ -143,7 +143,8 @@ def test_strong_bot_searches_flat_before_it_has_seen_the_table(monkeypatch):
     table's branch (tuned policy, flat search on ``RANDOM_TABLE_BUDGET``), not the tree. Every
     measurement since the switch (docs/solver.md, Go Out Girl, seventh pass: 339 wins of 594
     battles on seeds 0-199, where the sixth pass's tree without the switch won 332 of 600) plays
-    its first decisions this way; changing the threshold changes them."""
+    its first decisions this way; changing the threshold changes them. The random table's own
+    character choice (``RANDOM_TABLE_CHOOSE_*``) waits for a fact (``RANDOM_TABLE_CHOOSE_SEEN``)."""
     seen = []
 
     def fake_advise(view, legal, **kw):
@@ -157,3 +158,87 @@ def test_strong_bot_searches_flat_before_it_has_seen_the_table(monkeypatch):
     bot.decide(view, view.legal(p))
     assert bot.memory is not None and bot.memory.noise()[(p + 1) % 4] == 0.5
     assert seen == [(tuned, 0, solver_bots.RANDOM_TABLE_BUDGET)]
+
+
+def test_strong_bot_passes_the_random_tables_horizon_and_margin(monkeypatch):
+    """``RANDOM_TABLE_HORIZON`` and ``RANDOM_TABLE_MARGIN`` reach the search at a table the
+    memory finds random, and only there (at a heuristic table the advisor's own constants)."""
+    seen = []
+
+    def fake_advise(view, legal, **kw):
+        seen.append((kw["tree_depth"], kw["horizon"], kw["margin"]))
+        return type("A", (), {"action": legal[0]})()
+
+    monkeypatch.setattr(solver_bots, "advise", fake_advise)
+    monkeypatch.setattr(solver_bots, "RANDOM_TABLE_HORIZON", 57)
+    monkeypatch.setattr(solver_bots, "RANDOM_TABLE_MARGIN", 0.25)
+    full, p = position(2, phase="turn", skip=8)
+    view = full.view(p)
+    bot = solver_bots.StrongBot(p, 0)
+    bot.memory = TableMemory(p, 4)
+    bot.memory.llr = [10.0] * 4  # every other seat plays like the heuristic
+    bot.decide(view, view.legal(p))
+    bot.memory.llr = [-10.0] * 4  # every other seat plays at random
+    bot.decide(view, view.legal(p))
+    assert seen == [(solver_bots.STRONG_TREE_DEPTH, None, None), (0, 57, 0.25)]
+
+
+def test_advise_guards_the_default_move_by_its_margin(monkeypatch):
+    """``advise(..., margin=z)`` is the number of standard errors the search's guard of the
+    default move uses (``MARGIN`` when not given)."""
+    from solver.go_out_girl import advisor
+
+    zs = []
+    real = advisor._beats
+
+    def beats(a, b, z):
+        zs.append(z)
+        return real(a, b, z)
+
+    monkeypatch.setattr(advisor, "_beats", beats)
+    for seed in range(1, 9):
+        full, p = position(seed, phase="turn", skip=4)
+        view = full.view(p)
+        legal = view.legal(p)
+        if len(legal) < 3:
+            continue
+        zs.clear()
+        advisor.advise(view, legal, seed=seed, budget=600, margin=7.5)
+        if zs:
+            assert set(zs) == {7.5}
+            zs.clear()
+            advisor.advise(view, legal, seed=seed, budget=600)
+            assert set(zs) == {advisor.MARGIN}
+            return
+    raise AssertionError("no position where the search left the default move")
+
+
+def test_strong_bot_passes_the_random_tables_choice_horizon_and_budget(monkeypatch):
+    """At a table the memory finds random (a mean chance of at least ``RANDOM_TABLE_CHOOSE_AT``)
+    the character choice reads ``RANDOM_TABLE_CHOOSE_HORIZON`` and ``RANDOM_TABLE_CHOOSE_BUDGET``;
+    the other decisions there do not, nor does a choice at the even prior (every table's first
+    battle, before any fact), which is below ``RANDOM_TABLE_CHOOSE_AT``."""
+    seen = []
+
+    def fake_advise(view, legal, **kw):
+        seen.append((view.phase, kw["tree_depth"], kw["horizon"], kw["budget"]))
+        return type("A", (), {"action": legal[0]})()
+
+    monkeypatch.setattr(solver_bots, "advise", fake_advise)
+    monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_HORIZON", 999)
+    monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_BUDGET", 1234)
+    for phase, skip, llr in (("choose", 0, -10.0), ("turn", 8, -10.0), ("choose", 0, None)):
+        full, p = position(3, phase=phase, skip=skip)
+        view = full.view(p)
+        bot = solver_bots.StrongBot(p, 0)
+        if llr is not None:
+            bot.memory = TableMemory(p, 4)
+            bot.memory.llr = [llr] * 4  # every other seat plays at random
+        bot.decide(view, view.legal(p))
+    assert bot.memory is not None and bot.memory.noise()[(p + 1) % 4] == 0.5  # the prior
+    assert solver_bots.RANDOM_TABLE_CHOOSE_AT > 0.5
+    monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_AT", 0.5)
+    solver_bots.StrongBot(p, 0).decide(view, view.legal(p))
+    unchanged = (solver_bots.RANDOM_TABLE_HORIZON, solver_bots.RANDOM_TABLE_BUDGET)
+    assert seen == [("choose", 0, 999, 1234), ("turn", 0, *unchanged), ("choose", 0, *unchanged),
+                    ("choose", 0, 999, 1234)]
