@@ -97,6 +97,32 @@ def test_rollout_noise_per_seat():
     assert differs >= 10
 
 
+def record_advice(monkeypatch, *fields: str) -> list[tuple]:
+    """Replace the bots' ``advise`` by one that plays the first legal move and records, for
+    each call, the keyword arguments named (``phase``: the view's phase)."""
+    seen: list[tuple] = []
+
+    def fake_advise(view, legal, **kw):
+        seen.append(tuple(view.phase if f == "phase" else kw[f] for f in fields))
+        return type("A", (), {"action": legal[0]})()
+
+    monkeypatch.setattr(solver_bots, "advise", fake_advise)
+    return seen
+
+
+def decide_at_a_heuristic_then_a_random_table() -> None:
+    """One turn decided by a strong bot whose memory finds every other seat heuristic, then
+    the same turn with every other seat found random."""
+    full, p = position(2, phase="turn", skip=8)
+    view = full.view(p)
+    bot = solver_bots.StrongBot(p, 0)
+    bot.memory = TableMemory(p, 4)
+    bot.memory.llr = [10.0] * 4  # every other seat plays like the heuristic
+    bot.decide(view, view.legal(p))
+    bot.memory.llr = [-10.0] * 4  # every other seat plays at random
+    bot.decide(view, view.legal(p))
+
+
 def test_strong_bot_keeps_its_memory_over_the_match(monkeypatch):
     """The strong bot records the facts of each view it decides on, and only when the model is
     switched on."""
@@ -118,21 +144,8 @@ def test_strong_bot_plays_the_tuned_policy_at_a_random_table(monkeypatch):
     move are the tuned policy's, otherwise the advisor's own (``OWN_POLICY``). The tree over its
     own next decisions was measured against heuristic players only: at a random table the bot
     searches flat on ``RANDOM_TABLE_BUDGET`` (it won 0.938 that way, 0.897 with the tree)."""
-    seen = []
-
-    def fake_advise(view, legal, **kw):
-        seen.append((kw["own"], kw["tree_depth"], kw["budget"]))
-        return type("A", (), {"action": legal[0]})()
-
-    monkeypatch.setattr(solver_bots, "advise", fake_advise)
-    full, p = position(2, phase="turn", skip=8)
-    view = full.view(p)
-    bot = solver_bots.StrongBot(p, 0)
-    bot.memory = TableMemory(p, 4)
-    bot.memory.llr = [10.0] * 4  # every other seat plays like the heuristic
-    bot.decide(view, view.legal(p))
-    bot.memory.llr = [-10.0] * 4  # every other seat plays at random
-    bot.decide(view, view.legal(p))
+    seen = record_advice(monkeypatch, "own", "tree_depth", "budget")
+    decide_at_a_heuristic_then_a_random_table()
     assert seen == [(None, solver_bots.STRONG_TREE_DEPTH, solver_bots.STRONG_BUDGET),
                     (tuned, 0, solver_bots.RANDOM_TABLE_BUDGET)]
 
@@ -144,14 +157,9 @@ def test_strong_bot_searches_flat_before_it_has_seen_the_table(monkeypatch):
     measurement since the switch (docs/solver.md, Go Out Girl, seventh pass: 339 wins of 594
     battles on seeds 0-199, where the sixth pass's tree without the switch won 332 of 600) plays
     its first decisions this way; changing the threshold changes them. The random table's own
-    character choice (``RANDOM_TABLE_CHOOSE_*``) waits for a fact (``RANDOM_TABLE_CHOOSE_SEEN``)."""
-    seen = []
-
-    def fake_advise(view, legal, **kw):
-        seen.append((kw["own"], kw["tree_depth"], kw["budget"]))
-        return type("A", (), {"action": legal[0]})()
-
-    monkeypatch.setattr(solver_bots, "advise", fake_advise)
+    character choice (``RANDOM_TABLE_CHOOSE_*``) waits for a clearly random table
+    (``RANDOM_TABLE_CHOOSE_AT``, above the prior)."""
+    seen = record_advice(monkeypatch, "own", "tree_depth", "budget")
     full, p = position(3, phase="choose")
     view = full.view(p)
     bot = solver_bots.StrongBot(p, 0)
@@ -163,23 +171,10 @@ def test_strong_bot_searches_flat_before_it_has_seen_the_table(monkeypatch):
 def test_strong_bot_passes_the_random_tables_horizon_and_margin(monkeypatch):
     """``RANDOM_TABLE_HORIZON`` and ``RANDOM_TABLE_MARGIN`` reach the search at a table the
     memory finds random, and only there (at a heuristic table the advisor's own constants)."""
-    seen = []
-
-    def fake_advise(view, legal, **kw):
-        seen.append((kw["tree_depth"], kw["horizon"], kw["margin"]))
-        return type("A", (), {"action": legal[0]})()
-
-    monkeypatch.setattr(solver_bots, "advise", fake_advise)
+    seen = record_advice(monkeypatch, "tree_depth", "horizon", "margin")
     monkeypatch.setattr(solver_bots, "RANDOM_TABLE_HORIZON", 57)
     monkeypatch.setattr(solver_bots, "RANDOM_TABLE_MARGIN", 0.25)
-    full, p = position(2, phase="turn", skip=8)
-    view = full.view(p)
-    bot = solver_bots.StrongBot(p, 0)
-    bot.memory = TableMemory(p, 4)
-    bot.memory.llr = [10.0] * 4  # every other seat plays like the heuristic
-    bot.decide(view, view.legal(p))
-    bot.memory.llr = [-10.0] * 4  # every other seat plays at random
-    bot.decide(view, view.legal(p))
+    decide_at_a_heuristic_then_a_random_table()
     assert seen == [(solver_bots.STRONG_TREE_DEPTH, None, None), (0, 57, 0.25)]
 
 
@@ -218,13 +213,7 @@ def test_strong_bot_passes_the_random_tables_choice_horizon_and_budget(monkeypat
     the character choice reads ``RANDOM_TABLE_CHOOSE_HORIZON`` and ``RANDOM_TABLE_CHOOSE_BUDGET``;
     the other decisions there do not, nor does a choice at the even prior (every table's first
     battle, before any fact), which is below ``RANDOM_TABLE_CHOOSE_AT``."""
-    seen = []
-
-    def fake_advise(view, legal, **kw):
-        seen.append((view.phase, kw["tree_depth"], kw["horizon"], kw["budget"]))
-        return type("A", (), {"action": legal[0]})()
-
-    monkeypatch.setattr(solver_bots, "advise", fake_advise)
+    seen = record_advice(monkeypatch, "phase", "tree_depth", "horizon", "budget")
     monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_HORIZON", 999)
     monkeypatch.setattr(solver_bots, "RANDOM_TABLE_CHOOSE_BUDGET", 1234)
     for phase, skip, llr in (("choose", 0, -10.0), ("turn", 8, -10.0), ("choose", 0, None)):
