@@ -258,8 +258,10 @@ async def test_a_seated_peer_flooding_unread_messages_is_named_and_stopped(tmp_p
         before = rss_mb()
         for i in range(40):  # 40 × 10 kB on a topic nobody reads
             await bob.channel.broadcast("junk", {"i": i, "pad": "x" * 10_000})
-        await until(lambda: host.stopped is not None and carol.stopped is not None, what="stop")
-        assert {host.stopped.culprit, carol.stopped.culprit} == {1}
+        # each names bob on its own count once his bytes reach it: carol may hear the host's
+        # claim first (bob's last messages still on their way), and then upgrades it herself
+        await until(lambda: all(m.stopped is not None and m.stopped.culprit == 1
+                                for m in (host, carol)), what="both name bob")
         assert "bob sent more than" in host.stopped.reason
         assert rss_mb() - before <= 128
         assert blamed([host, carol]) <= {1}
@@ -393,3 +395,36 @@ async def test_the_final_checkpoint_ends_when_a_peer_checked_and_left_first(tmp_
         assert await host.checkpoint(3) == []
     finally:
         await close_all([host])
+
+
+@run_async(timeout=60)
+async def test_a_flood_still_on_its_way_is_named_by_each_peer_when_it_arrives(tmp_path, monkeypatch):
+    """The order CI once met: the host counts bob's flood over the budget and stops the table
+    before bob's messages reach carol. Carol first holds the host's claim (which she cannot check
+    and records against nobody); once bob's bytes arrive she counts them herself and names him."""
+    import protocol.mesh.chain as chain
+
+    monkeypatch.setattr(chain, "MAX_UNREAD_BYTES", 200_000)
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    orig = bob._send_frames
+
+    def late_to_carol(seat, frames):  # bob's envelopes to carol go out once the host has stopped
+        if seat == 2 and frames[0] == K_ENV and host.stopped is None:
+            return
+        orig(seat, frames)
+
+    bob._send_frames = late_to_carol
+    try:
+        for i in range(40):
+            await bob.channel.broadcast("junk", {"i": i, "pad": "x" * 10_000})
+        await until(lambda: host.stopped is not None and carol.stopped is not None, what="stop")
+        assert host.stopped.culprit == 1
+        await until(lambda: carol.stopped.culprit == 1, what="carol names bob herself")
+        stops = [e for e in carol.events if e.kind == "stop"]
+        assert [e.seat for e in stops] == [None, 1]  # the host's claim first, then her own count
+        assert "alice stopped the table, naming bob without a proof" in stops[0].detail
+        assert "bob sent more than" in carol.stopped.reason
+        assert blamed([host, carol]) <= {1}
+    finally:
+        await close_all(meshes)
