@@ -144,9 +144,16 @@ def unb64(text: Any, what: str) -> bytes:
     if not isinstance(text, str):
         raise ValueError(f"{what} is not a string")
     try:
-        return base64.b64decode(text.encode("ascii"), validate=True)
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):
         raise ValueError(f"{what} is not base64") from None
+    # only the one text that encodes these bytes: the decoder ignores a last character's unused
+    # bits, so "...Pw==" and "...Px==" are the same signature. An envelope's hash covers its
+    # ``sig`` as text, and two texts of one signature would be two "different" envelopes with
+    # one seq, each validly signed: a forged equivocation proof against an honest author.
+    if b64(raw) != text:
+        raise ValueError(f"{what} is not in canonical base64 (unused bits set)")
+    return raw
 
 
 def envelope_hash(env: Message) -> str:

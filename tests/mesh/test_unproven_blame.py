@@ -149,3 +149,49 @@ async def test_a_wait_under_way_when_a_claim_arrives_keeps_its_own_clock(tmp_pat
         assert time.monotonic() - carol.stopped.at >= CLAIM_WINDOW - 0.1
     finally:
         await close_all(meshes)
+
+
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def second_spelling(sig: str) -> str:
+    """The same signature bytes, written differently: an Ed25519 signature is 64 bytes, so its
+    base64 ends in ``X==`` and the last character's low four bits are unused; set one."""
+    assert sig.endswith("==")
+    return sig[:-3] + B64[B64.index(sig[-3]) ^ 1] + "=="
+
+
+@pytest.mark.parametrize("how", ["stop", "evidence"])
+@run_async(timeout=60)
+async def test_a_second_spelling_of_a_signature_is_no_proof_of_equivocation(tmp_path, how):
+    """Red team: bob copies one of alice's envelopes with its signature's base64 spelt another
+    way. A lenient decoder reads the same signature, so the copy verifies, yet its hash differs:
+    "two envelopes with one seq" looked like alice equivocating, and every program, hers too,
+    recorded her as the cheat on that proof. Now the copy is refused (not the one spelling of its
+    signature), the proof proves nothing, and nobody is named on it."""
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        await bob.channel.broadcast("b", {"x": 1})
+        await host.channel.broadcast("a", {"x": 1})
+        await until(lambda: bob.verifier.chains[0].seq >= 1, what="alice's envelope at bob")
+        real = bob.verifier.chains[0].get(1)
+        fake = dict(real, sig=second_spelling(real["sig"]))
+        if how == "stop":
+            for s in (0, 2):
+                bob._send_ctl(s, "stop", {"culprit": 0, "reason": "alice equivocated",
+                                          "proof": [real, fake]})
+            await until(lambda: host.stopped is not None and carol.stopped is not None)
+            for m in (host, carol):  # bob's word only: shown as his claim, recorded against nobody
+                assert m.stopped.culprit is None and m.stopped.by == 1
+        else:
+            bob._send_ctl(2, "evidence", {"first": real, "second": fake, "reason": "alice lied"})
+            await asyncio.sleep(1.0)
+            await carol.channel.broadcast("c", {"x": 1})  # the table goes on
+            assert await host.channel.recv("c", 5) == (2, {"x": 1})
+        for m in meshes:
+            assert not m.equivocations
+            assert m.stopped is None or m.stopped.culprit is None
+            assert not [r for r in recorded_stops(m) if r["culprit"] is not None]
+    finally:
+        await close_all(meshes)
