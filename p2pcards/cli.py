@@ -498,6 +498,7 @@ def audit(
 def main() -> None:
     """The console script. Bad input is refused where it is read, with a message; what is left
     is a bug: one line on the terminal, the traceback in ``crash.log`` in the data directory."""
+    _log_to_file()
     try:
         app()
     except Exception as exc:  # noqa: BLE001 -- the last line of defence, never a raw traceback
@@ -506,6 +507,37 @@ def main() -> None:
                     f"{where} Saved games and transcripts are kept; 'p2pcards join --resume' "
                     "takes a seat back.", fg=typer.colors.RED, err=True)
         raise SystemExit(70) from None
+
+
+def _log_to_file() -> None:
+    """The network's and the deck's log lines (a peer's fault, a refused join, a frame dropped, a
+    bug caught in a network loop with its traceback) go to ``p2pcards.log`` in the data
+    directory (private, 0600; at most three files of 1 MB; created at the first line), never
+    onto the screen: what a player needs to know, the table says in its own words. A log that
+    cannot be written is dropped."""
+    import logging
+    import os
+    from logging.handlers import RotatingFileHandler
+
+    from protocol.identity import data_dir, ensure_dir
+
+    class LogFile(RotatingFileHandler):
+        def _open(self):  # at the first line (delay=True) and after a rollover
+            ensure_dir(data_dir())
+            fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            return os.fdopen(fd, "a", encoding="utf-8")
+
+        def handleError(self, record: logging.LogRecord) -> None:
+            pass  # not on the screen either: a full disk must not print tracebacks into a game
+
+    handler = LogFile(data_dir() / "p2pcards.log", maxBytes=1_000_000, backupCount=2,
+                      delay=True)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(name)s %(levelname)s "
+                                           "%(message)s"))
+    log = logging.getLogger("p2pcards")
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
 
 
 def _redacted(args: list[str]) -> list[str]:

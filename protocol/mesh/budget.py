@@ -26,7 +26,9 @@ SEATED_BYTES = (32 * 1024 * 1024.0, 256 * 1024 * 1024.0)
 HELLOS = (0.5, 4.0)  # hellos answered per connection (an honest joiner sends one)
 
 # what a seated peer's signed traffic may make us hold
-MAX_TOPICS = 32  # distinct topics a table may use
+# distinct topics one sender may open (its message the first on a topic this program holds):
+# counted per sender, so a seat filling the table's topics gets named, not the next honest one
+MAX_TOPICS = 32
 MAX_UNREAD_BYTES = 16 * 1024 * 1024  # bytes of one sender's messages waiting unread in inboxes
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # bytes of one sender's envelopes held ahead of a gap
 # bytes of one sender's envelopes we record (transcript, disk) while this program runs: a whole

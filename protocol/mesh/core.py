@@ -110,6 +110,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self._dealers: dict[int, zmq.asyncio.Socket] = {}
         self._dealer_addr: dict[int, str] = {}
         self._inboxes: dict[str, asyncio.Queue[Any]] = {}
+        self._topics_opened: dict[int, set[str]] = {}  # per sender: the topics it opened
         self._subscribers: list[asyncio.Queue[MeshEvent]] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._full = asyncio.Event()
@@ -300,6 +301,8 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         old = self._members.get(m.seat)
         if old is not None and old.key != m.key:
             raise MeshError(f"seat {m.seat} cannot change its key")
+        if m.seat != self.seat:
+            normalize_address(m.addr)  # ValueError before anything changes: no ghost seat
         self._members[m.seat] = m
         self.verifier.keys[m.seat] = m.key
         if m.seat != self.seat:
@@ -336,7 +339,13 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         sock.setsockopt(zmq.SNDHWM, HWM)
         sock.setsockopt(zmq.RECONNECT_IVL, 100)
         sock.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
-        sock.connect(addr)
+        try:
+            sock.connect(addr)
+        except zmq.ZMQError as e:  # roster.normalize_address should have refused it already
+            sock.close(0)
+            self._dealers.pop(seat, None)
+            self._dealer_addr.pop(seat, None)
+            raise ValueError(f"cannot dial {addr[:80]!r} ({e.strerror})") from None
         self._dealers[seat] = sock
         self._dealer_addr[seat] = addr
 

@@ -1,6 +1,7 @@
 """Garbage, forgeries, replays and equivocation are caught, logged and named; honest play goes on."""
 
 import asyncio
+import contextlib
 import logging
 
 import zmq
@@ -140,5 +141,63 @@ async def test_a_genesis_forgery_is_not_blamed_on_anyone(tmp_path, caplog):
         assert bob.equivocations == []
         await host.channel.broadcast("b", {"x": 2})
         assert await bob.channel.recv("b", 5) == (0, {"x": 2})
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_an_address_zeromq_refuses_takes_no_seat_and_prints_no_traceback(tmp_path, caplog):
+    """Red team: a joiner with the code advertised ``tcp://-:7000``. The address check let it
+    through, the host took it into the roster, then ZeroMQ refused to dial it: a traceback in the
+    host's log, a ghost seat nobody was told of, the next honest joiner's join failing on the
+    ghost's address, the one after refused as 'full'. Now such a hello is refused where it is
+    read, and the table fills with the honest players."""
+    from protocol.mesh import JoinFailed, Mesh, Timings
+
+    from .helpers import LOOPBACK, NAMES, identity
+
+    caplog.set_level(logging.DEBUG, logger="p2pcards")
+    t = Timings(**{**Timings.fast().__dict__, "handshake_timeout": 1.5})
+    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name=NAMES[0])
+    meshes = [host]
+    try:
+        for i, addr in enumerate(("tcp://-:7000", "tcp://é.lan:7000", "tcp://a:٧٠٠٠")):
+            orig = Mesh._advertised
+            Mesh._advertised = lambda self, ip, addr=addr: addr
+            try:
+                with contextlib.suppress(JoinFailed, ValueError):  # refused: times out
+                    meshes.append(await Mesh.join(identity(tmp_path, 7 + i), host.address,
+                                                  host.code, f"mallory{i}", bind=LOOPBACK,
+                                                  timings=t))
+            finally:
+                Mesh._advertised = orig
+            assert set(host._members) == {0}, addr
+        for i in (1, 2):
+            meshes.append(await Mesh.join(identity(tmp_path, i), host.address, host.code,
+                                          NAMES[i], bind=LOOPBACK, timings=t))
+        await asyncio.gather(*(m.wait_full(10) for m in meshes))
+        assert [m.name for m in host.roster] == NAMES[:3]
+        assert "Traceback" not in caplog.text
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_link_with_an_address_zeromq_refuses_is_dropped_in_one_line(tmp_path, caplog):
+    """Red team: a seated peer's signed link with ``tcp://-:7000`` reached ZeroMQ's connect,
+    whose error no handler caught: a traceback in the log (and, with no logging set up, on the
+    player's terminal). Now the entry is refused where it is read; the peer keeps the address it
+    had, and the table goes on."""
+    caplog.set_level(logging.DEBUG, logger="p2pcards")
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        before = host._members[1].addr
+        bad = bob._own_entry(bob.name_of(1), "tcp://-:7000")
+        bob._send_ctl(0, "link", {"entry": bad.to_json(), "heads": bob._heads_list()})
+        await asyncio.sleep(0.5)
+        assert host._members[1].addr == before
+        await exchange(meshes, "after")
+        assert "Traceback" not in caplog.text and "error handling a frame" not in caplog.text
     finally:
         await close_all(meshes)

@@ -195,3 +195,57 @@ async def test_a_second_spelling_of_a_signature_is_no_proof_of_equivocation(tmp_
             assert not [r for r in recorded_stops(m) if r["culprit"] is not None]
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_rename_told_to_one_peer_only_blames_nobody(tmp_path):
+    """Red team: once dealt in, the peers compare a code over every seat's name and key, and a
+    peer reporting another code is named. Bob's client sent a signed link with a new name to
+    carol only: her code changed, alice and bob named carol, carol named alice. Now a link may
+    not rename a seat (a program back from a crash takes its name from its transcript): carol
+    keeps the name she was seated with, and the table goes on."""
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        for m in meshes:
+            m._ready.set()  # dealt in: the roster codes are compared from here on
+        renamed = bob._own_entry("bobby", bob._members[1].addr)
+        bob._send_ctl(2, "link", {"entry": renamed.to_json(), "heads": bob._heads_list()})
+        await asyncio.sleep(0.5)
+        assert carol._members[1].name == "bob"
+        await carol.channel.broadcast("c", {"x": 1})
+        assert await host.channel.recv("c", 5) == (2, {"x": 1})
+        await asyncio.sleep(1.0)  # several rounds of heads gossip, each with its roster code
+        assert {m.roster_digest for m in meshes} == {host.roster_digest}
+        for m in meshes:
+            assert m.stopped is None and not [e for e in m.events if e.kind == "fault"]
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_seat_filling_the_topics_is_named_not_the_next_honest_sender(tmp_path):
+    """Red team: the topic budget was the table's, so bob broadcast on 31 junk topics and the
+    next honest message on a topic not yet opened here (alice's first deck message reaching
+    carol before carol's deck service asked for one: the usual case) got alice named. Now each
+    sender has its own budget of topics it opens."""
+    from protocol.mesh.budget import MAX_TOPICS
+
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        for i in range(MAX_TOPICS - 1):
+            await bob.channel.broadcast(f"junk{i}", {"x": i})
+        await until(lambda: len(carol._inboxes) >= MAX_TOPICS - 1, what="bob's topics at carol")
+        await host.channel.broadcast("deck", {"first": True})
+        await host.channel.broadcast("game", {"first": True})
+        assert await carol.channel.recv("deck", 5) == (0, {"first": True})
+        assert await carol.channel.recv("game", 5) == (0, {"first": True})
+        assert carol.stopped is None and host.stopped is None
+        for i in range(MAX_TOPICS - 1, MAX_TOPICS + 1):  # bob goes past his own budget
+            await bob.channel.broadcast(f"junk{i}", {"x": i})
+        await until(lambda: all(m.stopped is not None and m.stopped.culprit == 1
+                                for m in (host, carol)), what="both name bob")
+        assert "bob used more than" in carol.stopped.reason
+    finally:
+        await close_all(meshes)

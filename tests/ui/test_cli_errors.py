@@ -3,9 +3,24 @@ never a raw traceback."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from p2pcards import cli
+
+
+@pytest.fixture(autouse=True)
+def keep_the_loggers():
+    """``cli.main`` points the ``p2pcards`` loggers at a file; other tests in this process read
+    those loggers (caplog), so they get them back as they were."""
+    log = logging.getLogger("p2pcards")
+    saved = (list(log.handlers), log.propagate, log.level)
+    yield
+    for h in log.handlers:
+        if h not in saved[0]:
+            h.close()
+    log.handlers[:], log.propagate, log.level = saved
 
 
 def test_an_internal_error_is_one_line_and_a_crash_log(tmp_path, monkeypatch, capsys):
@@ -31,3 +46,29 @@ def test_exits_and_interrupts_pass_through(monkeypatch):
     monkeypatch.setattr(cli, "app", interrupted_app)
     with pytest.raises(KeyboardInterrupt):
         cli.main()
+
+
+def test_the_networks_log_lines_go_to_a_private_file_not_onto_the_screen(tmp_path, monkeypatch,
+                                                                         capsys):
+    """Red team: a peer advertising an address ZeroMQ refuses got the host's network loop to log
+    a traceback, and with no logging set up Python prints warnings and worse on stderr: under
+    the table on the player's screen. Now the mesh's lines (faults, refusals, a bug caught in a
+    loop with its traceback) go to p2pcards.log in the data directory."""
+    def app_that_logs():
+        mesh = logging.getLogger("p2pcards.mesh")
+        mesh.error("seat 0: fault by bob (seat 1): a made-up fault")
+        try:
+            raise ValueError("inside the network loop")
+        except ValueError:
+            mesh.exception("seat 0: error handling a frame")
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("P2PCARDS_HOME", str(home))
+    monkeypatch.setattr(cli, "app", app_that_logs)
+    cli.main()
+    err = capsys.readouterr().err
+    assert "fault by bob" not in err and "Traceback" not in err
+    path = home / "p2pcards.log"
+    text = path.read_text()
+    assert "fault by bob" in text and "ValueError: inside the network loop" in text
+    assert path.stat().st_mode & 0o777 == 0o600 and home.stat().st_mode & 0o777 == 0o700
