@@ -43,7 +43,10 @@ WAIT = 120.0  # default --wait: seconds the table waits for a player who is away
 PERSON_TURN, BOT_TURN = 300.0, 30.0  # default --turn-time for a person's and a bot's seat
 TURN_GRACE = 30.0  # the others wait this much beyond the turn time before naming a silent program
 REMIND_EVERY = 15.0  # seconds between "waiting for ..." reminders
-MAX_UNREACHED_PAUSE = 300.0  # a deck timeout waits at most this long for our messages to get through
+# a deck timeout waits for our messages to get through to a seat that says they do not (its
+# heads): for at most this long in all, per seat, over the match -- a seat whose heads keep
+# saying so falsely would otherwise pause every deck wait, one after another, for this long
+MAX_UNREACHED_PAUSE = 300.0
 
 
 @dataclass
@@ -115,6 +118,7 @@ class PatientChannel(Channel):
         self.late_after, self.late_budget = late_after, late_budget
         self.late: dict[int, float] = {}
         self._waiting: dict[int, float] = {}  # present time of the wait under way, per awaited seat
+        self.paused_for: dict[int, float] = {}  # time paused, over the match, per unreached seat
         self.lenient = False
 
     async def send(self, to: int, topic: str, body: Message) -> None:
@@ -142,7 +146,7 @@ class PatientChannel(Channel):
         if senders is not None:  # a wait on other seats than before ends the wait on those
             self._waiting = {s: self._waiting.get(s, 0.0) for s in senders}
         loop = asyncio.get_running_loop()
-        left, paused, waited = timeout, 0.0, 0.0
+        left, waited = timeout, 0.0
         while True:
             step = min(left, 0.5)
             t0 = loop.time()
@@ -152,9 +156,11 @@ class PatientChannel(Channel):
                 got = None
             spent = loop.time() - t0
             # a peer that keeps saying it lacks our messages is waited for, but not forever
-            unreached = bool(self.mesh.unreached()) and paused < MAX_UNREACHED_PAUSE
-            if unreached:
-                paused += spent
+            claims = [s for s in self.mesh.unreached()
+                      if self.paused_for.get(s, 0.0) < MAX_UNREACHED_PAUSE]
+            unreached = bool(claims)
+            for s in claims:
+                self.paused_for[s] = self.paused_for.get(s, 0.0) + spent
             present = not self.mesh.away and not unreached
             if present:
                 waited += spent

@@ -322,6 +322,7 @@ class ChainMixin:
         have = self.verifier.chains[s].seq
         if have >= self._known_max[s] or s in self._accused or s in self._stuck:
             self._behind_since.pop(s, None)
+            self._want_tries.pop(s, None)
             return
         since = self._behind_since.setdefault(s, now)
         if (
@@ -329,14 +330,19 @@ class ChainMixin:
             or now - self._last_want.get(s, 0.0) < self.timings.resend_after
         ):
             return
+        # Ask the author first; if it is away, or we are still behind at the next ask (it did
+        # not answer, or not to us), ask the peers that hold them, in turn. So an author that
+        # sends its envelopes to some peers only cannot leave one peer without them, unable to
+        # play on, for the others' clocks to name: every peer relays what it holds.
+        tries = self._want_tries.get(s, 0)
+        holders = [p for p, seqs in sorted(self._peer_heads.items())
+                   if p not in self.away and p not in (s, self.seat) and seqs[s] > have]
         target = s if s not in self.away else None
-        if target is None:  # the author is away: ask someone who has them
-            for p, seqs in self._peer_heads.items():
-                if p not in self.away and p != s and seqs[s] > have:
-                    target = p
-                    break
+        if holders and (target is None or tries % 2 == 1):
+            target = holders[(tries // 2) % len(holders)]
         if target is None:
             return
+        self._want_tries[s] = tries + 1
         self._last_want[s] = now
         log.debug(
             "seat %d asks seat %d for seat %d's envelopes from %d", self.seat, target, s, have + 1

@@ -111,6 +111,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self._dealer_addr: dict[int, str] = {}
         self._inboxes: dict[str, asyncio.Queue[Any]] = {}
         self._topics_opened: dict[int, set[str]] = {}  # per sender: the topics it opened
+        self._want_tries: dict[int, int] = {}  # per author: asks for its envelopes while behind
         self._subscribers: list[asyncio.Queue[MeshEvent]] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._full = asyncio.Event()
@@ -451,7 +452,8 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         for d in (self._ctl_state, self._last_heard, self._last_ping, self._heads_sent,
                   self._peer_heads, self._behind_since, self._last_want, self._future,
                   self._unread_bytes, self._recorded_bytes, self._resend_budget,
-                  self._resend_asks, self._future_bytes, self.away_since, self._known_max):
+                  self._resend_asks, self._future_bytes, self.away_since, self._known_max,
+                  self._want_tries, self._topics_opened):
             d.pop(seat, None)
         for k in [k for k in self._box_keys if seat in k]:
             del self._box_keys[k]

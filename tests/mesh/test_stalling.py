@@ -225,3 +225,43 @@ async def test_a_person_arranging_is_not_charged_lateness():
     assert (await me.recv_from("deck", [1], timeout=5.0))[0] == 1
     await send
     assert me.late.get(1, 0.0) == 0.0
+
+
+class _SaysItIsUnreached(_Present):
+    """Seat 1's heads say, falsely, that it lacks our messages."""
+
+    def unreached(self) -> set:
+        return {1}
+
+
+@run_async(timeout=30)
+async def test_a_seat_that_says_our_messages_never_reach_it_pauses_the_deck_once_not_each_step(
+        monkeypatch):
+    """Red team: a seat whose heads under-report ours looks unreached, and the deck's timeouts
+    stand still while it does, for a one-way link's sake. The pause was counted per wait, so
+    every deck step could be held for the whole pause and then answered just in time: minutes
+    a step, nobody named. Now the pause is the seat's, over the match: once spent, its claim
+    stops the clock no more and the wait on it runs out."""
+    import p2pcards.lobby as lobby
+    from p2pcards.lobby import PatientChannel
+    from protocol.channel import InMemoryHub
+
+    monkeypatch.setattr(lobby, "MAX_UNREACHED_PAUSE", 0.6)
+    hub = InMemoryHub(2)
+    me = PatientChannel(hub.channel(0), _SaysItIsUnreached(), late_after=10, late_budget=10)
+    liar = hub.channel(1)
+
+    async def later(delay):
+        await asyncio.sleep(delay)
+        await liar.send(0, "deck", {"step": "late"})
+
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    send = asyncio.create_task(later(0.9))  # inside the pause and the timeout: it comes
+    assert (await me.recv_from("deck", [1], timeout=0.5))[0] == 1
+    await send
+    assert 0.6 <= me.paused_for[1] < 1.2  # spent (checked each half second)
+    t0 = loop.time()
+    with pytest.raises(TimeoutError):  # the next step: the pause is spent, the clock runs
+        await me.recv_from("deck", [1], timeout=0.5)
+    assert loop.time() - t0 < 0.9

@@ -249,3 +249,65 @@ async def test_a_seat_filling_the_topics_is_named_not_the_next_honest_sender(tmp
         assert "bob used more than" in carol.stopped.reason
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_an_author_sending_to_some_peers_only_cannot_leave_one_behind(tmp_path):
+    """Red team: bob's client sent its envelopes to alice and never to carol (nor answered her
+    asks). Carol could not play on; alice, holding bob's message, waited on carol's next one,
+    and alice's own clock named carol. Now a peer still behind after asking the author asks the
+    peers that hold the envelopes, which relay them (signed by bob, checked like any other)."""
+    from protocol.mesh.common import K_ENV, K_RELAY
+
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    real = bob._send_frames
+
+    def not_to_carol(seat, frames):
+        if seat == 2 and frames[0] in (K_ENV, K_RELAY):
+            return
+        real(seat, frames)
+
+    bob._send_frames = not_to_carol
+    try:
+        for i in range(3):
+            await bob.channel.broadcast("game", {"move": i})
+        assert [(await host.channel.recv("game", 5))[1]["move"] for _ in range(3)] == [0, 1, 2]
+        assert [(await carol.channel.recv("game", 10))[1]["move"] for _ in range(3)] == [0, 1, 2]
+        assert carol.verifier.chains[1].seq == bob.verifier.chains[1].seq
+        assert all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_moves_withheld_from_one_player_do_not_get_her_named_by_the_others(tmp_path,
+                                                                                monkeypatch):
+    """The same in a whole match (mesh, deck, engines, turn clocks of 2 s): bob's client sends
+    its game moves to alice only. Carol gets them relayed by alice, and the match ends with
+    nobody named, where before alice's turn clock named carol for not playing on."""
+    import p2pcards.lobby as lobby
+    from p2pcards.lobby import GameInfo
+    from protocol.mesh.common import K_ENV, K_RELAY
+
+    monkeypatch.setattr(lobby, "TURN_GRACE", 1.0)
+    info = GameInfo("go-out-girl", 3, {}, wait=120.0, turn_time=2.0).to_json()
+    meshes = await make_table(tmp_path, 3, game_info=info)
+    bob = meshes[1]
+    real = bob._send_frames
+
+    def moves_not_to_carol(seat, frames):
+        if seat == 2 and frames[0] in (K_ENV, K_RELAY) and b'"topic":"game"' in frames[1]:
+            return
+        real(seat, frames)
+
+    bob._send_frames = moves_not_to_carol
+    try:
+        results = await asyncio.gather(*(
+            play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat), say=lambda _: None,
+                      deck_timeout=20.0, bot=True) for m in meshes), return_exceptions=True)
+        assert not [r for r in results if isinstance(r, BaseException)], results
+        for m in meshes:
+            assert m.stopped is None and not [e for e in m.events if e.kind == "fault"]
+    finally:
+        await close_all(meshes)
