@@ -126,3 +126,26 @@ def one_line(value: object, n: int = 500) -> str:
             for c in text
         )
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+_ALLOCATOR_SET = False
+
+
+def give_big_buffers_back() -> None:
+    """With glibc, have every allocation of 128 KiB or more mapped on its own and unmapped when
+    freed. Its default threshold grows to the largest block freed so far, after which frames of
+    up to ``MAX_FRAME`` come from the heap, which keeps the memory after they are dropped: a
+    flood of half-MiB frames from many connections left the victim's process ~35 MB larger for
+    good (measured: 2 MB with this). Elsewhere, nothing to do."""
+    global _ALLOCATOR_SET
+    if _ALLOCATOR_SET:
+        return
+    _ALLOCATOR_SET = True
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD (glibc's malloc.h)
+    except (OSError, AttributeError):
+        pass

@@ -32,7 +32,7 @@ from ..transcript import (
     TranscriptWriter,
     transcript_path,
 )
-from .budget import Bucket, Budgets
+from .budget import Bucket, Budgets, give_big_buffers_back
 from .chain import ChainMixin
 from .channel import _CLOSED, MeshChannel, Replay
 from .common import (
@@ -66,6 +66,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         fallback_port: bool = False,
         transport: bytes | None = None,
     ) -> None:
+        give_big_buffers_back()  # a flood's dropped frames must not stay in this process
         self.identity = identity
         # CurveZMQ: the table's server key from its code (None: plain TCP, for tools and tests)
         self._transport_secret = transport

@@ -147,8 +147,14 @@ async def test_a_flood_from_many_connections_at_once_neither_stalls_nor_keeps_me
             asyncio.gather(*(play(m.channel, 30 if long else 10) for m in meshes)), 90)
         assert len({r["common"] for r in results}) == 1
         assert await flood > 20
+        # what the flood left: once the frames still in flight are read and dropped (queued in
+        # ZeroMQ as the flood ends: tens of MB, for a moment), nothing stays
+        seen = -1
+        while seen != victim.budgets.dropped:
+            seen = victim.budgets.dropped
+            await asyncio.sleep(0.5)
         gc.collect()
-        assert rss_mb() - before <= 64
+        assert rss_mb() - before <= 16
         assert victim.budgets.dropped > 0
         assert blamed(meshes) == set() and all(m.stopped is None for m in meshes)
     finally:
