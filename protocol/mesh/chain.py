@@ -198,13 +198,15 @@ class ChainMixin:
         digest = msg.get("roster")
         # compared once dealt in: before, a holding host may still change the roster
         if self._ready.is_set() and isinstance(digest, str) and digest != self.roster_digest:
-            self._fault(
-                seat,
-                f"reports a different roster ({one_line(digest, 24)}, ours is "
-                f"{self.roster_digest})",
-                (),
-                once=f"roster{seat}",
-            )
+            # The players do not agree who sits at this table, so it cannot go on. But the
+            # difference is no proof against the seat that reports it: a host that showed
+            # different players different rosters (two entries it signed for itself, two keys
+            # at one seat) gets every honest pair to disagree. Nobody is named here; the
+            # transcripts hold each side's roster for the audit.
+            self.stop(None, f"{self.name_of(seat)}'s program holds another roster of this "
+                      f"table (code {one_line(digest, 24)}; ours is {self.roster_digest}): the "
+                      "host showed players different tables, or a program was changed; nobody "
+                      "is named")
         for s, (seq, h) in enumerate(heads):
             chain = self.verifier.chains[s]
             if seq <= chain.seq:

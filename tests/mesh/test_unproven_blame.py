@@ -311,3 +311,47 @@ async def test_moves_withheld_from_one_player_do_not_get_her_named_by_the_others
             assert m.stopped is None and not [e for e in m.events if e.kind == "fault"]
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_host_showing_players_different_rosters_gets_no_honest_player_named(tmp_path):
+    """Red team: a modified host signed two entries for itself ('alice' for bob, 'alicia' for
+    carol) and told each peer the roster code it expected. Once dealt in, bob named carol for
+    "a different roster" and carol named bob; the host was never named. A different roster is
+    no proof against the seat reporting it: the table stops (the players do not agree who is
+    at it) and nobody is named."""
+    from protocol.mesh import Mesh, Timings
+    from protocol.roster import roster_digest
+
+    from .helpers import LOOPBACK, identity
+
+    t = Timings.fast()
+    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name="alice")
+    meshes = [host]
+    try:
+        meshes.append(await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob",
+                                      bind=LOOPBACK, timings=t))
+        alice = host._members[0]
+        alicia = host._members[0] = host._own_entry("alicia", alice.addr)
+        meshes.append(await Mesh.join(identity(tmp_path, 2), host.address, host.code, "carol",
+                                      bind=LOOPBACK, timings=t))
+        views = {s: roster_digest([a, host._members[1], host._members[2]])
+                 for s, a in ((1, alice), (2, alicia))}
+        real = host._send_ctl
+
+        def each_its_own_code(seat, kind, payload):
+            if kind == "heads" and payload.get("roster") is not None:
+                payload = {**payload, "roster": views[seat]}
+            return real(seat, kind, payload)
+
+        host._send_ctl = each_its_own_code
+        await asyncio.gather(*(m.wait_full(10) for m in meshes))
+        for m in meshes[1:]:
+            m._ready.set()  # dealt in: the codes are compared from here on
+        await until(lambda: all(m.stopped is not None for m in meshes[1:]), what="stops")
+        for m in meshes[1:]:
+            assert m.stopped.culprit is None and "holds another roster" in m.stopped.reason
+            assert not [e for e in m.events if e.kind == "fault"]
+            assert not [r for r in recorded_stops(m) if r["culprit"] is not None]
+    finally:
+        await close_all(meshes)
