@@ -350,6 +350,12 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                     raise found from None
             raise _stopped(mesh, exc) from None
         except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
+            if exc.culprit is None:  # "the mesh names it": stop now, and let the proof come
+                mesh.stop(None, exc.reason)
+            if (exc.inferred or exc.culprit is None) and \
+                    await _an_equivocation_explains_it(mesh, exc.culprit):
+                assert mesh.stopped is not None and mesh.stopped.culprit is not None
+                raise _stopped(mesh, mesh.stopped) from None
             mesh.stop(exc.culprit, exc.reason)
             raise
         # the result is ours now: record it before anything on the links can get in the way
@@ -380,6 +386,29 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
 def _end_record(result: TableResult) -> dict[str, Any]:
     return {"outcome": result.outcome,
             "verdict": None if result.verdict is None else result.verdict.clean}
+
+
+async def _an_equivocation_explains_it(mesh: Mesh, accuser: int | None) -> bool:
+    """Another seat (``accuser``) aborted the deck, blaming a seat whose messages all check out
+    here; or our own deck found that seats work on different inputs without telling who
+    (``None``). Before naming the accuser, or nobody, compare heads with it (with everyone): if
+    a seat sent different players different copies of a message (signed twice with one seq),
+    the comparison proves that equivocation and the mesh names the equivocator, on the proof.
+    A few rounds of heads and asks for proof."""
+    def named() -> bool:  # an equivocation's proof (or another check of ours) named a seat
+        return mesh.stopped is not None and mesh.stopped.culprit is not None
+
+    if named():
+        return True
+    t = mesh.timings
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 4 * t.resend_after + 4 * t.heads_every + 1.0
+    for s in [accuser] if accuser is not None else [s for s in range(mesh.seats)
+                                                    if s != mesh.seat]:
+        mesh._send_heads(s, reply=True)
+    while loop.time() < end and not named():
+        await asyncio.sleep(min(0.1, t.tick))
+    return named()
 
 
 def _stopped(mesh: Mesh, stop: TableStop) -> TableStopped:

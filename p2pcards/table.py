@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from protocol.channel import Channel, ChannelClosed
 from protocol.envelope import is_int
-from protocol.errors import DeckError
+from protocol.errors import DeckError, PeerAborted
 
 from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation
 from .games import new_game
@@ -47,13 +47,16 @@ class Dealer(Protocol):
 class TableStopped(Exception):
     """The table stopped: a peer broke the rules or the protocol (``culprit`` is its seat)."""
 
-    def __init__(self, culprit: int | None, reason: str) -> None:
+    def __init__(self, culprit: int | None, reason: str, inferred: bool = False) -> None:
         # the reason may quote what a peer sent: one line, cut, its control characters escaped
         reason = printable(reason, newlines=False)
         reason = reason if len(reason) <= 500 else reason[:499] + "…"
         super().__init__(reason)
         self.culprit = culprit
         self.reason = reason
+        # named by inference, not on a proof this program holds: another seat aborted the deck
+        # over a message that checks out here (a seat that sent it another copy would explain it)
+        self.inferred = inferred
 
 
 @dataclass
@@ -134,7 +137,8 @@ class Table:
                         ev = await self.dealer.fulfil(self.state, req, self._arrange)
                     except DeckError as exc:  # the deck service caught a peer: stop, name it
                         raise TableStopped(exc.peer, f"{self._name(exc.peer)}: {exc.reason} "
-                                           f"(deck step {exc.step})") from None
+                                           f"(deck step {exc.step})",
+                                           inferred=isinstance(exc, PeerAborted)) from None
                     timings["deck_s"] += time.perf_counter() - t0
                     self._apply(ev, None)
                 self.step += 1

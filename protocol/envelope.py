@@ -367,7 +367,7 @@ class Verifier:
             if chain.hash_at(seq) == h:
                 return DUPLICATE, h
             raise Equivocation(
-                seat, held, env, f"seat {seat} signed two different envelopes with seq {seq}"
+                seat, held, env, f"seat {seat + 1} signed two different envelopes with seq {seq}"
             )
         if seq > chain.seq + 1:
             return FUTURE, h
@@ -375,7 +375,7 @@ class Verifier:
             held = chain.get(chain.seq)
             if held is None:
                 raise EnvelopeError(
-                    f"broken chain: seat {seat} seq 1 has prev {env['prev'][:12]}…, not genesis",
+                    f"broken chain: seat {seat + 1} seq 1 has prev {env['prev'][:12]}…, not genesis",
                     env,
                     seat,
                 )
@@ -383,7 +383,7 @@ class Verifier:
                 seat,
                 held,
                 env,
-                f"broken chain: seat {seat} seq {seq} does not follow its seq {seq - 1}",
+                f"broken chain: seat {seat + 1} seq {seq} does not follow its seq {seq - 1}",
             )
         return NEW, h
 

@@ -567,9 +567,10 @@ class ChainMixin:
             return
         if self.stopped is not None:
             st = self.stopped
-            if st.culprit is None and st.claimed is not None and culprit is not None:
-                # another peer's unproven stop came first, and this program has now seen the
-                # deviation itself (its own engine or deck checks): that, not the claim, names it
+            if st.culprit is None and culprit is not None:
+                # a stop naming nobody came first (another peer's unproven claim, or a check
+                # that could not tell who), and this program has now seen the deviation itself
+                # (an equivocation's proof, its own engine or deck checks): that names it
                 self._set_stopped(TableStop(culprit, reason[:500], self.seat), notify=False)
             return
         reason = reason[:500]

@@ -355,3 +355,65 @@ async def test_a_host_showing_players_different_rosters_gets_no_honest_player_na
             assert not [r for r in recorded_stops(m) if r["culprit"] is not None]
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_a_deck_message_spoilt_for_one_player_gets_its_author_named_not_her(tmp_path):
+    """Red team: bob signs two copies of his first deck ``shares`` message under one seq, and
+    carol's copy has a spoilt value. Carol's deck names bob and aborts; alice's copy checks out,
+    so her deck, waiting on carol, named carol for aborting "although every message this seat
+    could check was sound". Now, before naming an accuser on such an inference, alice compares
+    heads with her: the two copies prove bob's equivocation, and everyone names bob."""
+    from p2pcards.lobby import GameInfo
+    from protocol.envelope import canonical, seal
+    from protocol.mesh.common import K_ENV
+
+    info = GameInfo("go-out-girl", 3, {}, wait=6.0, turn_time=3.0).to_json()
+    meshes = await make_table(tmp_path, 3, game_info=info)
+    bob = meshes[1]
+    real_env, real_frames = bob._send_env, bob._send_frames
+    done = []
+
+    def spoil(body):
+        """the last hex digit of the first long hex string in the message, changed"""
+        text = canonical(body).decode()
+        for i in range(len(text)):
+            if all(x in "0123456789abcdef" for x in text[i:i + 64]) and len(text[i:i + 64]) == 64:
+                j = i + 63
+                return json.loads(text[:j] + ("0" if text[j] != "0" else "1") + text[j + 1:])
+        raise AssertionError("no hex value")
+
+    def two_copies(to, topic, body):
+        if topic == "deck" and body.get("step") == "shares" and not done:
+            done.append(True)
+            chain = bob.verifier.chains[1]
+            spoilt = canonical(seal(bob.identity, bob.table, 1, chain.seq + 1, chain.head, topic,
+                                    spoil(body), None, None))
+
+            def carol_gets_the_spoilt_one(seat, frames):
+                if seat == 2 and frames[0] == K_ENV and b'"from":1' in frames[1]:
+                    frames = [K_ENV, spoilt]
+                real_frames(seat, frames)
+
+            bob._send_frames = carol_gets_the_spoilt_one
+            try:
+                return real_env(to, topic, body)
+            finally:
+                bob._send_frames = real_frames
+        return real_env(to, topic, body)
+
+    bob._send_env = two_copies
+    try:
+        runs = [asyncio.create_task(play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                                              say=lambda _: None, deck_timeout=10.0, bot=True))
+                for m in meshes]
+        results = await asyncio.gather(runs[0], runs[2], return_exceptions=True)
+        runs[1].cancel()
+        assert done
+        for r in results:
+            assert isinstance(r, TableStopped) and r.culprit == 1, results
+        for m in (meshes[0], meshes[2]):
+            assert m.stopped.culprit == 1
+            assert not [r for r in recorded_stops(m) if r["culprit"] not in (None, 1)]
+    finally:
+        await close_all(meshes)
