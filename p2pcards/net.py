@@ -473,14 +473,18 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
     result from our own record instead of an error."""
     newest = None
     for path in find_transcripts(home):
-        with contextlib.suppress(Exception):
+        try:
             t = read_transcript(path, me, tolerate_torn_tail=True)
-            if t.key != me.key_hex:
-                continue
-            if not t.finished and t.stop is None:
-                say(f"Resuming table {t.table} (seat {t.seat + 1}).")
-                return await Mesh.resume(me, transcript=path, bind=bind, home=home)
-            newest = newest or t
+        except Exception:  # noqa: BLE001 -- another identity's, or damaged: not ours to resume
+            continue
+        if t.key != me.key_hex:
+            continue
+        if not t.finished and t.stop is None:
+            say(f"Resuming table {t.table} (seat {t.seat + 1}).")
+            # its failure is told in words (another program holds the seat, say), not taken
+            # for "nothing to resume"
+            return await Mesh.resume(me, transcript=path, bind=bind, home=home)
+        newest = newest or t
     if newest is not None and newest.finished:
         roster = {m.get("seat"): m for m in newest.roster if isinstance(m, dict)}
         address = str(roster.get(0, {}).get("addr", "")).removeprefix("tcp://")

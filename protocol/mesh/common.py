@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import socket
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import zmq
@@ -15,6 +17,7 @@ from ..envelope import (
     Message,
     canonical,
 )
+from ..identity import IdentityError, ensure_dir
 
 log = logging.getLogger("p2pcards.mesh")
 
@@ -208,3 +211,33 @@ def raise_fd_limit(want: int = FD_WANT) -> int:
         return int(soft)
     except (ImportError, OSError, ValueError):  # not on this platform, or not allowed
         return -1
+
+
+def hold_transcript(path: Path) -> int | None:
+    """Lock this seat's transcript for this process (``<table>.lock`` beside it, holding our
+    process id) for as long as the mesh is open: two programs playing one seat from one data
+    directory (``join --resume`` run twice) would both append to it, and the second one's crash
+    recovery would cut the first one's last line, spoiling the record for good. ``MeshError``
+    in words when another process holds it. ``None`` where there is no ``flock``."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: no lock
+        return None
+    lock = Path(path).with_suffix(".lock")
+    try:
+        ensure_dir(lock.parent)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    except (OSError, IdentityError) as e:
+        raise MeshError(f"cannot lock {lock}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        pid = os.read(fd, 20).decode("ascii", "replace").strip() or "?"
+        os.close(fd)
+        raise MeshError(
+            f"this seat's game is already open in another p2pcards on this machine (process "
+            f"{pid}); use that one, or end it first (two programs on one seat would spoil its "
+            "record)") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode())
+    return fd

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import os
 import secrets
 import time
 from collections import defaultdict
@@ -44,6 +45,7 @@ from .common import (
     MeshError,
     MeshEvent,
     Timings,
+    hold_transcript,
     local_ip,
     raise_fd_limit,
 )
@@ -113,6 +115,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self._inboxes: dict[str, asyncio.Queue[Any]] = {}
         self._topics_opened: dict[int, set[str]] = {}  # per sender: the topics it opened
         self._want_tries: dict[int, int] = {}  # per author: asks for its envelopes while behind
+        self._transcript_lock: int | None = None  # hold_transcript's descriptor
         self._subscribers: list[asyncio.Queue[MeshEvent]] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._full = asyncio.Event()
@@ -273,6 +276,8 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
 
     def _open_transcript(self, fresh: bool) -> None:
         assert self.transcript_path is not None
+        if self._transcript_lock is None:
+            self._transcript_lock = hold_transcript(self.transcript_path)
         if fresh and self.transcript_path.exists():
             raise MeshError(
                 f"a transcript for table {self.table} already exists at {self.transcript_path}"
@@ -543,6 +548,9 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
             self.ctx.destroy(0)
         if self.transcript is not None:
             self.transcript.close()
+        if self._transcript_lock is not None:
+            os.close(self._transcript_lock)  # and so the lock goes
+            self._transcript_lock = None
         for q in self._inboxes.values():
             q.put_nowait(_CLOSED)
 

@@ -45,6 +45,7 @@ from .common import (
     JoinRefused,
     MeshError,
     _split_address,
+    hold_transcript,
     log,
 )
 
@@ -168,6 +169,8 @@ class HandshakeMixin:
                         f"you already have seat {seat + 1} at this table, but there is no transcript of it at {path}; "
                         "restart with the data directory (P2PCARDS_HOME) you played with"
                     )
+                if self._transcript_lock is None:  # before reading: another may be writing it
+                    self._transcript_lock = hold_transcript(path)
                 tr = read_transcript(path, self.identity, tolerate_torn_tail=True)
                 self._dial[rseat] = address
                 self._dealers[rseat] = dealer

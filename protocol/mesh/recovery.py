@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from .common import (
     MeshEvent,
     Timings,
     _split_address,
+    hold_transcript,
     log,
 )
 
@@ -71,11 +73,16 @@ class RecoveryMixin:
             if table is None:
                 raise ValueError("resume needs a table id or a transcript path")
             transcript = transcript_path(table, home)
-        t = read_transcript(transcript, identity, tolerate_torn_tail=True)
-        if t.key != identity.key_hex:
-            raise MeshError(
-                f"{transcript} belongs to another identity ({fingerprint(bytes.fromhex(t.key))})"
-            )
+        lock = hold_transcript(Path(transcript))  # before reading: another may be writing it
+        try:
+            t = read_transcript(transcript, identity, tolerate_torn_tail=True)
+            if t.key != identity.key_hex:
+                raise MeshError(f"{transcript} belongs to another identity "
+                                f"({fingerprint(bytes.fromhex(t.key))})")
+        except BaseException:
+            if lock is not None:
+                os.close(lock)
+            raise
         old_port = 0
         for m in t.roster:
             if m.get("seat") == t.seat:
@@ -91,6 +98,7 @@ class RecoveryMixin:
             fallback_port=port is None,
             transport=secret,
         )
+        self._transcript_lock = lock
         try:
             self._restore(t)
             self._start()

@@ -289,3 +289,32 @@ async def test_a_joiner_that_lost_everything_before_the_start_gets_its_seat_back
         assert await carol.channel.recv("deck", 5) == (1, {"k": 1})
     finally:
         await close_all(meshes)
+
+
+@run_async(30)
+async def test_a_seat_resumed_twice_from_one_data_directory_is_refused_the_second_time(tmp_path):
+    """Tester: two `join --resume` at once from one data directory both appended to the seat's
+    transcript, and the second one's crash recovery cut the first one's last line: the record
+    no longer read ("envelope seat 2 seq 28 is duplicate") and the seat could not be resumed.
+    Now the transcript is locked while a program plays it; the second is refused in words, and
+    the record stays whole."""
+    from protocol.mesh import MeshError
+    from protocol.transcript import read_transcript
+
+    meshes = await make_table(tmp_path, 2)
+    alice, bob = meshes
+    await bob.close(announce=False)  # bob's program crashes
+    first = await Mesh.resume(identity(tmp_path, 1), alice.table, bind=LOOPBACK,
+                              timings=Timings.fast())
+    try:
+        with pytest.raises(MeshError, match="already open in another p2pcards"):
+            await Mesh.resume(identity(tmp_path, 1), alice.table, bind=LOOPBACK,
+                              timings=Timings.fast())
+        await first.channel.broadcast("game", {"n": 1})
+        assert await alice.channel.recv("game", 5) == (1, {"n": 1})
+        read_transcript(first.transcript_path)  # whole: every line reads, in order
+    finally:
+        await first.close(announce=False)
+    again = await Mesh.resume(identity(tmp_path, 1), alice.table, bind=LOOPBACK,
+                              timings=Timings.fast())  # the lock went with the first program
+    await close_all([alice, again])
