@@ -437,6 +437,8 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
     reminded: dict[Any, float] = {}
     unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
     absent: dict[int, float] = {}  # seat -> seconds away since the game last made progress
+    spells: dict[int, int] = {}  # seat -> times it went away since the game last made progress
+    was_away: set[int] = set()
     mark = progress() if progress is not None else None
     last = time.monotonic()
     while True:
@@ -445,11 +447,15 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         others = [s for s in range(mesh.seats) if s != mesh.seat]
         step = progress() if progress is not None else None
         if step != mark:  # the game moved on: nobody is stalling it
-            mark, absent = step, {}
+            mark, absent, spells = step, {}, {s: 1 for s in mesh.away}
+        for s in set(mesh.away) - was_away:
+            spells[s] = spells.get(s, 0) + 1
+        was_away = set(mesh.away)
         # not while we are cut off (after a stop the others may go: its claim is still counted)
         if mesh.stopped is not None or not (mesh.seats > 2 and set(mesh.away) >= set(others)):
-            for s in mesh.away:
-                absent[s] = absent.get(s, 0.0) + (now - last)
+            for s in mesh.away:  # the time away in this tick, not the whole tick
+                absent[s] = absent.get(s, 0.0) + min(now - last,
+                                                     now - mesh.away_since.get(s, last))
         last = now
         away = {s: max(now - mesh.away_since.get(s, now),
                        absent.get(s, 0.0) if progress is not None else 0.0) for s in mesh.away}
@@ -478,7 +484,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 continue  # stopped: only another's claim is still checked (the others may go)
             if t >= wait:
                 verb = "left the table" if s in mesh.left else "was away"
-                if now - mesh.away_since.get(s, now) < wait:  # in spells, coming and going
+                if spells.get(s, 1) > 1:  # in spells, coming and going
                     mesh.stop(s, f"{mesh.name_of(s)} kept leaving and coming back: away "
                               f"{_clock(t)} in all since the game last moved (at most {_clock(wait)})")
                 else:

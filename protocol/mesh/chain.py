@@ -516,10 +516,11 @@ class ChainMixin:
         if not conflict:
             self._drop(f"evidence from seat {seat} proves nothing")
             return
-        self._equivocation(
-            s, a, b,
-            one_line(msg.get("reason") or f"seat {s + 1} equivocated (evidence from seat {seat + 1})", 240),
-        )
+        # in this program's own words: the forwarder's reason is its text, not a finding here
+        what = (f"two different envelopes with seq {a['seq']}" if a["seq"] == b["seq"] else
+                f"seq {b['seq']} does not follow its seq {a['seq']}")
+        self._equivocation(s, a, b, f"seat {s + 1} signed {what} (the pair, signed by seat "
+                                    f"{s + 1}, came from seat {seat + 1})")
 
     def _equivocation(self, seat: int, first: Message, second: Message, reason: str) -> None:
         if seat in self._accused:

@@ -428,3 +428,64 @@ async def test_a_flood_still_on_its_way_is_named_by_each_peer_when_it_arrives(tm
         assert blamed([host, carol]) <= {1}
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_one_departure_is_told_as_one_and_coming_and_going_as_such(tmp_path):
+    """Red team: with the game's progress watched (as at every real table), a player who left
+    once was always named as one who "kept leaving and coming back": the tick in which it went
+    away counted whole, so the time away summed past the wait before the time since it left
+    did. Now one departure reads as one; only a seat that came back and left again, with the
+    game standing still, is named for coming and going."""
+    from p2pcards.lobby import _watch_absence
+
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    try:
+        watch = asyncio.create_task(_watch_absence(host, 2.0, lambda _: None, bot=False,
+                                                   progress=lambda: 0))
+        await asyncio.sleep(0.5)  # carol leaves in the middle of the watcher's second
+        await carol.close()
+        await asyncio.wait_for(watch, 10)
+        assert host.stopped is not None and host.stopped.culprit == 2
+        assert "carol left the table and did not come back within 2 s" in host.stopped.reason
+    finally:
+        await close_all([host, bob])
+
+    class Flicker:  # seat 1 goes away, is back for a moment, goes away again
+        seats, seat, left, stopped = 3, 0, set(), None
+
+        def __init__(self):
+            self.away, self.away_since, self.t0 = set(), {}, time.monotonic()
+
+        def name_of(self, s):
+            return NAMES[s]
+
+        def unreached(self):
+            return set()
+
+        def stop(self, culprit, reason):
+            self.stopped = TableStop(culprit, reason)
+
+        def tick(self):
+            t = time.monotonic() - self.t0
+            gone = t < 1.6 or t > 2.4
+            if gone and 1 not in self.away:
+                self.away, self.away_since = {1}, {1: time.monotonic()}
+            elif not gone:
+                self.away, self.away_since = set(), {}
+
+    fake = Flicker()
+
+    async def flicker():
+        while True:
+            fake.tick()
+            await asyncio.sleep(0.05)
+
+    task = asyncio.create_task(flicker())
+    try:
+        await asyncio.wait_for(_watch_absence(fake, 2.5, lambda _: None, bot=False,
+                                              progress=lambda: 0), 15)
+    finally:
+        task.cancel()
+    assert fake.stopped.culprit == 1 and "bob kept leaving and coming back" in fake.stopped.reason

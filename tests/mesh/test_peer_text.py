@@ -131,6 +131,11 @@ async def test_evidence_reasons_and_log_lines_are_one_line(tmp_path, caplog):
         for m in (host, carol):
             assert m.stopped.culprit == 1 and clean(m.stopped.reason)
             assert all(clean(e.detail or "") for e in m.events)
+            # red team: the forwarder's words were shown as this program's finding; now the
+            # reason is the program's own, and says where the pair came from
+            assert "I confess" not in m.stopped.reason and "out of turn" not in m.stopped.reason
+            assert "two different envelopes with seq" in m.stopped.reason
+            assert "came from seat 2" in m.stopped.reason
         assert all("\n" not in r.getMessage() and "\x1b" not in r.getMessage()
                    for r in caplog.records if r.name == "p2pcards.mesh")
     finally:
