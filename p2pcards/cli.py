@@ -389,6 +389,7 @@ def tables() -> None:
     from protocol.transcript import TranscriptError, find_transcripts, read_transcript
 
     from .ui import saved
+    from .ui.text import printable
 
     paths = sorted([*find_transcripts(), *saved.find_local_games()],
                    key=lambda p: p.stat().st_mtime if p.exists() else 0, reverse=True)
@@ -400,13 +401,13 @@ def tables() -> None:
             try:
                 g = saved.read(path)
             except ConfigError as exc:
-                typer.echo(f"{path}\n    unreadable: {exc}")
+                typer.echo(printable(f"{path}\n    unreadable: {exc}"))
                 continue
             when = datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
             you = "watched" if g.seat is None else f"seat {g.seat + 1} of {g.players}"
             state = "finished" if g.finished else "unfinished"
-            typer.echo(f"{when}  {g.game}  local, {you}  [{', '.join(g.names)}]  {state}"
-                       f"\n    {path}")
+            typer.echo(printable(f"{when}  {g.game}  local, {you}  [{', '.join(g.names)}]  "
+                                 f"{state}\n    {path}"))
             continue
         try:
             t = read_transcript(path, tolerate_torn_tail=True)

@@ -26,7 +26,7 @@ from ..engine import (
     event_to_json,
     project,
 )
-from ..games import new_game
+from ..games import game_class, new_game
 
 FORMAT = "p2pcards-local-game"
 SUFFIX = ".game"
@@ -98,6 +98,55 @@ def is_local(path: str | Path) -> bool:
     return str(path).endswith(SUFFIX)
 
 
+MAX_PLAYERS = 16
+MAX_TIME = 253402300799  # 9999-12-31: a ``created`` time any platform can show
+
+
+def _json(v: object) -> str:
+    """A value as the file spells it, cut short."""
+    text = json.dumps(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _header(p: Path, head: dict[str, Any]) -> SavedGame:
+    """The header of a saved local game, every field checked (a ``ValueError`` saying which is
+    wrong), so that listing and replaying it can trust each one."""
+    def field_(key: str) -> Any:
+        if key not in head:
+            raise ValueError(f"no {key!r}")
+        return head[key]
+
+    version, game, players = field_("version"), field_("game"), field_("players")
+    options, names, seat, created = head.get("options") or {}, field_("names"), \
+        head.get("seat"), field_("created")
+    if version != 1 or not _is_int(version):
+        raise ValueError(f"version is {_json(version)}, not 1: written by another p2pcards")
+    if not isinstance(game, str) or not game:
+        raise ValueError(f"game is {_json(game)}, not a game's name")
+    try:
+        game_class(game)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    if not _is_int(players) or not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players is {_json(players)}, not 2 to {MAX_PLAYERS}")
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise ValueError(f"options is {_json(options)}, not an object")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names is {_json(names)}, not a list of names")
+    if len(names) != players:
+        raise ValueError(f"{len(names)} names for {players} players")
+    if seat is not None and not (_is_int(seat) and 0 <= seat < players):
+        raise ValueError(f"seat is {_json(seat)}, not 0 to {players - 1} (or null)")
+    if not (isinstance(created, int | float) and not isinstance(created, bool)
+            and 0 <= created <= MAX_TIME):  # NaN fails both comparisons
+        raise ValueError(f"created is {_json(created)}, not a time")
+    return SavedGame(p, game, players, dict(options), list(names), seat, float(created))
+
+
 def read(path: str | Path) -> SavedGame:
     """Read a saved local game; a missing or damaged file is a ``ConfigError`` naming the line."""
     p = Path(path)
@@ -115,9 +164,8 @@ def read(path: str | Path) -> SavedGame:
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise ConfigError(f"{path}: not a saved local game (line 1)")
     try:
-        g = SavedGame(p, str(head["game"]), int(head["players"]), dict(head.get("options") or {}),
-                      [str(n) for n in head["names"]], head.get("seat"), float(head["created"]))
-    except (KeyError, TypeError, ValueError) as exc:
+        g = _header(p, head)
+    except ValueError as exc:
         raise ConfigError(f"{path}: line 1 is damaged ({exc})") from None
     for n, line in enumerate(lines[1:], 2):
         try:

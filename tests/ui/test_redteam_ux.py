@@ -1,0 +1,94 @@
+"""Red-team findings on the command line's own words (tables, replay, solve, errors): each test
+plays the case as the tester did and failed before its fix."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from p2pcards import cli
+from p2pcards.ui import saved
+from p2pcards.ui.local import play_local
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def game(home):
+    """A finished local Go Out Girl game, watched (every seat a bot)."""
+    play_local("go-out-girl", 3, 3, 8, {}, out=io.StringIO(), save=True)
+    (path,) = saved.find_local_games()
+    return path
+
+
+def _damage_header(path, **fields):
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    head.update(fields)
+    lines[0] = json.dumps(head)
+    path.write_text("\n".join(lines) + "\n")
+
+
+DAMAGED_HEADERS = [
+    ({"seat": "x"}, "seat is \"x\""),
+    ({"seat": [1]}, "seat is [1]"),
+    ({"seat": True}, "seat is true"),
+    ({"seat": 1.5}, "seat is 1.5"),
+    ({"seat": 9}, "seat is 9"),
+    ({"created": 1e300}, "created is 1e+300"),
+    ({"created": float("nan")}, "created is NaN"),
+    ({"created": "yesterday"}, "created is \"yesterday\""),
+    ({"names": ["a"]}, "1 names for 3 players"),
+    ({"names": "abc"}, "names is \"abc\""),
+    ({"names": ["\x1b[2Jx", 5, None]}, "not a list of names"),
+    ({"players": 10**30}, "players is 1000000000000000000000000000000"),
+    ({"options": [["x", 1]]}, "options is"),
+    ({"game": ["go-out-girl"]}, "game is"),
+    ({"game": "nosuch"}, "unknown game 'nosuch'"),
+]
+
+
+@pytest.mark.parametrize(("fields", "reason"), DAMAGED_HEADERS)
+def test_tables_lists_a_damaged_local_game_as_unreadable_and_lists_the_rest(home, game, fields,
+                                                                            reason):
+    """Red team: one local .game file whose header says "seat": "x" (or a list, a bool, a
+    float), "created": 1e300 or NaN, or fewer names than players made 'p2pcards tables' an
+    internal error (exit 70) that listed nothing."""
+    other = home / "tables" / "local-damaged.game"
+    other.write_text(game.read_text())
+    _damage_header(other, **fields)
+    r = runner.invoke(cli.app, ["tables"])
+    assert r.exit_code == 0, r.output
+    assert r.exception is None
+    assert f"{other}\n    unreadable: {other}: line 1 is damaged (" in r.output
+    assert reason in r.output
+    assert "\x1b" not in r.output
+    assert "go-out-girl  local, watched  [Bot 1, Bot 2, Bot 3]  finished" in r.output
+    assert str(game) in r.output
+
+
+@pytest.mark.parametrize(("fields", "reason"), DAMAGED_HEADERS)
+def test_replay_of_a_damaged_header_says_line_1_is_damaged(game, fields, reason):
+    """Red team: 'p2pcards replay' on these files gave IndexError, TypeError or
+    KeyError('handTrue'); a header saying "seat": 9 gave "--seat must be between 1 and 4"
+    though no --seat was given."""
+    _damage_header(game, **fields)
+    r = runner.invoke(cli.app, ["replay", str(game), "--plain"])
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert "line 1 is damaged (" in r.output and reason in r.output
+    assert "--seat" not in r.output
+
+
+def test_a_sound_header_still_reads(game):
+    g = saved.read(game)
+    assert g.players == 3 and g.seat is None and g.names == ["Bot 1", "Bot 2", "Bot 3"]
