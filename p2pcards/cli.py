@@ -572,9 +572,17 @@ def _crash_log(exc: Exception) -> str:
         with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(f"--- {datetime.datetime.now().isoformat(timespec='seconds')} "
                     f"p2pcards {' '.join(_redacted(sys.argv[1:]))}\n{text}")
-    except OSError:
-        sys.stderr.write(text)
-        return "The details are above; please report them."
+    except OSError as exc:  # no traceback on the screen: a temporary file, or nowhere
+        why = f"crash.log cannot be written ({exc.strerror or exc})"
+        try:
+            import tempfile
+
+            fd, tmp = tempfile.mkstemp(prefix="p2pcards-crash-", suffix=".log")  # 0600
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(f"p2pcards {' '.join(_redacted(sys.argv[1:]))}\n{text}")
+        except OSError:
+            return f"The details could not be saved: {why}, nor a temporary file."
+        return f"The details are in {tmp} ({why}); please report them."
     return f"The details are in {path}; please report them."
 
 

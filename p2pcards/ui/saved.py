@@ -49,12 +49,27 @@ class Recorder:
 
     def __init__(self, game: str, players: int, options: dict[str, Any], names: list[str],
                  seat: int | None, *, home: str | None = None, path: Path | None = None) -> None:
+        from protocol.identity import IdentityError, data_dir, ensure_dir
+
         if path is None:
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
             path = tables_dir(home) / f"local-{stamp}-{game}{SUFFIX}"
-        path.parent.mkdir(parents=True, exist_ok=True)
+            home_dir = data_dir(home)
+            try:  # the data directory as the rest of p2pcards makes it (0700), then tables/
+                if home_dir.exists() and not home_dir.is_dir():
+                    raise IdentityError(f"cannot create the p2pcards data directory {home_dir}: "
+                                        "a file of that name is in the way")
+                ensure_dir(home_dir)
+            except IdentityError as exc:
+                raise ConfigError(f"{exc}; the game is not started (set P2PCARDS_HOME to a "
+                                  "folder you can write)") from None
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self._f = path.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot save the game in {path.parent}: "
+                              f"{exc.strerror or exc}; the game is not started") from None
         self.path = path
-        self._f = path.open("w", encoding="utf-8")
         self._write({"format": FORMAT, "version": 1, "game": game, "players": players,
                      "options": options, "names": names, "seat": seat, "created": time.time()})
 

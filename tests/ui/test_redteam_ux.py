@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +15,18 @@ from p2pcards.ui import saved
 from p2pcards.ui.local import play_local
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def keep_the_loggers():
+    """``cli.main`` points the ``p2pcards`` loggers at a file: give them back as they were."""
+    log = logging.getLogger("p2pcards")
+    saved_ = (list(log.handlers), log.propagate, log.level)
+    yield
+    for h in log.handlers:
+        if h not in saved_[0]:
+            h.close()
+    log.handlers[:], log.propagate, log.level = saved_
 
 
 @pytest.fixture
@@ -92,3 +105,43 @@ def test_replay_of_a_damaged_header_says_line_1_is_damaged(game, fields, reason)
 def test_a_sound_header_still_reads(game):
     g = saved.read(game)
     assert g.players == 3 and g.seat is None and g.names == ["Bot 1", "Bot 2", "Bot 3"]
+
+
+def test_a_data_directory_that_is_a_file_is_one_line_not_a_traceback(tmp_path, monkeypatch):
+    """Red team: P2PCARDS_HOME=<a file> p2pcards play go-out-girl --bots 4 --plain printed a full
+    Python traceback (the recorder's mkdir was unguarded, and crash.log could not be written
+    either, so the traceback went onto the screen)."""
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    monkeypatch.setenv("P2PCARDS_HOME", str(afile))
+    r = runner.invoke(cli.app, ["play", "go-out-girl", "--bots", "4", "--plain", "--seed", "1"])
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert f"cannot create the p2pcards data directory {afile}" in r.output
+    assert "Traceback" not in r.output and "Bot 1" not in r.output  # no game played unsaved
+    assert afile.read_text() == "not a folder"
+
+
+def test_a_crash_with_no_writable_crash_log_prints_no_traceback(tmp_path, monkeypatch, capsys):
+    """Red team: when crash.log cannot be written, _crash_log wrote the raw traceback on the
+    screen. Now one line, and the traceback in a private temporary file it names."""
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("P2PCARDS_HOME", str(afile))
+    monkeypatch.setattr("tempfile.tempdir", str(tmp))
+
+    def broken_app():
+        raise KeyError("boom")
+
+    monkeypatch.setattr(cli, "app", broken_app)
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    assert e.value.code == 70
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "broken_app" not in err
+    assert len(err.strip().splitlines()) == 1
+    (log,) = tmp.glob("p2pcards-crash-*.log")
+    assert str(log) in err and "crash.log cannot be written" in err
+    assert "KeyError: 'boom'" in log.read_text() and log.stat().st_mode & 0o777 == 0o600
