@@ -503,11 +503,67 @@ def main() -> None:
     try:
         app()
     except Exception as exc:  # noqa: BLE001 -- the last line of defence, never a raw traceback
+        if isinstance(exc, OSError) and _output_broken(exc):
+            _say(f"error: cannot write output: {exc.strerror or exc}")
+            raise SystemExit(74) from None  # EX_IOERR; not a bug: no crash.log
         where = _crash_log(exc)
-        typer.secho(f"error: p2pcards hit an internal error ({type(exc).__name__}: {exc}). "
-                    f"{where} Saved games and transcripts are kept; 'p2pcards join --resume' "
-                    "takes a seat back.", fg=typer.colors.RED, err=True)
+        seat = " 'p2pcards join --resume' takes a seat back." \
+            if _command() in ("host", "join", "bot") else ""
+        _say(f"error: p2pcards hit an internal error ({type(exc).__name__}: {exc}). "
+             f"{where} Saved games and transcripts are kept.{seat}")
         raise SystemExit(70) from None
+
+
+def _command() -> str | None:
+    """The command on the command line (``play``, ``join``...), if any."""
+    import sys
+
+    return next((a for a in sys.argv[1:] if not a.startswith("-")), None)
+
+
+def _output_broken(exc: OSError) -> bool:
+    """Whether ``exc`` was raised writing standard output (a full disk, a closed device...): the
+    innermost frame of its traceback was writing to a stream on that file descriptor (click's
+    echo, or a ``print(..., file=self.out)``). Standard output is then pointed at the null
+    device, so that the interpreter's last flush adds no traceback of its own."""
+    import os
+    import sys
+
+    tb = exc.__traceback__
+    if tb is None or exc.errno is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    seen = list(tb.tb_frame.f_locals.values())
+    self_ = tb.tb_frame.f_locals.get("self")
+    if hasattr(self_, "__dict__"):
+        seen += list(vars(self_).values())
+
+    def is_stdout(v: object) -> bool:
+        if v is sys.stdout or v is sys.__stdout__:
+            return True
+        try:
+            return callable(getattr(v, "fileno", None)) and v.fileno() == 1  # type: ignore[union-attr]
+        except (OSError, ValueError, AttributeError, TypeError):
+            return False
+
+    if not any(is_stdout(v) for v in seen):
+        return False
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+    return True
+
+
+def _say(line: str) -> None:
+    """One line on standard error, in red; nothing if that cannot be written either."""
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError):
+        typer.secho(line, fg=typer.colors.RED, err=True)
 
 
 def _log_to_file() -> None:

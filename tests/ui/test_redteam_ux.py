@@ -6,6 +6,9 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -145,3 +148,52 @@ def test_a_crash_with_no_writable_crash_log_prints_no_traceback(tmp_path, monkey
     (log,) = tmp.glob("p2pcards-crash-*.log")
     assert str(log) in err and "crash.log cannot be written" in err
     assert "KeyError: 'boom'" in log.read_text() and log.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["rules", "go-out-girl"], ["tables"], ["--help"]])
+def test_output_that_cannot_be_written_is_said_so_not_an_internal_error(tmp_path, args):
+    """Red team: 'p2pcards rules go-out-girl > /dev/full' was "internal error ... please report
+    ... 'p2pcards join --resume' takes a seat back" (exit 70, a crash.log entry)."""
+    env = {**os.environ, "P2PCARDS_HOME": str(tmp_path)}
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "p2pcards", *args], stdout=full,
+                           stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+    assert r.returncode == 74, r.stderr
+    assert r.stderr == "error: cannot write output: No space left on device\n"
+    assert not (tmp_path / "crash.log").exists()
+
+
+@pytest.mark.parametrize(("argv", "hint"), [(["p2pcards", "tables"], False),
+                                            (["p2pcards", "replay", "x.game"], False),
+                                            (["p2pcards", "join", "--resume"], True),
+                                            (["p2pcards", "host", "go-out-girl"], True),
+                                            (["p2pcards", "bot", "1.2.3.4:5"], True)])
+def test_the_resume_hint_follows_an_internal_error_only_where_there_is_a_seat(
+        tmp_path, monkeypatch, capsys, argv, hint):
+    """Red team: "'p2pcards join --resume' takes a seat back" followed every internal error,
+    whatever the command."""
+    def broken_app():
+        raise KeyError("boom")
+
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
+    monkeypatch.setattr(cli, "app", broken_app)
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    assert e.value.code == 70
+    err = capsys.readouterr().err
+    assert "internal error (KeyError: 'boom')" in err
+    assert ("join --resume" in err) is hint
+
+
+def test_an_os_error_that_is_not_the_output_is_still_an_internal_error(tmp_path, monkeypatch,
+                                                                       capsys):
+    def broken_app():
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
+    monkeypatch.setattr(cli, "app", broken_app)
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    assert e.value.code == 70 and "internal error" in capsys.readouterr().err
