@@ -180,7 +180,9 @@ def _position_command(run, json_out: bool) -> None:
         fail(f"bad position: {exc}")
     except ConfigError as exc:
         fail(str(exc))
-    typer.echo(json.dumps(result, indent=2) if json_out else text)
+    from .ui.text import printable  # a puzzle file's title and seat names are anyone's text
+
+    typer.echo(json.dumps(result, indent=2) if json_out else printable(text))
 
 
 @app.command()

@@ -197,3 +197,27 @@ def test_an_os_error_that_is_not_the_output_is_still_an_internal_error(tmp_path,
     with pytest.raises(SystemExit) as e:
         cli.main()
     assert e.value.code == 70 and "internal error" in capsys.readouterr().err
+
+
+PUZZLE = {"format": 1, "game": "go-out-girl", "title": "T\u001b]0;pwned\u0007\u001b[2J",
+          "seats": [{"hand": ["G", "1", "6", "10"], "character": "kira", "revealed": False,
+                     "damage": 1, "name": "A\rB\u001b[31m"},
+                    {"hand": ["2", "1"], "character": "toyoko", "revealed": False, "damage": 4,
+                     "name": "Toyoko"}],
+          "to_move": 0, "field": {"cards": ["6"], "owner": 1},
+          "deck": ["9", "6", "4", "5", "2", "G", "6", "8", "7", "12", "9", "3"],
+          "discard": "rest"}
+
+
+@pytest.mark.parametrize("command", [["solve"], ["hint", "--position"]])
+def test_a_puzzles_title_and_seat_names_cannot_drive_the_terminal(tmp_path, command):
+    """Red team: 'p2pcards solve titleesc.json | cat -v' showed the title's escape codes (set
+    the window title, clear the screen) and a seat name's \\r and colour code, raw."""
+    f = tmp_path / "titleesc.json"
+    f.write_text(json.dumps(PUZZLE))
+    r = runner.invoke(cli.app, [*command, str(f)])
+    assert r.exit_code == 0, r.output
+    assert "\x1b" not in r.output and "\r" not in r.output and "\x07" not in r.output
+    if command == ["solve"]:
+        assert "A\\rB\\x1b[31m (to move) wins by force" in r.output
+        assert r.output.startswith("T\\x1b]0;pwned\\x07\\x1b[2J\n")
