@@ -221,3 +221,20 @@ def test_a_puzzles_title_and_seat_names_cannot_drive_the_terminal(tmp_path, comm
     if command == ["solve"]:
         assert "A\\rB\\x1b[31m (to move) wins by force" in r.output
         assert r.output.startswith("T\\x1b]0;pwned\\x07\\x1b[2J\n")
+
+
+def test_a_typed_move_that_could_be_many_options_lists_them_all(home):
+    """Red team: the plain prompt's "'play' could be:" list silently dropped every option after
+    the eighth (found[:8]): here 'play 9 9', 'play 10', 'play 10 10' and 'play 13'."""
+    from p2pcards.ui.local import Quit
+
+    answers = iter(["1", "play", "quit"])
+    out = io.StringIO()
+    with pytest.raises(Quit):
+        play_local("go-out-girl", 2, 1, 3, {}, inp=lambda p: next(answers), out=out)
+    text = out.getvalue()
+    said = text[text.index("'play' could be"):].split("Type the number.")[0].replace("\n", " ")
+    said = " ".join(said.split())
+    assert "any of 12:" in said
+    for option in ["2. play 1", "10. play 9 9", "11. play 10", "12. play 10 10", "13. play 13"]:
+        assert option in said, said
