@@ -238,3 +238,15 @@ def test_a_typed_move_that_could_be_many_options_lists_them_all(home):
     assert "any of 12:" in said
     for option in ["2. play 1", "10. play 9 9", "11. play 10", "12. play 10 10", "13. play 13"]:
         assert option in said, said
+
+
+def test_card_lookup_says_how_many_names_it_leaves_out():
+    """Like the 'could be' list: 'card e' named 8 of the matching cards and dropped the rest
+    without a word."""
+    from p2pcards.ui.present import lookup, presenter_for
+
+    p = presenter_for("out-of-this-world")
+    near = [n for n in p.card_names() if "e" in n.lower()]
+    assert len(near) > 8
+    said = lookup(p, "e")
+    assert f"and {len(near) - 8} more" in said
