@@ -293,10 +293,14 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     journal = _owner_journal(str(path))
     if view == OWNER:
         view = t.seat if journal is not None else None
-    if view is not None and (view != t.seat or journal is None):
-        where = "" if journal is not None else f" (with {Path(path).with_suffix('.seat').name})"
+    if view is not None and journal is None:
+        raise ConfigError(f"{path}: its seat journal {Path(path).with_suffix('.seat').name} is "
+                          f"missing, so only its public cards can be shown: replay it with "
+                          f"--spectator (the owner's seat, seat {t.seat + 1}, needs the journal; "
+                          "the other hands were never revealed)")
+    if view is not None and view != t.seat:
         raise ConfigError(f"{path}: a networked game replays as its owner's seat, seat {t.seat + 1}"
-                          f"{where}, or as a spectator: the other hands were never revealed")
+                          ", or as a spectator (--spectator): the other hands were never revealed")
     owner = (t.seat, journal[0]) if view is not None and journal is not None else None
     deck_msgs = [(e.sender, e.body) for e in t.entries
                  if e.topic == "deck" and e.to is None and e.body is not None]

@@ -250,3 +250,34 @@ def test_card_lookup_says_how_many_names_it_leaves_out():
     assert len(near) > 8
     said = lookup(p, "e")
     assert f"and {len(near) - 8} more" in said
+
+
+@pytest.fixture(scope="module")
+def net_game(tmp_path_factory):
+    """A real two-peer game over loopback, its transcript and the owner's seat journal."""
+    from tests.table import transcript_mutants as tm
+
+    return tm.make_game(tmp_path_factory.mktemp("net"))
+
+
+def test_replay_seat_1_without_the_seat_journal_says_the_journal_is_missing(net_game, home):
+    """Red team: 'replay FILE --seat 1' on a networked transcript copied without its .seat
+    journal said "a networked game replays as its owner's seat, seat 1 (with good.seat), or as
+    a spectator" -- seat 1 is what was asked for; the journal is what is missing."""
+    import shutil
+
+    alone = home / "copied" / net_game.path.name
+    alone.parent.mkdir()
+    shutil.copy(net_game.path, alone)
+    for seat in ("1", "2"):
+        r = runner.invoke(cli.app, ["replay", str(alone), "--seat", seat, "--plain"])
+        assert r.exit_code == 2, r.output
+        journal = alone.with_suffix(".seat").name
+        assert f"its seat journal {journal} is missing" in r.output
+        assert "--spectator" in r.output
+    r = runner.invoke(cli.app, ["replay", str(alone), "--spectator", "--plain"])
+    assert r.exit_code == 0 and "as a spectator" in r.output
+    # with the journal, another seat is still refused, in the old words
+    r = runner.invoke(cli.app, ["replay", str(net_game.path), "--seat", "2", "--plain"])
+    assert r.exit_code == 2 and "replays as its owner's seat, seat 1," in r.output
+    assert "missing" not in r.output
