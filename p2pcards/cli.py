@@ -439,6 +439,7 @@ def replay(
 ) -> None:
     """Step forward and back through a finished game as one seat saw it (or as a spectator)."""
     from .ui import saved
+    from .ui.text import printable
 
     try:
         g = saved.load_any(transcript, None if spectator else
@@ -451,8 +452,10 @@ def replay(
     except ConfigError as exc:
         fail(str(exc))
     if not _screen(plain):
-        typer.echo(f"Replay of {g.path} ({g.game}: {', '.join(g.names)}), "
-                   f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}")
+        cut = " -- unfinished: the record stops early" if saved.unfinished(frames) else ""
+        typer.echo(printable(f"Replay of {g.path} ({g.game}: {', '.join(g.names)}), "
+                             f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}"
+                             f"{cut}"))
         for line in frames[-1].log:
             typer.echo(line)
         for line in frames[-1].view.status(who):

@@ -240,7 +240,17 @@ def frames(g: SavedGame, seat: int | None) -> list[Frame]:
             out.append(Frame(copy.clone(), list(log), who))
     if state.pending() is None:
         out[-1].log.append(f"Result: {state.result_text()}")
+    else:
+        out[-1].log.append(UNFINISHED)
     return out
+
+
+UNFINISHED = "The record stops here: this game was cut short before its end (no result)."
+
+
+def unfinished(frames_: list[Frame]) -> bool:
+    """Whether a replay's record stops before the game's end."""
+    return bool(frames_) and frames_[-1].view.pending() is not None
 
 
 OWNER = "owner"  # load_any's default view: the owner's seat when its journal is there

@@ -281,3 +281,49 @@ def test_replay_seat_1_without_the_seat_journal_says_the_journal_is_missing(net_
     r = runner.invoke(cli.app, ["replay", str(net_game.path), "--seat", "2", "--plain"])
     assert r.exit_code == 2 and "replays as its owner's seat, seat 1," in r.output
     assert "missing" not in r.output
+
+
+def _cut_short(path):
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+
+
+def test_a_local_game_cut_short_replays_saying_so_in_line_mode(game):
+    """Red team: a local game cut short (a crash, a kill) replayed as if complete: no word that
+    the record stops early and the game never ended."""
+    _cut_short(game)
+    r = runner.invoke(cli.app, ["replay", str(game), "--plain"])
+    assert r.exit_code == 0, r.output
+    first = r.output.splitlines()[0]
+    assert "unfinished: the record stops early" in first
+    assert "The record stops here: this game was cut short before its end (no result)." \
+        in r.output
+    assert "Result:" not in r.output
+
+
+def test_a_finished_game_replays_without_the_note(game):
+    r = runner.invoke(cli.app, ["replay", str(game), "--plain"])
+    assert r.exit_code == 0 and "unfinished" not in r.output and "cut short" not in r.output
+    assert "Result:" in r.output
+
+
+def test_a_local_game_cut_short_says_so_on_the_replay_screen(game):
+    import asyncio
+
+    from p2pcards.ui.replay_screen import ReplayApp
+
+    _cut_short(game)
+    g = saved.read(game)
+    frames = saved.frames(g, None)
+
+    async def go():
+        app = ReplayApp(g.game, None, frames, names=g.names)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert "unfinished record" in app.texts["status"]
+            await pilot.press("end")
+            await pilot.pause()
+            assert "the record stops here, the game unfinished" in app.texts["question"]
+            assert app.lines_seen[-1] == saved.UNFINISHED
+            await pilot.press("q")
+    asyncio.run(go())
