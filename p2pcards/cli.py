@@ -166,9 +166,17 @@ def _play_screen(game: str, players: int, bots: int, seed: int | None, options: 
     typer.echo(f"Result: {final.result_text() or 'unfinished'}{saved}")
 
 
-def _position_command(run, json_out: bool) -> None:
+def _position_command(run, json_out: bool, file: str) -> None:
     """Run a solver position command; malformed positions are reported, never a traceback."""
     import json
+
+    from .ui.saved import sniff
+
+    if not file:
+        fail("no file given: name a position file (docs/puzzles.md)")
+    if sniff(file) in ("local", "transcript"):
+        fail(f"{file} is a saved game, not a position: step through it with "
+             f"p2pcards replay {file}")
 
     try:
         from solver.errors import PositionError
@@ -197,7 +205,7 @@ def solve(
 
         return positions.solve(positions.read(file))
 
-    _position_command(run, json_out)
+    _position_command(run, json_out, file)
 
 
 @app.command()
@@ -218,7 +226,7 @@ def hint(
 
         return positions.hint(positions.read(position), seed)
 
-    _position_command(run, json_out)
+    _position_command(run, json_out, position)
 
 
 @app.command()
@@ -478,8 +486,10 @@ def audit(
     from pathlib import Path
 
     from .audit import audit_transcript
-    from .ui.saved import is_local
+    from .ui.saved import is_local, sniff
 
+    if not transcript:
+        fail("no file given: name a transcript (p2pcards tables lists them)")
     if not Path(transcript).exists():
         fail(f"{transcript}: no such file")
     if Path(transcript).is_dir():
@@ -487,6 +497,9 @@ def audit(
     if is_local(transcript):
         fail(f"{transcript} is a local game: its dealer was this machine, so there is no deck "
              f"to audit; step through it with: p2pcards replay {transcript}")
+    if sniff(transcript) == "puzzle":
+        fail(f"{transcript} is not a transcript: it looks like a puzzle "
+             f"(p2pcards solve {transcript})")
     try:
         report = audit_transcript(transcript)
     except ConfigError as exc:

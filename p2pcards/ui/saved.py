@@ -264,11 +264,47 @@ def load_any(path: str | Path, view: int | str | None = OWNER) -> SavedGame:
     """A saved local game (full information: any seat's view can be shown), or a finished
     networked transcript turned into the same form for one view: its owner's (``OWNER``, or the
     owner's seat number; needs the seat journal beside it) or a spectator's (``None``)."""
+    if not str(path):
+        raise ConfigError("no file given: name a saved game (p2pcards tables lists them)")
+    if Path(path).is_dir():
+        raise ConfigError(f"{path} is a folder (a directory), not a saved game (p2pcards tables "
+                          "lists them)")
     if is_local(path):
         return read(path)
     if not Path(path).exists():
         raise ConfigError(f"{path}: no such file")
+    if sniff(path) == "puzzle":
+        raise ConfigError(f"{path} is not a saved game or a transcript: it looks like a puzzle "
+                          f"(p2pcards solve {path})")
     return from_transcript(path, view)
+
+
+def sniff(path: str | Path) -> str | None:
+    """What a file looks like: ``"local"`` (a saved local game), ``"transcript"`` (a networked
+    game's), ``"puzzle"`` (a position file for ``solve`` and ``hint``), or ``None``."""
+    try:
+        if not Path(path).is_file():  # a FIFO or a device is never opened here: it could block
+            return None
+        with open(path, "rb") as f:
+            data = f.read(1 << 20)
+        text = data.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    first = text.split("\n", 1)[0]
+    for candidate in (first, text):
+        try:
+            rec = json.loads(candidate)
+        except (ValueError, RecursionError):  # a JSONDecodeError, or a 5000-digit number
+            continue
+        if not isinstance(rec, dict):
+            return None
+        if rec.get("format") == FORMAT:
+            return "local"
+        if rec.get("type") == "table":
+            return "transcript"
+        if "seats" in rec and "game" in rec:
+            return "puzzle"
+    return None
 
 
 def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGame:
@@ -287,6 +323,9 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     try:
         t = read_transcript(path)
     except TranscriptError as exc:
+        if exc.line == 1 and sniff(path) != "transcript":
+            raise ConfigError(f"{path} is not a saved game or a transcript "
+                              f"(line 1: {exc.reason})") from None
         raise ConfigError(str(exc)) from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None

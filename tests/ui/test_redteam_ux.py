@@ -327,3 +327,37 @@ def test_a_local_game_cut_short_says_so_on_the_replay_screen(game):
             assert app.lines_seen[-1] == saved.UNFINISHED
             await pilot.press("q")
     asyncio.run(go())
+
+
+def test_replay_or_audit_of_a_puzzle_says_it_is_a_puzzle(home):
+    """Red team: 'p2pcards replay puzzle.json' said "line 1: record is not valid JSON" about a
+    perfectly good JSON file: it is no saved game or transcript, it is a puzzle."""
+    f = home / "good.json"
+    f.write_text(json.dumps(PUZZLE, indent=2))
+    for command in (["replay", str(f), "--plain"], ["replay", str(f), "--spectator", "--plain"],
+                    ["audit", str(f)]):
+        r = runner.invoke(cli.app, command)
+        assert r.exit_code == 2, r.output
+        assert "it looks like a puzzle (p2pcards solve " in r.output
+        assert "not valid JSON" not in r.output and "NOT clean" not in r.output
+    other = home / "list.json"
+    other.write_text("[1, 2]\n")
+    r = runner.invoke(cli.app, ["replay", str(other), "--plain"])
+    assert r.exit_code == 2 and f"{other} is not a saved game or a transcript (line 1:" in r.output
+
+
+def test_solve_of_a_saved_game_points_to_replay(game):
+    r = runner.invoke(cli.app, ["solve", str(game)])
+    assert r.exit_code == 2
+    assert f"{game} is a saved game, not a position: step through it with p2pcards replay" \
+        in r.output
+
+
+@pytest.mark.parametrize("command", [["replay", ""], ["audit", ""], ["solve", ""],
+                                     ["hint", "--position", ""]])
+def test_an_empty_file_name_is_no_file_given(home, command):
+    """Red team: 'audit ""' said " is a folder, not a transcript", 'replay ""' and 'solve ""'
+    "cannot read .: Is a directory"."""
+    r = runner.invoke(cli.app, command)
+    assert r.exit_code == 2, r.output
+    assert r.output.startswith("error: no file given")
