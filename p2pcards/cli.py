@@ -422,15 +422,15 @@ def tables() -> None:
         try:
             t = read_transcript(path, tolerate_torn_tail=True)
         except (TranscriptError, OSError) as exc:
-            typer.echo(f"{path}\n    unreadable: {exc}")
+            typer.echo(printable(f"{path}\n    unreadable: {exc}"))
             continue
         when = datetime.datetime.fromtimestamp(t.created).strftime("%Y-%m-%d %H:%M")
         names = ", ".join(str(m.get("name", "?")) for m in sorted(t.roster, key=lambda m: m.get("seat", 0)))
         state = ("finished" if t.finished else
                  f"stopped: {str(t.stop.get('reason'))[:120]}" if t.stop is not None else
                  "unfinished (p2pcards join --resume)")
-        typer.echo(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of {t.seats}  "
-                   f"[{names}]  {state}\n    {path}")
+        typer.echo(printable(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of "
+                             f"{t.seats}  [{names}]  {state}\n    {path}"))
     typer.echo(f"Step through one: p2pcards replay FILE [--seat N]{os.linesep}", nl=False)
 
 
@@ -464,10 +464,8 @@ def replay(
         typer.echo(printable(f"Replay of {g.path} ({g.game}: {', '.join(g.names)}), "
                              f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}"
                              f"{cut}"))
-        for line in frames[-1].log:
-            typer.echo(line)
-        for line in frames[-1].view.status(who):
-            typer.echo(line)
+        for line in [*frames[-1].log, *frames[-1].view.status(who)]:
+            typer.echo(printable(line))  # names and results are anyone's text
         return
     from .ui.present import presenter_for
     from .ui.replay_screen import ReplayApp

@@ -361,3 +361,19 @@ def test_an_empty_file_name_is_no_file_given(home, command):
     r = runner.invoke(cli.app, command)
     assert r.exit_code == 2, r.output
     assert r.output.startswith("error: no file given")
+
+
+def test_names_in_a_saved_game_cannot_drive_the_terminal_in_line_mode(home, game):
+    """A local game's names (and a result line) are text anyone can write into the file: the
+    plain replay printed them raw, escape codes and all."""
+    _damage_header(game, names=["\x1b[2JEvil", "Bot 2", "Bot 3"])
+    lines = game.read_text().splitlines()
+    last = json.loads(lines[-1])
+    last["text"] = "Bot 1 wins\x1b]0;x\x07"
+    lines[-1] = json.dumps(last)
+    game.write_text("\n".join(lines) + "\n")
+    for command in (["replay", str(game), "--plain"], ["tables"]):
+        r = runner.invoke(cli.app, command)
+        assert r.exit_code == 0, r.output
+        assert "\x1b" not in r.output and "\x07" not in r.output
+        assert "\\x1b[2JEvil" in r.output
