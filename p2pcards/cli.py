@@ -157,6 +157,9 @@ def _play_screen(game: str, players: int, bots: int, seed: int | None, options: 
                     title=presenter_for(game).title)
     result = app_.run()
     saved = f" (saved: {lg.recorder.path})" if lg.recorder is not None else ""
+    if lg.recorder is not None and lg.recorder.error is not None:
+        typer.echo(lg.recorder.error)
+        saved = ""
     if isinstance(result, Left):
         typer.echo(f"You left the game{saved}.")
         return

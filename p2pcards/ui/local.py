@@ -195,6 +195,8 @@ def play_local(game: str, players: int, bots: int, seed: int | None, options: di
                 recorder.finish(state)
             else:
                 recorder.close()
+            if recorder.error is not None:
+                print(recorder.error, file=out)
     for line in watcher.take_notes():
         for part in wrap(line):
             print(part, file=out)

@@ -9,6 +9,7 @@ that seat saw (``engine.project``), or a spectator the public cards."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import time
@@ -70,15 +71,33 @@ class Recorder:
             raise ConfigError(f"cannot save the game in {path.parent}: "
                               f"{exc.strerror or exc}; the game is not started") from None
         self.path = path
+        #: why the record stopped before the game did (a full disk...), said to the player
+        self.error: str | None = None
+        self.steps = 0
         self._write({"format": FORMAT, "version": 1, "game": game, "players": players,
                      "options": options, "names": names, "seat": seat, "created": time.time()})
+        if self.error is not None:
+            raise ConfigError(f"cannot save the game in {path}: {self._why}; the game is "
+                              "not started")
 
     def _write(self, rec: dict[str, Any]) -> None:
-        self._f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-        self._f.flush()
+        """One line; a write that fails (a full disk) stops the record, never the game."""
+        if self.error is not None:
+            return
+        try:
+            self._f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            self._f.flush()
+        except OSError as exc:
+            self._why = exc.strerror or str(exc)
+            self.error = (f"The record of this game stopped after {self.steps} steps, "
+                          f"{self.path} could not be written ({self._why}): it keeps what came "
+                          "before.")
+            self.close()
 
     def event(self, ev: Event) -> None:
         self._write({"event": event_to_json(ev)})
+        if self.error is None:
+            self.steps += 1
 
     def finish(self, final: GameState) -> None:
         self._write({"result": final.outcome(), "text": final.result_text()})
@@ -86,7 +105,9 @@ class Recorder:
 
     def close(self) -> None:
         if not self._f.closed:
-            self._f.close()
+            # what was left in the buffer may not be written either (a full disk)
+            with contextlib.suppress(OSError):
+                self._f.close()
 
 
 @dataclass

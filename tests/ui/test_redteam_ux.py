@@ -377,3 +377,62 @@ def test_names_in_a_saved_game_cannot_drive_the_terminal_in_line_mode(home, game
         assert r.exit_code == 0, r.output
         assert "\x1b" not in r.output and "\x07" not in r.output
         assert "\\x1b[2JEvil" in r.output
+
+
+class _FillsUp:
+    """A record file on a disk that fills up after ``room`` lines."""
+
+    def __init__(self, f, room: int) -> None:
+        self.f, self.room = f, room
+
+    def write(self, text: str) -> int:
+        if self.room <= 0:
+            raise OSError(28, "No space left on device")
+        self.room -= 1
+        return self.f.write(text)
+
+    def flush(self) -> None:
+        self.f.flush()
+
+    @property
+    def closed(self) -> bool:
+        return self.f.closed
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def test_a_full_disk_during_a_game_stops_the_record_not_the_game(home, monkeypatch):
+    """The product's rule, nothing is lost: a record that cannot be written any more (a disk
+    filling up mid-game) was an OSError out of the recorder that ended the game being played.
+    Now the game plays on, and the player is told where the record stopped."""
+    real_init = saved.Recorder.__init__
+
+    def init(self, *a, **k):
+        real_init(self, *a, **k)
+        self._f = _FillsUp(self._f, 20)
+
+    monkeypatch.setattr(saved.Recorder, "__init__", init)
+    out = io.StringIO()
+    final = play_local("go-out-girl", 3, 3, 8, {}, out=out, save=True)
+    assert final.pending() is None  # the game went on to its end
+    assert "The record of this game stopped after 20 steps" in out.getvalue()
+    assert "No space left on device" in out.getvalue()
+    (path,) = saved.find_local_games()
+    g = saved.read(path)
+    assert len(g.events) == 20 and not g.finished
+    assert saved.unfinished(saved.frames(g, None))
+
+
+def test_a_full_disk_before_the_game_does_not_start_it(home, monkeypatch):
+    real_open = saved.Path.open
+
+    def full_open(self, *a, **k):
+        f = real_open(self, *a, **k)
+        return _FillsUp(f, 0) if self.suffix == ".game" else f
+
+    monkeypatch.setattr(saved.Path, "open", full_open)
+    r = runner.invoke(cli.app, ["play", "go-out-girl", "--bots", "4", "--plain", "--seed", "1"])
+    assert r.exit_code == 2, r.output
+    assert "cannot save the game in" in r.output and "No space left on device" in r.output
+    assert "the game is not started" in r.output and "Bot 1" not in r.output
