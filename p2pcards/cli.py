@@ -157,6 +157,9 @@ def _play_screen(game: str, players: int, bots: int, seed: int | None, options: 
                     title=presenter_for(game).title)
     result = app_.run()
     saved = f" (saved: {lg.recorder.path})" if lg.recorder is not None else ""
+    if lg.recorder is not None and lg.recorder.error is not None:
+        typer.echo(lg.recorder.error)
+        saved = ""
     if isinstance(result, Left):
         typer.echo(f"You left the game{saved}.")
         return
@@ -166,9 +169,17 @@ def _play_screen(game: str, players: int, bots: int, seed: int | None, options: 
     typer.echo(f"Result: {final.result_text() or 'unfinished'}{saved}")
 
 
-def _position_command(run, json_out: bool) -> None:
+def _position_command(run, json_out: bool, file: str) -> None:
     """Run a solver position command; malformed positions are reported, never a traceback."""
     import json
+
+    from .ui.saved import sniff
+
+    if not file:
+        fail("no file given: name a position file (docs/puzzles.md)")
+    if sniff(file) in ("local", "transcript"):
+        fail(f"{file} is a saved game, not a position: step through it with "
+             f"p2pcards replay {file}")
 
     try:
         from solver.errors import PositionError
@@ -180,7 +191,9 @@ def _position_command(run, json_out: bool) -> None:
         fail(f"bad position: {exc}")
     except ConfigError as exc:
         fail(str(exc))
-    typer.echo(json.dumps(result, indent=2) if json_out else text)
+    from .ui.text import printable  # a puzzle file's title and seat names are anyone's text
+
+    typer.echo(json.dumps(result, indent=2) if json_out else printable(text))
 
 
 @app.command()
@@ -195,7 +208,7 @@ def solve(
 
         return positions.solve(positions.read(file))
 
-    _position_command(run, json_out)
+    _position_command(run, json_out, file)
 
 
 @app.command()
@@ -216,7 +229,7 @@ def hint(
 
         return positions.hint(positions.read(position), seed)
 
-    _position_command(run, json_out)
+    _position_command(run, json_out, position)
 
 
 @app.command()
@@ -389,6 +402,7 @@ def tables() -> None:
     from protocol.transcript import TranscriptError, find_transcripts, read_transcript
 
     from .ui import saved
+    from .ui.text import printable
 
     paths = sorted([*find_transcripts(), *saved.find_local_games()],
                    key=lambda p: p.stat().st_mtime if p.exists() else 0, reverse=True)
@@ -400,26 +414,26 @@ def tables() -> None:
             try:
                 g = saved.read(path)
             except ConfigError as exc:
-                typer.echo(f"{path}\n    unreadable: {exc}")
+                typer.echo(printable(f"{path}\n    unreadable: {exc}"))
                 continue
             when = datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
             you = "watched" if g.seat is None else f"seat {g.seat + 1} of {g.players}"
             state = "finished" if g.finished else "unfinished"
-            typer.echo(f"{when}  {g.game}  local, {you}  [{', '.join(g.names)}]  {state}"
-                       f"\n    {path}")
+            typer.echo(printable(f"{when}  {g.game}  local, {you}  [{', '.join(g.names)}]  "
+                                 f"{state}\n    {path}"))
             continue
         try:
             t = read_transcript(path, tolerate_torn_tail=True)
         except (TranscriptError, OSError) as exc:
-            typer.echo(f"{path}\n    unreadable: {exc}")
+            typer.echo(printable(f"{path}\n    unreadable: {exc}"))
             continue
         when = datetime.datetime.fromtimestamp(t.created).strftime("%Y-%m-%d %H:%M")
         names = ", ".join(str(m.get("name", "?")) for m in sorted(t.roster, key=lambda m: m.get("seat", 0)))
         state = ("finished" if t.finished else
                  f"stopped: {str(t.stop.get('reason'))[:120]}" if t.stop is not None else
                  "unfinished (p2pcards join --resume)")
-        typer.echo(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of {t.seats}  "
-                   f"[{names}]  {state}\n    {path}")
+        typer.echo(printable(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of "
+                             f"{t.seats}  [{names}]  {state}\n    {path}"))
     typer.echo(f"Step through one: p2pcards replay FILE [--seat N]{os.linesep}", nl=False)
 
 
@@ -436,6 +450,7 @@ def replay(
 ) -> None:
     """Step forward and back through a finished game as one seat saw it (or as a spectator)."""
     from .ui import saved
+    from .ui.text import printable
 
     try:
         g = saved.load_any(transcript, None if spectator else
@@ -448,12 +463,12 @@ def replay(
     except ConfigError as exc:
         fail(str(exc))
     if not _screen(plain):
-        typer.echo(f"Replay of {g.path} ({g.game}: {', '.join(g.names)}), "
-                   f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}")
-        for line in frames[-1].log:
-            typer.echo(line)
-        for line in frames[-1].view.status(who):
-            typer.echo(line)
+        cut = " -- unfinished: the record stops early" if saved.unfinished(frames) else ""
+        typer.echo(printable(f"Replay of {g.path} ({g.game}: {', '.join(g.names)}), "
+                             f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}"
+                             f"{cut}"))
+        for line in [*frames[-1].log, *frames[-1].view.status(who)]:
+            typer.echo(printable(line))  # names and results are anyone's text
         return
     from .ui.present import presenter_for
     from .ui.replay_screen import ReplayApp
@@ -472,8 +487,10 @@ def audit(
     from pathlib import Path
 
     from .audit import audit_transcript
-    from .ui.saved import is_local
+    from .ui.saved import is_local, sniff
 
+    if not transcript:
+        fail("no file given: name a transcript (p2pcards tables lists them)")
     if not Path(transcript).exists():
         fail(f"{transcript}: no such file")
     if Path(transcript).is_dir():
@@ -481,6 +498,9 @@ def audit(
     if is_local(transcript):
         fail(f"{transcript} is a local game: its dealer was this machine, so there is no deck "
              f"to audit; step through it with: p2pcards replay {transcript}")
+    if sniff(transcript) == "puzzle":
+        fail(f"{transcript} is not a transcript: it looks like a puzzle "
+             f"(p2pcards solve {transcript})")
     try:
         report = audit_transcript(transcript)
     except ConfigError as exc:
@@ -502,11 +522,67 @@ def main() -> None:
     try:
         app()
     except Exception as exc:  # noqa: BLE001 -- the last line of defence, never a raw traceback
+        if isinstance(exc, OSError) and _output_broken(exc):
+            _say(f"error: cannot write output: {exc.strerror or exc}")
+            raise SystemExit(74) from None  # EX_IOERR; not a bug: no crash.log
         where = _crash_log(exc)
-        typer.secho(f"error: p2pcards hit an internal error ({type(exc).__name__}: {exc}). "
-                    f"{where} Saved games and transcripts are kept; 'p2pcards join --resume' "
-                    "takes a seat back.", fg=typer.colors.RED, err=True)
+        seat = " 'p2pcards join --resume' takes a seat back." \
+            if _command() in ("host", "join", "bot") else ""
+        _say(f"error: p2pcards hit an internal error ({type(exc).__name__}: {exc}). "
+             f"{where} Saved games and transcripts are kept.{seat}")
         raise SystemExit(70) from None
+
+
+def _command() -> str | None:
+    """The command on the command line (``play``, ``join``...), if any."""
+    import sys
+
+    return next((a for a in sys.argv[1:] if not a.startswith("-")), None)
+
+
+def _output_broken(exc: OSError) -> bool:
+    """Whether ``exc`` was raised writing standard output (a full disk, a closed device...): the
+    innermost frame of its traceback was writing to a stream on that file descriptor (click's
+    echo, or a ``print(..., file=self.out)``). Standard output is then pointed at the null
+    device, so that the interpreter's last flush adds no traceback of its own."""
+    import os
+    import sys
+
+    tb = exc.__traceback__
+    if tb is None or exc.errno is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    seen = list(tb.tb_frame.f_locals.values())
+    self_ = tb.tb_frame.f_locals.get("self")
+    if hasattr(self_, "__dict__"):
+        seen += list(vars(self_).values())
+
+    def is_stdout(v: object) -> bool:
+        if v is sys.stdout or v is sys.__stdout__:
+            return True
+        try:
+            return callable(getattr(v, "fileno", None)) and v.fileno() == 1  # type: ignore[union-attr]
+        except (OSError, ValueError, AttributeError, TypeError):
+            return False
+
+    if not any(is_stdout(v) for v in seen):
+        return False
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+    return True
+
+
+def _say(line: str) -> None:
+    """One line on standard error, in red; nothing if that cannot be written either."""
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError):
+        typer.secho(line, fg=typer.colors.RED, err=True)
 
 
 def _log_to_file() -> None:
@@ -571,9 +647,17 @@ def _crash_log(exc: Exception) -> str:
         with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(f"--- {datetime.datetime.now().isoformat(timespec='seconds')} "
                     f"p2pcards {' '.join(_redacted(sys.argv[1:]))}\n{text}")
-    except OSError:
-        sys.stderr.write(text)
-        return "The details are above; please report them."
+    except OSError as exc:  # no traceback on the screen: a temporary file, or nowhere
+        why = f"crash.log cannot be written ({exc.strerror or exc})"
+        try:
+            import tempfile
+
+            fd, tmp = tempfile.mkstemp(prefix="p2pcards-crash-", suffix=".log")  # 0600
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(f"p2pcards {' '.join(_redacted(sys.argv[1:]))}\n{text}")
+        except OSError:
+            return f"The details could not be saved: {why}, nor a temporary file."
+        return f"The details are in {tmp} ({why}); please report them."
     return f"The details are in {path}; please report them."
 
 

@@ -100,8 +100,8 @@ class PromptHuman:
                 if len(found) == 1:
                     action = found[0].action
                 elif found:
-                    self.show([f"'{text}' could be: " + "; ".join(
-                        f"{o.index + 1}. {o.text}" for o in found[:8]) + ". Type the number."])
+                    self.show([f"'{text}' could be any of {len(found)}: " + "; ".join(
+                        f"{o.index + 1}. {o.text}" for o in found) + ". Type the number."])
                     continue
             if action is not None:
                 try:
@@ -195,6 +195,8 @@ def play_local(game: str, players: int, bots: int, seed: int | None, options: di
                 recorder.finish(state)
             else:
                 recorder.close()
+            if recorder.error is not None:
+                print(recorder.error, file=out)
     for line in watcher.take_notes():
         for part in wrap(line):
             print(part, file=out)

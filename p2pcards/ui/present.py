@@ -180,5 +180,6 @@ def lookup(presenter: Presenter, name: str) -> str:
     if len(near) == 1:
         return presenter.card_text(near[0]) or f"No card called {name!r}."
     if near:
-        return f"Several cards match {name!r}: {', '.join(near[:8])}."
+        more = f" and {len(near) - 8} more (type more of the name)" if len(near) > 8 else ""
+        return f"Several cards match {name!r}: {', '.join(near[:8])}{more}."
     return f"No card called {name!r} in this game."

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.widgets import Input, RichLog
 
 from .app import TableApp
-from .saved import Frame
+from .saved import Frame, unfinished
 
 
 class ReplayApp(TableApp):
@@ -47,6 +47,8 @@ class ReplayApp(TableApp):
         last = len(self.frames) - 1
         where = "the start" if self.at == 0 else f"after {f.label}'s move" \
             if f.label != "the end" else "the end"
+        if self.at == last and unfinished(self.frames):
+            where += "; the record stops here, the game unfinished"
         self._set("question", Text(
             f"Replay: step {self.at} of {last} ({where}) · ← → step · Home/End · q leaves",
             style="bold"))
@@ -57,9 +59,10 @@ class ReplayApp(TableApp):
             return
         who = "as a spectator" if self.seat is None else f"as {self.names[self.seat]} saw it"
         req = view.pending()
+        cut = " · unfinished record" if unfinished(self.frames) else ""
         turn = "game over" if req is None else (
             f"{view.pname(req.player)} to decide" if hasattr(req, "player") else "the deck")
-        self._set("status", Text(f"Replay {who} · {turn}"))
+        self._set("status", Text(f"Replay {who}{cut} · {turn}"))
 
     def action_step(self, d: int) -> None:
         self.at = max(0, min(len(self.frames) - 1, self.at + d))

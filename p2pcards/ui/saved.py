@@ -9,6 +9,7 @@ that seat saw (``engine.project``), or a spectator the public cards."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import time
@@ -26,7 +27,7 @@ from ..engine import (
     event_to_json,
     project,
 )
-from ..games import new_game
+from ..games import game_class, new_game
 
 FORMAT = "p2pcards-local-game"
 SUFFIX = ".game"
@@ -49,21 +50,54 @@ class Recorder:
 
     def __init__(self, game: str, players: int, options: dict[str, Any], names: list[str],
                  seat: int | None, *, home: str | None = None, path: Path | None = None) -> None:
+        from protocol.identity import IdentityError, data_dir, ensure_dir
+
         if path is None:
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
             path = tables_dir(home) / f"local-{stamp}-{game}{SUFFIX}"
-        path.parent.mkdir(parents=True, exist_ok=True)
+            home_dir = data_dir(home)
+            try:  # the data directory as the rest of p2pcards makes it (0700), then tables/
+                if home_dir.exists() and not home_dir.is_dir():
+                    raise IdentityError(f"cannot create the p2pcards data directory {home_dir}: "
+                                        "a file of that name is in the way")
+                ensure_dir(home_dir)
+            except IdentityError as exc:
+                raise ConfigError(f"{exc}; the game is not started (set P2PCARDS_HOME to a "
+                                  "folder you can write)") from None
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self._f = path.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot save the game in {path.parent}: "
+                              f"{exc.strerror or exc}; the game is not started") from None
         self.path = path
-        self._f = path.open("w", encoding="utf-8")
+        #: why the record stopped before the game did (a full disk...), said to the player
+        self.error: str | None = None
+        self.steps = 0
         self._write({"format": FORMAT, "version": 1, "game": game, "players": players,
                      "options": options, "names": names, "seat": seat, "created": time.time()})
+        if self.error is not None:
+            raise ConfigError(f"cannot save the game in {path}: {self._why}; the game is "
+                              "not started")
 
     def _write(self, rec: dict[str, Any]) -> None:
-        self._f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-        self._f.flush()
+        """One line; a write that fails (a full disk) stops the record, never the game."""
+        if self.error is not None:
+            return
+        try:
+            self._f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            self._f.flush()
+        except OSError as exc:
+            self._why = exc.strerror or str(exc)
+            self.error = (f"The record of this game stopped after {self.steps} steps, "
+                          f"{self.path} could not be written ({self._why}): it keeps what came "
+                          "before.")
+            self.close()
 
     def event(self, ev: Event) -> None:
         self._write({"event": event_to_json(ev)})
+        if self.error is None:
+            self.steps += 1
 
     def finish(self, final: GameState) -> None:
         self._write({"result": final.outcome(), "text": final.result_text()})
@@ -71,7 +105,9 @@ class Recorder:
 
     def close(self) -> None:
         if not self._f.closed:
-            self._f.close()
+            # what was left in the buffer may not be written either (a full disk)
+            with contextlib.suppress(OSError):
+                self._f.close()
 
 
 @dataclass
@@ -98,6 +134,55 @@ def is_local(path: str | Path) -> bool:
     return str(path).endswith(SUFFIX)
 
 
+MAX_PLAYERS = 16
+MAX_TIME = 253402300799  # 9999-12-31: a ``created`` time any platform can show
+
+
+def _json(v: object) -> str:
+    """A value as the file spells it, cut short."""
+    text = json.dumps(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _header(p: Path, head: dict[str, Any]) -> SavedGame:
+    """The header of a saved local game, every field checked (a ``ValueError`` saying which is
+    wrong), so that listing and replaying it can trust each one."""
+    def field_(key: str) -> Any:
+        if key not in head:
+            raise ValueError(f"no {key!r}")
+        return head[key]
+
+    version, game, players = field_("version"), field_("game"), field_("players")
+    options, names, seat, created = head.get("options") or {}, field_("names"), \
+        head.get("seat"), field_("created")
+    if version != 1 or not _is_int(version):
+        raise ValueError(f"version is {_json(version)}, not 1: written by another p2pcards")
+    if not isinstance(game, str) or not game:
+        raise ValueError(f"game is {_json(game)}, not a game's name")
+    try:
+        game_class(game)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    if not _is_int(players) or not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players is {_json(players)}, not 2 to {MAX_PLAYERS}")
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise ValueError(f"options is {_json(options)}, not an object")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names is {_json(names)}, not a list of names")
+    if len(names) != players:
+        raise ValueError(f"{len(names)} names for {players} players")
+    if seat is not None and not (_is_int(seat) and 0 <= seat < players):
+        raise ValueError(f"seat is {_json(seat)}, not 0 to {players - 1} (or null)")
+    if not (isinstance(created, int | float) and not isinstance(created, bool)
+            and 0 <= created <= MAX_TIME):  # NaN fails both comparisons
+        raise ValueError(f"created is {_json(created)}, not a time")
+    return SavedGame(p, game, players, dict(options), list(names), seat, float(created))
+
+
 def read(path: str | Path) -> SavedGame:
     """Read a saved local game; a missing or damaged file is a ``ConfigError`` naming the line."""
     p = Path(path)
@@ -115,9 +200,8 @@ def read(path: str | Path) -> SavedGame:
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise ConfigError(f"{path}: not a saved local game (line 1)")
     try:
-        g = SavedGame(p, str(head["game"]), int(head["players"]), dict(head.get("options") or {}),
-                      [str(n) for n in head["names"]], head.get("seat"), float(head["created"]))
-    except (KeyError, TypeError, ValueError) as exc:
+        g = _header(p, head)
+    except ValueError as exc:
         raise ConfigError(f"{path}: line 1 is damaged ({exc})") from None
     for n, line in enumerate(lines[1:], 2):
         try:
@@ -177,7 +261,17 @@ def frames(g: SavedGame, seat: int | None) -> list[Frame]:
             out.append(Frame(copy.clone(), list(log), who))
     if state.pending() is None:
         out[-1].log.append(f"Result: {state.result_text()}")
+    else:
+        out[-1].log.append(UNFINISHED)
     return out
+
+
+UNFINISHED = "The record stops here: this game was cut short before its end (no result)."
+
+
+def unfinished(frames_: list[Frame]) -> bool:
+    """Whether a replay's record stops before the game's end."""
+    return bool(frames_) and frames_[-1].view.pending() is not None
 
 
 OWNER = "owner"  # load_any's default view: the owner's seat when its journal is there
@@ -191,11 +285,47 @@ def load_any(path: str | Path, view: int | str | None = OWNER) -> SavedGame:
     """A saved local game (full information: any seat's view can be shown), or a finished
     networked transcript turned into the same form for one view: its owner's (``OWNER``, or the
     owner's seat number; needs the seat journal beside it) or a spectator's (``None``)."""
+    if not str(path):
+        raise ConfigError("no file given: name a saved game (p2pcards tables lists them)")
+    if Path(path).is_dir():
+        raise ConfigError(f"{path} is a folder (a directory), not a saved game (p2pcards tables "
+                          "lists them)")
     if is_local(path):
         return read(path)
     if not Path(path).exists():
         raise ConfigError(f"{path}: no such file")
+    if sniff(path) == "puzzle":
+        raise ConfigError(f"{path} is not a saved game or a transcript: it looks like a puzzle "
+                          f"(p2pcards solve {path})")
     return from_transcript(path, view)
+
+
+def sniff(path: str | Path) -> str | None:
+    """What a file looks like: ``"local"`` (a saved local game), ``"transcript"`` (a networked
+    game's), ``"puzzle"`` (a position file for ``solve`` and ``hint``), or ``None``."""
+    try:
+        if not Path(path).is_file():  # a FIFO or a device is never opened here: it could block
+            return None
+        with open(path, "rb") as f:
+            data = f.read(1 << 20)
+        text = data.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    first = text.split("\n", 1)[0]
+    for candidate in (first, text):
+        try:
+            rec = json.loads(candidate)
+        except (ValueError, RecursionError):  # a JSONDecodeError, or a 5000-digit number
+            continue
+        if not isinstance(rec, dict):
+            return None
+        if rec.get("format") == FORMAT:
+            return "local"
+        if rec.get("type") == "table":
+            return "transcript"
+        if "seats" in rec and "game" in rec:
+            return "puzzle"
+    return None
 
 
 def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGame:
@@ -214,6 +344,9 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     try:
         t = read_transcript(path)
     except TranscriptError as exc:
+        if exc.line == 1 and sniff(path) != "transcript":
+            raise ConfigError(f"{path} is not a saved game or a transcript "
+                              f"(line 1: {exc.reason})") from None
         raise ConfigError(str(exc)) from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -230,10 +363,14 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     journal = _owner_journal(str(path))
     if view == OWNER:
         view = t.seat if journal is not None else None
-    if view is not None and (view != t.seat or journal is None):
-        where = "" if journal is not None else f" (with {Path(path).with_suffix('.seat').name})"
+    if view is not None and journal is None:
+        raise ConfigError(f"{path}: its seat journal {Path(path).with_suffix('.seat').name} is "
+                          f"missing, so only its public cards can be shown: replay it with "
+                          f"--spectator (the owner's seat, seat {t.seat + 1}, needs the journal; "
+                          "the other hands were never revealed)")
+    if view is not None and view != t.seat:
         raise ConfigError(f"{path}: a networked game replays as its owner's seat, seat {t.seat + 1}"
-                          f"{where}, or as a spectator: the other hands were never revealed")
+                          ", or as a spectator (--spectator): the other hands were never revealed")
     owner = (t.seat, journal[0]) if view is not None and journal is not None else None
     deck_msgs = [(e.sender, e.body) for e in t.entries
                  if e.topic == "deck" and e.to is None and e.body is not None]

@@ -126,6 +126,9 @@ def partition(counts: list[int] | tuple[int, ...], ability: int | None = None,
     for limit in (time_limit, max(time_limit, RETRY_TIME_LIMIT)):
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
+        # CP-SAT's own Ctrl-C catcher resets SIGINT to the default action when a solve ends:
+        # Ctrl-C then killed p2pcards with no message, the terminal left in the alternate screen
+        solver.parameters.catch_sigint_signal = False
         solver.parameters.max_time_in_seconds = limit
         status = solver.solve(m)
         if status == cp_model.OPTIMAL:

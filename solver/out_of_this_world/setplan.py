@@ -602,6 +602,9 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     m.maximize(obj)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
+    # CP-SAT's own Ctrl-C catcher resets SIGINT to the default action when a solve ends:
+    # Ctrl-C then killed p2pcards with no message, the terminal left in the alternate screen
+    solver.parameters.catch_sigint_signal = False
     # a deterministic limit, not wall-clock time: on a loaded machine the answer stays the same
     # (with a wall-clock second, a busy machine stopped CP-SAT with a poorer plan, or none)
     solver.parameters.max_deterministic_time = time_limit
