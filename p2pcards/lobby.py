@@ -438,7 +438,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
     unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
     absent: dict[int, float] = {}  # seat -> seconds away since the game last made progress
     spells: dict[int, int] = {}  # seat -> times it went away since the game last made progress
-    was_away: set[int] = set()
+    spell_of: dict[int, float] = {}  # seat -> the start of its spell away counted last
     mark = progress() if progress is not None else None
     last = time.monotonic()
     while True:
@@ -448,9 +448,11 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         step = progress() if progress is not None else None
         if step != mark:  # the game moved on: nobody is stalling it
             mark, absent, spells = step, {}, {s: 1 for s in mesh.away}
-        for s in set(mesh.away) - was_away:
-            spells[s] = spells.get(s, 0) + 1
-        was_away = set(mesh.away)
+        for s in mesh.away:  # a new spell (however brief the return between): one more
+            since = mesh.away_since.get(s, now)
+            if spell_of.get(s) != since:
+                spell_of[s] = since
+                spells[s] = spells.get(s, 0) + 1
         # not while we are cut off (after a stop the others may go: its claim is still counted)
         if mesh.stopped is not None or not (mesh.seats > 2 and set(mesh.away) >= set(others)):
             for s in mesh.away:  # the time away in this tick, not the whole tick

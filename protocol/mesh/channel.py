@@ -121,18 +121,19 @@ class MeshChannel(Channel):
 
     async def _recv_in_claim(self, q: asyncio.Queue, st: TableStop,
                              timeout: float | None) -> tuple[int, Message]:
-        """A wait after another peer's unproven claim (``st``). What this program can still read
-        is what had reached it before the claim, and what the stopper says it had accepted from
-        each author when it stopped (``st.upto``, its heads): a deviation the stopper saw is then
-        seen here by this program's own checks even if it was still on its way when the claim
-        came. Nothing later is read. Otherwise, for CLAIM_WINDOW, a wait here only times out, so
-        this program's own clocks (turn time, deck timeouts, lateness) run on and may confirm it."""
+        """A wait after another peer's unproven claim (``st``). For CLAIM_WINDOW the table plays
+        on here: this program reads what comes (what had reached it before the claim, what the
+        stopper had accepted when it stopped, ``st.upto``, and what is sent in the window: every
+        program may still send in it), so a deviation the stopper saw is seen by this program's
+        own checks, and its own clocks (turn time, deck timeouts, lateness) run on and may
+        confirm it. A move made in time is read in time: a claim landing just before a player's
+        deadline once froze what could be read and stopped that player from sending, and the
+        clocks named an honest player (red team). Once the window closes, the stop is raised."""
         mesh = self._mesh
         end = None if timeout is None else time.monotonic() + timeout
         while True:
             for i, item in enumerate(q._queue):  # type: ignore[attr-defined]
-                if item is not _CLOSED and (item[4] <= st.at or (
-                        st.upto is not None and item[3] <= st.upto[item[0]])):
+                if item is not _CLOSED:
                     del q._queue[i]  # type: ignore[attr-defined]
                     mesh._unread(item[0], -item[2])
                     return item[0], item[1]
@@ -142,10 +143,7 @@ class MeshChannel(Channel):
                 raise mesh.stopped  # type: ignore[misc]
             if end is not None and now >= end:
                 raise TimeoutError
-            chains = mesh.verifier.chains if mesh.verifier is not None else {}
-            coming = st.upto is not None and any(
-                s in chains and chains[s].seq < h for s, h in enumerate(st.upto))
-            pause = min(left, 0.02) if coming else left  # poll while the stopper's heads arrive
+            pause = min(left, 0.02)  # poll: messages may come until the window closes
             await asyncio.sleep(pause if end is None else min(pause, max(0.0, end - now)))
 
     # -- extras for the table ----------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 import zmq
 import zmq.asyncio
 
-from ..channel import ChannelClosed
+from ..channel import CLAIM_WINDOW, ChannelClosed
 from ..envelope import (
     Message,
     b64,
@@ -43,8 +43,12 @@ class TransportMixin:
         return q
 
     async def _send(self, to: int | None, topic: str, body: Message) -> None:
-        if self.stopped is not None:
-            raise self.stopped
+        st = self.stopped
+        if st is not None and not (st.claimed is not None and st.by != self.seat
+                                   and time.monotonic() < st.at + CLAIM_WINDOW):
+            # in another's claim's window this program still plays (its move may be the one a
+            # clock is waiting for: an on-time move must not be held back by a bare word)
+            raise st
         if self.closed:
             raise ChannelClosed()
         if not isinstance(topic, str) or not 0 < len(topic) <= 64:

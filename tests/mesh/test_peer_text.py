@@ -135,7 +135,7 @@ async def test_evidence_reasons_and_log_lines_are_one_line(tmp_path, caplog):
             # reason is the program's own, and says where the pair came from
             assert "I confess" not in m.stopped.reason and "out of turn" not in m.stopped.reason
             assert "two different envelopes with seq" in m.stopped.reason
-            assert "came from seat 2" in m.stopped.reason
+            assert "came from seat" in m.stopped.reason  # bob, or a program that relayed it
         assert all("\n" not in r.getMessage() and "\x1b" not in r.getMessage()
                    for r in caplog.records if r.name == "p2pcards.mesh")
     finally:

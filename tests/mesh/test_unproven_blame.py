@@ -13,7 +13,7 @@ from p2pcards.lobby import play_seat
 from p2pcards.table import TableStopped
 from protocol.channel import TableStop
 
-from .helpers import close_all, make_table, run_async, until
+from .helpers import NAMES, close_all, make_table, run_async, until
 
 pytestmark = pytest.mark.network
 
@@ -416,4 +416,71 @@ async def test_a_deck_message_spoilt_for_one_player_gets_its_author_named_not_he
             assert m.stopped.culprit == 1
             assert not [r for r in recorded_stops(m) if r["culprit"] not in (None, 1)]
     finally:
+        await close_all(meshes)
+
+
+@pytest.mark.parametrize("bob_moves_before_the_claim", [False, True])
+@run_async(timeout=60)
+async def test_a_claim_just_before_a_deadline_does_not_get_an_on_time_move_named(
+        tmp_path, bob_moves_before_the_claim):
+    """Red team: alice's client claims "bob did not play his turn" 2 s before carol's turn
+    clock for bob runs out (6 s here). Bob plays in time: after the claim (his program refused
+    to send once stopped), or before it over a slow link (alice's stop understating what she
+    held from bob, so carol read nothing of his that came after the claim). Either way carol's
+    own clock named bob, on time. Now every program plays on in a claim's window and reads what
+    comes in it: carol reads bob's move, and nobody is named."""
+    import time
+    import types
+
+    from p2pcards.table import Table
+
+    turn = 6.0
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    carols_table = types.SimpleNamespace(channel=carol.channel, peer_turn_time=turn,
+                                         say=lambda _: None, _name=lambda s: NAMES[s])
+    if bob_moves_before_the_claim:
+        real_frames, real_ctl = bob._send_frames, alice._send_ctl
+
+        def slow_to_carol(seat, frames):
+            if seat == 2:
+                asyncio.get_running_loop().call_later(1.0, real_frames, seat, frames)
+            else:
+                real_frames(seat, frames)
+
+        def understated(seat, kind, payload):
+            if kind == "stop":
+                payload = {**payload, "heads": [0, 0, 0]}
+            return real_ctl(seat, kind, payload)
+
+        real_heads = alice._heads_list
+
+        def heads_without_bobs_move():  # so carol does not fetch it from her either
+            h = real_heads()
+            h[1] = [0, alice.verifier.chains[1].hash_at(0)]
+            return h
+
+        bob._send_frames, alice._send_ctl = slow_to_carol, understated
+        alice._heads_list = heads_without_bobs_move
+
+    async def alices_claim():
+        await asyncio.sleep(turn - 2.0)
+        alice.stop(1, "bob did not play his turn")
+
+    async def bob_plays():
+        await asyncio.sleep(turn - (2.5 if bob_moves_before_the_claim else 1.5))
+        await bob.channel.broadcast("game", {"step": 3, "action": {"kind": "pass"}})
+
+    t0 = time.monotonic()
+    tasks = [asyncio.create_task(alices_claim()), asyncio.create_task(bob_plays())]
+    try:
+        sender, msg = await Table._recv_game(carols_table, 1)  # raises TableStopped if named
+        assert sender == 1 and msg["step"] == 3 and time.monotonic() - t0 < turn
+        await asyncio.gather(*tasks)
+        await until(lambda: carol.stopped is not None, what="alice's claim at carol")
+        assert carol.stopped.culprit is None
+        assert carol.stopped.claimed == 1
+    finally:
+        for t in tasks:
+            t.cancel()
         await close_all(meshes)
