@@ -118,6 +118,18 @@ async def test_join_without_an_address_lists_the_lan_tables_and_takes_the_pick(
             if mine <= {t.address for t in await browse(1.0)}:
                 break
         monkeypatch.setattr(net, "BROWSE_SECONDS", 2.0)
+        import protocol.discovery as discovery
+
+        real_browse = discovery.browse
+
+        async def browse_until_both(seconds, **kw):  # the person's look, as above (CI flake:
+            for _ in range(10):                        # one of the two answered too late)
+                found = await real_browse(seconds, **kw)
+                if mine <= {t.address for t in found}:
+                    break
+            return found
+
+        monkeypatch.setattr(discovery, "browse", browse_until_both)
         answers = iter(["7", "2"])
         monkeypatch.setattr("sys.stdin.isatty", lambda: True)
         monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
