@@ -348,6 +348,11 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                 except TableStopped as found:  # seen here: this program names it itself
                     mesh.stop(found.culprit, found.reason)
                     raise found from None
+            if exc.culprit is None and exc.claimed is None and exc.by != mesh.seat:
+                # another's stop naming nobody ("the mesh names it"): the heads may prove who
+                await _an_equivocation_explains_it(mesh, None)
+                if mesh.stopped is not None:
+                    exc = mesh.stopped
             raise _stopped(mesh, exc) from None
         except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
             if exc.culprit is None:  # "the mesh names it": stop now, and let the proof come
@@ -402,7 +407,7 @@ async def _an_equivocation_explains_it(mesh: Mesh, accuser: int | None) -> bool:
         return True
     t = mesh.timings
     loop = asyncio.get_running_loop()
-    end = loop.time() + 4 * t.resend_after + 4 * t.heads_every + 1.0
+    end = loop.time() + 2 * t.resend_after + 2 * t.heads_every + 0.5
     for s in [accuser] if accuser is not None else [s for s in range(mesh.seats)
                                                     if s != mesh.seat]:
         mesh._send_heads(s, reply=True)

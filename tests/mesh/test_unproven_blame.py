@@ -18,6 +18,11 @@ from .helpers import NAMES, close_all, make_table, run_async, until
 pytestmark = pytest.mark.network
 
 
+def assert_playing_on_with_nobody_named(meshes) -> None:
+    for m in meshes:
+        assert m.stopped is None and not [e for e in m.events if e.kind == "fault"]
+
+
 def recorded_stops(mesh) -> list[dict]:
     with open(mesh.transcript_path, encoding="utf-8") as f:
         return [r for r in map(json.loads, f) if r.get("type") == "stop"]
@@ -217,8 +222,7 @@ async def test_a_rename_told_to_one_peer_only_blames_nobody(tmp_path):
         assert await host.channel.recv("c", 5) == (2, {"x": 1})
         await asyncio.sleep(1.0)  # several rounds of heads gossip, each with its roster code
         assert {m.roster_digest for m in meshes} == {host.roster_digest}
-        for m in meshes:
-            assert m.stopped is None and not [e for e in m.events if e.kind == "fault"]
+        assert_playing_on_with_nobody_named(meshes)
     finally:
         await close_all(meshes)
 
@@ -307,8 +311,7 @@ async def test_moves_withheld_from_one_player_do_not_get_her_named_by_the_others
             play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat), say=lambda _: None,
                       deck_timeout=20.0, bot=True) for m in meshes), return_exceptions=True)
         assert not [r for r in results if isinstance(r, BaseException)], results
-        for m in meshes:
-            assert m.stopped is None and not [e for e in m.events if e.kind == "fault"]
+        assert_playing_on_with_nobody_named(meshes)
     finally:
         await close_all(meshes)
 

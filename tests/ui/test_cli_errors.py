@@ -9,18 +9,7 @@ import pytest
 
 from p2pcards import cli
 
-
-@pytest.fixture(autouse=True)
-def keep_the_loggers():
-    """``cli.main`` points the ``p2pcards`` loggers at a file; other tests in this process read
-    those loggers (caplog), so they get them back as they were."""
-    log = logging.getLogger("p2pcards")
-    saved = (list(log.handlers), log.propagate, log.level)
-    yield
-    for h in log.handlers:
-        if h not in saved[0]:
-            h.close()
-    log.handlers[:], log.propagate, log.level = saved
+pytestmark = pytest.mark.usefixtures("keep_the_loggers")
 
 
 def test_an_internal_error_is_one_line_and_a_crash_log(tmp_path, monkeypatch, capsys):

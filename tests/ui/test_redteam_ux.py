@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 import os
 import subprocess
 import sys
@@ -20,22 +19,7 @@ from p2pcards.ui.local import play_local
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def keep_the_loggers():
-    """``cli.main`` points the ``p2pcards`` loggers at a file: give them back as they were."""
-    log = logging.getLogger("p2pcards")
-    saved_ = (list(log.handlers), log.propagate, log.level)
-    yield
-    for h in log.handlers:
-        if h not in saved_[0]:
-            h.close()
-    log.handlers[:], log.propagate, log.level = saved_
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("keep_the_loggers")
 
 
 @pytest.fixture

@@ -20,12 +20,6 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
-    return tmp_path
-
-
-@pytest.fixture
 def game(home):
     """A finished local Go Out Girl game with a person at seat 1 (who always takes option 1)."""
     final = play_local("go-out-girl", 3, 2, 8, {}, inp=lambda p: "1", out=io.StringIO(), save=True)
