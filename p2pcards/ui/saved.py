@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from protocol.envelope import is_int
+from protocol.transcript import MAX_TIME
+
 from ..engine import (
     SPECTATOR,
     ConfigError,
@@ -135,17 +138,12 @@ def is_local(path: str | Path) -> bool:
 
 
 MAX_PLAYERS = 16
-MAX_TIME = 253402300799  # 9999-12-31: a ``created`` time any platform can show
 
 
 def _json(v: object) -> str:
     """A value as the file spells it, cut short."""
     text = json.dumps(v)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _header(p: Path, head: dict[str, Any]) -> SavedGame:
@@ -159,7 +157,7 @@ def _header(p: Path, head: dict[str, Any]) -> SavedGame:
     version, game, players = field_("version"), field_("game"), field_("players")
     options, names, seat, created = head.get("options") or {}, field_("names"), \
         head.get("seat"), field_("created")
-    if version != 1 or not _is_int(version):
+    if version != 1 or not is_int(version):
         raise ValueError(f"version is {_json(version)}, not 1: written by another p2pcards")
     if not isinstance(game, str) or not game:
         raise ValueError(f"game is {_json(game)}, not a game's name")
@@ -167,7 +165,7 @@ def _header(p: Path, head: dict[str, Any]) -> SavedGame:
         game_class(game)
     except ConfigError as exc:
         raise ValueError(str(exc)) from None
-    if not _is_int(players) or not 2 <= players <= MAX_PLAYERS:
+    if not is_int(players) or not 2 <= players <= MAX_PLAYERS:
         raise ValueError(f"players is {_json(players)}, not 2 to {MAX_PLAYERS}")
     if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
         raise ValueError(f"options is {_json(options)}, not an object")
@@ -175,7 +173,7 @@ def _header(p: Path, head: dict[str, Any]) -> SavedGame:
         raise ValueError(f"names is {_json(names)}, not a list of names")
     if len(names) != players:
         raise ValueError(f"{len(names)} names for {players} players")
-    if seat is not None and not (_is_int(seat) and 0 <= seat < players):
+    if seat is not None and not (is_int(seat) and 0 <= seat < players):
         raise ValueError(f"seat is {_json(seat)}, not 0 to {players - 1} (or null)")
     if not (isinstance(created, int | float) and not isinstance(created, bool)
             and 0 <= created <= MAX_TIME):  # NaN fails both comparisons
