@@ -350,15 +350,17 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                     raise found from None
             if exc.culprit is None and exc.claimed is None and exc.by != mesh.seat:
                 # another's stop naming nobody ("the mesh names it"): the heads may prove who
-                await _an_equivocation_explains_it(mesh, None)
+                await mesh.prove_culprit()
                 if mesh.stopped is not None:
                     exc = mesh.stopped
             raise _stopped(mesh, exc) from None
         except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
             if exc.culprit is None:  # "the mesh names it": stop now, and let the proof come
                 mesh.stop(None, exc.reason)
-            if (exc.inferred or exc.culprit is None) and \
-                    await _an_equivocation_explains_it(mesh, exc.culprit):
+            # another's abort over a message that checks out here, or our own "the mesh names
+            # it": an author that sent players different copies is proven so, and named
+            if (exc.inferred or exc.culprit is None) and await mesh.prove_culprit(
+                    None if exc.culprit is None else [exc.culprit]):
                 assert mesh.stopped is not None and mesh.stopped.culprit is not None
                 raise _stopped(mesh, mesh.stopped) from None
             mesh.stop(exc.culprit, exc.reason)
@@ -391,29 +393,6 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
 def _end_record(result: TableResult) -> dict[str, Any]:
     return {"outcome": result.outcome,
             "verdict": None if result.verdict is None else result.verdict.clean}
-
-
-async def _an_equivocation_explains_it(mesh: Mesh, accuser: int | None) -> bool:
-    """Another seat (``accuser``) aborted the deck, blaming a seat whose messages all check out
-    here; or our own deck found that seats work on different inputs without telling who
-    (``None``). Before naming the accuser, or nobody, compare heads with it (with everyone): if
-    a seat sent different players different copies of a message (signed twice with one seq),
-    the comparison proves that equivocation and the mesh names the equivocator, on the proof.
-    A few rounds of heads and asks for proof."""
-    def named() -> bool:  # an equivocation's proof (or another check of ours) named a seat
-        return mesh.stopped is not None and mesh.stopped.culprit is not None
-
-    if named():
-        return True
-    t = mesh.timings
-    loop = asyncio.get_running_loop()
-    end = loop.time() + 2 * t.resend_after + 2 * t.heads_every + 0.5
-    for s in [accuser] if accuser is not None else [s for s in range(mesh.seats)
-                                                    if s != mesh.seat]:
-        mesh._send_heads(s, reply=True)
-    while loop.time() < end and not named():
-        await asyncio.sleep(min(0.1, t.tick))
-    return named()
 
 
 def _stopped(mesh: Mesh, stop: TableStop) -> TableStopped:

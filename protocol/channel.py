@@ -35,13 +35,12 @@ class TableStop(ChannelClosed):
     that peer's word, recorded as its claim; ``culprit`` stays ``None`` then."""
 
     def __init__(self, culprit: int | None, reason: str, by: int | None = None,
-                 claimed: int | None = None, upto: tuple[int, ...] | None = None) -> None:
+                 claimed: int | None = None) -> None:
         super().__init__(reason)
         self.culprit = culprit
         self.reason = reason
         self.by = by
         self.claimed = claimed
-        self.upto = upto  # with a claim: the stopper's heads (per author, the last seq it held)
         self.at = time.monotonic()  # when this program stopped (a claim's window counts from it)
 
 

@@ -639,13 +639,19 @@ class ChainMixin:
         # forwarded to a peer that missed it as the stopper's claim, never in our own name
         self._stop_payload = {"culprit": None, "proof": [], "reason": (
             f"{stopper} stopped the table, naming {self.name_of(culprit)} without proof: {reason}")}
-        # what the stopper had accepted from each author when it stopped (its word too): this
-        # program still reads up to that (channel.recv), so a deviation the stopper saw there
-        # is seen here by this program's own checks, even if it was still on its way here
+        self._set_stopped(TableStop(None, text, seat, claimed=culprit))
+        # what the stopper had accepted from each author when it stopped (its word too) is asked
+        # for at once: in the claim's window this program reads it (channel.recv), so a
+        # deviation the stopper saw is seen here by this program's own checks, even if it was
+        # still on its way here
         heads = msg.get("heads")
-        upto = tuple(heads) if isinstance(heads, list) and len(heads) == self.seats and all(
-            is_int(h) and h >= 0 for h in heads) else None
-        self._set_stopped(TableStop(None, text, seat, claimed=culprit, upto=upto))
+        if isinstance(heads, list) and len(heads) == self.seats and all(
+                is_int(h) and h >= 0 for h in heads):
+            now = time.monotonic()
+            for s, h in enumerate(heads):
+                if s != self.seat and h > self.verifier.chains[s].seq:
+                    self._known_max[s] = max(self._known_max[s], h)
+                    self._check_behind(s, now)
 
     def _emit(self, ev: MeshEvent) -> None:
         self.events.append(ev)

@@ -123,7 +123,7 @@ class MeshChannel(Channel):
                              timeout: float | None) -> tuple[int, Message]:
         """A wait after another peer's unproven claim (``st``). For CLAIM_WINDOW the table plays
         on here: this program reads what comes (what had reached it before the claim, what the
-        stopper had accepted when it stopped, ``st.upto``, and what is sent in the window: every
+        stopper had accepted when it stopped, which it asks for, and what is sent in the window: every
         program may still send in it), so a deviation the stopper saw is seen by this program's
         own checks, and its own clocks (turn time, deck timeouts, lateness) run on and may
         confirm it. A move made in time is read in time: a claim landing just before a player's

@@ -193,6 +193,27 @@ class RecoveryMixin:
                 if force:
                     self._resent.pop((s, self.seat), None)
 
+    async def prove_culprit(self, seats: list[int] | None = None) -> bool:
+        """Compare heads now with ``seats`` (every other seat by default) for a few rounds of
+        heads and asks for proof: if an author signed two different envelopes with one seq and
+        those seats hold the other copy, the comparison proves the equivocation and the table's
+        stop names the author. ``True`` once a stop here names a culprit. For a stop that could
+        not tell who (or another seat's abort over a message that checks out here) before it is
+        shown: at most ``2 resend_after + 2 heads_every + 0.5`` seconds."""
+        def named() -> bool:
+            return self.stopped is not None and self.stopped.culprit is not None
+
+        if named():
+            return True
+        t = self.timings
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 2 * t.resend_after + 2 * t.heads_every + 0.5
+        for s in seats if seats is not None else [s for s in range(self.seats) if s != self.seat]:
+            self._send_heads(s, reply=True)
+        while loop.time() < end and not named():
+            await asyncio.sleep(min(0.1, t.tick))
+        return named()
+
     async def checkpoint(
         self, timeout: float | None = 10.0, patient: bool = False, cap: float = 600.0
     ) -> list[Equivocation]:
