@@ -308,8 +308,6 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         old = self._members.get(m.seat)
         if old is not None and old.key != m.key:
             raise MeshError(f"seat {m.seat} cannot change its key")
-        if m.seat != self.seat:
-            normalize_address(m.addr)  # ValueError before anything changes: no ghost seat
         self._members[m.seat] = m
         self.verifier.keys[m.seat] = m.key
         if m.seat != self.seat:
