@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -76,29 +77,127 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
     hold = not autoplay and sys.stdin.isatty()
     mesh = await Mesh.host(me, players, port=port, game_info=info.to_json(), name=name, bind=bind,
                            home=home, hold=hold)
-    procs: list = []
+    procs: list[subprocess.Popen] = []
     ad = None
+    dealt = over = False
     try:
-        say(f"Table open for {game}, {players} seats. Your fingerprint: {me.fingerprint}")
-        say(f"Address: {mesh.address.removeprefix('tcp://')}   Table code: {mesh.code}")
-        say(f"Others join with:  {_code_hint(mesh)}")
-        say(info.settings_text())
-        if discovery:
-            ad = await _advertise(mesh, game, players, me, bind)
-        bot_home = data_dir(home) / "bots" / mesh.table
-        for i in range(bots):
-            procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
-                                   name=f"bot{i + 1}", level=bot_level, home=bot_home / str(i),
-                                   extra=["--bind", bind]))
-        await _wait_for_players(mesh, ad, _stdin_lines() if hold else None)
+        with _lobby_signals() as closed_by:
+            try:
+                say(f"Table open for {game}, {players} seats. Your fingerprint: {me.fingerprint}")
+                say(f"Address: {mesh.address.removeprefix('tcp://')}   Table code: {mesh.code}")
+                say(f"Others join with:  {_code_hint(mesh)}")
+                say(info.settings_text())
+                if discovery:
+                    ad = await _advertise(mesh, game, players, me, bind)
+                bot_home = data_dir(home) / "bots" / mesh.table
+                for i in range(bots):
+                    procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
+                                           name=f"bot{i + 1}", level=bot_level,
+                                           home=bot_home / str(i), extra=["--bind", bind]))
+                await _wait_for_players(mesh, ad, _stdin_lines() if hold else None)
+            except (asyncio.CancelledError, KeyboardInterrupt, MeshError) as exc:
+                # the person closed the table in the lobby ('quit', Ctrl-C, a closed terminal):
+                # everyone seated is told, and the table is over (not one to resume)
+                why = closed_by() or ("Ctrl-C" if not isinstance(exc, MeshError) else None)
+                if why is None and str(exc) != CLOSED_IN_LOBBY:
+                    raise
+                mesh.stop(None, "the table was closed before the deal")
+                if isinstance(exc, asyncio.CancelledError):
+                    _uncancel()
+                raise MeshError(CLOSED_IN_LOBBY + (f" ({why})" if why else "")) from None
+        dealt = True
         player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
         result = await _play(mesh, player, screen)
+        over = True
         _results(mesh, result)
         return result
     finally:
         if ad is not None:
             await ad.close()
-        await mesh.close()
+        if dealt and not over and mesh.stopped is None:
+            # a host that leaves a running match keeps its seat ('join --resume') and its bots
+            # stay at the table with the others: they end with the match, or once the table
+            # has waited its --wait for the host in vain
+            await mesh.close()
+        else:
+            if dealt:  # the match is over: the bots compare transcripts and end by themselves
+                await _bots_end(procs, BOTS_FINISH)
+            await mesh.close()
+            _end_bots(procs)  # stopped (SIGTERM, then SIGKILL) and reaped
+
+
+CLOSED_IN_LOBBY = "you closed the table before the deal"
+BOTS_FINISH = 10.0  # seconds a finished match's bots get to end by themselves
+BOT_GRACE = 2.0  # seconds a bot told to stop (SIGTERM) gets before it is killed
+
+
+def _end_bots(procs: list[subprocess.Popen], grace: float = BOT_GRACE) -> None:
+    """Stop the bot processes we started: SIGTERM, ``grace`` seconds, then SIGKILL; and reap
+    them all (no zombie is left behind)."""
+    for p in procs:
+        if p.poll() is None:
+            with contextlib.suppress(OSError):
+                p.terminate()
+    deadline = time.monotonic() + grace
+    for p in procs:
+        try:
+            p.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(OSError):
+                p.kill()
+            p.wait()
+
+
+async def _bots_end(procs: list[subprocess.Popen], seconds: float) -> None:
+    """Give bots up to ``seconds`` to end by themselves (the mesh still answering them)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while any(p.poll() is None for p in procs) and loop.time() < end:
+        await asyncio.sleep(0.1)
+
+
+def _uncancel() -> None:
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
+
+
+@contextlib.contextmanager
+def _lobby_signals():
+    """While the host's table waits for its players, SIGTERM and SIGHUP (the terminal closed)
+    end the lobby the way Ctrl-C does: the table is closed and its bots are stopped, instead of
+    the program vanishing and leaving them to wait. Yields a function giving the signal's name
+    once one came. (After the deal, the signals are as before: the seat is kept for a resume.)"""
+    import signal
+
+    got: list[str] = []
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    installed = []
+
+    def on_signal(name: str) -> None:
+        if not got:
+            got.append(name)
+            if task is not None:
+                task.cancel()
+
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is None:
+            continue
+        try:
+            before = signal.getsignal(sig)
+            loop.add_signal_handler(sig, on_signal, name)
+        except (NotImplementedError, RuntimeError, ValueError):  # not here (Windows, a thread)
+            continue
+        installed.append((sig, before))
+    try:
+        yield lambda: got[0] if got else None
+    finally:
+        for sig, before in installed:
+            loop.remove_signal_handler(sig)
+            with contextlib.suppress(TypeError, ValueError):
+                signal.signal(sig, before)
 
 
 BROWSE_SECONDS = 3.0  # how long join listens for tables on the LAN
@@ -178,7 +277,7 @@ async def _hold_the_deal(mesh: Mesh, ad: Any, q: asyncio.Queue, lines: Any) -> N
             line = typed.result()
             typed = asyncio.ensure_future(anext(lines, None))
             if line is None or line.strip().lower() in ("quit", "q", "exit"):
-                raise MeshError("you closed the table before the deal")
+                raise MeshError(CLOSED_IN_LOBBY)
             word, _, arg = line.strip().partition(" ")
             word = word.lower()
             if word in ("", "deal", "start") and mesh.full:
@@ -679,9 +778,7 @@ async def local_match(game: str, players: int, level: str, root: Path,
             rep.envelopes = sum(1 for ln in data.splitlines() if b'"env"' in ln)
         return rep
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
+        _end_bots(procs, grace=0.0)
 
 
 def percentile(xs: list[float], q: float) -> float:
