@@ -51,6 +51,73 @@ def checked_address(address: str) -> str:
         raise MeshError(f"{exc} (for example 192.168.1.20:41234)") from None
 
 
+WILDCARD = "0.0.0.0"
+
+
+def checked_bind(bind: str) -> str:
+    """What ``--bind`` names, as the mesh binds it: ``0.0.0.0`` (or ``*``) for every interface,
+    an IPv4 address of this machine, or an interface's name, taken as its IPv4 address (so the
+    table hands out an address others can dial, not ``eth0:PORT``); else a clear error that
+    names the value and lists what this machine has."""
+    import ipaddress
+
+    text = bind.strip()
+    if text in (WILDCARD, "*"):
+        return WILDCARD
+    interfaces = _interfaces()
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        ip = None
+    shown = printable(text, newlines=False)[:60]
+    if isinstance(ip, ipaddress.IPv6Address):
+        raise MeshError(f"--bind {shown!r}: IPv6 addresses are not supported; "
+                        f"{_bind_choices(interfaces)}")
+    if ip is not None:
+        ours = {a for addrs in (interfaces or {}).values() for a in addrs}
+        if not ours or ip.is_loopback or str(ip) in ours:
+            return str(ip)  # no interface list to check against: the mesh's bind will tell
+        raise MeshError(f"--bind {shown!r} is not an address of this machine; "
+                        f"{_bind_choices(interfaces)}")
+    if interfaces and text in interfaces:
+        if interfaces[text]:
+            return interfaces[text][0]
+        raise MeshError(f"--bind {shown!r}: that interface has no IPv4 address; "
+                        f"{_bind_choices(interfaces)}")
+    raise MeshError(f"--bind {shown!r} is neither an IP address of this machine nor a network "
+                    f"interface name; {_bind_choices(interfaces)}")
+
+
+def _interfaces() -> dict[str, list[str]] | None:
+    """This machine's network interfaces by name, each with its IPv4 addresses (``None``: the
+    list cannot be read here)."""
+    import socket
+
+    out: dict[str, list[str]] = {}
+    with contextlib.suppress(OSError, AttributeError):
+        out = {name: [] for _, name in socket.if_nameindex()}
+    try:
+        import ifaddr  # zeroconf's own dependency
+
+        adapters = ifaddr.get_adapters()
+    except Exception:  # noqa: BLE001 -- no addresses: an address is left to the mesh to try
+        return out or None
+    for a in adapters:
+        ips = [ip.ip for ip in a.ips if isinstance(ip.ip, str)]
+        for name in dict.fromkeys([a.name, a.nice_name]):  # Windows: a GUID and a nice name
+            out[name] = ips
+    return out
+
+
+def _bind_choices(interfaces: dict[str, list[str]] | None) -> str:
+    if not interfaces:
+        return ("give an IP address of this machine or an interface name, or 0.0.0.0 for every "
+                "interface")
+    seen = [f"{name} ({', '.join(ips) or 'no IPv4 address'})" for name, ips in interfaces.items()]
+    return ("give an IP address of this machine or an interface name (here: "
+            f"{'; '.join(seen)}), or 0.0.0.0 for every interface (the default)")
+
+
 def _code_hint(mesh: Mesh) -> str:
     return f"p2pcards join {mesh.address.removeprefix('tcp://')} --code {mesh.code}"
 
@@ -70,6 +137,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
                      home: str | None = None, screen: bool = False, wait: float = WAIT,
                      turn_time: float | None = None) -> TableResult:
     checked_name(name)
+    bind = checked_bind(bind)
     info = GameInfo(game, players, options, wait, turn_time)
     info.check()
     me = Identity.load_or_create(home)
@@ -454,6 +522,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
                      screen: bool = False) -> TableResult | None:
     if not resume:
         checked_name(name)
+    bind = checked_bind(bind)
     me = Identity.load_or_create(home)
     say(f"Your fingerprint: {me.fingerprint}")
     if resume:
@@ -672,6 +741,7 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
                    home: str | None = None) -> TableResult:
     address = checked_address(address)
     checked_name(name)
+    bind = checked_bind(bind)
     me = Identity.load_or_create(home)
     t0 = time.perf_counter()
     try:
