@@ -20,7 +20,8 @@ from protocol.mesh import JoinFailed, JoinRefused, Mesh, MeshError
 from protocol.transcript import find_transcripts, read_transcript
 
 from .bots.registry import make_bot
-from .lobby import WAIT, GameInfo, play_seat, spawn_bot
+from .engine import ConfigError
+from .lobby import WAIT, GameInfo, _clock, play_seat, spawn_bot
 from .table import TableResult
 from .ui.text import printable, type_a_number
 
@@ -548,6 +549,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         _say_result(result, names)
         return result
     try:
+        if resume and (mesh.sealed or mesh.seat != 0):  # (a holding host gets its lobby)
+            await _find_the_others(mesh, _resume_patience(mesh))
         say(f"Seated at {mesh.address.removeprefix('tcp://')} as seat {mesh.seat + 1}.")
         if not mesh.full:
             say("Waiting for the table to fill...")
@@ -563,6 +566,71 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         return result
     finally:
         await mesh.close()
+
+
+RESUME_LOOK = (10.0, 600.0)  # a resume looks for the others the table's wait, within these
+LOOK_FIRST, LOOK_EVERY = 5.0, 10.0  # seconds to the first "still looking", then between them
+# (three times that after the first minute)
+
+
+def _someone(name: str, host: bool, addr: str) -> str:
+    """"alice (the host, at 10.0.0.5:7000)": a player as a resume looks for them."""
+    where = addr.removeprefix("tcp://")
+    return f"{name} (the host, at {where})" if host else f"{name} (at {where})"
+
+
+def _resume_patience(mesh: Mesh) -> float:
+    """How long a resume looks for the others: as long as the table waits for an absent player
+    (``host --wait``: by then, without us, the match has ended), within ``RESUME_LOOK``."""
+    try:
+        wait = GameInfo.from_json(mesh.game_info).wait
+    except ConfigError:
+        wait = WAIT
+    return min(max(wait, RESUME_LOOK[0]), RESUME_LOOK[1])
+
+
+async def _find_the_others(mesh: Mesh, patience: float) -> None:
+    """After ``join --resume``: wait until every seated player's program has answered, saying
+    who answers and, every few seconds, whom it still looks for; Ctrl-C stops it with a word
+    (the record is untouched: the seat can be taken back later). Nobody answering within
+    ``patience`` seconds ends it with a ``MeshError`` naming who could not be reached. A stop
+    that arrives meanwhile is left to the table, which shows it."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    next_word = start + LOOK_FIRST
+    seated = {m.seat: m for m in mesh.roster if m.seat != mesh.seat}
+    answered: list[int] = []
+
+    def who(seats: list[int]) -> str:
+        return ", ".join(_someone(seated[s].name, s == 0, seated[s].addr) for s in seats)
+
+    try:
+        while True:
+            missing = [s for s in mesh.not_heard_from() if s in seated]
+            for s in sorted(set(seated) - set(missing) - set(answered)):
+                answered.append(s)
+                say(f"{seated[s].name} answered.")
+            if not missing:
+                say("Everyone answered: back at the table.")
+                return
+            if mesh.stopped is not None:
+                return
+            now = loop.time()
+            if now - start >= patience:
+                got = ", ".join(seated[s].name for s in answered)
+                raise MeshError(
+                    f"could not reach {who(missing)} within {_clock(patience)}; "
+                    f"{got + ' answered' if got else 'nobody answered'}. Your seat is saved: try "
+                    "'p2pcards join --resume' again later, once they are back")
+            if now >= next_word:
+                next_word = now + (LOOK_EVERY if now - start < 60 else 3 * LOOK_EVERY)
+                say(f"  still looking for {who(missing)}: {_clock(now - start)} of at most "
+                    f"{_clock(patience)} (Ctrl-C stops; your seat stays saved)")
+            await asyncio.sleep(0.2)
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        say("Stopped looking for the others; nothing is lost: 'p2pcards join --resume' takes "
+            "your seat back later.")
+        raise
 
 
 def _over_on_record(me: Identity, home: str | None, address: str,
@@ -648,7 +716,14 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
         if t.key != me.key_hex:
             continue
         if not t.finished and t.stop is None:
-            say(f"Resuming table {t.table} (seat {t.seat + 1}).")
+            roster = [m for m in t.roster if isinstance(m, dict) and m.get("seat") != t.seat]
+            others = ", ".join(_someone(str(m.get("name", "?")), m.get("seat") == 0,
+                                        str(m.get("addr", "?")))
+                               for m in sorted(roster, key=lambda m: str(m.get("seat"))))
+            say(f"Resuming table {t.table} (seat {t.seat + 1} of {t.seats}): looking for the "
+                f"other players: {others}..." if others else
+                f"Resuming table {t.table} (seat {t.seat + 1} of {t.seats}); nobody else is "
+                "seated yet.")
             # its failure is told in words (another program holds the seat, say), not taken
             # for "nothing to resume"
             return await Mesh.resume(me, transcript=path, bind=bind, home=home)
