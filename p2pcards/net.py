@@ -429,11 +429,21 @@ def _fingerprint(mesh: Mesh, seat: int) -> str:
 
 
 def _who(mesh: Mesh) -> list[str]:
+    """``who``: every seat, with its player's fingerprint; a free seat says so, and a player who
+    is gone whether they left (a signed leave) or went quiet, and for how long."""
     lines = []
+    seated = {m.seat for m in mesh.roster}
+    now = time.monotonic()
     for s in range(mesh.seats):
+        if s not in seated:
+            lines.append(f"  seat {s + 1}: free")
+            continue
         tag = " (you)" if s == mesh.seat else ""
-        away = " — away" if s in mesh.away else ""
-        lines.append(f"  seat {s + 1}: {mesh.name_of(s)}{tag} [{_fingerprint(mesh, s)}]{away}")
+        gone = ""
+        if s in mesh.away:
+            since = _clock(max(0.0, now - mesh.away_since.get(s, now)))
+            gone = f" — left the table {since} ago" if s in mesh.left else f" — away for {since}"
+        lines.append(f"  seat {s + 1}: {mesh.name_of(s)}{tag} [{_fingerprint(mesh, s)}]{gone}")
     return lines
 
 
