@@ -729,7 +729,7 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
             roster = [m for m in t.roster if isinstance(m, dict) and m.get("seat") != t.seat]
             others = ", ".join(_someone(str(m.get("name", "?")), m.get("seat") == 0,
                                         str(m.get("addr", "?")))
-                               for m in sorted(roster, key=lambda m: str(m.get("seat"))))
+                               for m in sorted(roster, key=lambda m: str(m.get("seat")).zfill(3)))
             say(f"Resuming table {t.table} (seat {t.seat + 1} of {t.seats}): looking for the "
                 f"other players: {others}..." if others else
                 f"Resuming table {t.table} (seat {t.seat + 1} of {t.seats}); nobody else is "
