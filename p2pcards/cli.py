@@ -254,8 +254,9 @@ def rules(
 
 # ---- networked play ---------------------------------------------------------------------------
 
-BindOpt = Annotated[str, typer.Option(help="Address to listen on (127.0.0.1 keeps the table on "
-                                      "this machine).")]
+BindOpt = Annotated[str, typer.Option(help="Where to listen: an IPv4 address of this machine or "
+                                      "an interface name (eth0); 0.0.0.0 is every interface, "
+                                      "127.0.0.1 keeps the table on this machine.")]
 
 
 def _network_errors(fn):

@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -19,7 +20,8 @@ from protocol.mesh import JoinFailed, JoinRefused, Mesh, MeshError
 from protocol.transcript import find_transcripts, read_transcript
 
 from .bots.registry import make_bot
-from .lobby import WAIT, GameInfo, play_seat, spawn_bot
+from .engine import ConfigError
+from .lobby import WAIT, GameInfo, _clock, play_seat, spawn_bot
 from .table import TableResult
 from .ui.text import printable, type_a_number
 
@@ -50,6 +52,73 @@ def checked_address(address: str) -> str:
         raise MeshError(f"{exc} (for example 192.168.1.20:41234)") from None
 
 
+WILDCARD = "0.0.0.0"
+
+
+def checked_bind(bind: str) -> str:
+    """What ``--bind`` names, as the mesh binds it: ``0.0.0.0`` (or ``*``) for every interface,
+    an IPv4 address of this machine, or an interface's name, taken as its IPv4 address (so the
+    table hands out an address others can dial, not ``eth0:PORT``); else a clear error that
+    names the value and lists what this machine has."""
+    import ipaddress
+
+    text = bind.strip()
+    if text in (WILDCARD, "*"):
+        return WILDCARD
+    interfaces = _interfaces()
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        ip = None
+    shown = printable(text, newlines=False)[:60]
+    if isinstance(ip, ipaddress.IPv6Address):
+        raise MeshError(f"--bind {shown!r}: IPv6 addresses are not supported; "
+                        f"{_bind_choices(interfaces)}")
+    if ip is not None:
+        ours = {a for addrs in (interfaces or {}).values() for a in addrs}
+        if not ours or ip.is_loopback or str(ip) in ours:
+            return str(ip)  # no interface list to check against: the mesh's bind will tell
+        raise MeshError(f"--bind {shown!r} is not an address of this machine; "
+                        f"{_bind_choices(interfaces)}")
+    if interfaces and text in interfaces:
+        if interfaces[text]:
+            return interfaces[text][0]
+        raise MeshError(f"--bind {shown!r}: that interface has no IPv4 address; "
+                        f"{_bind_choices(interfaces)}")
+    raise MeshError(f"--bind {shown!r} is neither an IP address of this machine nor a network "
+                    f"interface name; {_bind_choices(interfaces)}")
+
+
+def _interfaces() -> dict[str, list[str]] | None:
+    """This machine's network interfaces by name, each with its IPv4 addresses (``None``: the
+    list cannot be read here)."""
+    import socket
+
+    out: dict[str, list[str]] = {}
+    with contextlib.suppress(OSError, AttributeError):
+        out = {name: [] for _, name in socket.if_nameindex()}
+    try:
+        import ifaddr  # zeroconf's own dependency
+
+        adapters = ifaddr.get_adapters()
+    except Exception:  # noqa: BLE001 -- no addresses: an address is left to the mesh to try
+        return out or None
+    for a in adapters:
+        ips = [ip.ip for ip in a.ips if isinstance(ip.ip, str)]
+        for name in dict.fromkeys([a.name, a.nice_name]):  # Windows: a GUID and a nice name
+            out[name] = ips
+    return out
+
+
+def _bind_choices(interfaces: dict[str, list[str]] | None) -> str:
+    if not interfaces:
+        return ("give an IP address of this machine or an interface name, or 0.0.0.0 for every "
+                "interface")
+    seen = [f"{name} ({', '.join(ips) or 'no IPv4 address'})" for name, ips in interfaces.items()]
+    return ("give an IP address of this machine or an interface name (here: "
+            f"{'; '.join(seen)}), or 0.0.0.0 for every interface (the default)")
+
+
 def _code_hint(mesh: Mesh) -> str:
     return f"p2pcards join {mesh.address.removeprefix('tcp://')} --code {mesh.code}"
 
@@ -69,6 +138,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
                      home: str | None = None, screen: bool = False, wait: float = WAIT,
                      turn_time: float | None = None) -> TableResult:
     checked_name(name)
+    bind = checked_bind(bind)
     info = GameInfo(game, players, options, wait, turn_time)
     info.check()
     me = Identity.load_or_create(home)
@@ -76,29 +146,127 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
     hold = not autoplay and sys.stdin.isatty()
     mesh = await Mesh.host(me, players, port=port, game_info=info.to_json(), name=name, bind=bind,
                            home=home, hold=hold)
-    procs: list = []
+    procs: list[subprocess.Popen] = []
     ad = None
+    dealt = over = False
     try:
-        say(f"Table open for {game}, {players} seats. Your fingerprint: {me.fingerprint}")
-        say(f"Address: {mesh.address.removeprefix('tcp://')}   Table code: {mesh.code}")
-        say(f"Others join with:  {_code_hint(mesh)}")
-        say(info.settings_text())
-        if discovery:
-            ad = await _advertise(mesh, game, players, me, bind)
-        bot_home = data_dir(home) / "bots" / mesh.table
-        for i in range(bots):
-            procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
-                                   name=f"bot{i + 1}", level=bot_level, home=bot_home / str(i),
-                                   extra=["--bind", bind]))
-        await _wait_for_players(mesh, ad, _stdin_lines() if hold else None)
+        with _lobby_signals() as closed_by:
+            try:
+                say(f"Table open for {game}, {players} seats. Your fingerprint: {me.fingerprint}")
+                say(f"Address: {mesh.address.removeprefix('tcp://')}   Table code: {mesh.code}")
+                say(f"Others join with:  {_code_hint(mesh)}")
+                say(info.settings_text())
+                if discovery:
+                    ad = await _advertise(mesh, game, players, me, bind)
+                bot_home = data_dir(home) / "bots" / mesh.table
+                for i in range(bots):
+                    procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
+                                           name=f"bot{i + 1}", level=bot_level,
+                                           home=bot_home / str(i), extra=["--bind", bind]))
+                await _wait_for_players(mesh, ad, _stdin_lines() if hold else None)
+            except (asyncio.CancelledError, KeyboardInterrupt, MeshError) as exc:
+                # the person closed the table in the lobby ('quit', Ctrl-C, a closed terminal):
+                # everyone seated is told, and the table is over (not one to resume)
+                why = closed_by() or ("Ctrl-C" if not isinstance(exc, MeshError) else None)
+                if why is None and str(exc) != CLOSED_IN_LOBBY:
+                    raise
+                mesh.stop(None, "the table was closed before the deal")
+                if isinstance(exc, asyncio.CancelledError):
+                    _uncancel()
+                raise MeshError(CLOSED_IN_LOBBY + (f" ({why})" if why else "")) from None
+        dealt = True
         player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
         result = await _play(mesh, player, screen)
+        over = True
         _results(mesh, result)
         return result
     finally:
         if ad is not None:
             await ad.close()
-        await mesh.close()
+        if dealt and not over and mesh.stopped is None:
+            # a host that leaves a running match keeps its seat ('join --resume') and its bots
+            # stay at the table with the others: they end with the match, or once the table
+            # has waited its --wait for the host in vain
+            await mesh.close()
+        else:
+            if dealt:  # the match is over: the bots compare transcripts and end by themselves
+                await _bots_end(procs, BOTS_FINISH)
+            await mesh.close()
+            _end_bots(procs)  # stopped (SIGTERM, then SIGKILL) and reaped
+
+
+CLOSED_IN_LOBBY = "you closed the table before the deal"
+BOTS_FINISH = 10.0  # seconds a finished match's bots get to end by themselves
+BOT_GRACE = 2.0  # seconds a bot told to stop (SIGTERM) gets before it is killed
+
+
+def _end_bots(procs: list[subprocess.Popen], grace: float = BOT_GRACE) -> None:
+    """Stop the bot processes we started: SIGTERM, ``grace`` seconds, then SIGKILL; and reap
+    them all (no zombie is left behind)."""
+    for p in procs:
+        if p.poll() is None:
+            with contextlib.suppress(OSError):
+                p.terminate()
+    deadline = time.monotonic() + grace
+    for p in procs:
+        try:
+            p.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(OSError):
+                p.kill()
+            p.wait()
+
+
+async def _bots_end(procs: list[subprocess.Popen], seconds: float) -> None:
+    """Give bots up to ``seconds`` to end by themselves (the mesh still answering them)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while any(p.poll() is None for p in procs) and loop.time() < end:
+        await asyncio.sleep(0.1)
+
+
+def _uncancel() -> None:
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
+
+
+@contextlib.contextmanager
+def _lobby_signals():
+    """While the host's table waits for its players, SIGTERM and SIGHUP (the terminal closed)
+    end the lobby the way Ctrl-C does: the table is closed and its bots are stopped, instead of
+    the program vanishing and leaving them to wait. Yields a function giving the signal's name
+    once one came. (After the deal, the signals are as before: the seat is kept for a resume.)"""
+    import signal
+
+    got: list[str] = []
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    installed = []
+
+    def on_signal(name: str) -> None:
+        if not got:
+            got.append(name)
+            if task is not None:
+                task.cancel()
+
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is None:
+            continue
+        try:
+            before = signal.getsignal(sig)
+            loop.add_signal_handler(sig, on_signal, name)
+        except (NotImplementedError, RuntimeError, ValueError):  # not here (Windows, a thread)
+            continue
+        installed.append((sig, before))
+    try:
+        yield lambda: got[0] if got else None
+    finally:
+        for sig, before in installed:
+            loop.remove_signal_handler(sig)
+            with contextlib.suppress(TypeError, ValueError):
+                signal.signal(sig, before)
 
 
 BROWSE_SECONDS = 3.0  # how long join listens for tables on the LAN
@@ -178,7 +346,7 @@ async def _hold_the_deal(mesh: Mesh, ad: Any, q: asyncio.Queue, lines: Any) -> N
             line = typed.result()
             typed = asyncio.ensure_future(anext(lines, None))
             if line is None or line.strip().lower() in ("quit", "q", "exit"):
-                raise MeshError("you closed the table before the deal")
+                raise MeshError(CLOSED_IN_LOBBY)
             word, _, arg = line.strip().partition(" ")
             word = word.lower()
             if word in ("", "deal", "start") and mesh.full:
@@ -261,11 +429,21 @@ def _fingerprint(mesh: Mesh, seat: int) -> str:
 
 
 def _who(mesh: Mesh) -> list[str]:
+    """``who``: every seat, with its player's fingerprint; a free seat says so, and a player who
+    is gone whether they left (a signed leave) or went quiet, and for how long."""
     lines = []
+    seated = {m.seat for m in mesh.roster}
+    now = time.monotonic()
     for s in range(mesh.seats):
+        if s not in seated:
+            lines.append(f"  seat {s + 1}: free")
+            continue
         tag = " (you)" if s == mesh.seat else ""
-        away = " — away" if s in mesh.away else ""
-        lines.append(f"  seat {s + 1}: {mesh.name_of(s)}{tag} [{_fingerprint(mesh, s)}]{away}")
+        gone = ""
+        if s in mesh.away:
+            since = _clock(max(0.0, now - mesh.away_since.get(s, now)))
+            gone = f" — left the table {since} ago" if s in mesh.left else f" — away for {since}"
+        lines.append(f"  seat {s + 1}: {mesh.name_of(s)}{tag} [{_fingerprint(mesh, s)}]{gone}")
     return lines
 
 
@@ -355,6 +533,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
                      screen: bool = False) -> TableResult | None:
     if not resume:
         checked_name(name)
+    bind = checked_bind(bind)
     me = Identity.load_or_create(home)
     say(f"Your fingerprint: {me.fingerprint}")
     if resume:
@@ -380,6 +559,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         _say_result(result, names)
         return result
     try:
+        if resume and (mesh.sealed or mesh.seat != 0):  # (a holding host gets its lobby)
+            await _find_the_others(mesh, _resume_patience(mesh))
         say(f"Seated at {mesh.address.removeprefix('tcp://')} as seat {mesh.seat + 1}.")
         if not mesh.full:
             say("Waiting for the table to fill...")
@@ -395,6 +576,71 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         return result
     finally:
         await mesh.close()
+
+
+RESUME_LOOK = (10.0, 600.0)  # a resume looks for the others the table's wait, within these
+LOOK_FIRST, LOOK_EVERY = 5.0, 10.0  # seconds to the first "still looking", then between them
+# (three times that after the first minute)
+
+
+def _someone(name: str, host: bool, addr: str) -> str:
+    """"alice (the host, at 10.0.0.5:7000)": a player as a resume looks for them."""
+    where = addr.removeprefix("tcp://")
+    return f"{name} (the host, at {where})" if host else f"{name} (at {where})"
+
+
+def _resume_patience(mesh: Mesh) -> float:
+    """How long a resume looks for the others: as long as the table waits for an absent player
+    (``host --wait``: by then, without us, the match has ended), within ``RESUME_LOOK``."""
+    try:
+        wait = GameInfo.from_json(mesh.game_info).wait
+    except ConfigError:
+        wait = WAIT
+    return min(max(wait, RESUME_LOOK[0]), RESUME_LOOK[1])
+
+
+async def _find_the_others(mesh: Mesh, patience: float) -> None:
+    """After ``join --resume``: wait until every seated player's program has answered, saying
+    who answers and, every few seconds, whom it still looks for; Ctrl-C stops it with a word
+    (the record is untouched: the seat can be taken back later). Nobody answering within
+    ``patience`` seconds ends it with a ``MeshError`` naming who could not be reached. A stop
+    that arrives meanwhile is left to the table, which shows it."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    next_word = start + LOOK_FIRST
+    seated = {m.seat: m for m in mesh.roster if m.seat != mesh.seat}
+    answered: list[int] = []
+
+    def who(seats: list[int]) -> str:
+        return ", ".join(_someone(seated[s].name, s == 0, seated[s].addr) for s in seats)
+
+    try:
+        while True:
+            missing = [s for s in mesh.not_heard_from() if s in seated]
+            for s in sorted(set(seated) - set(missing) - set(answered)):
+                answered.append(s)
+                say(f"{seated[s].name} answered.")
+            if not missing:
+                say("Everyone answered: back at the table.")
+                return
+            if mesh.stopped is not None:
+                return
+            now = loop.time()
+            if now - start >= patience:
+                got = ", ".join(seated[s].name for s in answered)
+                raise MeshError(
+                    f"could not reach {who(missing)} within {_clock(patience)}; "
+                    f"{got + ' answered' if got else 'nobody answered'}. Your seat is saved: try "
+                    "'p2pcards join --resume' again later, once they are back")
+            if now >= next_word:
+                next_word = now + (LOOK_EVERY if now - start < 60 else 3 * LOOK_EVERY)
+                say(f"  still looking for {who(missing)}: {_clock(now - start)} of at most "
+                    f"{_clock(patience)} (Ctrl-C stops; your seat stays saved)")
+            await asyncio.sleep(0.2)
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        say("Stopped looking for the others; nothing is lost: 'p2pcards join --resume' takes "
+            "your seat back later.")
+        raise
 
 
 def _over_on_record(me: Identity, home: str | None, address: str,
@@ -480,7 +726,14 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
         if t.key != me.key_hex:
             continue
         if not t.finished and t.stop is None:
-            say(f"Resuming table {t.table} (seat {t.seat + 1}).")
+            roster = [m for m in t.roster if isinstance(m, dict) and m.get("seat") != t.seat]
+            others = ", ".join(_someone(str(m.get("name", "?")), m.get("seat") == 0,
+                                        str(m.get("addr", "?")))
+                               for m in sorted(roster, key=lambda m: str(m.get("seat")).zfill(3)))
+            say(f"Resuming table {t.table} (seat {t.seat + 1} of {t.seats}): looking for the "
+                f"other players: {others}..." if others else
+                f"Resuming table {t.table} (seat {t.seat + 1} of {t.seats}); nobody else is "
+                "seated yet.")
             # its failure is told in words (another program holds the seat, say), not taken
             # for "nothing to resume"
             return await Mesh.resume(me, transcript=path, bind=bind, home=home)
@@ -573,6 +826,7 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
                    home: str | None = None) -> TableResult:
     address = checked_address(address)
     checked_name(name)
+    bind = checked_bind(bind)
     me = Identity.load_or_create(home)
     t0 = time.perf_counter()
     try:
@@ -679,9 +933,7 @@ async def local_match(game: str, players: int, level: str, root: Path,
             rep.envelopes = sum(1 for ln in data.splitlines() if b'"env"' in ln)
         return rep
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
+        _end_bots(procs, grace=0.0)
 
 
 def percentile(xs: list[float], q: float) -> float:

@@ -500,6 +500,11 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
                 out.add(s)
         return out
 
+    def not_heard_from(self) -> list[int]:
+        """The seated seats, other than ours, that this program has heard nothing from since it
+        started (after a resume: the peers it has not reached again yet)."""
+        return sorted(s for s in self._members if s != self.seat and s not in self._ever_heard)
+
     def waiting_for(self) -> list[str]:
         """Names of the peers marked away (for "waiting for <name>")."""
         return [self.name_of(s) for s in sorted(self.away)]

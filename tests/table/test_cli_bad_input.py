@@ -58,3 +58,41 @@ def test_a_name_the_table_would_refuse_is_refused_before_any_network(args, name,
     """A name was only checked deep in the mesh, where it ended in the internal-error line."""
     line = one_error_line([*args, "--name", name], 1)
     assert "cannot be your name" in line and why in line
+
+
+BIND_COMMANDS = [["host", "go-out-girl", "--no-discovery"],
+                 ["join", "127.0.0.1:9", "--code", "ABC-DEF"],
+                 ["bot", "127.0.0.1:9", "--code", "ABC-DEF"],
+                 ["join", "--resume"]]
+
+
+@pytest.mark.parametrize("args", BIND_COMMANDS)
+def test_a_bind_that_is_neither_an_address_nor_an_interface_says_what_is_accepted(args):
+    """``--bind nonsense`` ended in the socket library's "No such device". The line names the
+    value, says what --bind takes, and lists this machine's interfaces."""
+    import socket
+
+    line = one_error_line([*args, "--bind", "nonsense"], 1)
+    assert "'nonsense'" in line and "No such device" not in line, line
+    assert "IP address of this machine" in line and "interface name" in line, line
+    for _, name in socket.if_nameindex():
+        assert name in line, (name, line)
+
+
+@pytest.mark.parametrize("args", BIND_COMMANDS[:1] + BIND_COMMANDS[2:3])
+@pytest.mark.parametrize("bad, why", [("198.51.100.7", "not an address of this machine"),
+                                      ("::1", "IPv6"), ("300.1.1.1", "IP address of this machine"),
+                                      ("", "IP address of this machine")])
+def test_a_bind_this_machine_cannot_listen_on_is_refused_in_words(args, bad, why):
+    line = one_error_line([*args, "--bind", bad], 1)
+    assert repr(bad) in line and why in line and "Cannot assign" not in line, line
+
+
+def test_an_interface_name_is_taken_as_its_address():
+    """--bind lo is taken, as its address: the address the host prints (and hands to the
+    players) is 127.0.0.1:PORT, not lo:PORT, which nobody can dial."""
+    from p2pcards.net import checked_bind
+
+    assert checked_bind("lo") == "127.0.0.1"
+    assert checked_bind("127.0.0.1") == "127.0.0.1"
+    assert checked_bind("*") == checked_bind("0.0.0.0") == "0.0.0.0"
