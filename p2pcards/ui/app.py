@@ -17,13 +17,14 @@ from typing import Any
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 
@@ -104,6 +105,51 @@ class TextScreen(ModalScreen[None]):
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
+
+
+#: The smallest terminal the table is laid out for (columns, rows). Below it, a notice says so in
+#: place of a table with its top line or its input cut off; the table comes back when the window
+#: is enlarged. (``docs/screens/go-out-girl-80x24.svg`` is the table at this size.)
+MIN_SIZE = (80, 24)
+
+
+class TooSmall(Screen[None]):
+    """What a terminal smaller than ``MIN_SIZE`` shows instead of the table: its size, the size
+    the table needs, and whose turn it is (the game goes on underneath)."""
+
+    DEFAULT_CSS = """
+    TooSmall { align: center middle; background: $background; }
+    TooSmall > Static { width: 100%; height: auto; padding: 0 1; text-align: center; }
+    """
+
+    def __init__(self, leave: str) -> None:
+        super().__init__()
+        self.leave = leave
+        self.size_text = ""
+        self.status = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="too-small")
+
+    def _text(self) -> Text:
+        text = Text(self.size_text, style="bold")
+        if self.status:
+            text.append(f"\n\n{self.status}")
+        text.append(f"\n\n{self.leave}", style="dim")
+        return text
+
+    def say(self, size_text: str | None = None, status: str | None = None) -> None:
+        if size_text is not None:
+            self.size_text = size_text
+        if status is not None:
+            self.status = status
+        with contextlib.suppress(NoMatches):  # not composed yet: compose shows it
+            self.query_one("#too-small", Static).update(self._text())
+
+
+def too_small_text(width: int, height: int) -> str:
+    return (f"The terminal is {width}×{height}; the table needs at least "
+            f"{MIN_SIZE[0]}×{MIN_SIZE[1]} — enlarge the window.")
 
 
 class TableLog(RichLog):
@@ -219,6 +265,8 @@ class TableApp(App[Any]):
         Binding("down", "move(1)", "", show=False),
         Binding("ctrl+q", "quit_game", "Quit"),
     ]
+    #: How to leave, for the notice of a terminal too small for the table.
+    LEAVE_TEXT = "The game goes on meanwhile. Ctrl+Q leaves the table."
 
     def __init__(self, game: str, seat: int | None, driver: Driver | None, *,
                  names: Sequence[str] = (), hinter: Callable[..., Any] | None = None,
@@ -260,6 +308,7 @@ class TableApp(App[Any]):
         self._redraw_pending = False
         self._heap_frozen = False
         self._gc_held = False
+        self._too_small: TooSmall | None = None  # the notice shown in place of the table
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -281,10 +330,40 @@ class TableApp(App[Any]):
 
     def on_mount(self) -> None:
         self.query_one("#input", Input).focus()
+        self._fit()
         self.set_interval(1.0, self._tick)
         self.set_interval(60.0, self._settle_heap)  # a watcher, or a long wait for your turn
         if self.driver is not None:
             self.run_worker(self._drive(), exclusive=True, name="game")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_later(self._fit)
+
+    @property
+    def too_small(self) -> bool:
+        """Whether the terminal is smaller than the table needs (``MIN_SIZE``)."""
+        return self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1]
+
+    def _fit(self) -> None:
+        """Show the notice in place of the table when the terminal is too small for it, and the
+        table again once it is large enough."""
+        if not self.is_running:
+            return
+        if self.too_small:
+            if self._too_small is None:
+                self._too_small = TooSmall(self.LEAVE_TEXT)
+                self._too_small.say(status=self.texts.get("status", ""))
+                self.push_screen(self._too_small)
+            self._too_small.say(too_small_text(*self.size))
+        elif self._too_small is not None:
+            tiny, self._too_small = self._too_small, None
+            if self.screen is tiny:
+                self.pop_screen()
+
+    def _page(self, text: str) -> None:
+        """Open a page of text over the table (not over the notice of a terminal too small)."""
+        if self._too_small is None:
+            self.push_screen(TextScreen(text))
 
     def _settle_heap(self) -> None:
         """Collect all garbage while nothing has to be redrawn (the screen waits for the
@@ -486,6 +565,8 @@ class TableApp(App[Any]):
             content = content.copy()
             content.plain = wrap_spaces(content.plain, width).replace(NBSP, " ")
         self.texts[wid] = content.plain if isinstance(content, Text) else str(content)
+        if wid == "status" and self._too_small is not None:
+            self._too_small.say(status=self.texts[wid])
         # a panel whose height (wrapped to its width) stays the same needs no new layout
         text = content if isinstance(content, Text) else Text(str(content))
         height = len(text.wrap(self.console, width)) if width > 0 else -1
@@ -655,7 +736,7 @@ class TableApp(App[Any]):
         elif word == "rules":
             self.action_rules()
         elif word == "card":
-            self.push_screen(TextScreen(lookup(self.presenter, rest)))
+            self._page(lookup(self.presenter, rest))
         elif word == "hint":
             self.action_hint()
         elif word == "say":
@@ -699,10 +780,10 @@ class TableApp(App[Any]):
 
     # ---- actions ------------------------------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(TextScreen(HELP))
+        self._page(HELP)
 
     def action_rules(self) -> None:
-        self.push_screen(TextScreen(self.presenter.rules()))
+        self._page(self.presenter.rules())
 
     def action_hint(self) -> None:
         if not self.legal or self.view is None:

@@ -25,6 +25,7 @@ class ReplayApp(TableApp):
         Binding("q", "quit_replay", "Quit"),
         Binding("ctrl+q", "quit_replay", "Quit", show=False),
     ]
+    LEAVE_TEXT = "q leaves the replay."
 
     def __init__(self, game: str, seat: int | None, frames: Sequence[Frame], *,
                  names: Sequence[str] = (), title: str = "") -> None:
