@@ -43,7 +43,7 @@ HELP = """Playing at the table
   card NAME     a card's text, e.g. 'card Guard', 'card Provoke'
   say TEXT      chat (the game's table-talk rule applies; local games have no one to read it)
   who           the players;  status   the table in words in the log
-  quit  (^Q)    leave the game
+  quit  (^Q)    leave the game (Ctrl+C twice does the same)
 
 Press Esc or q to close this page."""
 
@@ -88,7 +88,10 @@ def wrap_spaces(text: str, width: int) -> str:
 class TextScreen(ModalScreen[None]):
     """A page of text (help, rules, a card) over the table; Esc or q closes it."""
 
-    BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("q", "dismiss", "Close")]
+    BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("q", "dismiss", "Close"),
+                # a modal screen hides the app's own bindings: leaving works here too
+                Binding("ctrl+c", "interrupt", show=False),
+                Binding("ctrl+q", "app.quit_game", "Quit", show=False)]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
     TextScreen > VerticalScroll { width: 96%; max-width: 110; height: auto; max-height: 95%;
@@ -105,6 +108,12 @@ class TextScreen(ModalScreen[None]):
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
+
+    def action_interrupt(self) -> None:
+        if self.get_selected_text():  # Ctrl+C copies selected text, as on any Textual screen
+            self.action_copy_text()
+        else:
+            self.app.action_interrupt()  # type: ignore[attr-defined]
 
 
 #: The smallest terminal the table is laid out for (columns, rows). Below it, a notice says so in
@@ -264,9 +273,14 @@ class TableApp(App[Any]):
         Binding("up", "move(-1)", "", show=False),
         Binding("down", "move(1)", "", show=False),
         Binding("ctrl+q", "quit_game", "Quit"),
+        # not a priority: with text selected, the input or the screen copies it first
+        Binding("ctrl+c", "interrupt", show=False),
     ]
     #: How to leave, for the notice of a terminal too small for the table.
     LEAVE_TEXT = "The game goes on meanwhile. Ctrl+Q leaves the table."
+    #: What a first Ctrl+C says; a second one within ``CTRL_C_WINDOW`` seconds leaves.
+    CTRL_C_TEXT = "Press Ctrl+C again to leave the table (or type quit)."
+    CTRL_C_WINDOW = 5.0
 
     def __init__(self, game: str, seat: int | None, driver: Driver | None, *,
                  names: Sequence[str] = (), hinter: Callable[..., Any] | None = None,
@@ -309,6 +323,7 @@ class TableApp(App[Any]):
         self._heap_frozen = False
         self._gc_held = False
         self._too_small: TooSmall | None = None  # the notice shown in place of the table
+        self._ctrl_c_at: float | None = None  # when Ctrl+C was pressed, until it lapses
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -708,6 +723,7 @@ class TableApp(App[Any]):
 
     async def handle(self, text: str) -> None:
         """One line typed at the table."""
+        self._ctrl_c_at = None  # something else was done: a later Ctrl+C asks again
         if self._ordering is not None and (text[:1].isdigit() or not text):
             slots, fut = self._ordering
             answer = arrange_ui.parse(text, slots)
@@ -812,6 +828,30 @@ class TableApp(App[Any]):
                 if o.action == action:
                     return str(i) if e.single else f"{i}, then {j}"
         return ""
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C. A terminal program's reflex, but the table runs in raw mode: it reaches here
+        as a key (Textual's own binding only suggests another key, and the input's copy takes it
+        when text is selected). The first press says how to leave; a second within
+        ``CTRL_C_WINDOW`` seconds leaves exactly as ``quit`` does."""
+        now = time.monotonic()
+        if self._ctrl_c_at is not None and now - self._ctrl_c_at <= self.CTRL_C_WINDOW:
+            self._ctrl_c_at = None
+            self.action_quit_game()
+            return
+        self._ctrl_c_at = now
+        if self.screen is self.default_screen:
+            self.notice(self.CTRL_C_TEXT)
+        else:  # a page or the small-terminal notice covers the table's notice line
+            self.notify(self.CTRL_C_TEXT, timeout=self.CTRL_C_WINDOW)
+        self.set_timer(self.CTRL_C_WINDOW, lambda at=now: self._ctrl_c_lapsed(at))
+
+    def _ctrl_c_lapsed(self, at: float) -> None:
+        if self._ctrl_c_at == at:  # not pressed again since, nor used
+            self._ctrl_c_at = None
+        if self._ctrl_c_at is None and self.texts.get("notice") == self.CTRL_C_TEXT:
+            with contextlib.suppress(NoMatches):  # the table is closing
+                self.notice("")
 
     def action_quit_game(self) -> None:
         if self.finished_text is not None:
