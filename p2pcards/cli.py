@@ -169,8 +169,9 @@ def _play_screen(game: str, players: int, bots: int, seed: int | None, options: 
     typer.echo(f"Result: {final.result_text() or 'unfinished'}{saved}")
 
 
-def _position_command(run, json_out: bool, file: str) -> None:
-    """Run a solver position command; malformed positions are reported, never a traceback."""
+def _position_command(run, json_out: bool, file: str) -> dict:
+    """Run a solver position command and print its answer (returned too); malformed positions
+    are reported, never a traceback."""
     import json
 
     from .ui.saved import sniff
@@ -194,6 +195,40 @@ def _position_command(run, json_out: bool, file: str) -> None:
     from .ui.text import printable  # a puzzle file's title and seat names are anyone's text
 
     typer.echo(json.dumps(result, indent=2) if json_out else printable(text))
+    return result
+
+
+class _Searching:
+    """What ``solve`` says on standard error while it searches, once it has taken
+    ``SHOW_AFTER`` seconds: at a terminal one line that counts on, elsewhere one line."""
+
+    SHOW_AFTER = 1.5
+
+    def __init__(self, time_limit: float) -> None:
+        import sys
+
+        self.err = sys.stderr
+        self.tty = self.err.isatty()
+        self.upto = f"at most {time_limit:g} s, " if time_limit else ""
+        self.shown = 0  # the width of the line at a terminal, or 1 once printed elsewhere
+
+    def report(self, nodes: int, seconds: float) -> None:
+        if seconds < self.SHOW_AFTER:
+            return
+        if self.tty:
+            line = (f"searching… {nodes:,} positions, {seconds:.0f} s ({self.upto}"
+                    "Ctrl-C to stop)")
+            self.err.write("\r" + line.ljust(self.shown))
+            self.shown = max(self.shown, len(line))
+        elif not self.shown:
+            self.err.write(f"searching… ({self.upto}Ctrl-C to stop)\n")
+            self.shown = 1
+        self.err.flush()
+
+    def done(self) -> None:
+        if self.tty and self.shown:  # the answer starts on a clean line
+            self.err.write("\r" + " " * self.shown + "\r")
+            self.err.flush()
 
 
 @app.command()
@@ -201,14 +236,34 @@ def solve(
     file: Annotated[str, typer.Argument(help="A full-information position (docs/puzzles.md).",
                                         show_default=False)],
     json_out: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", min=0, help="Seconds the search may take (0: no limit). Past it, or "
+        "on Ctrl-C, the best answer found so far (if any) is printed, marked not proven (exit 1; 130 "
+        "for Ctrl-C).")] = 60,
 ) -> None:
     """Solve a puzzle exactly: does the player to move have a forced win?"""
+    searching = _Searching(time_limit)
+
     def run():
         from solver import positions
+        from solver.limits import Limit
 
-        return positions.solve(positions.read(file))
+        data = positions.read(file)
+        try:
+            return positions.solve(data, Limit(time_limit, searching.report))
+        finally:
+            searching.done()
 
-    _position_command(run, json_out, file)
+    try:
+        result = _position_command(run, json_out, file)
+    except KeyboardInterrupt:  # before the search or after it: nothing to show
+        searching.done()
+        typer.echo("Stopped (Ctrl-C): no answer.", err=True)
+        raise typer.Exit(130) from None
+    if result.get("stopped") == "interrupted":
+        raise typer.Exit(130)
+    if not result.get("proven", True):
+        raise typer.Exit(1)
 
 
 @app.command()
