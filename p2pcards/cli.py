@@ -238,8 +238,8 @@ def solve(
     json_out: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
     time_limit: Annotated[float, typer.Option(
         "--time-limit", min=0, help="Seconds the search may take (0: no limit). Past it, or "
-        "on Ctrl-C, the best answer found so far (if any) is printed, marked not proven (exit 1; 130 "
-        "for Ctrl-C).")] = 60,
+        "on Ctrl-C, the best answer found so far (if any) is printed, marked not proven "
+        "(exit 1; 130 for Ctrl-C).")] = 60,
 ) -> None:
     """Solve a puzzle exactly: does the player to move have a forced win?"""
     searching = _Searching(time_limit)

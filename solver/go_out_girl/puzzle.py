@@ -37,7 +37,8 @@ def _action_json(a: tuple) -> dict[str, Any]:
     return out
 
 
-def solve(data: Any, node_limit: int = NODE_LIMIT, *, limit: Limit | None = None) -> dict[str, Any]:
+def solve(data: Any, node_limit: int = NODE_LIMIT, *,
+          limit: Limit | None = None) -> dict[str, Any]:
     """The exact answer; ``limit`` bounds the search in time and reports its progress. A search
     stopped by a limit or by Ctrl+C gives ``"proven": false`` and ``"forced_win": null`` (what
     is known is in ``first_moves`` and ``refuted``), unless the win was already proven."""

@@ -71,7 +71,8 @@ def turns(line: list[Step], rules, names: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def solve(data: Any, node_limit: int = NODE_LIMIT, *, limit: Limit | None = None) -> dict[str, Any]:
+def solve(data: Any, node_limit: int = NODE_LIMIT, *,
+          limit: Limit | None = None) -> dict[str, Any]:
     """The team's best plan; ``limit`` bounds the search in time and reports its progress. A
     search stopped by a limit or by Ctrl+C gives ``"proven": false`` with the best plan among
     the first moves searched to the end (``searched`` of ``first_moves``), or ``"won": null``
