@@ -60,9 +60,27 @@ def check_game(game: str) -> str:
     return game
 
 
+def check_options(game: str, options: dict) -> dict:
+    """``options`` (from ``game_options``) if ``game`` takes them all; else an error naming the
+    options as they are typed (``--time-tokens``), not as the game's keys (``time_tokens``)."""
+    from .engine import join_names
+    from .ui.present import presenter_for
+
+    def flag(key: str) -> str:
+        return "--" + key.replace("_", "-")
+
+    takes = game_class(game).OPTIONS
+    unknown = [k for k in options if k not in takes]
+    if unknown:
+        fail(f"{presenter_for(game).title} has no option{'s' if len(unknown) > 1 else ''} "
+             f"{join_names(flag(k) for k in unknown)} (it takes "
+             f"{join_names(flag(k) for k in takes) if takes else 'none'})")
+    return options
+
+
 def game_options(difficulty: str | None = None, adventure: str | None = None,
                  euro: bool = False, time_tokens: int | None = None, act2: bool = False) -> dict:
-    """Only the options the user gave; each game refuses the ones it does not have."""
+    """Only the options the user gave (``check_options`` refuses those a game does not take)."""
     opts: dict = {}
     if difficulty is not None:
         opts["difficulty"] = difficulty
@@ -123,7 +141,7 @@ def play(
     check_level(bot_level)
     if bots is None:
         bots = players - 1
-    options = game_options(difficulty, adventure, euro, time_tokens, act2)
+    options = check_options(game, game_options(difficulty, adventure, euro, time_tokens, act2))
     if _screen(plain):
         _play_screen(game, players, bots, seed, options, bot_level, forced_delay, pace)
         return
@@ -378,10 +396,10 @@ def host(
     check_level(bot_level)
     if bots > players - 1:
         fail(f"--bots can fill at most {players - 1} of {players} seats (one is yours)")
+    options = check_options(game, game_options(difficulty, adventure, euro, time_tokens, act2))
     from .net import host_table
 
-    _network_errors(host_table)(game, players,
-                                game_options(difficulty, adventure, euro, time_tokens, act2),
+    _network_errors(host_table)(game, players, options,
                                 bots=bots, port=port, name=name, bind=bind, bot_level=bot_level,
                                 discovery=discovery, autoplay=autoplay, wait=wait,
                                 turn_time=turn_time, screen=_screen(plain) and not autoplay)
