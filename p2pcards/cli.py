@@ -170,7 +170,7 @@ def _play_screen(game: str, players: int, bots: int, seed: int | None, options: 
         lg = LocalGame(game, players, bots, seed, options, bot_level)
     except ConfigError as exc:
         fail(str(exc))
-    app_ = TableApp(game, lg.seat, lg.run, names=lg.names, hinter=advisor(game),
+    app_ = TableApp(game, lg.seat, lg.run, names=lg.names, hinter=advisor(game), who=lg.who,
                     forced_delay=forced_delay, pace=pace,
                     title=presenter_for(game).title)
     result = app_.run()

@@ -30,7 +30,7 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 
 from ..engine import Action, Decide, GameState
 from . import arrange as arrange_ui
-from .present import Entry, Option, Presenter, lookup, presenter_for
+from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import printable, type_a_number
 
 HELP = """Playing at the table
@@ -42,7 +42,9 @@ HELP = """Playing at the table
   rules  (F1)   how a turn goes in this game
   card NAME     a card's text, e.g. 'card Guard', 'card Provoke'
   say TEXT      chat (the game's table-talk rule applies; local games have no one to read it)
-  who           the players;  status   the table in words in the log
+  who           the seats: who plays each (you, a bot; at a networked table, who is away)
+                and whose turn it is
+  status        the game in words, in the log: the table, scores and your hand
   quit  (^Q)    leave the game (Ctrl+C twice does the same)
 
 Press Esc or q to close this page."""
@@ -758,9 +760,12 @@ class TableApp(App[Any]):
         elif word == "say":
             await self._say(rest.strip())
         elif word == "who":
-            self.write_log(list(self.who()) if self.who else [
-                f"seat {i + 1}: {n}{' (you)' if i == self.seat else ''}"
-                for i, n in enumerate(self.names)])
+            lines = list(self.who()) if self.who else [
+                f"  seat {i + 1}: {n}{' (you)' if i == self.seat else ''}"
+                for i, n in enumerate(self.names)]
+            if self.view is not None:
+                lines.append(turn_line(self.view, self.seat))
+            self.write_log(lines)
         elif word == "status":
             if self.view is not None:
                 self.write_log(self.view.status(self.seat))
