@@ -60,9 +60,27 @@ def check_game(game: str) -> str:
     return game
 
 
+def check_options(game: str, options: dict) -> dict:
+    """``options`` (from ``game_options``) if ``game`` takes them all; else an error naming the
+    options as they are typed (``--time-tokens``), not as the game's keys (``time_tokens``)."""
+    from .engine import join_names
+    from .ui.present import presenter_for
+
+    def flag(key: str) -> str:
+        return "--" + key.replace("_", "-")
+
+    takes = game_class(game).OPTIONS
+    unknown = [k for k in options if k not in takes]
+    if unknown:
+        fail(f"{presenter_for(game).title} has no option{'s' if len(unknown) > 1 else ''} "
+             f"{join_names(flag(k) for k in unknown)} (it takes "
+             f"{join_names(flag(k) for k in takes) if takes else 'none'})")
+    return options
+
+
 def game_options(difficulty: str | None = None, adventure: str | None = None,
                  euro: bool = False, time_tokens: int | None = None, act2: bool = False) -> dict:
-    """Only the options the user gave; each game refuses the ones it does not have."""
+    """Only the options the user gave (``check_options`` refuses those a game does not take)."""
     opts: dict = {}
     if difficulty is not None:
         opts["difficulty"] = difficulty
@@ -123,7 +141,7 @@ def play(
     check_level(bot_level)
     if bots is None:
         bots = players - 1
-    options = game_options(difficulty, adventure, euro, time_tokens, act2)
+    options = check_options(game, game_options(difficulty, adventure, euro, time_tokens, act2))
     if _screen(plain):
         _play_screen(game, players, bots, seed, options, bot_level, forced_delay, pace)
         return
@@ -152,7 +170,7 @@ def _play_screen(game: str, players: int, bots: int, seed: int | None, options: 
         lg = LocalGame(game, players, bots, seed, options, bot_level)
     except ConfigError as exc:
         fail(str(exc))
-    app_ = TableApp(game, lg.seat, lg.run, names=lg.names, hinter=advisor(game),
+    app_ = TableApp(game, lg.seat, lg.run, names=lg.names, hinter=advisor(game), who=lg.who,
                     forced_delay=forced_delay, pace=pace,
                     title=presenter_for(game).title)
     result = app_.run()
@@ -169,8 +187,9 @@ def _play_screen(game: str, players: int, bots: int, seed: int | None, options: 
     typer.echo(f"Result: {final.result_text() or 'unfinished'}{saved}")
 
 
-def _position_command(run, json_out: bool, file: str) -> None:
-    """Run a solver position command; malformed positions are reported, never a traceback."""
+def _position_command(run, json_out: bool, file: str) -> dict:
+    """Run a solver position command and print its answer (returned too); malformed positions
+    are reported, never a traceback."""
     import json
 
     from .ui.saved import sniff
@@ -194,6 +213,40 @@ def _position_command(run, json_out: bool, file: str) -> None:
     from .ui.text import printable  # a puzzle file's title and seat names are anyone's text
 
     typer.echo(json.dumps(result, indent=2) if json_out else printable(text))
+    return result
+
+
+class _Searching:
+    """What ``solve`` says on standard error while it searches, once it has taken
+    ``SHOW_AFTER`` seconds: at a terminal one line that counts on, elsewhere one line."""
+
+    SHOW_AFTER = 1.5
+
+    def __init__(self, time_limit: float) -> None:
+        import sys
+
+        self.err = sys.stderr
+        self.tty = self.err.isatty()
+        self.upto = f"at most {time_limit:g} s, " if time_limit else ""
+        self.shown = 0  # the width of the line at a terminal, or 1 once printed elsewhere
+
+    def report(self, nodes: int, seconds: float) -> None:
+        if seconds < self.SHOW_AFTER:
+            return
+        if self.tty:
+            line = (f"searching… {nodes:,} positions, {seconds:.0f} s ({self.upto}"
+                    "Ctrl-C to stop)")
+            self.err.write("\r" + line.ljust(self.shown))
+            self.shown = max(self.shown, len(line))
+        elif not self.shown:
+            self.err.write(f"searching… ({self.upto}Ctrl-C to stop)\n")
+            self.shown = 1
+        self.err.flush()
+
+    def done(self) -> None:
+        if self.tty and self.shown:  # the answer starts on a clean line
+            self.err.write("\r" + " " * self.shown + "\r")
+            self.err.flush()
 
 
 @app.command()
@@ -201,14 +254,34 @@ def solve(
     file: Annotated[str, typer.Argument(help="A full-information position (docs/puzzles.md).",
                                         show_default=False)],
     json_out: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", min=0, help="Seconds the search may take (0: no limit). Past it, or "
+        "on Ctrl-C, the best answer found so far (if any) is printed, marked not proven "
+        "(exit 1; 130 for Ctrl-C).")] = 60,
 ) -> None:
     """Solve a puzzle exactly: does the player to move have a forced win?"""
+    searching = _Searching(time_limit)
+
     def run():
         from solver import positions
+        from solver.limits import Limit
 
-        return positions.solve(positions.read(file))
+        data = positions.read(file)
+        try:
+            return positions.solve(data, Limit(time_limit, searching.report))
+        finally:
+            searching.done()
 
-    _position_command(run, json_out, file)
+    try:
+        result = _position_command(run, json_out, file)
+    except KeyboardInterrupt:  # before the search or after it: nothing to show
+        searching.done()
+        typer.echo("Stopped (Ctrl-C): no answer.", err=True)
+        raise typer.Exit(130) from None
+    if result.get("stopped") == "interrupted":
+        raise typer.Exit(130)
+    if not result.get("proven", True):
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -324,10 +397,10 @@ def host(
     check_level(bot_level)
     if bots > players - 1:
         fail(f"--bots can fill at most {players - 1} of {players} seats (one is yours)")
+    options = check_options(game, game_options(difficulty, adventure, euro, time_tokens, act2))
     from .net import host_table
 
-    _network_errors(host_table)(game, players,
-                                game_options(difficulty, adventure, euro, time_tokens, act2),
+    _network_errors(host_table)(game, players, options,
                                 bots=bots, port=port, name=name, bind=bind, bot_level=bot_level,
                                 discovery=discovery, autoplay=autoplay, wait=wait,
                                 turn_time=turn_time, screen=_screen(plain) and not autoplay)

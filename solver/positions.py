@@ -1,7 +1,7 @@
 """Puzzle positions (``docs/puzzles.md``): read a position file and hand it to its game's
 module -- ``solve`` (exact, full information) or ``hint`` (a seat's view). A game joins by adding
-its module to ``GAMES``; the module provides ``solve``, ``render_solve``, ``hint`` and
-``render_hint``."""
+its module to ``GAMES``; the module provides ``solve`` (taking ``limit=``), ``render_solve``,
+``hint`` and ``render_hint``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import PositionError
+from .limits import Limit
 
 FORMAT = 1
 GAMES: dict[str, str] = {
@@ -68,10 +69,13 @@ def _module(data: dict[str, Any]):
     return importlib.import_module(GAMES[data["game"]])
 
 
-def solve(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def solve(data: dict[str, Any], limit: Limit | None = None) -> tuple[dict[str, Any], str]:
+    """The exact answer and its text. With ``limit`` (``solver.limits.Limit``: a time limit,
+    progress reports) a search stopped early answers ``"proven": false``, with the best answer
+    found so far if there is one; Ctrl+C stops it the same way."""
     data = check_header(data)
     m = _module(data)
-    result = m.solve(data)
+    result = m.solve(data, limit=limit) if limit is not None else m.solve(data)
     return result, m.render_solve(result)
 
 

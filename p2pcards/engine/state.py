@@ -77,6 +77,8 @@ class GameState:
     game: ClassVar[str] = ""  # registry short name, e.g. "go-out-girl"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
+    #: The options ``new`` takes besides ``names`` (the command line offers each as a flag).
+    OPTIONS: ClassVar[tuple[str, ...]] = ()
     #: The arguments of each action kind, checked on every untrusted decision before the rules
     #: (and their descriptions) look at it: name -> "slot" (a slot of this game), "slots" (a list
     #: of slots), "seat", "int", "str" or "bool"; a name ending in "?" may be left out. A kind not

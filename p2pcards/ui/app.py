@@ -17,19 +17,20 @@ from typing import Any
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 
 from ..engine import Action, Decide, GameState
 from . import arrange as arrange_ui
-from .present import Entry, Option, Presenter, lookup, presenter_for
+from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import printable, type_a_number
 
 HELP = """Playing at the table
@@ -41,8 +42,10 @@ HELP = """Playing at the table
   rules  (F1)   how a turn goes in this game
   card NAME     a card's text, e.g. 'card Guard', 'card Provoke'
   say TEXT      chat (the game's table-talk rule applies; local games have no one to read it)
-  who           the players;  status   the table in words in the log
-  quit  (^Q)    leave the game
+  who           the seats: who plays each (you, a bot; at a networked table, who is away)
+                and whose turn it is
+  status        the game in words, in the log: the table, scores and your hand
+  quit  (^Q)    leave the game (Ctrl+C twice does the same)
 
 Press Esc or q to close this page."""
 
@@ -87,7 +90,10 @@ def wrap_spaces(text: str, width: int) -> str:
 class TextScreen(ModalScreen[None]):
     """A page of text (help, rules, a card) over the table; Esc or q closes it."""
 
-    BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("q", "dismiss", "Close")]
+    BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("q", "dismiss", "Close"),
+                # a modal screen hides the app's own bindings: leaving works here too
+                Binding("ctrl+c", "interrupt", show=False),
+                Binding("ctrl+q", "app.quit_game", "Quit", show=False)]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
     TextScreen > VerticalScroll { width: 96%; max-width: 110; height: auto; max-height: 95%;
@@ -104,6 +110,57 @@ class TextScreen(ModalScreen[None]):
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
+
+    def action_interrupt(self) -> None:
+        if self.get_selected_text():  # Ctrl+C copies selected text, as on any Textual screen
+            self.action_copy_text()
+        else:
+            self.app.action_interrupt()  # type: ignore[attr-defined]
+
+
+#: The smallest terminal the table is laid out for (columns, rows). Below it, a notice says so in
+#: place of a table with its top line or its input cut off; the table comes back when the window
+#: is enlarged. (``docs/screens/go-out-girl-80x24.svg`` is the table at this size.)
+MIN_SIZE = (80, 24)
+
+
+class TooSmall(Screen[None]):
+    """What a terminal smaller than ``MIN_SIZE`` shows instead of the table: its size, the size
+    the table needs, and whose turn it is (the game goes on underneath)."""
+
+    DEFAULT_CSS = """
+    TooSmall { align: center middle; background: $background; }
+    TooSmall > Static { width: 100%; height: auto; padding: 0 1; text-align: center; }
+    """
+
+    def __init__(self, leave: str) -> None:
+        super().__init__()
+        self.leave = leave
+        self.size_text = ""
+        self.status = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="too-small")
+
+    def _text(self) -> Text:
+        text = Text(self.size_text, style="bold")
+        if self.status:
+            text.append(f"\n\n{self.status}")
+        text.append(f"\n\n{self.leave}", style="dim")
+        return text
+
+    def say(self, size_text: str | None = None, status: str | None = None) -> None:
+        if size_text is not None:
+            self.size_text = size_text
+        if status is not None:
+            self.status = status
+        with contextlib.suppress(NoMatches):  # not composed yet: compose shows it
+            self.query_one("#too-small", Static).update(self._text())
+
+
+def too_small_text(width: int, height: int) -> str:
+    return (f"The terminal is {width}×{height}; the table needs at least "
+            f"{MIN_SIZE[0]}×{MIN_SIZE[1]} — enlarge the window.")
 
 
 class TableLog(RichLog):
@@ -218,7 +275,14 @@ class TableApp(App[Any]):
         Binding("up", "move(-1)", "", show=False),
         Binding("down", "move(1)", "", show=False),
         Binding("ctrl+q", "quit_game", "Quit"),
+        # not a priority: with text selected, the input or the screen copies it first
+        Binding("ctrl+c", "interrupt", show=False),
     ]
+    #: How to leave, for the notice of a terminal too small for the table.
+    LEAVE_TEXT = "The game goes on meanwhile. Ctrl+Q leaves the table."
+    #: What a first Ctrl+C says; a second one within ``CTRL_C_WINDOW`` seconds leaves.
+    CTRL_C_TEXT = "Press Ctrl+C again to leave the table (or type quit)."
+    CTRL_C_WINDOW = 5.0
 
     def __init__(self, game: str, seat: int | None, driver: Driver | None, *,
                  names: Sequence[str] = (), hinter: Callable[..., Any] | None = None,
@@ -260,6 +324,8 @@ class TableApp(App[Any]):
         self._redraw_pending = False
         self._heap_frozen = False
         self._gc_held = False
+        self._too_small: TooSmall | None = None  # the notice shown in place of the table
+        self._ctrl_c_at: float | None = None  # when Ctrl+C was pressed, until it lapses
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -281,10 +347,40 @@ class TableApp(App[Any]):
 
     def on_mount(self) -> None:
         self.query_one("#input", Input).focus()
+        self._fit()
         self.set_interval(1.0, self._tick)
         self.set_interval(60.0, self._settle_heap)  # a watcher, or a long wait for your turn
         if self.driver is not None:
             self.run_worker(self._drive(), exclusive=True, name="game")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_later(self._fit)
+
+    @property
+    def too_small(self) -> bool:
+        """Whether the terminal is smaller than the table needs (``MIN_SIZE``)."""
+        return self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1]
+
+    def _fit(self) -> None:
+        """Show the notice in place of the table when the terminal is too small for it, and the
+        table again once it is large enough."""
+        if not self.is_running:
+            return
+        if self.too_small:
+            if self._too_small is None:
+                self._too_small = TooSmall(self.LEAVE_TEXT)
+                self._too_small.say(status=self.texts.get("status", ""))
+                self.push_screen(self._too_small)
+            self._too_small.say(too_small_text(*self.size))
+        elif self._too_small is not None:
+            tiny, self._too_small = self._too_small, None
+            if self.screen is tiny:
+                self.pop_screen()
+
+    def _page(self, text: str) -> None:
+        """Open a page of text over the table (not over the notice of a terminal too small)."""
+        if self._too_small is None:
+            self.push_screen(TextScreen(text))
 
     def _settle_heap(self) -> None:
         """Collect all garbage while nothing has to be redrawn (the screen waits for the
@@ -486,6 +582,8 @@ class TableApp(App[Any]):
             content = content.copy()
             content.plain = wrap_spaces(content.plain, width).replace(NBSP, " ")
         self.texts[wid] = content.plain if isinstance(content, Text) else str(content)
+        if wid == "status" and self._too_small is not None:
+            self._too_small.say(status=self.texts[wid])
         # a panel whose height (wrapped to its width) stays the same needs no new layout
         text = content if isinstance(content, Text) else Text(str(content))
         height = len(text.wrap(self.console, width)) if width > 0 else -1
@@ -627,6 +725,7 @@ class TableApp(App[Any]):
 
     async def handle(self, text: str) -> None:
         """One line typed at the table."""
+        self._ctrl_c_at = None  # something else was done: a later Ctrl+C asks again
         if self._ordering is not None and (text[:1].isdigit() or not text):
             slots, fut = self._ordering
             answer = arrange_ui.parse(text, slots)
@@ -655,15 +754,18 @@ class TableApp(App[Any]):
         elif word == "rules":
             self.action_rules()
         elif word == "card":
-            self.push_screen(TextScreen(lookup(self.presenter, rest)))
+            self._page(lookup(self.presenter, rest))
         elif word == "hint":
             self.action_hint()
         elif word == "say":
             await self._say(rest.strip())
         elif word == "who":
-            self.write_log(list(self.who()) if self.who else [
-                f"seat {i + 1}: {n}{' (you)' if i == self.seat else ''}"
-                for i, n in enumerate(self.names)])
+            lines = list(self.who()) if self.who else [
+                f"  seat {i + 1}: {n}{' (you)' if i == self.seat else ''}"
+                for i, n in enumerate(self.names)]
+            if self.view is not None:
+                lines.append(turn_line(self.view, self.seat))
+            self.write_log(lines)
         elif word == "status":
             if self.view is not None:
                 self.write_log(self.view.status(self.seat))
@@ -699,10 +801,10 @@ class TableApp(App[Any]):
 
     # ---- actions ------------------------------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(TextScreen(HELP))
+        self._page(HELP)
 
     def action_rules(self) -> None:
-        self.push_screen(TextScreen(self.presenter.rules()))
+        self._page(self.presenter.rules())
 
     def action_hint(self) -> None:
         if not self.legal or self.view is None:
@@ -731,6 +833,30 @@ class TableApp(App[Any]):
                 if o.action == action:
                     return str(i) if e.single else f"{i}, then {j}"
         return ""
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C. A terminal program's reflex, but the table runs in raw mode: it reaches here
+        as a key (Textual's own binding only suggests another key, and the input's copy takes it
+        when text is selected). The first press says how to leave; a second within
+        ``CTRL_C_WINDOW`` seconds leaves exactly as ``quit`` does."""
+        now = time.monotonic()
+        if self._ctrl_c_at is not None and now - self._ctrl_c_at <= self.CTRL_C_WINDOW:
+            self._ctrl_c_at = None
+            self.action_quit_game()
+            return
+        self._ctrl_c_at = now
+        if self.screen is self.default_screen:
+            self.notice(self.CTRL_C_TEXT)
+        else:  # a page or the small-terminal notice covers the table's notice line
+            self.notify(self.CTRL_C_TEXT, timeout=self.CTRL_C_WINDOW)
+        self.set_timer(self.CTRL_C_WINDOW, lambda at=now: self._ctrl_c_lapsed(at))
+
+    def _ctrl_c_lapsed(self, at: float) -> None:
+        if self._ctrl_c_at == at:  # not pressed again since, nor used
+            self._ctrl_c_at = None
+        if self._ctrl_c_at is None and self.texts.get("notice") == self.CTRL_C_TEXT:
+            with contextlib.suppress(NoMatches):  # the table is closing
+                self.notice("")
 
     def action_quit_game(self) -> None:
         if self.finished_text is not None:

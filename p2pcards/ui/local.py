@@ -15,7 +15,7 @@ from ..bots.registry import make_bot
 from ..engine import SPECTATOR, Action, GameState, LocalDealer, RuleViolation, play
 from ..games import new_game
 from . import arrange as arrange_ui
-from .present import Presenter, lookup, presenter_for
+from .present import Presenter, lookup, presenter_for, turn_line
 from .text import type_a_number
 
 COMMANDS = ("help", "?", "status", "who", "hint", "rules", "card", "say", "quit", "exit")
@@ -35,9 +35,11 @@ def hint_text(advice, legal: Sequence[Action]) -> str:
 
 HELP = """Type the number of an action to take it, or the move itself ('play 5 5', 'take 2').
 Other commands:
-  status  show the table again      hint  advice from the solver (where available)
-  rules   how a turn goes           card NAME  a card's text
-  help    this text                 quit  leave the game"""
+  status  the game: the table, scores and your hand (shown again)
+  who     the seats: who plays each (you, a bot) and whose turn it is
+  hint    advice from the solver (where available)
+  rules   how a turn goes;  card NAME  a card's text
+  help    this text;  quit  leave the game"""
 
 
 def width() -> int:
@@ -67,8 +69,10 @@ class PromptHuman:
     needs_view = True
 
     def __init__(self, seat: int, *, inp: Callable[[str], str] = input, out: TextIO | None = None,
-                 hinter: Callable[[GameState, list[Action]], str] | None = None) -> None:
+                 hinter: Callable[[GameState, list[Action]], str] | None = None,
+                 who: Callable[[], Sequence[str]] | None = None) -> None:
         self.seat = seat
+        self.who = who  # the seats' lines for 'who'
         self.input = inp
         self.out = out if out is not None else sys.stdout
         self.hinter = hinter
@@ -112,8 +116,11 @@ class PromptHuman:
                 return action
             if text in ("help", "?"):
                 self.show([HELP])
-            elif text in ("status", "who"):
+            elif text == "status":
                 self.show(view.status(self.seat))
+            elif text == "who":
+                self.show([*(self.who() if self.who is not None else []),
+                           turn_line(view, self.seat)])
             elif text == "hint":
                 if self.hinter is None:
                     self.show(["No hint is available for this game yet."])
@@ -159,7 +166,7 @@ def play_local(game: str, players: int, bots: int, seed: int | None, options: di
     log is printed; otherwise seat 1 is the human at this prompt. ``save`` keeps the record in
     the data directory (``ui/saved.py``) for ``p2pcards tables`` and ``replay``."""
     from .saved import Recorder
-    from .session import check_seats, seat_names
+    from .session import check_seats, seat_lines, seat_names
 
     check_seats(players, bots)
     out = out if out is not None else sys.stdout
@@ -169,7 +176,8 @@ def play_local(game: str, players: int, bots: int, seed: int | None, options: di
     agents: list = [make_bot(game, p, bot_level, rng.randrange(2**32)) for p in range(players)]
     human = None
     if bots < players:
-        human = PromptHuman(0, inp=inp, out=out, hinter=hinter)
+        human = PromptHuman(0, inp=inp, out=out, hinter=hinter,
+                            who=lambda: seat_lines(names, 0, bot_level))
         agents[0] = human
         watcher = state.view(0)
     else:

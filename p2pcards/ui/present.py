@@ -144,6 +144,19 @@ class Presenter:
         return view.chat_refusal(seat)
 
 
+def turn_line(view: GameState, seat: int | None) -> str:
+    """Whose turn it is, for ``who``: "Turn: yours.", "Turn: Bob (seat 2) is deciding."."""
+    req = view.pending()
+    if req is None:
+        return "The game is over."
+    p = getattr(req, "player", None)
+    if p is None:
+        return "Turn: the deck is being shuffled or dealt."
+    if p == seat:
+        return "Turn: yours."
+    return f"Turn: {view.pname(p)} (seat {p + 1}) is deciding."
+
+
 def _contains(have: Sequence[str], want: Sequence[str]) -> bool:
     rest = list(have)
     for w in want:

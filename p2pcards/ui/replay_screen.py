@@ -25,6 +25,8 @@ class ReplayApp(TableApp):
         Binding("q", "quit_replay", "Quit"),
         Binding("ctrl+q", "quit_replay", "Quit", show=False),
     ]
+    LEAVE_TEXT = "q leaves the replay."
+    CTRL_C_TEXT = "Press Ctrl+C again to leave the replay (or press q)."
 
     def __init__(self, game: str, seat: int | None, frames: Sequence[Frame], *,
                  names: Sequence[str] = (), title: str = "") -> None:
@@ -74,3 +76,6 @@ class ReplayApp(TableApp):
 
     def action_quit_replay(self) -> None:
         self.exit(None)
+
+    def action_quit_game(self) -> None:  # a second Ctrl+C, Ctrl+Q over a page
+        self.action_quit_replay()

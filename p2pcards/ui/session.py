@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ..bots.registry import make_bot
@@ -19,6 +20,13 @@ SLOW_LEVELS = ("normal", "strong")  # bots that think long enough to think in a 
 def seat_names(players: int, bots: int) -> list[str]:
     return ["Player"] + [f"Bot {i}" for i in range(1, players)] if bots < players else \
         [f"Bot {i + 1}" for i in range(players)]
+
+
+def seat_lines(names: Sequence[str], you: int | None, bot_level: str) -> list[str]:
+    """``who`` in a local game: each seat, who plays it (you at this terminal, or a bot)."""
+    return [f"  seat {i + 1}: {name} " +
+            ("(you, at this terminal)" if i == you else f"(a bot, {bot_level})")
+            for i, name in enumerate(names)]
 
 
 def check_seats(players: int, bots: int) -> None:
@@ -43,6 +51,7 @@ class LocalGame:
         self.agents: list[Any] = [make_bot(game, p, bot_level, self.rng.randrange(2**32))
                                   for p in range(players)]
         self.slow = bot_level in SLOW_LEVELS
+        self.bot_level = bot_level
         self.seat: int | None = 0 if bots < players else None
         self.viewer = SPECTATOR if self.seat is None else self.seat
         self.watcher = self.state.view(self.viewer)
@@ -109,6 +118,10 @@ class LocalGame:
                     self.recorder.close()
         app.finish(state.result_text())
         return state
+
+    def who(self) -> list[str]:
+        """The seats, for the table's ``who``."""
+        return seat_lines(self.names, self.seat, self.bot_level)
 
     def _arrange(self, by: int, slots: tuple[int, ...]) -> list[int]:
         return list(self.agents[by].arrange(self.state.view(by), slots))

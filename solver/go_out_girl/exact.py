@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from ..limits import Limit, OutOfTime
 from .model import OVER, Battle, narrate
 
 NODE_LIMIT = 3_000_000
@@ -34,6 +35,9 @@ class Solution:
     move: tuple | None  # the winning first move
     line: list[tuple[int, tuple]]  # (seat or -1 for the deck, action)
     nodes: int
+    #: the line is the shortest win against the longest resistance (else: a winning line read
+    #: off the proof, when working out the longest resistance ran past a limit)
+    principal: bool = True
 
 
 def _order(b: Battle, acts: list[tuple], me: int) -> list[tuple]:
@@ -62,6 +66,11 @@ class ExactSolver:
         self.dist_memo: dict[tuple, int] = {}
         self.nodes = 0
         self.node_limit = node_limit
+        self.limit: Limit | None = None  # a time limit and progress reports (``solve``)
+        self.first_moves = 0  # the solver's first moves, and how many were shown not to win
+        self.refuted = 0
+        self.nodes_proof: int | None = None  # the proof's positions, once it is done
+        self.line_cut: Exception | None = None  # the limit that cut the principal line short
 
     def _child(self, b: Battle, a: tuple) -> Battle:
         c = b.copy()
@@ -77,15 +86,37 @@ class ExactSolver:
         r = self.memo.get(key)
         if r is not None:
             return r
-        self.nodes += 1
-        if self.nodes > self.node_limit:
-            raise TooBig(f"the position needs more than {self.node_limit:,} search nodes")
+        self._count()
         acts = _order(b, b.legal(), self.me)
         if b.actor() == self.me:
             r = any(self.wins(self._child(b, a)) for a in acts)
         else:
             r = all(self.wins(self._child(b, a)) for a in acts)
         self.memo[key] = r
+        return r
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise TooBig(f"the position needs more than {self.node_limit:,} search nodes")
+        if self.limit is not None and self.nodes % Limit.EVERY == 0:
+            self.limit.check(self.nodes)
+
+    def _root_wins(self, b: Battle) -> bool:
+        """``wins(b)`` for the root, the same search in the same order, counting the first moves
+        shown not to win (what is known when a limit stops the search)."""
+        if b.phase == OVER or not b.alive[self.me] or b.actor() != self.me:
+            return self.wins(b)
+        self._count()
+        acts = _order(b, b.legal(), self.me)
+        self.first_moves = len(acts)
+        r = False
+        for a in acts:
+            if self.wins(self._child(b, a)):
+                r = True
+                break
+            self.refuted += 1
+        self.memo[b.key()] = r
         return r
 
     def dist(self, b: Battle) -> int:
@@ -119,34 +150,45 @@ class ExactSolver:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20_000))
         try:
-            b = self.root
-            if not self.wins(b):
+            if not self._root_wins(self.root):
                 return Solution(False, None, [], self.nodes)
-            line: list[tuple[int, tuple]] = []
             self.nodes_proof = self.nodes
             self.nodes = 0  # a fresh allowance for the principal line
-            greedy = False
-            while b.phase != OVER:
-                actor = b.actor()
-                acts = _order(b, b.legal(), self.me)
-                if not greedy:
-                    try:
-                        a, b = self._best(b, acts, actor)
-                    except TooBig:
-                        greedy = True
-                if greedy:  # the proof's own moves: every node on them is memoised
-                    if actor == self.me:
-                        a, b = next((a, c) for a in acts
-                                    if self.memo.get((c := self._child(b, a)).key()) or
-                                    (c.phase == OVER and c.winner == self.me))
-                    else:
-                        a = acts[0]
-                        b = self._child(b, a)
-                line.append((actor, a))
-            self.nodes += self.nodes_proof
-            return Solution(True, line[0][1] if line else None, line, self.nodes)
+            return self._line(greedy=False)
         finally:
             sys.setrecursionlimit(old)
+
+    def proven_win(self) -> Solution | None:
+        """After ``solve`` was stopped (Ctrl+C) once the win was proven, working out the
+        longest resistance: the win, with a line read off the proof (no more search)."""
+        if self.nodes_proof is None or not self.memo.get(self.root.key()):
+            return None
+        return self._line(greedy=True)
+
+    def _line(self, greedy: bool) -> Solution:
+        b = self.root
+        line: list[tuple[int, tuple]] = []
+        while b.phase != OVER:
+            actor = b.actor()
+            acts = _order(b, b.legal(), self.me)
+            if not greedy:
+                try:
+                    a, b = self._best(b, acts, actor)
+                except (TooBig, OutOfTime) as exc:
+                    greedy = True
+                    self.line_cut = exc
+            if greedy:  # the proof's own moves: every node on them is memoised
+                if actor == self.me:
+                    a, b = next((a, c) for a in acts
+                                if self.memo.get((c := self._child(b, a)).key()) or
+                                (c.phase == OVER and c.winner == self.me))
+                else:
+                    a = acts[0]
+                    b = self._child(b, a)
+            line.append((actor, a))
+        assert self.nodes_proof is not None
+        return Solution(True, line[0][1] if line else None, line, self.nodes + self.nodes_proof,
+                        principal=not greedy)
 
 
 def line_text(line: list[tuple[int, tuple]], names: list[str]) -> list[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from ..limits import Limit
 from .model import CHANCE, OVER, TAKE, Round
 
 NODE_LIMIT = 500_000
@@ -88,6 +89,20 @@ class Planner:
         self.memo: dict[tuple, tuple[bool, int, int]] = {}
         self.nodes = 0
         self.node_limit = node_limit
+        self.limit: Limit | None = None  # a time limit and progress reports (``solve``)
+        # the root's first moves, how many were searched to the end, and the best of those:
+        # (its outcome, the move, the position after it); what is known when a limit stops
+        # the search
+        self.first_moves = 0
+        self.searched = 0
+        self.best_first: tuple[tuple[bool, int, int], tuple, Round] | None = None
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise TooBig(f"more than {self.node_limit:,} positions")
+        if self.limit is not None and self.nodes % Limit.EVERY == 0:
+            self.limit.check(self.nodes)
 
     def value(self, m: Round) -> tuple[bool, int, int]:
         if m.step == OVER:
@@ -96,9 +111,7 @@ class Planner:
         v = self.memo.get(key)
         if v is not None:
             return v
-        self.nodes += 1
-        if self.nodes > self.node_limit:
-            raise TooBig(f"more than {self.node_limit:,} positions")
+        self._count()
         best: tuple[bool, int, int] | None = None
         chance = m.step == CHANCE
         for a in moves(m):
@@ -111,15 +124,53 @@ class Planner:
         self.memo[key] = best
         return best
 
+    def _root_value(self, m: Round) -> tuple[bool, int, int]:
+        """``value(m)`` for the root, the same search in the same order, keeping the best first
+        move searched to the end so far (a plan the team can play, its outcome exact)."""
+        if m.step in (OVER, CHANCE):  # a random discard's worst case is known only at the end
+            return self.value(m)
+        self._count()
+        acts = moves(m)
+        self.first_moves = len(acts)
+        best: tuple[bool, int, int] | None = None
+        for a in acts:
+            c = m.copy()
+            c.apply(a)
+            r = self.value(c)
+            self.searched += 1
+            if best is None or r > best:
+                best = r
+                self.best_first = (r, a, c)
+        assert best is not None, "a position with no move"
+        self.memo[canonical_key(m)] = best
+        return best
+
     def solve(self) -> PlanResult:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))
         try:
-            best = self.value(self.root)
+            best = self._root_value(self.root)
+            self.limit = None  # the line reads the memo: every position on it is searched
             line = self.line(self.root, best)
         finally:
             sys.setrecursionlimit(limit)
         return PlanResult(best, line, self.nodes)
+
+    def best_so_far(self) -> PlanResult | None:
+        """After ``solve`` was stopped by a limit or Ctrl+C: the best plan among the first moves
+        searched to the end (not proven the best: the others were not), or ``None``."""
+        if self.best_first is None:
+            return None
+        outcome, a, c = self.best_first
+        self.limit = None
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20_000))
+        try:
+            m = self.root
+            first = Step(m.turn, a, False, m.stacks[a[1]][-1] if a[0] == "T" else None)
+            return PlanResult(outcome, [first, *self.line(c, outcome)], self.nodes)
+        finally:
+            sys.setrecursionlimit(limit)
 
     def line(self, m: Round, target: tuple[bool, int, int]) -> list[Step]:
         """The principal line: at each decision the first move that keeps the best outcome; at

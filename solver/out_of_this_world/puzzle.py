@@ -6,7 +6,16 @@ import time
 from typing import Any
 
 from ..errors import PositionError
-from .exact import NODE_LIMIT, Planner, Step, TooBig
+from ..limits import (
+    STOPPED_INTERRUPT,
+    STOPPED_SIZE,
+    STOPPED_TIME,
+    Limit,
+    OutOfTime,
+    more_time,
+    stopped_text,
+)
+from .exact import NODE_LIMIT, Planner, PlanResult, Step, TooBig
 from .model import action_map, describe, round_from_game
 from .position import build, parse
 
@@ -62,7 +71,12 @@ def turns(line: list[Step], rules, names: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def solve(data: Any, node_limit: int = NODE_LIMIT) -> dict[str, Any]:
+def solve(data: Any, node_limit: int = NODE_LIMIT, *,
+          limit: Limit | None = None) -> dict[str, Any]:
+    """The team's best plan; ``limit`` bounds the search in time and reports its progress. A
+    search stopped by a limit or by Ctrl+C gives ``"proven": false`` with the best plan among
+    the first moves searched to the end (``searched`` of ``first_moves``), or ``"won": null``
+    and no plan when there is none yet."""
     pos = parse(data)
     if pos.viewer is not None:
         raise PositionError("viewer", "solve needs a full-information position (drop 'viewer' "
@@ -71,18 +85,35 @@ def solve(data: Any, node_limit: int = NODE_LIMIT) -> dict[str, Any]:
     root = round_from_game(game)
     names = game.config["names"]
     t0 = time.perf_counter()
+    planner = Planner(root, node_limit)
+    planner.limit = limit
+    stopped = None
+    res: PlanResult | None
     try:
-        res = Planner(root, node_limit).solve()
-    except TooBig as exc:
-        raise PositionError("", f"too large to solve exactly: {exc} (fewer cards in the stacks "
-                            "or the hands make it smaller)") from None
+        res = planner.solve()
+    except (TooBig, OutOfTime, KeyboardInterrupt) as exc:
+        if isinstance(exc, KeyboardInterrupt) and limit is None:
+            raise  # only a caller that set a limit asked for an early answer
+        stopped = STOPPED_TIME if isinstance(exc, OutOfTime) else \
+            STOPPED_SIZE if isinstance(exc, TooBig) else STOPPED_INTERRUPT
+        res = planner.best_so_far()
     seconds = time.perf_counter() - t0
+    out: dict[str, Any] = {
+        "game": "out-of-this-world", "title": pos.title, "to_move": pos.to_move,
+        "player": names[pos.to_move], "proven": stopped is None,
+    }
+    if stopped is not None:
+        out.update(stopped=stopped, first_moves=planner.first_moves, searched=planner.searched,
+                   time_limit=limit.seconds if limit else None, node_limit=node_limit)
+    if res is None:
+        out.update(won=None, tokens_lost=None, time_left=None, points=None, first=None,
+                   plan=[], line=[], nodes=planner.nodes, seconds=round(seconds, 3))
+        return out
     rules = root.r
     first = res.line[0].action if res.line else None
     eng = action_map(game, game.legal(pos.to_move)).get(first) if first else None
-    return {
-        "game": "out-of-this-world", "title": pos.title, "to_move": pos.to_move,
-        "player": names[pos.to_move], "won": res.won, "tokens_lost": res.tokens_lost,
+    out.update({
+        "won": res.won, "tokens_lost": res.tokens_lost,
         "time_left": pos.time - res.tokens_lost, "points": res.points,
         "first": {"text": step_text(rules, res.line[0], names), **_action_json(first),
                   "engine_action": eng.to_json() if eng else None} if first else None,  # type: ignore[attr-defined]
@@ -90,27 +121,48 @@ def solve(data: Any, node_limit: int = NODE_LIMIT) -> dict[str, Any]:
         "line": [{"seat": s.seat, "chance": s.chance, "action": _action_json(s.action),
                   "text": step_text(rules, s, names)} for s in res.line],
         "nodes": res.nodes, "seconds": round(seconds, 3),
-    }
+    })
+    return out
 
 
 def render_solve(r: dict[str, Any]) -> str:
     head = f"{r['title']}\n" if r.get("title") else ""
+    searched = f"{r['nodes']:,} positions searched, {r['seconds']} s"
+    if r["won"] is None:
+        return (f"{head}No answer: {stopped_text(r['stopped'], r)} before any plan was searched "
+                f"to the end ({searched}). {more_time(r)}'p2pcards hint --position FILE' gives "
+                "advice in seconds.")
     lost = r["tokens_lost"]
     tok = f"{abs(lost)} Time token{'s' * (abs(lost) != 1)}"
-    if r["won"]:
-        verdict = "The team wins at the end of this round" + (
-            f" (losing {tok} on the way)" if lost > 0 else "")
+    if not r.get("proven", True):  # the best of the first moves searched to the end
+        if r["won"]:
+            verdict = "With this plan the team wins at the end of this round" + (
+                f" (losing {tok} on the way)" if lost > 0 else "")
+        elif r["time_left"] <= 0:
+            verdict = "This plan runs out of Time: the game is lost"
+        else:
+            verdict = (f"This plan does not win this round, loses {tok}" if lost > 0 else
+                       "This plan does not win this round, loses no Time token") + \
+                f" and equips {r['points']} points in all"
+        lines = [f"{head}Not proven the best: {stopped_text(r['stopped'], r)} before the search "
+                 f"was finished. The best plan found so far ({r['searched']} of the "
+                 f"{r['first_moves']} first moves searched to the end; a better plan may start "
+                 "with one of the others):", f"{verdict}.", "The plan, turn by turn:"]
     else:
-        verdict = ("No plan wins this round; the best loses " + tok if lost > 0 else
-                   "No plan wins this round; the best loses no Time token")
-        if r["time_left"] <= 0:
-            verdict = "No plan wins this round, and every plan runs out of Time: the game is lost"
-        verdict += f" and equips {r['points']} points in all"
-    lines = [f"{head}{verdict}.", "The team's plan, turn by turn:"]
+        if r["won"]:
+            verdict = "The team wins at the end of this round" + (
+                f" (losing {tok} on the way)" if lost > 0 else "")
+        else:
+            verdict = ("No plan wins this round; the best loses " + tok if lost > 0 else
+                       "No plan wins this round; the best loses no Time token")
+            if r["time_left"] <= 0:
+                verdict = ("No plan wins this round, and every plan runs out of Time: the game "
+                           "is lost")
+            verdict += f" and equips {r['points']} points in all"
+        lines = [f"{head}{verdict}.", "The team's plan, turn by turn:"]
     for i, t in enumerate(r["plan"]):
         lines.append(f"  {i + 1:>2}. {t['player']}: " + "; ".join(t["steps"]))
-    lines.append(f"({r['nodes']:,} positions searched, {r['seconds']} s; a random discard is "
-                 "assumed to hit the worst card)")
+    lines.append(f"({searched}; a random discard is assumed to hit the worst card)")
     return "\n".join(lines)
 
 

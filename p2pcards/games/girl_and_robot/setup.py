@@ -26,12 +26,14 @@ if TYPE_CHECKING:
 class SetUp(Common):
     """Setup: the options, the seating, the deal, the first turn order."""
 
+    OPTIONS = ("euro", "act2")
+
     @classmethod
     def new(cls, players: int, options: dict[str, Any] | None = None) -> Game:
         options = dict(options or {})
         if not cls.min_players <= players <= cls.max_players:
             raise ConfigError(f"The Girl and the Robot is for 2 to 4 players, not {players}")
-        unknown = set(options) - {"names", "euro", "act2"}
+        unknown = set(options) - {"names", *cls.OPTIONS}
         if unknown:
             raise ConfigError(f"The Girl and the Robot has no {'option' if len(unknown) == 1 else 'options'} "
                               f"{join_names(sorted(unknown))}")

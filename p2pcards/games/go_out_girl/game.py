@@ -51,7 +51,7 @@ class Game(GameState):
         options = dict(options or {})
         if not cls.min_players <= players <= cls.max_players:
             raise ConfigError(f"Go Out Girl is for 2 to 5 players, not {players}")
-        unknown = set(options) - {"names"}
+        unknown = set(options) - {"names", *cls.OPTIONS}
         if unknown:
             raise ConfigError(f"Go Out Girl has no option(s) {', '.join(sorted(unknown))}")
         data = default()

@@ -56,6 +56,7 @@ class Game(SetUp, Rounds, Turn, Items, Foes, TableTalk, Text, TableBase):
     game = "out-of-this-world"
     min_players = 3
     max_players = 5
+    OPTIONS = ("difficulty", "adventure", "time_tokens")
     ACTION_ARGS = {
         "character": {"key": "str", "side": "int"}, "starter": {"seat": "seat"},
         "foes": {"slots": "slots"}, "take": {"stack": "int", "sneak?": "bool"}, "leg_it": {},
@@ -71,7 +72,7 @@ class Game(SetUp, Rounds, Turn, Items, Foes, TableTalk, Text, TableBase):
         options = dict(options or {})
         if not cls.min_players <= players <= cls.max_players:
             raise ConfigError(f"Out Of This World is for 3 to 5 players, not {players}")
-        unknown = set(options) - {"names", "difficulty", "adventure", "time_tokens"}
+        unknown = set(options) - {"names", *cls.OPTIONS}
         if unknown:
             raise ConfigError(f"Out Of This World has no option{'' if len(unknown) == 1 else 's'} "
                               f"{join_names(sorted(unknown))} (it takes difficulty, adventure "
