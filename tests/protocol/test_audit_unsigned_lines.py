@@ -119,7 +119,7 @@ def test_a_forged_stop_line_in_a_clean_finished_game_blames_nobody(game, tmp_pat
 def test_a_fault_line_with_a_junk_proof_is_an_unverified_line_not_a_proof(game, tmp_path):
     path, at = with_lines(game, tmp_path, [JUNK_FAULT])
     t = read_transcript(path)
-    assert t.faults == [] and [n for n, _ in t.unverified] == [at]
+    assert t.faults == [] and [(u.line, u.seat) for u in t.unverified] == [(at, 1)]
     code, out, js = cli_audit(path)
     assert code == 1, out
     assert "proof(s) of a peer sending different things" not in out, out
