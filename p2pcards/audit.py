@@ -78,6 +78,7 @@ class TranscriptAudit:
     unreadable: bool = False  # the file does not verify: nothing in it was checked
     stopped_early: bool = False  # the signed record stops before the game's end
     end_reached: bool = False  # the signed record plays the game to its end, replayed clean
+    judged: list[str] = field(default_factory=list)  # faults the audit cannot re-check, in words
 
     @property
     def culprit(self) -> int | None:
@@ -180,8 +181,7 @@ def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None) ->
                 "the checks above decide")
     else:
         said = "no culprit recorded"
-    clean_end = rep.end_reached and not rep.found and all(
-        ok for i, (_, ok, _) in enumerate(rep.checks) if i not in rep.damaged)
+    clean_end = _signed_record_clean(rep)
     where = "the line" if line is None else f"line {line}"
     if clean_end:
         detail = (f"{reason} ({said}). Not borne out by the record: {where} is not signed, and the "
@@ -217,7 +217,6 @@ def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
                 f"against {_who(names, u.seat) if named else 'anyone'}", damaged=True)
     proofs: list[str] = []
     public: list[str] = []
-    judged: list[str] = []
     for n, rec in zip(t.fault_lines, t.faults, strict=True):
         seat, first, second = rec["seat"], rec["first"], rec.get("second")
         who = _who(names, seat)
@@ -235,9 +234,10 @@ def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
             rep.find(seat, f"a {printable(first['topic'])} message, signed, sent to one seat alone")
         else:
             reason = printable(str(rec.get("reason", "")), newlines=False)[:300]
-            judged.append(f"{reason} ({who}, line {n}: this program's own finding at the time, "
-                          f"about a private message {names[seat] or 'they'} signed; only its "
-                          "two ends can read it, so the audit cannot re-check it)")
+            rep.judged.append(
+                f"{reason} ({who}, line {n}: this program's own finding at the time, about a "
+                f"private message {names[seat] or 'they'} signed; only its two ends can read it, "
+                "so the audit cannot re-check it)")
     if proofs:
         rep.add("no equivocation recorded", False, "; ".join(proofs))
     else:
@@ -245,8 +245,27 @@ def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
                 "no verified proof (the fault lines above do not verify)" if t.unverified else "")
     if public:
         rep.add("every move sent to every seat", False, "; ".join(public))
-    for j in judged:
-        rep.add("a message judged at the time", False, j)
+
+
+def _signed_record_clean(rep: TranscriptAudit) -> bool:
+    """The signed record plays the game to its end and every check of it passes."""
+    return rep.end_reached and not rep.found and all(
+        ok for i, (_, ok, _) in enumerate(rep.checks) if i not in rep.damaged)
+
+
+def _judged_checks(rep: TranscriptAudit) -> None:
+    """The messages this program judged at the time and the audit cannot re-check (a private
+    payload it could not open): its word, like a stop's, and not borne out beside a signed
+    record that reached its end with every check passing."""
+    clean_end = _signed_record_clean(rep)
+    for j in rep.judged:
+        if clean_end:
+            rep.add("a message judged at the time", False,
+                    f"{j}. Not borne out by the record: the line is not signed, and the signed "
+                    "record shows the game played to its end with every check passing (the file "
+                    "is damaged or was edited); nobody is blamed on it", damaged=True)
+        else:
+            rep.add("a message judged at the time", False, j)
 
 
 def _events(outcomes: list[dict[str, Any]]) -> list[Event]:
@@ -324,6 +343,7 @@ def audit_transcript(path: str) -> TranscriptAudit:
     rep.names = names
     _fault_checks(rep, t)
     _audit_game(rep, t, path)
+    _judged_checks(rep)
     if t.stop is not None:
         _stop_check(rep, t.stop, t.stop_line)
     return rep

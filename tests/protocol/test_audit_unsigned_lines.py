@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 
 from p2pcards.audit import audit_transcript
 from p2pcards.cli import app
-from protocol.envelope import ENV_DOMAIN, b64, canonical, envelope_hash, seal
+from protocol.envelope import ENV_DOMAIN, GENESIS, b64, box_key, canonical, envelope_hash, seal
 from protocol.identity import Identity
 from protocol.transcript import read_transcript
 from tests.table import transcript_mutants as tm
@@ -199,6 +199,50 @@ def test_a_broken_chain_proof_names_its_author(game, tmp_path):
     code, out, js = cli_audit(path)
     assert js["culprit"] == 1 and js["verdict"] == "not clean", out
     assert f"seq {env['seq'] + 1} does not follow its seq {env['seq']}" in out
+
+
+def bobs_private(game: tm.Game, topic: str) -> dict[str, Any]:
+    """A private envelope bob really signed, to alice, on ``topic``."""
+    alice, bob = game.identities[0], game.identities[1]
+    table = tm.parse(game.lines[:1])[0]["table"]
+    key = box_key(bob, alice.public_key, bob.public_key, alice.public_key, table)
+    return seal(bob, table, 1, 999, GENESIS, topic, {"x": 1}, to=0, key=key)
+
+
+def test_a_move_sent_to_one_seat_alone_is_named_on_its_signed_message(game, tmp_path):
+    """The mesh's other fault line holds one message: a move or deck message sent privately,
+    which every seat must get. Bob's signature on it, with its topic and recipient in the clear,
+    is the proof; the same message on a line naming alice proves nothing against her."""
+    env = bobs_private(game, "game")
+    rec = {"type": "fault", "seat": 1, "first": env,
+           "reason": "sent a game message to alice alone; every seat must get those"}
+    path, at = with_lines(game, tmp_path, [rec])
+    code, out, js = cli_audit(path)
+    assert js["culprit"] == 1 and js["verdict"] == "not clean", out
+    assert f"bob (seat 2) sent a game message to alice (seat 1) alone (line {at}" in out
+    path, at = with_lines(game, tmp_path, [dict(rec, seat=0)])
+    code, out, js = cli_audit(path)
+    assert js["culprit"] is None and js["verdict"] == "damaged record", out
+    assert "is signed by seat 2, not by the seat the line names" in out
+
+
+def test_a_private_message_judged_at_the_time_is_this_programs_word(game, tmp_path):
+    """A private payload the program could not open: only its two ends can check that, so the
+    line is the program's word. Beside a game played to its end with every check passing it is
+    not borne out; in a game that stopped early it is shown as the program's finding, naming
+    nobody."""
+    rec = {"type": "fault", "seat": 1, "first": bobs_private(game, "chat"),
+           "reason": "undecryptable private payload (authentication failed)"}
+    path, at = with_lines(game, tmp_path, [rec])
+    code, out, js = cli_audit(path)
+    assert js["culprit"] is None and js["verdict"] == "damaged record", out
+    assert "Not borne out by the record" in out and f"line {at}" in out
+    path, at = with_lines(game, tmp_path, [rec], keep=len(game.lines) // 2)
+    code, out, js = cli_audit(path)
+    assert js["culprit"] is None and js["verdict"] == "not clean", out
+    (judged,) = [c for c in js["checks"] if c["check"] == "a message judged at the time"]
+    assert "this program's own finding at the time" in judged["detail"]
+    assert not judged["damaged"]
 
 
 def test_a_stop_line_in_a_game_that_stopped_early_is_this_programs_record(game, tmp_path):
