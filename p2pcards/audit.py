@@ -1,7 +1,8 @@
 """``p2pcards audit TRANSCRIPT``: check a finished game from one peer's transcript alone.
 
 1. The transcript's signatures and hash chains (``protocol.transcript``), and any equivocation
-   proof the mesh recorded.
+   proof the mesh recorded: a ``fault`` line counts only when the signed envelopes in it prove it
+   (the mesh's own check of evidence, ``protocol.evidence``).
 2. The deck audit (``protocol.audit``): every deck message through the receiver checks of
    protocol v2 (every key proof, proof of shuffle and share proof, every commitment). No secret is
    needed and none is revealed; on a transcript that stopped early it says which seat deviated,
@@ -9,6 +10,20 @@
 3. The game: replay every decision as a spectator, fed what the deck opened to everyone -- plus
    the cards opened to the transcript's owner when its seat journal (``<table>.seat``, next to the
    transcript) is there: then the replay runs on the owner's view.
+4. The ``stop`` line, if any: what the owner's program recorded when the table stopped. It is not
+   signed, so it is shown as that program's record and weighed against the checks above; it never
+   names a seat by itself.
+
+The verdict is one of three (``TranscriptAudit.status``), and always comes from the signed record:
+
+- *clean*: every check passes and the game was played to its end.
+- *NOT clean*: the signed record shows a problem: a seat at fault, named only when a verified
+  proof or the audit's own checks find it; or a game that stopped before its end, where the audit
+  names nobody unless its checks find somebody.
+- *damaged record*: the file holds what its signed record does not support -- a line that fails
+  its signature or chain, a ``fault`` line whose proof does not verify, a ``stop`` line beside a
+  record that reached its end with every check passing. Nobody is blamed on such a line. (A seat
+  the signed record itself finds at fault is still named: *NOT clean* then, with a note.)
 """
 
 from __future__ import annotations
@@ -23,7 +38,7 @@ from protocol.audit import audit as deck_audit
 from protocol.envelope import is_int
 from protocol.kdf import PeerSecrets
 from protocol.params import DeckParams
-from protocol.transcript import TranscriptError, read_transcript
+from protocol.transcript import Transcript, TranscriptError, read_transcript
 
 from .engine import (
     SPECTATOR,
@@ -39,9 +54,15 @@ from .engine import (
     Shuffled,
 )
 from .games import new_game
-from .lobby import GameInfo, deck_spec
+from .lobby import DECK_TOPIC, GameInfo, deck_spec
 from .replay import Verdict, replay
 from .ui.text import outcome_words, printable
+
+# the topics every seat must get (as ``lobby.play_seat`` sets them for the mesh): a private message
+# on one, signed by its author, is that author's fault, whoever judges it
+PUBLIC_TOPICS = frozenset({"game", DECK_TOPIC})
+
+CLEAN, NOT_CLEAN, DAMAGED = "clean", "not clean", "damaged record"
 
 
 @dataclass
@@ -50,27 +71,87 @@ class TranscriptAudit:
     game: str = "?"
     names: list[str] = field(default_factory=list)
     checks: list[tuple[str, bool, str]] = field(default_factory=list)  # (what, ok, detail)
-    verdict: Verdict | None = None
+    verdict: Verdict | None = None  # the deck's or the replay's
+    damaged: set[int] = field(default_factory=set)  # indices of checks on lines the record does not support
+    found: dict[int, str] = field(default_factory=dict)  # seat -> which check found it at fault
+    recorded_culprit: int | None = None  # the stop line's culprit: the owner's program's record
+    unreadable: bool = False  # the file does not verify: nothing in it was checked
+    stopped_early: bool = False  # the signed record stops before the game's end
+    end_reached: bool = False  # the signed record plays the game to its end, replayed clean
+    judged: list[str] = field(default_factory=list)  # faults the audit cannot re-check, in words
+
+    @property
+    def culprit(self) -> int | None:
+        """The seat the audit itself finds at fault (the first, if several): by a verified proof
+        or its own checks of the signed record, never on an unsigned line's word."""
+        return next(iter(self.found), None)
+
+    @property
+    def status(self) -> str:
+        if self.culprit is not None:
+            return NOT_CLEAN
+        if self.damaged or not self.checks:
+            return DAMAGED
+        return CLEAN if all(ok for _, ok, _ in self.checks) else NOT_CLEAN
 
     @property
     def clean(self) -> bool:
-        return bool(self.checks) and all(ok for _, ok, _ in self.checks)
+        return self.status == CLEAN
 
-    def add(self, what: str, ok: bool, detail: str = "") -> None:
+    def add(self, what: str, ok: bool, detail: str = "", damaged: bool = False) -> None:
+        if damaged:
+            self.damaged.add(len(self.checks))
         self.checks.append((what, ok, detail))
+
+    def find(self, seat: int, how: str) -> None:
+        self.found.setdefault(seat, how)
+
+    def verdict_words(self) -> str:
+        status = self.status
+        if status == CLEAN:
+            return "clean"
+        names = self.names
+        if self.culprit is not None:
+            out = f"NOT clean: {_who(names, self.culprit)} at fault ({self.found[self.culprit]})"
+            if self.damaged:
+                out += ("; the file also holds lines its signed record does not support (marked "
+                        "DAMAGED): nobody is blamed on those")
+            return out
+        if status == DAMAGED:
+            if self.unreadable:
+                return ("damaged record: the file does not verify (above), so nothing in it is "
+                        "checked and nobody is blamed")
+            out = ("damaged record: the file holds lines its signed record does not support "
+                   "(marked DAMAGED), and nobody is blamed on them")
+            rest = [ok for i, (_, ok, _) in enumerate(self.checks) if i not in self.damaged]
+            if self.end_reached and all(rest):
+                out += "; the signed record itself checks out: the game was played to its end"
+            elif self.stopped_early:
+                out += "; the signed record stops before the game's end and names nobody"
+            return out
+        out = "NOT clean: the audit names nobody"
+        if self.stopped_early:
+            out += "; the game stopped before its end"
+        if self.recorded_culprit is not None:
+            out += (f" (this program recorded {_who(names, self.recorded_culprit)} as the culprit "
+                    "at the time: see the stop above)")
+        return out
 
     def lines(self) -> list[str]:
         out = [f"Audit of {self.path} ({self.game}, players: {', '.join(self.names) or '?'})"]
-        for what, ok, detail in self.checks:
-            out.append(f"  [{'ok' if ok else 'FAIL'}] {what}{': ' + detail if detail else ''}")
-        out.append("Verdict: " + ("clean" if self.clean else "NOT clean"))
+        for i, (what, ok, detail) in enumerate(self.checks):
+            mark = "ok" if ok else "DAMAGED" if i in self.damaged else "FAIL"
+            out.append(f"  [{mark}] {what}{': ' + detail if detail else ''}")
+        out.append("Verdict: " + self.verdict_words())
         return out
 
     def to_json(self) -> dict[str, Any]:
         v = self.verdict
         return {"path": self.path, "game": self.game, "players": self.names, "clean": self.clean,
-                "checks": [{"check": w, "ok": ok, "detail": d} for w, ok, d in self.checks],
-                "culprit": None if v is None or v.clean else v.culprit,
+                "verdict": self.status,
+                "checks": [{"check": w, "ok": ok, "detail": d, "damaged": i in self.damaged}
+                           for i, (w, ok, d) in enumerate(self.checks)],
+                "culprit": self.culprit, "recorded_culprit": self.recorded_culprit,
                 "outcome": None if v is None else v.outcome}
 
 
@@ -81,18 +162,110 @@ def _who(names: list[str], seat: object) -> str:
     return f"an unknown sender ({seat!r:.20})"
 
 
-def _stop_words(stop: dict[str, Any], names: list[str]) -> str:
-    """The recorded stop as the screen showed it, and whom the record blames: a seat only when
-    this program saw the deviation itself (or checked a proof); another peer's bare word is its
-    claim, and the checks below are what decide."""
+def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None) -> None:
+    """The recorded stop, in the words the screen showed, weighed against the signed record. Its
+    culprit is what this program recorded at the time (a seat only when it saw the deviation
+    itself or checked a proof; another peer's bare word is kept as that peer's claim); the audit
+    names a seat only when its own checks or a verified proof find it. Beside a signed record
+    that reached its end with every check passing, the line is not borne out by the record."""
+    names = rep.names
     reason = printable(str(stop.get("reason", "")), newlines=False)[:500]
     culprit, claimed = stop.get("culprit"), stop.get("claimed")
-    if is_int(culprit) and 0 <= culprit < len(names):
-        return f"{reason} (recorded culprit: {_who(names, culprit)})"
-    if is_int(claimed) and 0 <= claimed < len(names):
-        return (f"{reason} (an unproven claim against {_who(names, claimed)}: no culprit recorded; "
-                "the checks below decide)")
-    return f"{reason} (no culprit recorded)"
+    culprit = culprit if is_int(culprit) and 0 <= culprit < len(names) else None
+    claimed = claimed if is_int(claimed) and 0 <= claimed < len(names) else None
+    rep.recorded_culprit = culprit
+    if culprit is not None:
+        said = f"recorded culprit: {_who(names, culprit)}"
+    elif claimed is not None:
+        said = (f"an unproven claim against {_who(names, claimed)}: no culprit recorded; "
+                "the checks above decide")
+    else:
+        said = "no culprit recorded"
+    clean_end = _signed_record_clean(rep)
+    where = "the line" if line is None else f"line {line}"
+    if clean_end:
+        detail = (f"{reason} ({said}). Not borne out by the record: {where} is not signed, and the "
+                  "signed record shows the game played to its end with every check passing (the "
+                  "file is damaged or was edited, or the stop came after the game); nobody is "
+                  "blamed on it")
+        rep.add("the table stopped", False, detail, damaged=True)
+        return
+    if culprit is not None:
+        if culprit in rep.found:
+            said += f"; the audit finds the same: {rep.found[culprit]}"
+        elif rep.found:
+            who = ", ".join(_who(names, s) for s in rep.found)
+            said += (", this program's own finding at the time; the audit does not find it, "
+                     f"and names {who}")
+        else:
+            said += (", this program's own finding at the time, which the audit's checks do not "
+                     "confirm" + (" (a game that stopped before its end is not replayed)"
+                                  if rep.stopped_early else "") + ": the audit names nobody")
+    rep.add("the table stopped", False, f"{reason} ({said})")
+
+
+def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
+    """The fault lines: each verified proof (``read_transcript`` kept only those) names its seat;
+    a line that does not verify is shown as such, naming nobody."""
+    names = rep.names
+    for u in t.unverified:
+        named = is_int(u.seat) and 0 <= u.seat < len(names)
+        against = f"against {_who(names, u.seat)} " if named else ""
+        rep.add("fault line", False,
+                f"line {u.line}: a fault line {against}that does not verify: {u.why}. It is not "
+                "part of the signed record (the file is damaged or was edited) and is no proof "
+                f"against {_who(names, u.seat) if named else 'anyone'}", damaged=True)
+    proofs: list[str] = []
+    public: list[str] = []
+    for n, rec in zip(t.fault_lines, t.faults, strict=True):
+        seat, first, second = rec["seat"], rec["first"], rec.get("second")
+        who = _who(names, seat)
+        if second is not None:
+            what = (f"two different envelopes with seq {first['seq']}"
+                    if first["seq"] == second["seq"] else
+                    f"seq {second['seq']} does not follow its seq {first['seq']}")
+            proofs.append(f"{who} signed {what} (line {n}: both signatures verified)")
+            rep.find(seat, "a verified proof that they sent different messages to different "
+                           "players")
+        elif first["to"] is not None and first["topic"] in PUBLIC_TOPICS:
+            public.append(f"{who} sent a {printable(first['topic'])} message to "
+                          f"{_who(names, first['to'])} alone (line {n}, signed by "
+                          f"{names[seat] or 'them'}); every seat must get those")
+            rep.find(seat, f"a {printable(first['topic'])} message, signed, sent to one seat alone")
+        else:
+            reason = printable(str(rec.get("reason", "")), newlines=False)[:300]
+            rep.judged.append(
+                f"{reason} ({who}, line {n}: this program's own finding at the time, about a "
+                f"private message {names[seat] or 'they'} signed; only its two ends can read it, "
+                "so the audit cannot re-check it)")
+    if proofs:
+        rep.add("no equivocation recorded", False, "; ".join(proofs))
+    else:
+        rep.add("no equivocation recorded", True,
+                "no verified proof (the fault lines above do not verify)" if t.unverified else "")
+    if public:
+        rep.add("every move sent to every seat", False, "; ".join(public))
+
+
+def _signed_record_clean(rep: TranscriptAudit) -> bool:
+    """The signed record plays the game to its end and every check of it passes."""
+    return rep.end_reached and not rep.found and all(
+        ok for i, (_, ok, _) in enumerate(rep.checks) if i not in rep.damaged)
+
+
+def _judged_checks(rep: TranscriptAudit) -> None:
+    """The messages this program judged at the time and the audit cannot re-check (a private
+    payload it could not open): its word, like a stop's, and not borne out beside a signed
+    record that reached its end with every check passing."""
+    clean_end = _signed_record_clean(rep)
+    for j in rep.judged:
+        if clean_end:
+            rep.add("a message judged at the time", False,
+                    f"{j}. Not borne out by the record: the line is not signed, and the signed "
+                    "record shows the game played to its end with every check passing (the file "
+                    "is damaged or was edited); nobody is blamed on it", damaged=True)
+        else:
+            rep.add("a message judged at the time", False, j)
 
 
 def _events(outcomes: list[dict[str, Any]]) -> list[Event]:
@@ -157,7 +330,8 @@ def audit_transcript(path: str) -> TranscriptAudit:
     try:
         t = read_transcript(path)
     except TranscriptError as exc:
-        rep.add("signatures and hash chains", False, str(exc))
+        rep.unreadable = True
+        rep.add("signatures and hash chains", False, str(exc), damaged=True)
         return rep
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -167,10 +341,17 @@ def audit_transcript(path: str) -> TranscriptAudit:
         if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
             names[m["seat"]] = str(m.get("name", ""))
     rep.names = names
+    _fault_checks(rep, t)
+    _audit_game(rep, t, path)
+    _judged_checks(rep)
     if t.stop is not None:
-        rep.add("the table stopped", False, _stop_words(t.stop, names))
-    rep.add("no equivocation recorded", not t.faults,
-            f"{len(t.faults)} proof(s) of a peer sending different things" if t.faults else "")
+        _stop_check(rep, t.stop, t.stop_line)
+    return rep
+
+
+def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
+    """The deck audit and the replay of the game, on the signed record."""
+    names = rep.names
     try:
         info = GameInfo.from_json(t.game_info)
         n_cards = new_game(info.game, info.players, info.options).n_cards
@@ -178,7 +359,7 @@ def audit_transcript(path: str) -> TranscriptAudit:
             raise ConfigError(f"the game is for {info.players} players, the table has {t.seats} seats")
     except ConfigError as exc:
         rep.add("game description", False, f"line 1 (the table record): {exc}")
-        return rep
+        return
     rep.game = info.game
     deck_msgs = [(e.sender, e.body) for e in t.entries
                  if e.topic == "deck" and e.to is None and e.body is not None]
@@ -186,7 +367,7 @@ def audit_transcript(path: str) -> TranscriptAudit:
         params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
     except ValueError as exc:
         rep.add("game description", False, f"line 1 (the table record): {exc}")
-        return rep
+        return
     journal = _owner_journal(path)
     owner = (t.seat, journal[0]) if journal is not None and 0 <= t.seat < t.seats else None
     d = deck_audit(params, deck_msgs, owner=owner)
@@ -194,20 +375,22 @@ def audit_transcript(path: str) -> TranscriptAudit:
     if v.older:  # a record of an older deck version: not checked, nobody blamed
         rep.add("deck audit", False, v.reason)
         rep.verdict = Verdict(False, None, v.reason)
-        return rep
+        return
     if not v.clean:
         if v.culprit is not None and 0 <= v.culprit < len(names):
             who = _who(names, v.culprit)
+            rep.find(v.culprit, f"the deck audit: {v.reason}")
         else:
             who = "no seat to blame"
         rep.add("deck audit", False, f"{who} at operation {v.op} {v.step}: {v.reason}")
         rep.verdict = Verdict(False, v.culprit, v.reason)
-        return rep
+        return
     checked = f"{len(d.outcomes)} operations checked, every proof verified"
     if not v.complete:
         rep.add("deck audit", True, f"{checked}; no seat deviated")
         rep.add("the game reached its end", False, f"{v.reason} (op {v.op})")
-        return rep
+        rep.stopped_early = True
+        return
     rep.add("deck audit", True, checked)
     decisions: dict[int, Decision] = {}
     for e in t.entries:
@@ -220,10 +403,12 @@ def audit_transcript(path: str) -> TranscriptAudit:
             action = Action.from_json(e.body.get("action"))
         except ValueError:
             rep.add("game messages", False, f"a malformed game message from {_who(names, e.sender)}")
-            return rep
+            rep.find(e.sender, "a malformed game message, signed")
+            return
         if step in decisions:
             rep.add("game messages", False, f"{_who(names, e.sender)} sent a second action for step {step}")
-            return rep
+            rep.find(e.sender, f"a second action for step {step}, signed")
+            return
         decisions[step] = Decision(e.sender, action)
     ordered = [decisions[k] for k in sorted(decisions)]
     outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random")]
@@ -237,7 +422,9 @@ def audit_transcript(path: str) -> TranscriptAudit:
     if verdict.clean:
         detail = (f"{len(ordered)} decisions replayed as {who}; "
                   f"result: {outcome_words(verdict.outcome, names)}")
+        rep.end_reached = True
     else:
         detail = verdict.text(names)
+        if verdict.culprit is not None and 0 <= verdict.culprit < len(names):
+            rep.find(verdict.culprit, f"the replay of the game: {verdict.reason}")
     rep.add("game replayed on what the deck opened", verdict.clean, detail)
-    return rep

@@ -13,10 +13,17 @@ acted on. Records, by ``type``:
   envelope of every peer reaches every peer, private ones encrypted, so this is the full record).
 - ``note``: ``key``/``value`` saved by the local table for its own recovery (never sent).
 - ``fault``: proof that a peer misbehaved (``seat``, ``reason``, ``first``/``second`` envelopes).
+- ``stop``: the table stopped (``culprit``, ``reason``, ``by``, ``claimed``), as this program saw
+  it at the time.
 - ``end``: the game finished (``result``).
 
 ``read_transcript`` verifies every signature and every sender's chain and returns the messages,
-decrypting the private ones this user may read when given its ``Identity``.
+decrypting the private ones this user may read when given its ``Identity``. The other records are
+this program's own and not signed, so they are no evidence of what a peer did: a ``fault`` line
+counts only when the signed envelopes it holds prove it (``protocol.evidence``, the mesh's own
+check of evidence handed to it); one that does not is kept in ``unverified`` with its line, and
+never blames the seat it names. A ``stop`` is the program's record of the stop it saw, for the
+audit to weigh against the signed record.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .envelope import (
     NEW,
@@ -85,6 +92,15 @@ class TranscriptWriter:
         return self._f.closed
 
 
+class Unverified(NamedTuple):
+    """A ``fault`` line whose signed envelopes do not prove it: ``seat`` as the line names it
+    (unchecked), ``why`` in words."""
+
+    line: int
+    seat: Any
+    why: str
+
+
 @dataclass
 class Entry:
     """One envelope of the transcript. ``body`` is the message if this reader could read it
@@ -126,8 +142,13 @@ class Transcript:
     roster: list[dict[str, Any]]
     entries: list[Entry] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)
+    # fault lines whose signed envelopes prove them (protocol.evidence), as written
     faults: list[Message] = field(default_factory=list)
-    stop: Message | None = None  # the signed stop that ended the table, if one did
+    fault_lines: list[int] = field(default_factory=list)  # the line of each of ``faults``
+    # each fault line that does not verify: the file is damaged or was edited
+    unverified: list[Unverified] = field(default_factory=list)
+    stop: Message | None = None  # this program's record of the stop that ended the table, if one did
+    stop_line: int | None = None
     result: Any = None
     finished: bool = False
     torn_tail: bool = False
@@ -223,9 +244,16 @@ def read_transcript(
                 raise TranscriptError(path, n, "note without a key")
             t.notes[rec["key"]] = rec.get("value")
         elif kind == "fault":
-            t.faults.append(rec)
+            from .evidence import check_fault  # the mesh's check; the mesh imports this module
+
+            why = check_fault(rec, t.table, t.seats, keys)
+            if why is None:
+                t.faults.append(rec)
+                t.fault_lines.append(n)
+            else:
+                t.unverified.append(Unverified(n, rec.get("seat"), why))
         elif kind == "stop":
-            t.stop = rec
+            t.stop, t.stop_line = rec, n
         elif kind == "end":
             t.finished = True
             t.result = rec.get("result")
