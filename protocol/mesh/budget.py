@@ -16,7 +16,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 MAX_PARTS = 3  # routing id, kind, payload: a message with more is drained and dropped
-MAX_CONNS = 512  # connections we keep a budget for (least recently seen forgotten first)
+# connections that hold no seat we keep a budget for: when they are all taken, a new
+# connection's traffic is refused (not given a fresh budget by forgetting another's) until one
+# of them has been quiet for ``UNAUTH_IDLE`` seconds
+MAX_CONNS = 512
+UNAUTH_IDLE = 30.0
+# connections remembered per seat: a reconnect (or a restart) opens a new one; the oldest of
+# that seat's own is forgotten, never another seat's
+MAX_SEAT_CONNS = 4
 
 # (rate per second, burst) for an unauthenticated connection and for a seated peer's connection
 UNAUTH_MSGS = (20.0, 64.0)
@@ -64,19 +71,20 @@ class ConnBudget:
     seat: int | None = None
     dropped: int = 0
     hellos: Bucket = field(default_factory=lambda: Bucket(*HELLOS))
+    seen: float = 0.0  # when it last sent anything
 
     @classmethod
     def unauthenticated(cls, now: float) -> ConnBudget:
-        return cls(Bucket(*UNAUTH_MSGS, now), Bucket(*UNAUTH_BYTES, now))
+        return cls(Bucket(*UNAUTH_MSGS, now), Bucket(*UNAUTH_BYTES, now), seen=now)
 
-    def promote(self, seat: int, now: float) -> None:
+    def seated(self, seat: int, now: float) -> None:
         """The connection proved it carries ``seat``'s traffic: the seated budget from now on."""
-        if self.seat is None:
-            self.seat = seat
-            self.msgs = Bucket(*SEATED_MSGS, now)
-            self.bytes = Bucket(*SEATED_BYTES, now)
+        self.seat = seat
+        self.msgs = Bucket(*SEATED_MSGS, now)
+        self.bytes = Bucket(*SEATED_BYTES, now)
 
     def allow(self, size: int, now: float) -> bool:
+        self.seen = now
         if self.msgs.take(1, now) and self.bytes.take(size, now):
             return True
         self.dropped += 1
@@ -85,26 +93,68 @@ class ConnBudget:
 
 @dataclass
 class Budgets:
-    """Every connection's budget, bounded in number."""
+    """Every connection's budget. Connections that proved a seat are kept apart and never
+    forgotten for another's sake (at most ``MAX_SEAT_CONNS`` per seat, the oldest of that seat's
+    own first); those that hold no seat are bounded in number, and a new one is refused while
+    they are all taken."""
 
-    conns: OrderedDict[bytes, ConnBudget] = field(default_factory=OrderedDict)
-    dropped: int = 0  # messages dropped over budget, all connections
+    unauth: OrderedDict[bytes, ConnBudget] = field(default_factory=OrderedDict)
+    seated: dict[bytes, ConnBudget] = field(default_factory=dict)
+    by_seat: dict[int, list[bytes]] = field(default_factory=dict)
+    dropped: int = 0  # messages dropped over budget or refused, all connections
 
-    def conn(self, rid: bytes, now: float) -> ConnBudget:
-        b = self.conns.get(rid)
-        if b is None:
-            b = self.conns[rid] = ConnBudget.unauthenticated(now)
-            while len(self.conns) > MAX_CONNS:
-                self.conns.popitem(last=False)
-        else:
-            self.conns.move_to_end(rid)
+    def get(self, rid: bytes) -> ConnBudget | None:
+        return self.seated.get(rid) or self.unauth.get(rid)
+
+    def seat_of(self, rid: bytes | None) -> int | None:
+        """The seat this connection proved it carries (a fresh control message signed by it),
+        or ``None``."""
+        b = None if rid is None else self.seated.get(rid)
+        return None if b is None else b.seat
+
+    def conn(self, rid: bytes, now: float) -> ConnBudget | None:
+        """The connection's budget; a new connection without a seat gets one if there is room
+        (``None``: refused)."""
+        b = self.seated.get(rid)
+        if b is not None:
+            return b
+        b = self.unauth.get(rid)
+        if b is not None:
+            self.unauth.move_to_end(rid)
+            return b
+        if len(self.unauth) >= MAX_CONNS:
+            oldest = next(iter(self.unauth.values()))
+            if now - oldest.seen < UNAUTH_IDLE:
+                return None
+            self.unauth.popitem(last=False)
+        b = self.unauth[rid] = ConnBudget.unauthenticated(now)
         return b
 
-    def allow(self, rid: bytes, size: int, now: float) -> bool:
-        ok = self.conn(rid, now).allow(size, now)
-        if not ok:
-            self.dropped += 1
-        return ok
+    def promote(self, rid: bytes, seat: int, now: float) -> None:
+        """``rid`` carried a fresh control message signed by ``seat``: a seated connection."""
+        if rid in self.seated:
+            return  # a connection keeps the first seat it proved
+        b = self.unauth.pop(rid, None) or ConnBudget.unauthenticated(now)
+        b.seated(seat, now)
+        self.seated[rid] = b
+        rids = self.by_seat.setdefault(seat, [])
+        rids.append(rid)
+        while len(rids) > MAX_SEAT_CONNS:
+            self.seated.pop(rids.pop(0), None)
+
+    def admit(self, rid: bytes, kind: bytes, size: int, now: float, source: str = "") -> str | None:
+        """``None`` if a message of ``size`` bytes may be read from ``rid``, else why not (it is
+        dropped unparsed, and counted)."""
+        b = self.conn(rid, now)
+        if b is None:
+            why: str | None = (f"a new connection while {MAX_CONNS} others that hold no seat are "
+                               "open")
+        elif not b.allow(size, now):
+            why = f"over the connection's budget ({size} bytes)"
+        else:
+            return None
+        self.dropped += 1
+        return why
 
 
 def short(value: object, n: int = 120) -> str:

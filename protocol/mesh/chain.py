@@ -85,7 +85,7 @@ class ChainMixin:
         if direct:
             self._heard(sender)
         if status == NEW and rid is not None:  # only a seated peer has new signed envelopes to send
-            self.budgets.conn(rid, time.monotonic()).promote(sender, time.monotonic())
+            self.budgets.promote(rid, sender, time.monotonic())
         if status == FUTURE:
             buf = self._future[sender]
             size = len(data)

@@ -167,8 +167,9 @@ class TransportMixin:
             self.budgets.dropped += 1
             self._drop(f"a message of {n - 1} frames (at most {MAX_PARTS - 1})")
             return
-        if not self.budgets.allow(rid, size, now):
-            self._drop(f"over the connection's budget ({size} bytes)", logging.DEBUG)
+        why = self.budgets.admit(rid, parts[0] if parts else b"", size, now)
+        if why is not None:
+            self._drop(why, logging.DEBUG)
             self._log_over_budget(now)
             return
         self._on_frames([rid, *parts])
@@ -214,7 +215,8 @@ class TransportMixin:
                 return
             if msg.get("t") == "hello":
                 now = time.monotonic()
-                if self.budgets.conn(rid, now).hellos.take(1, now):
+                conn = self.budgets.conn(rid, now)
+                if conn is not None and conn.hellos.take(1, now):
                     self._on_hello(rid, msg)
                 else:
                     self._drop("a hello over the handshake budget", logging.DEBUG)
@@ -269,7 +271,7 @@ class TransportMixin:
             self._drop(f"replayed control message from seat {seat}")
             return
         if rid is not None:
-            self.budgets.conn(rid, time.monotonic()).promote(seat, time.monotonic())
+            self.budgets.promote(rid, seat, time.monotonic())
         t = msg["t"]
         try:
             if t == "bye":
