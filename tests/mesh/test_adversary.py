@@ -489,3 +489,81 @@ async def test_one_departure_is_told_as_one_and_coming_and_going_as_such(tmp_pat
     finally:
         task.cancel()
     assert fake.stopped.culprit == 1 and "bob kept leaving and coming back" in fake.stopped.reason
+
+
+@run_async(timeout=60)
+async def test_a_forwarders_direct_frames_are_no_heartbeat_of_a_cut_off_author(tmp_path):
+    """Red team round 3, item 1: bob's link to alice is cut one way; carol never relays bob's
+    next envelope to alice, and sends her, as a direct ``env`` frame again and again, one of
+    bob's LATER envelopes (ahead of the gap: alice can only buffer it). Alice counted each as
+    bob's heartbeat ("bob is back"), so her clocks ran on an author she could not hear, and she
+    named him (a deck timeout). Now only a connection proven to be bob's own (his signed control
+    message on it) carries his presence: alice marks bob away and waits for him, and when the
+    link is back she catches up and the table plays on, nobody named. A stranger forwarding
+    bob's next envelope does not get bob's seated budget for its connection either."""
+    import zmq.asyncio
+
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    cut = {"on": False}
+    b_frames = bob._send_frames
+
+    def bob_sends(seat, frames):  # the network fault: nothing bob sends reaches alice
+        if not (cut["on"] and seat == 0):
+            b_frames(seat, frames)
+
+    bob._send_frames = bob_sends
+    c_want = carol._on_want
+
+    def carol_on_want(seat, msg):  # carol never relays bob's envelopes to alice
+        if not (seat == 0 and msg.get("seat") == 1):
+            c_want(seat, msg)
+
+    carol._on_want = carol_on_want
+    ctx = zmq.asyncio.Context()
+    raw = raw_dealer(ctx, alice)  # and a stranger with the code, no seat
+    drip = None
+    try:
+        await play(alice.channel, 0)
+        cut["on"] = True
+        start = bob.verifier.chains[1].seq
+        for i in range(3):
+            await bob.channel.broadcast("b", {"i": i})
+        await until(lambda: carol.verifier.chains[1].seq == start + 3, what="carol has them")
+        later = carol.verifier.chains[1].get(start + 3)
+
+        async def forward():
+            while True:
+                carol._send_frames(0, [K_ENV, canonical(later)])
+                await asyncio.sleep(0.1)
+
+        bobs = list(alice.budgets.by_seat[1])  # the connections alice knows as bob's
+        drip = asyncio.create_task(forward())
+        # alice does not hear bob: away within the usual time, and he stays away while carol
+        # keeps sending his later envelope
+        await until(lambda: 1 in alice.away, timeout=alice.timings.away_after + 3,
+                    what="alice marks bob away")
+        await asyncio.sleep(1.0)
+        assert 1 in alice.away
+        assert [e.kind for e in alice.events if e.seat == 1 and e.kind == "back"] == []
+        assert alice.budgets.seat_of(alice.budgets.by_seat[2][-1]) == 2
+        # the stranger forwards bob's next envelope: accepted (it is signed), but its
+        # connection is not bob's, and bob is still away
+        await raw.send_multipart([K_ENV, canonical(carol.verifier.chains[1].get(start + 1))])
+        await asyncio.sleep(0.3)
+        assert 1 in alice.away
+        assert alice.budgets.by_seat[1] == bobs  # neither carol's nor the stranger's is bob's
+        drip.cancel()
+        cut["on"] = False  # the link is back: bob is back, alice catches up, play goes on
+        await until(lambda: 1 not in alice.away, what="bob back at alice")
+        got = [await alice.channel.recv("b", 5) for _ in range(3)]
+        assert got == [(1, {"i": i}) for i in range(3)]
+        results = await asyncio.gather(*(play(m.channel, 2) for m in meshes))
+        assert len({r["common"] for r in results}) == 1
+        assert blamed(meshes) == set() and all(m.stopped is None for m in meshes)
+    finally:
+        if drip is not None:
+            drip.cancel()
+        raw.close(0)
+        ctx.term()
+        await close_all(meshes)
