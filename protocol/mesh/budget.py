@@ -25,9 +25,23 @@ UNAUTH_IDLE = 30.0
 # that seat's own is forgotten, never another seat's
 MAX_SEAT_CONNS = 4
 
-# (rate per second, burst) for an unauthenticated connection and for a seated peer's connection
-UNAUTH_MSGS = (20.0, 64.0)
-UNAUTH_BYTES = (64 * 1024.0, 512 * 1024.0)
+# (rate per second, burst) for an unauthenticated connection and for a seated peer's connection.
+# A connection that holds no seat only ever needs to send a handshake (``hs``: a hello, a join)
+# and the control message that proves its seat (``ctl``: a link, heads): anything else from it,
+# or anything larger than ``UNAUTH_MAX_FRAME``, is refused unparsed, and what it may send is
+# parsed with at most ``UNAUTH_MAX_ITEMS`` items (the largest honest one, a host's roster of five
+# seats, has about 60). So a connection without a seat costs a few tens of microseconds a
+# message, and all of them from one address together are held to ``UNAUTH_SOURCE_*``: 64
+# connections pacing 200 KB frames of valid JSON within the old budget (64 KiB/s each) used to
+# cost the victim 150-190 ms of parsing a frame, a whole core, and honest players were named.
+UNAUTH_KINDS = (b"hs", b"ctl")
+UNAUTH_MAX_FRAME = 8 * 1024
+UNAUTH_MAX_ITEMS = 256
+UNAUTH_MSGS = (10.0, 32.0)
+UNAUTH_BYTES = (32 * 1024.0, 128 * 1024.0)
+UNAUTH_SOURCE_MSGS = (200.0, 800.0)
+UNAUTH_SOURCE_BYTES = (256 * 1024.0, 1024 * 1024.0)
+MAX_SOURCES = 1024  # source addresses we keep a budget for (least recently seen forgotten)
 SEATED_MSGS = (4000.0, 20_000.0)
 SEATED_BYTES = (32 * 1024 * 1024.0, 256 * 1024 * 1024.0)
 HELLOS = (0.5, 4.0)  # hellos answered per connection (an honest joiner sends one)
@@ -101,6 +115,7 @@ class Budgets:
     unauth: OrderedDict[bytes, ConnBudget] = field(default_factory=OrderedDict)
     seated: dict[bytes, ConnBudget] = field(default_factory=dict)
     by_seat: dict[int, list[bytes]] = field(default_factory=dict)
+    sources: OrderedDict[str, tuple[Bucket, Bucket]] = field(default_factory=OrderedDict)
     dropped: int = 0  # messages dropped over budget or refused, all connections
 
     def get(self, rid: bytes) -> ConnBudget | None:
@@ -145,16 +160,38 @@ class Budgets:
     def admit(self, rid: bytes, kind: bytes, size: int, now: float, source: str = "") -> str | None:
         """``None`` if a message of ``size`` bytes may be read from ``rid``, else why not (it is
         dropped unparsed, and counted)."""
-        b = self.conn(rid, now)
-        if b is None:
-            why: str | None = (f"a new connection while {MAX_CONNS} others that hold no seat are "
-                               "open")
+        why: str | None = None
+        b = self.seated.get(rid)
+        if b is not None:
+            if b.allow(size, now):
+                return None
+            why = f"over the connection's budget ({size} bytes)"
+        elif kind not in UNAUTH_KINDS:
+            why = f"a {short(kind, 20)} message from a connection that has proven no seat"
+        elif size > UNAUTH_MAX_FRAME:
+            why = f"a message of {size} bytes from a connection that has proven no seat"
+        elif (b := self.conn(rid, now)) is None:
+            why = f"a new connection while {MAX_CONNS} others that hold no seat are open"
         elif not b.allow(size, now):
             why = f"over the connection's budget ({size} bytes)"
+        elif not self._source_allows(source, size, now):
+            why = f"over the budget of connections without a seat from {short(source, 60)}"
         else:
             return None
         self.dropped += 1
         return why
+
+    def _source_allows(self, source: str, size: int, now: float) -> bool:
+        """All connections without a seat from one address (``source``) together."""
+        pair = self.sources.get(source)
+        if pair is None:
+            pair = self.sources[source] = (Bucket(*UNAUTH_SOURCE_MSGS, now),
+                                           Bucket(*UNAUTH_SOURCE_BYTES, now))
+            while len(self.sources) > MAX_SOURCES:
+                self.sources.popitem(last=False)
+        else:
+            self.sources.move_to_end(source)
+        return pair[0].take(1, now) and pair[1].take(size, now)
 
 
 def short(value: object, n: int = 120) -> str:

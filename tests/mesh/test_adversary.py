@@ -567,3 +567,44 @@ async def test_a_forwarders_direct_frames_are_no_heartbeat_of_a_cut_off_author(t
         raw.close(0)
         ctx.term()
         await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_a_paced_flood_of_valid_json_from_strangers_is_refused_unparsed(tmp_path):
+    """Red team round 3, item 4: someone with the code and no seat opens 64 connections and
+    sends on each a 200 KB frame of valid canonical JSON (100,000 zeros) every 3.2 s: within the
+    budget a connection without a seat had (64 KiB/s), so none was dropped, and each cost the
+    victim 150-190 ms of parsing before anything was authenticated -- a core's worth; the
+    victim marked honest players away and named one. Now a connection that has proven no seat
+    may only send small handshake and control frames: these are refused unparsed, and the table
+    plays on with nobody away or named."""
+    meshes = await make_table(tmp_path, 3)
+    victim = meshes[1]
+    parsed: list[int] = []  # sizes of frames from connections without a seat that were parsed
+    on_env, on_ctl = victim._on_env, victim._on_ctl
+
+    def spy_env(data, direct, rid=None):
+        if victim.budgets.seat_of(rid) is None:
+            parsed.append(len(data))
+        return on_env(data, direct, rid)
+
+    def spy_ctl(data, rid=None):
+        if victim.budgets.seat_of(rid) is None:
+            parsed.append(len(data))
+        return on_ctl(data, rid)
+
+    victim._on_env, victim._on_ctl = spy_env, spy_ctl
+    try:
+        await play(meshes[0].channel, 0)
+        flood = asyncio.create_task(attack("paced", victim.address, 7.0, meshes[0].code))
+        await asyncio.sleep(1.5)
+        results = await asyncio.wait_for(
+            asyncio.gather(*(play(m.channel, 10) for m in meshes)), 60)
+        assert len({r["common"] for r in results}) == 1
+        assert await flood >= 64
+        assert [n for n in parsed if n > 10_000] == []
+        assert victim.budgets.dropped >= 64
+        assert not [e for m in meshes for e in m.events if e.kind in ("away", "back")]
+        assert blamed(meshes) == set() and all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)

@@ -56,3 +56,16 @@ def test_a_seat_keeps_its_connections_budget_and_an_idle_stranger_makes_room():
     b.promote(b"late", 2, now + UNAUTH_IDLE + 1)
     assert b.seat_of(b"late") == 2
 
+
+
+def test_a_connection_without_a_seat_may_only_send_small_handshake_and_control_frames():
+    b = Budgets()
+    now = 0.0
+    assert b.admit(b"x", ENV, 300, now) is not None  # envelopes: only from a proven seat
+    assert b.admit(b"x", b"relay", 300, now) is not None
+    assert b.admit(b"x", CTL, 200_000, now) is not None  # large frames: refused unparsed
+    assert b.admit(b"x", CTL, 1000, now) is None
+    assert b.admit(b"x", b"hs", 1000, now) is None
+    b.promote(b"x", 0, now)
+    assert b.admit(b"x", ENV, 200_000, now) is None
+    assert b.dropped == 3
