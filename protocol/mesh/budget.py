@@ -16,11 +16,32 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 MAX_PARTS = 3  # routing id, kind, payload: a message with more is drained and dropped
-MAX_CONNS = 512  # connections we keep a budget for (least recently seen forgotten first)
+# connections that hold no seat we keep a budget for: when they are all taken, a new
+# connection's traffic is refused (not given a fresh budget by forgetting another's) until one
+# of them has been quiet for ``UNAUTH_IDLE`` seconds
+MAX_CONNS = 512
+UNAUTH_IDLE = 30.0
+# connections remembered per seat: a reconnect (or a restart) opens a new one; the oldest of
+# that seat's own is forgotten, never another seat's
+MAX_SEAT_CONNS = 4
 
-# (rate per second, burst) for an unauthenticated connection and for a seated peer's connection
-UNAUTH_MSGS = (20.0, 64.0)
-UNAUTH_BYTES = (64 * 1024.0, 512 * 1024.0)
+# (rate per second, burst) for an unauthenticated connection and for a seated peer's connection.
+# A connection that holds no seat only ever needs to send a handshake (``hs``: a hello, a join)
+# and the control message that proves its seat (``ctl``: a link, heads): anything else from it,
+# or anything larger than ``UNAUTH_MAX_FRAME``, is refused unparsed, and what it may send is
+# parsed with at most ``UNAUTH_MAX_ITEMS`` items (the largest honest one, a host's roster of five
+# seats, has about 60). So a connection without a seat costs a few tens of microseconds a
+# message, and all of them from one address together are held to ``UNAUTH_SOURCE_*``: 64
+# connections pacing 200 KB frames of valid JSON within the old budget (64 KiB/s each) used to
+# cost the victim 150-190 ms of parsing a frame, a whole core, and honest players were named.
+UNAUTH_KINDS = (b"hs", b"ctl")
+UNAUTH_MAX_FRAME = 8 * 1024
+UNAUTH_MAX_ITEMS = 256
+UNAUTH_MSGS = (10.0, 32.0)
+UNAUTH_BYTES = (32 * 1024.0, 128 * 1024.0)
+UNAUTH_SOURCE_MSGS = (200.0, 800.0)
+UNAUTH_SOURCE_BYTES = (256 * 1024.0, 1024 * 1024.0)
+MAX_SOURCES = 1024  # source addresses we keep a budget for (least recently seen forgotten)
 SEATED_MSGS = (4000.0, 20_000.0)
 SEATED_BYTES = (32 * 1024 * 1024.0, 256 * 1024 * 1024.0)
 HELLOS = (0.5, 4.0)  # hellos answered per connection (an honest joiner sends one)
@@ -64,19 +85,20 @@ class ConnBudget:
     seat: int | None = None
     dropped: int = 0
     hellos: Bucket = field(default_factory=lambda: Bucket(*HELLOS))
+    seen: float = 0.0  # when it last sent anything
 
     @classmethod
     def unauthenticated(cls, now: float) -> ConnBudget:
-        return cls(Bucket(*UNAUTH_MSGS, now), Bucket(*UNAUTH_BYTES, now))
+        return cls(Bucket(*UNAUTH_MSGS, now), Bucket(*UNAUTH_BYTES, now), seen=now)
 
-    def promote(self, seat: int, now: float) -> None:
+    def seated(self, seat: int, now: float) -> None:
         """The connection proved it carries ``seat``'s traffic: the seated budget from now on."""
-        if self.seat is None:
-            self.seat = seat
-            self.msgs = Bucket(*SEATED_MSGS, now)
-            self.bytes = Bucket(*SEATED_BYTES, now)
+        self.seat = seat
+        self.msgs = Bucket(*SEATED_MSGS, now)
+        self.bytes = Bucket(*SEATED_BYTES, now)
 
     def allow(self, size: int, now: float) -> bool:
+        self.seen = now
         if self.msgs.take(1, now) and self.bytes.take(size, now):
             return True
         self.dropped += 1
@@ -85,26 +107,91 @@ class ConnBudget:
 
 @dataclass
 class Budgets:
-    """Every connection's budget, bounded in number."""
+    """Every connection's budget. Connections that proved a seat are kept apart and never
+    forgotten for another's sake (at most ``MAX_SEAT_CONNS`` per seat, the oldest of that seat's
+    own first); those that hold no seat are bounded in number, and a new one is refused while
+    they are all taken."""
 
-    conns: OrderedDict[bytes, ConnBudget] = field(default_factory=OrderedDict)
-    dropped: int = 0  # messages dropped over budget, all connections
+    unauth: OrderedDict[bytes, ConnBudget] = field(default_factory=OrderedDict)
+    seated: dict[bytes, ConnBudget] = field(default_factory=dict)
+    by_seat: dict[int, list[bytes]] = field(default_factory=dict)
+    sources: OrderedDict[str, tuple[Bucket, Bucket]] = field(default_factory=OrderedDict)
+    dropped: int = 0  # messages dropped over budget or refused, all connections
 
-    def conn(self, rid: bytes, now: float) -> ConnBudget:
-        b = self.conns.get(rid)
-        if b is None:
-            b = self.conns[rid] = ConnBudget.unauthenticated(now)
-            while len(self.conns) > MAX_CONNS:
-                self.conns.popitem(last=False)
-        else:
-            self.conns.move_to_end(rid)
+    def get(self, rid: bytes) -> ConnBudget | None:
+        return self.seated.get(rid) or self.unauth.get(rid)
+
+    def seat_of(self, rid: bytes | None) -> int | None:
+        """The seat this connection proved it carries (a fresh control message signed by it),
+        or ``None``."""
+        b = None if rid is None else self.seated.get(rid)
+        return None if b is None else b.seat
+
+    def conn(self, rid: bytes, now: float) -> ConnBudget | None:
+        """The connection's budget; a new connection without a seat gets one if there is room
+        (``None``: refused)."""
+        b = self.seated.get(rid)
+        if b is not None:
+            return b
+        b = self.unauth.get(rid)
+        if b is not None:
+            self.unauth.move_to_end(rid)
+            return b
+        if len(self.unauth) >= MAX_CONNS:
+            oldest = next(iter(self.unauth.values()))
+            if now - oldest.seen < UNAUTH_IDLE:
+                return None
+            self.unauth.popitem(last=False)
+        b = self.unauth[rid] = ConnBudget.unauthenticated(now)
         return b
 
-    def allow(self, rid: bytes, size: int, now: float) -> bool:
-        ok = self.conn(rid, now).allow(size, now)
-        if not ok:
-            self.dropped += 1
-        return ok
+    def promote(self, rid: bytes, seat: int, now: float) -> None:
+        """``rid`` carried a fresh control message signed by ``seat``: a seated connection."""
+        if rid in self.seated:
+            return  # a connection keeps the first seat it proved
+        b = self.unauth.pop(rid, None) or ConnBudget.unauthenticated(now)
+        b.seated(seat, now)
+        self.seated[rid] = b
+        rids = self.by_seat.setdefault(seat, [])
+        rids.append(rid)
+        while len(rids) > MAX_SEAT_CONNS:
+            self.seated.pop(rids.pop(0), None)
+
+    def admit(self, rid: bytes, kind: bytes, size: int, now: float, source: str = "") -> str | None:
+        """``None`` if a message of ``size`` bytes may be read from ``rid``, else why not (it is
+        dropped unparsed, and counted)."""
+        why: str | None = None
+        b = self.seated.get(rid)
+        if b is not None:
+            if b.allow(size, now):
+                return None
+            why = f"over the connection's budget ({size} bytes)"
+        elif kind not in UNAUTH_KINDS:
+            why = f"a {short(kind, 20)} message from a connection that has proven no seat"
+        elif size > UNAUTH_MAX_FRAME:
+            why = f"a message of {size} bytes from a connection that has proven no seat"
+        elif (b := self.conn(rid, now)) is None:
+            why = f"a new connection while {MAX_CONNS} others that hold no seat are open"
+        elif not b.allow(size, now):
+            why = f"over the connection's budget ({size} bytes)"
+        elif not self._source_allows(source, size, now):
+            why = f"over the budget of connections without a seat from {short(source, 60)}"
+        else:
+            return None
+        self.dropped += 1
+        return why
+
+    def _source_allows(self, source: str, size: int, now: float) -> bool:
+        """All connections without a seat from one address (``source``) together."""
+        pair = self.sources.get(source)
+        if pair is None:
+            pair = self.sources[source] = (Bucket(*UNAUTH_SOURCE_MSGS, now),
+                                           Bucket(*UNAUTH_SOURCE_BYTES, now))
+            while len(self.sources) > MAX_SOURCES:
+                self.sources.popitem(last=False)
+        else:
+            self.sources.move_to_end(source)
+        return pair[0].take(1, now) and pair[1].take(size, now)
 
 
 def short(value: object, n: int = 120) -> str:

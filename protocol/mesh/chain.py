@@ -82,10 +82,15 @@ class ChainMixin:
                 logging.INFO,
             )
             return
-        if direct:
+        # Presence: a new envelope that came straight from its author. Anyone can forward a signed
+        # envelope, and as a direct frame too: only a connection that proved it is the author's
+        # (its own fresh control message on it, ``_on_ctl``) says the author is there, and only
+        # with the next envelope of its chain -- one ahead of a gap, or one already buffered, is
+        # no news from it (a forwarder sent alice one of bob's later envelopes again and again,
+        # while withholding the one she lacked: alice held bob present, her clocks ran, and she
+        # named him). Nor does an envelope seat a connection: that takes a control message.
+        if direct and status == NEW and self.budgets.seat_of(rid) == sender:
             self._heard(sender)
-        if status == NEW and rid is not None:  # only a seated peer has new signed envelopes to send
-            self.budgets.conn(rid, time.monotonic()).promote(sender, time.monotonic())
         if status == FUTURE:
             buf = self._future[sender]
             size = len(data)

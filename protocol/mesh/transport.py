@@ -13,18 +13,20 @@ import zmq.asyncio
 
 from ..channel import CLAIM_WINDOW, ChannelClosed
 from ..envelope import (
+    MAX_ITEMS,
     Message,
     b64,
     box_key,
     canonical,
     envelope_hash,
     is_int,
+    json_items,
     parse_canonical,
     seal,
     unb64,
 )
 from ..identity import verify
-from .budget import MAX_PARTS, short
+from .budget import MAX_PARTS, UNAUTH_MAX_ITEMS, short
 from .common import (
     CTL_DOMAIN,
     K_CTL,
@@ -55,7 +57,8 @@ class TransportMixin:
             raise ValueError("a topic is a string of 1 to 64 characters")
         if not isinstance(body, dict):
             raise ValueError("a message body must be a dict")
-        canonical(body)
+        if json_items(canonical(body)) > MAX_ITEMS - 64:  # what every receiver refuses unparsed
+            raise ValueError(f"a message body holds more than {MAX_ITEMS - 64} items")
         if not self._full.is_set():
             await self._full.wait()
         if self.replay.match(topic, to, body):
@@ -167,8 +170,13 @@ class TransportMixin:
             self.budgets.dropped += 1
             self._drop(f"a message of {n - 1} frames (at most {MAX_PARTS - 1})")
             return
-        if not self.budgets.allow(rid, size, now):
-            self._drop(f"over the connection's budget ({size} bytes)", logging.DEBUG)
+        try:  # the connection's remote address: strangers' connections share its budget
+            source = first.get("Peer-Address")
+        except (zmq.ZMQError, AttributeError):
+            source = ""
+        why = self.budgets.admit(rid, parts[0] if parts else b"", size, now, source)
+        if why is not None:
+            self._drop(why, logging.DEBUG)
             self._log_over_budget(now)
             return
         self._on_frames([rid, *parts])
@@ -208,13 +216,14 @@ class TransportMixin:
             if self.verifier is None:
                 return
             try:
-                msg = parse_canonical(data, "handshake")
+                msg = parse_canonical(data, "handshake", UNAUTH_MAX_ITEMS)
             except ValueError as e:
                 self._drop(str(e))
                 return
             if msg.get("t") == "hello":
                 now = time.monotonic()
-                if self.budgets.conn(rid, now).hellos.take(1, now):
+                conn = self.budgets.conn(rid, now)
+                if conn is not None and conn.hellos.take(1, now):
                     self._on_hello(rid, msg)
                 else:
                     self._drop("a hello over the handshake budget", logging.DEBUG)
@@ -228,8 +237,10 @@ class TransportMixin:
     def _on_ctl(self, data: bytes, rid: bytes | None = None) -> None:
         if self.verifier is None:
             return
+        # a connection that has not proven a seat yet: only as much as a link or heads needs
+        items = MAX_ITEMS if self.budgets.seat_of(rid) is not None else UNAUTH_MAX_ITEMS
         try:
-            msg = parse_canonical(data, "control message")
+            msg = parse_canonical(data, "control message", items)
             seat = msg.get("from")
             if (
                 not is_int(seat)
@@ -269,7 +280,7 @@ class TransportMixin:
             self._drop(f"replayed control message from seat {seat}")
             return
         if rid is not None:
-            self.budgets.conn(rid, time.monotonic()).promote(seat, time.monotonic())
+            self.budgets.promote(rid, seat, time.monotonic())
         t = msg["t"]
         try:
             if t == "bye":

@@ -7,7 +7,10 @@ player) but holds no seat.
 Modes: ``big`` (512 KiB ``ctl`` frames, the largest a peer accepts, as fast as the socket takes them), ``parts`` (one message of
 200,000 one-byte frames), ``hello`` (well-formed hellos from 8 connections, never finishing the
 handshake), ``nested`` (frames nested 100,000 deep), ``many`` (``big`` from 64 connections at
-once: each new connection starts with a full budget).
+once: each new connection starts with a full budget), ``paced`` (red team round 3: 64
+connections each sending a 200 KB frame of valid canonical JSON, ``{"a":[0,0,...]}``, as an
+``env`` frame every 3.2 s, within what a connection without a seat was allowed (64 KiB/s): it
+cost the victim 150-190 ms of parsing a frame).
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ def run(mode: str, address: str, seconds: float, code: str = "") -> int:
         from protocol.tablecode import transport_secret
 
         curve = Curve.from_secret(transport_secret(code))
-    for _ in range({"hello": 8, "many": 64}.get(mode, 1)):
+    for _ in range({"hello": 8, "many": 64, "paced": 64}.get(mode, 1)):
         s = ctx.socket(zmq.DEALER)
         if curve is not None:
             curve.dial(s)
@@ -64,6 +67,17 @@ def run(mode: str, address: str, seconds: float, code: str = "") -> int:
             socks[0].send_multipart([b"ctl"] + [b"x"] * 200_000)
             sent = 1
             time.sleep(min(seconds, 2.0))
+        elif mode == "paced":
+            time.sleep(1.0)  # the encrypted handshakes
+            junk = json.dumps({"a": [0] * 100_000}, separators=(",", ":")).encode()
+            while time.monotonic() < end:
+                for s in socks:
+                    try:
+                        s.send_multipart([b"env", junk], flags=zmq.DONTWAIT)
+                        sent += 1
+                    except zmq.Again:
+                        pass
+                time.sleep(3.2)
         else:
             big = b"\x00" * (MIB // 2 - 64)
             payload = {"big": big, "many": big, "nested": b"[" * 100_000 + b"]" * 100_000}

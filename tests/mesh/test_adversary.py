@@ -489,3 +489,122 @@ async def test_one_departure_is_told_as_one_and_coming_and_going_as_such(tmp_pat
     finally:
         task.cancel()
     assert fake.stopped.culprit == 1 and "bob kept leaving and coming back" in fake.stopped.reason
+
+
+@run_async(timeout=60)
+async def test_a_forwarders_direct_frames_are_no_heartbeat_of_a_cut_off_author(tmp_path):
+    """Red team round 3, item 1: bob's link to alice is cut one way; carol never relays bob's
+    next envelope to alice, and sends her, as a direct ``env`` frame again and again, one of
+    bob's LATER envelopes (ahead of the gap: alice can only buffer it). Alice counted each as
+    bob's heartbeat ("bob is back"), so her clocks ran on an author she could not hear, and she
+    named him (a deck timeout). Now only a connection proven to be bob's own (his signed control
+    message on it) carries his presence: alice marks bob away and waits for him, and when the
+    link is back she catches up and the table plays on, nobody named. A stranger forwarding
+    bob's next envelope does not get bob's seated budget for its connection either."""
+    import zmq.asyncio
+
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    cut = {"on": False}
+    b_frames = bob._send_frames
+
+    def bob_sends(seat, frames):  # the network fault: nothing bob sends reaches alice
+        if not (cut["on"] and seat == 0):
+            b_frames(seat, frames)
+
+    bob._send_frames = bob_sends
+    c_want = carol._on_want
+
+    def carol_on_want(seat, msg):  # carol never relays bob's envelopes to alice
+        if not (seat == 0 and msg.get("seat") == 1):
+            c_want(seat, msg)
+
+    carol._on_want = carol_on_want
+    ctx = zmq.asyncio.Context()
+    raw = raw_dealer(ctx, alice)  # and a stranger with the code, no seat
+    drip = None
+    try:
+        await play(alice.channel, 0)
+        cut["on"] = True
+        start = bob.verifier.chains[1].seq
+        for i in range(3):
+            await bob.channel.broadcast("b", {"i": i})
+        await until(lambda: carol.verifier.chains[1].seq == start + 3, what="carol has them")
+        later = carol.verifier.chains[1].get(start + 3)
+
+        async def forward():
+            while True:
+                carol._send_frames(0, [K_ENV, canonical(later)])
+                await asyncio.sleep(0.1)
+
+        bobs = list(alice.budgets.by_seat[1])  # the connections alice knows as bob's
+        drip = asyncio.create_task(forward())
+        # alice does not hear bob: away within the usual time, and he stays away while carol
+        # keeps sending his later envelope
+        await until(lambda: 1 in alice.away, timeout=alice.timings.away_after + 3,
+                    what="alice marks bob away")
+        await asyncio.sleep(1.0)
+        assert 1 in alice.away
+        assert [e.kind for e in alice.events if e.seat == 1 and e.kind == "back"] == []
+        assert alice.budgets.seat_of(alice.budgets.by_seat[2][-1]) == 2
+        # the stranger forwards bob's next envelope: accepted (it is signed), but its
+        # connection is not bob's, and bob is still away
+        await raw.send_multipart([K_ENV, canonical(carol.verifier.chains[1].get(start + 1))])
+        await asyncio.sleep(0.3)
+        assert 1 in alice.away
+        assert alice.budgets.by_seat[1] == bobs  # neither carol's nor the stranger's is bob's
+        drip.cancel()
+        cut["on"] = False  # the link is back: bob is back, alice catches up, play goes on
+        await until(lambda: 1 not in alice.away, what="bob back at alice")
+        got = [await alice.channel.recv("b", 5) for _ in range(3)]
+        assert got == [(1, {"i": i}) for i in range(3)]
+        results = await asyncio.gather(*(play(m.channel, 2) for m in meshes))
+        assert len({r["common"] for r in results}) == 1
+        assert blamed(meshes) == set() and all(m.stopped is None for m in meshes)
+    finally:
+        if drip is not None:
+            drip.cancel()
+        raw.close(0)
+        ctx.term()
+        await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_a_paced_flood_of_valid_json_from_strangers_is_refused_unparsed(tmp_path):
+    """Red team round 3, item 4: someone with the code and no seat opens 64 connections and
+    sends on each a 200 KB frame of valid canonical JSON (100,000 zeros) every 3.2 s: within the
+    budget a connection without a seat had (64 KiB/s), so none was dropped, and each cost the
+    victim 150-190 ms of parsing before anything was authenticated -- a core's worth; the
+    victim marked honest players away and named one. Now a connection that has proven no seat
+    may only send small handshake and control frames: these are refused unparsed, and the table
+    plays on with nobody away or named."""
+    meshes = await make_table(tmp_path, 3)
+    victim = meshes[1]
+    parsed: list[int] = []  # sizes of frames from connections without a seat that were parsed
+    on_env, on_ctl = victim._on_env, victim._on_ctl
+
+    def spy_env(data, direct, rid=None):
+        if victim.budgets.seat_of(rid) is None:
+            parsed.append(len(data))
+        return on_env(data, direct, rid)
+
+    def spy_ctl(data, rid=None):
+        if victim.budgets.seat_of(rid) is None:
+            parsed.append(len(data))
+        return on_ctl(data, rid)
+
+    victim._on_env, victim._on_ctl = spy_env, spy_ctl
+    try:
+        await play(meshes[0].channel, 0)
+        flood = asyncio.create_task(attack("paced", victim.address, 7.0, meshes[0].code))
+        await asyncio.sleep(1.5)
+        results = await asyncio.wait_for(
+            asyncio.gather(*(play(m.channel, 10) for m in meshes)), 60)
+        assert len({r["common"] for r in results}) == 1
+        assert await flood >= 64
+        assert [n for n in parsed if n > 10_000] == []
+        assert victim.budgets.dropped >= 64
+        assert not [e for m in meshes for e in m.events if e.kind in ("away", "back")]
+        assert blamed(meshes) == set() and all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)

@@ -33,6 +33,8 @@ async def test_garbage_and_bad_envelopes_are_dropped_with_a_log_line(tmp_path, c
     await exchange(meshes, "before")
     ctx = zmq.asyncio.Context()
     raw = raw_dealer(ctx, host)  # an attacker who knows the code but holds no seat
+    # what a connection that has proven a seat sends is read and checked: bob's, modified
+    seated = bob._send_frames
     try:
         old = bob.verifier.chains[1].get(1)
         nxt = bob.verifier.chains[1].seq + 1
@@ -56,7 +58,11 @@ async def test_garbage_and_bad_envelopes_are_dropped_with_a_log_line(tmp_path, c
             ([K_HS, b"{}"], "unexpected handshake"),
         ]
         for frames, _ in attempts:
-            await raw.send_multipart(frames)
+            seated(0, frames)
+        # from a connection without a seat, only a handshake or a small control message is read
+        await raw.send_multipart([K_ENV, canonical(forged)])
+        await raw.send_multipart([K_CTL, b"{" + b'"x":"' + b"a" * 9000 + b'"}'])
+        await until(lambda: host.budgets.dropped >= 2, what="refused unread")
         # replay a genuine control message of bob's: the counter gives it away
         sent = {}
         orig = bob._send_frames
@@ -134,7 +140,9 @@ async def test_a_genesis_forgery_is_not_blamed_on_anyone(tmp_path, caplog):
         ctx = zmq.asyncio.Context()
         raw = raw_dealer(ctx, bob)
         env = seal(Identity.generate(), host.table, 0, 1, GENESIS, "b", {"x": 1})
-        await raw.send_multipart([K_ENV, canonical(env)])
+        await raw.send_multipart([K_ENV, canonical(env)])  # refused unread: no seat proven
+        await until(lambda: bob.budgets.dropped >= 1, what="refused")
+        host._send_frames(1, [K_ENV, canonical(env)])  # read on a seated connection
         await until(lambda: "bad signature" in caplog.text)
         raw.close(0)
         ctx.term()
