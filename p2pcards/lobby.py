@@ -120,6 +120,13 @@ class PatientChannel(Channel):
         self._waiting: dict[int, float] = {}  # present time of the wait under way, per awaited seat
         self.paused_for: dict[int, float] = {}  # time paused, over the match, per unreached seat
         self.lenient = False
+        self._stood_still = 0.0  # time this channel's waits stood still (``clock``)
+
+    def clock(self) -> float:
+        """Present time: the event loop's clock less the time this channel's waits stood still
+        (a peer away or unreached), so that a deadline counted on it -- the deck's, across the
+        several waits of one step -- runs only while a wait's own timeout would."""
+        return asyncio.get_running_loop().time() - self._stood_still
 
     async def send(self, to: int, topic: str, body: Message) -> None:
         await self.inner.send(to, topic, body)
@@ -162,6 +169,8 @@ class PatientChannel(Channel):
             for s in claims:
                 self.paused_for[s] = self.paused_for.get(s, 0.0) + spent
             present = not self.mesh.away and not unreached
+            if not present:
+                self._stood_still += spent
             if present:
                 waited += spent
                 if senders is not None and not self.lenient:

@@ -283,8 +283,12 @@ class DeckPeer:
         (on a LAN the receiver of an opening then checks the last share alone once it comes, not
         every share after the slowest one). A sender among them that aborted is named at once;
         nothing within ``timeout``: the first of them is named."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout
+        # the channel's clock, if it keeps one: a channel that stands its waits still while a
+        # peer is away or unreached (the lobby's) counts only the time its waits ran, and a
+        # deadline on the wall clock would name the peer waited on the moment a message from it
+        # for another step, filed below, ended a long pause
+        clock = getattr(self.ch, "clock", None) or asyncio.get_running_loop().time
+        deadline = clock() + self.timeout
         while True:
             for j in senders:
                 if (op, step, j) in self._inbox:
@@ -295,7 +299,7 @@ class DeckPeer:
                     claimed = a.get("culprit")
                     raise PeerAborted(j, claimed if isinstance(claimed, int) else None, step,
                                       str(a.get("reason"))[:200], op)
-            remaining = deadline - loop.time()
+            remaining = deadline - clock()
             if remaining <= 0:
                 raise DeckTimeout(senders[0], step, f"no {step} message within "
                                   f"{self.timeout:g} s", op)
