@@ -2,7 +2,7 @@
 
 1. The transcript's signatures and hash chains (``protocol.transcript``), and any equivocation
    proof the mesh recorded: a ``fault`` line counts only when the signed envelopes in it prove it
-   (the mesh's own check of evidence, ``protocol.evidence``).
+   (the checks a live program runs on evidence handed to it, ``protocol.evidence``).
 2. The deck audit (``protocol.audit``): every deck message through the receiver checks of
    protocol v2 (every key proof, proof of shuffle and share proof, every commitment). No secret is
    needed and none is revealed; on a transcript that stopped early it says which seat deviated,

@@ -326,6 +326,32 @@ def check_signature(env: Message, public_key: bytes) -> None:
         raise EnvelopeError(f"bad signature for seat {env['from']}", env, env["from"])
 
 
+def check_foreign(env: Any, table: str, seats: int, key_of: Any) -> tuple[Message, str]:
+    """Shape, table and signature of an envelope handed over as evidence, not for one's own
+    chain: a live program's check of a forwarded pair, and the audit's of a transcript's fault
+    line. ``key_of(seat)`` is that seat's public key (raising ``EnvelopeError`` if it has none).
+    The envelope and its hash."""
+    check_shape(env, seats)
+    if env["table"] != table:
+        raise EnvelopeError("evidence from another table", env, env["from"])
+    check_signature(env, key_of(env["from"]))
+    return env, envelope_hash(env)
+
+
+def equivocation_of(a: Message, ha: str, b: Message, hb: str) -> str | None:
+    """What two envelopes, each checked by ``check_foreign`` (``ha``, ``hb``: their hashes),
+    prove against their author, in words -- two different envelopes with one ``seq``, or a
+    ``seq + 1`` that does not follow its ``seq`` -- or ``None`` when they prove nothing (one
+    envelope twice, two authors, two places an honest chain can hold)."""
+    if b["from"] != a["from"] or ha == hb:
+        return None
+    if a["seq"] == b["seq"]:
+        return f"two different envelopes with seq {a['seq']}"
+    if b["seq"] == a["seq"] + 1 and b["prev"] != ha:
+        return f"seq {b['seq']} does not follow its seq {a['seq']}"
+    return None
+
+
 @dataclass
 class Chain:
     """One sender's chain as held by one peer: every envelope by seq (index seq-1) and hashes."""

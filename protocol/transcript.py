@@ -20,8 +20,8 @@ acted on. Records, by ``type``:
 ``read_transcript`` verifies every signature and every sender's chain and returns the messages,
 decrypting the private ones this user may read when given its ``Identity``. The other records are
 this program's own and not signed, so they are no evidence of what a peer did: a ``fault`` line
-counts only when the signed envelopes it holds prove it (``protocol.evidence``, the mesh's own
-check of evidence handed to it); one that does not is kept in ``unverified`` with its line, and
+counts only when the signed envelopes it holds prove it (``protocol.evidence``: the checks a live
+program runs on evidence handed to it); one that does not is kept in ``unverified`` with its line, and
 never blames the seat it names. A ``stop`` is the program's record of the stop it saw, for the
 audit to weigh against the signed record.
 """
@@ -44,6 +44,7 @@ from .envelope import (
     open_box,
     parse_canonical,
 )
+from .evidence import check_fault
 from .identity import Identity, data_dir, ensure_dir, public_key_from_hex
 from .params import MAX_SEATS
 from .roster import Member
@@ -244,8 +245,6 @@ def read_transcript(
                 raise TranscriptError(path, n, "note without a key")
             t.notes[rec["key"]] = rec.get("value")
         elif kind == "fault":
-            from .evidence import check_fault  # the mesh's check; the mesh imports this module
-
             why = check_fault(rec, t.table, t.seats, keys)
             if why is None:
                 t.faults.append(rec)

@@ -17,9 +17,9 @@ from ..envelope import (
     Equivocation,
     Message,
     canonical,
-    check_shape,
-    check_signature,
+    check_foreign,
     envelope_hash,
+    equivocation_of,
     is_int,
     open_box,
     parse_canonical,
@@ -482,11 +482,7 @@ class ChainMixin:
 
     def _check_foreign(self, env: Any) -> tuple[Message, str]:
         """Shape, table and signature of an envelope we got as evidence (not for our chain)."""
-        check_shape(env, self.seats)
-        if env["table"] != self.table:
-            raise EnvelopeError("evidence from another table", env, env["from"])
-        check_signature(env, self._members[env["from"]].key)
-        return env, envelope_hash(env)
+        return check_foreign(env, self.table, self.seats, lambda s: self._members[s].key)
 
     def _on_proof(self, seat: int, msg: Message) -> None:
         assert self.verifier is not None
@@ -513,17 +509,11 @@ class ChainMixin:
             self._drop(f"evidence from seat {seat} rejected: {e}")
             return
         s = a["from"]
-        conflict = (
-            b["from"] == s
-            and ha != hb
-            and (a["seq"] == b["seq"] or (b["seq"] == a["seq"] + 1 and b["prev"] != ha))
-        )
-        if not conflict:
+        what = equivocation_of(a, ha, b, hb)
+        if what is None:
             self._drop(f"evidence from seat {seat} proves nothing")
             return
         # in this program's own words: the forwarder's reason is its text, not a finding here
-        what = (f"two different envelopes with seq {a['seq']}" if a["seq"] == b["seq"] else
-                f"seq {b['seq']} does not follow its seq {a['seq']}")
         self._equivocation(s, a, b, f"seat {s + 1} signed {what} (the pair, signed by seat "
                                     f"{s + 1}, came from seat {seat + 1})")
 
