@@ -452,7 +452,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         for s, since in sorted(unreached.items()):
             if now - reminded.get(("unreached", s), -1e9) >= REMIND_EVERY:
                 reminded[("unreached", s)] = now
-                how = "" if bot else "; they rerun their join command"
+                how = "" if bot else f"; {_comeback(s)}"
                 say(f"** waiting for {mesh.name_of(s)}: our messages do not reach their program "
                     f"({_clock(now - since)}){how}")
         if not away:
@@ -478,16 +478,22 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 return
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
-                how = "" if bot else "; they rerun their join command"
+                how = "" if bot else f"; {_comeback(s)}"
                 say(f"** waiting for {mesh.name_of(s)} (away {_clock(t)} of at most "
                     f"{_clock(wait)}{how})")
+
+
+def _comeback(seat: int, command: str = "their join command") -> str:
+    """How a seat that is away comes back: a joiner reruns its join command; the host (seat 0)
+    has none (running ``host`` again opens a new table), it runs ``join --resume``."""
+    return "they run 'p2pcards join --resume'" if seat == 0 else f"they rerun {command}"
 
 
 async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot: bool) -> None:
     while True:
         ev = await q.get()
         if ev.kind == "away":
-            how = "" if bot else " (they rerun the same join command)"
+            how = "" if bot else f" ({_comeback(ev.seat, 'the same join command')})"
             say(f"** {ev.name} is away; the table waits for them to come back{how}.")
         elif ev.kind == "left":
             say(f"** {ev.name} left the table.")
