@@ -43,6 +43,10 @@ WAIT = 120.0  # default --wait: seconds the table waits for a player who is away
 PERSON_TURN, BOT_TURN = 300.0, 30.0  # default --turn-time for a person's and a bot's seat
 TURN_GRACE = 30.0  # the others wait this much beyond the turn time before naming a silent program
 REMIND_EVERY = 15.0  # seconds between "waiting for ..." reminders
+# a seat's absences over the whole match may add up to this many times the table's wait: one
+# honest cut (up to a wait) and a few short drop-outs fit; a seat that goes away for just under
+# the wait before every step (each spell alone allowed, the game moving in between) runs out
+ABSENCE_IN_ALL = 3
 # a deck timeout waits for our messages to get through to a seat that says they do not (its
 # heads): for at most this long in all, per seat, over the match -- a seat whose heads keep
 # saying so falsely would otherwise pause every deck wait, one after another, for this long
@@ -417,16 +421,23 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
 
     Absence adds up while the game makes no progress (``progress()``, the table's step, stays
     the same): a seat that leaves and comes back for a moment, again and again, restarts
-    neither the wait nor anything else, so it cannot stall the table beyond ``wait``."""
+    neither the wait nor anything else, so it cannot stall the table beyond ``wait``. And it
+    adds up over the whole match: past ``ABSENCE_IN_ALL`` times ``wait`` in all the seat is
+    named, so going away for just under the wait before every step (the game moving after
+    each) cannot stall the table for a wait a step either."""
     reminded: dict[Any, float] = {}
     unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
     absent: dict[int, float] = {}  # seat -> seconds away since the game last made progress
     spells: dict[int, int] = {}  # seat -> times it went away since the game last made progress
     spell_of: dict[int, float] = {}  # seat -> the start of its spell away counted last
+    total: dict[int, float] = {}  # seat -> seconds away over the whole match (never reset)
+    allowance = ABSENCE_IN_ALL * wait
     mark = progress() if progress is not None else None
     last = time.monotonic()
     while True:
-        await asyncio.sleep(1.0)
+        # a quarter second: a spell that ends between two looks loses at most that much, so
+        # many short spells cannot slip under the match's allowance
+        await asyncio.sleep(0.25)
         now = time.monotonic()
         others = [s for s in range(mesh.seats) if s != mesh.seat]
         step = progress() if progress is not None else None
@@ -440,8 +451,9 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         # not while we are cut off (after a stop the others may go: its claim is still counted)
         if mesh.stopped is not None or not (mesh.seats > 2 and set(mesh.away) >= set(others)):
             for s in mesh.away:  # the time away in this tick, not the whole tick
-                absent[s] = absent.get(s, 0.0) + min(now - last,
-                                                     now - mesh.away_since.get(s, last))
+                tick = min(now - last, now - mesh.away_since.get(s, last))
+                absent[s] = absent.get(s, 0.0) + tick
+                total[s] = total.get(s, 0.0) + tick
         last = now
         away = {s: max(now - mesh.away_since.get(s, now),
                        absent.get(s, 0.0) if progress is not None else 0.0) for s in mesh.away}
@@ -476,11 +488,18 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 else:
                     mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {_clock(wait)}")
                 return
+            used = total.get(s, 0.0)
+            if used >= allowance:  # every spell under the wait, but again and again
+                mesh.stop(s, f"{mesh.name_of(s)} was away too often: {_clock(used)} in all over "
+                          f"the match (at most {_clock(allowance)}, {ABSENCE_IN_ALL} times the "
+                          f"table's wait of {_clock(wait)})")
+                return
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
                 how = "" if bot else f"; {_comeback(s)}"
                 say(f"** waiting for {mesh.name_of(s)} (away {_clock(t)} of at most "
-                    f"{_clock(wait)}{how})")
+                    f"{_clock(wait)}; {_clock(used)} of at most {_clock(allowance)} in all this "
+                    f"match{how})")
 
 
 def _comeback(seat: int, command: str = "their join command") -> str:
