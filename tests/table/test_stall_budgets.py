@@ -146,3 +146,42 @@ async def test_the_same_short_absences_again_and_again_are_named():
     await watch(fake, 2.0, 14.0, progress=lambda: int(time.monotonic() - clock))
     assert fake.stopped is not None and fake.stopped.culprit == 1, fake.stopped
     assert "away too often" in fake.stopped.reason and "in all" in fake.stopped.reason
+
+
+@run_async(timeout=120)
+async def test_a_seat_that_holds_every_deck_message_just_inside_the_free_part_is_named(
+        tmp_path, monkeypatch):
+    """Slow drip: only the part of a deck wait beyond half the deck's timeout (30 s of 60 s)
+    was charged, so holding every deck message 29.5 s was free: 45-90 minutes a match, nobody
+    named. Deck messages are made by programs, not people: now every wait beyond a small
+    allowance (3 s a message; an honest step takes well under 1 s here, see docs/network.md)
+    counts against the seat's budget over the match, and it is named when that runs out.
+    Scaled: deck timeout 4 s, the drip 1.9 s (just under half of it, free before), the
+    allowance 0.3 s and the budget 3 s."""
+    import p2pcards.lobby as lobby
+
+    monkeypatch.setattr(lobby, "DECK_ALLOWANCE", 0.3, raising=False)
+    monkeypatch.setattr(lobby, "DECK_LATE_BUDGET", 3.0, raising=False)
+    meshes = await table_of(tmp_path, 3, 120.0, turn_time=5.0)
+    host, bob, carol = meshes
+    real_send = bob._send
+
+    async def dripping(to, topic, body):
+        if topic == "deck":
+            await asyncio.sleep(1.9)
+        return await real_send(to, topic, body)
+
+    bob._send = dripping
+    runs = [asyncio.create_task(play_seat(m, make_bot("go-out-girl", m.seat, "random", m.seat),
+                                          say=lambda s: None, deck_timeout=4.0, bot=True))
+            for m in meshes]
+    try:
+        done, _ = await asyncio.wait([runs[0], runs[2]], timeout=60)
+        assert len(done) == 2, "the match is still held by the drip after 60 s"
+        results = [r.exception() or r.result() for r in (runs[0], runs[2])]
+        assert all(isinstance(r, TableStopped) for r in results), results
+        assert all(r.culprit == 1 and "late again and again" in r.reason for r in results), \
+            [(r.culprit, r.reason) for r in results]
+    finally:
+        runs[1].cancel()
+        await close_all(meshes)
