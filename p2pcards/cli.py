@@ -332,8 +332,14 @@ BindOpt = Annotated[str, typer.Option(help="Where to listen: an IPv4 address of 
                                       "127.0.0.1 keeps the table on this machine.")]
 
 
-def _network_errors(fn):
-    """Run a network command, turning every expected failure into a clear one-line message."""
+SAME_AGAIN = "run the same command again to take your seat back"
+HOST_AGAIN = "'p2pcards join --resume' takes your seat back while the others wait"  # not 'host'
+
+
+def _network_errors(fn, rejoin: str = SAME_AGAIN):
+    """Run a network command, turning every expected failure into a clear one-line message.
+    ``rejoin`` says how this command's seat is taken back (for ``host``, rerunning the command
+    would open a new table: ``join --resume`` takes the seat back)."""
     import asyncio
     import functools
 
@@ -355,12 +361,11 @@ def _network_errors(fn):
         except TableStopped as exc:
             fail(f"the table stopped: {exc.reason}", 3)
         except TimeoutError as exc:
-            fail(str(exc) or "a network operation timed out; run the same command again to "
-                 "take your seat back", 1)
+            fail(str(exc) or f"a network operation timed out; {rejoin}", 1)
         except (ConfigError, MeshError, IdentityError, TranscriptError, OSError) as exc:
             fail(str(exc) or f"{type(exc).__name__} (no details)", 1)
         except KeyboardInterrupt:
-            typer.echo("\nInterrupted. Run the same command again to rejoin your seat.")
+            typer.echo(f"\nInterrupted. {rejoin[0].upper()}{rejoin[1:]}.")
             raise typer.Exit(130) from None
     return wrapper
 
@@ -400,7 +405,7 @@ def host(
     options = check_options(game, game_options(difficulty, adventure, euro, time_tokens, act2))
     from .net import host_table
 
-    _network_errors(host_table)(game, players, options,
+    _network_errors(host_table, HOST_AGAIN)(game, players, options,
                                 bots=bots, port=port, name=name, bind=bind, bot_level=bot_level,
                                 discovery=discovery, autoplay=autoplay, wait=wait,
                                 turn_time=turn_time, screen=_screen(plain) and not autoplay)

@@ -38,11 +38,22 @@ from .games import game_class, new_game
 from .table import Table, TableResult, TableStopped
 
 DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
+# Slow drip: deck messages are made by programs, not people, so every present wait on a seat's
+# deck message beyond DECK_ALLOWANCE counts against that seat, and past DECK_LATE_BUDGET in all
+# over the match it is named. Measured (/work/tmp/net-measure/deck_waits.py, commit message):
+# an honest wait took at most 0.84 s (median 0.03 s) with 5 seats of 126 cards in one process
+# on 2 loaded cores; the allowance is over three times that.
+DECK_ALLOWANCE = 3.0
+DECK_LATE_BUDGET = 120.0
 DECISION_TIMEOUT = 6 * 3600.0  # a step that waits on a person's choice (a private arrangement)
 WAIT = 120.0  # default --wait: seconds the table waits for a player who is away
 PERSON_TURN, BOT_TURN = 300.0, 30.0  # default --turn-time for a person's and a bot's seat
 TURN_GRACE = 30.0  # the others wait this much beyond the turn time before naming a silent program
 REMIND_EVERY = 15.0  # seconds between "waiting for ..." reminders
+# a seat's absences over the whole match may add up to this many times the table's wait: one
+# honest cut (up to a wait) and a few short drop-outs fit; a seat that goes away for just under
+# the wait before every step (each spell alone allowed, the game moving in between) runs out
+ABSENCE_IN_ALL = 3
 # a deck timeout waits for our messages to get through to a seat that says they do not (its
 # heads): for at most this long in all, per seat, over the match -- a seat whose heads keep
 # saying so falsely would otherwise pause every deck wait, one after another, for this long
@@ -103,18 +114,20 @@ class PatientChannel(Channel):
     not reach (a failed resume, a one-way link), is waited for (the table pauses), while a peer
     that is present and withholds a message is named when its time is up."""
 
-    def __init__(self, inner: Any, mesh: Mesh, *, late_after: float = 30.0,
-                 late_budget: float = 60.0) -> None:
+    def __init__(self, inner: Any, mesh: Mesh, *, late_after: float = DECK_ALLOWANCE,
+                 late_budget: float = DECK_LATE_BUDGET) -> None:
         self.inner = inner
         self.mesh = mesh
         self.seat = inner.seat
         self.seats = inner.seats
         # Slow drip: a seat that sends every deck message just inside the timeout would hold
-        # the table for the timeout times the number of deck steps. A wait longer than
-        # ``late_after`` (present time) counts against the seat waited on (``recv_from``; for a
-        # plain ``recv``, the seat whose message ended it); past ``late_budget`` in all that seat
-        # is named, the moment it runs over. A person's choice inside a deck step (a private
-        # arrangement) is a decision, not lateness: ``lenient`` while it runs.
+        # the table for the timeout times the number of deck steps. Every wait's present time
+        # beyond ``late_after`` (a small allowance: a program's honest step takes well under a
+        # second) counts against the seat waited on (``recv_from``; for a plain ``recv``, the
+        # seat whose message ended it); past ``late_budget`` in all over the match that seat
+        # is named, the moment it runs over. (Charging only beyond half the timeout left 30 s
+        # a message free: 45-90 minutes a match.) A person's choice inside a deck step (a
+        # private arrangement) is a decision, not lateness: ``lenient`` while it runs.
         self.late_after, self.late_budget = late_after, late_budget
         self.late: dict[int, float] = {}
         self._waiting: dict[int, float] = {}  # present time of the wait under way, per awaited seat
@@ -201,7 +214,8 @@ class PatientChannel(Channel):
         late = self.late[sender] = self.late.get(sender, 0.0) + waited - self.late_after
         if late > self.late_budget:
             raise DeckTimeout(sender, "deck", f"sent its deck messages late again and again "
-                              f"({late:.0f} s beyond {self.late_after:g} s a message, in all)")
+                              f"({late:.0f} s in all beyond {self.late_after:g} s a message; at "
+                              f"most {self.late_budget:.0f} s over the match)")
 
 
 class SeatJournal:
@@ -319,8 +333,8 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     journal = SeatJournal(mesh.transcript_path.with_suffix(".seat"))
     resume = [r for r in journal.records if r.get("kind") in ("decision", "arrange")]
     n_cards = new_game(info.game, info.players, info.options).n_cards
-    patient = PatientChannel(mesh.channel, mesh, late_after=late_after or max(10.0, deck_timeout / 2),
-                             late_budget=late_budget or max(20.0, deck_timeout))
+    patient = PatientChannel(mesh.channel, mesh, late_after=late_after or DECK_ALLOWANCE,
+                             late_budget=late_budget or DECK_LATE_BUDGET)
     deck = DeckPeer(patient, bytes.fromhex(mesh.table), deck_spec(info),
                     n_cards, journal.seed(), timeout=deck_timeout)
     from .bots.registry import make_bot
@@ -426,16 +440,23 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
 
     Absence adds up while the game makes no progress (``progress()``, the table's step, stays
     the same): a seat that leaves and comes back for a moment, again and again, restarts
-    neither the wait nor anything else, so it cannot stall the table beyond ``wait``."""
+    neither the wait nor anything else, so it cannot stall the table beyond ``wait``. And it
+    adds up over the whole match: past ``ABSENCE_IN_ALL`` times ``wait`` in all the seat is
+    named, so going away for just under the wait before every step (the game moving after
+    each) cannot stall the table for a wait a step either."""
     reminded: dict[Any, float] = {}
     unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
     absent: dict[int, float] = {}  # seat -> seconds away since the game last made progress
     spells: dict[int, int] = {}  # seat -> times it went away since the game last made progress
     spell_of: dict[int, float] = {}  # seat -> the start of its spell away counted last
+    total: dict[int, float] = {}  # seat -> seconds away over the whole match (never reset)
+    allowance = ABSENCE_IN_ALL * wait
     mark = progress() if progress is not None else None
     last = time.monotonic()
     while True:
-        await asyncio.sleep(1.0)
+        # a quarter second: a spell that ends between two looks loses at most that much, so
+        # many short spells cannot slip under the match's allowance
+        await asyncio.sleep(0.25)
         now = time.monotonic()
         others = [s for s in range(mesh.seats) if s != mesh.seat]
         step = progress() if progress is not None else None
@@ -449,8 +470,9 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         # not while we are cut off (after a stop the others may go: its claim is still counted)
         if mesh.stopped is not None or not (mesh.seats > 2 and set(mesh.away) >= set(others)):
             for s in mesh.away:  # the time away in this tick, not the whole tick
-                absent[s] = absent.get(s, 0.0) + min(now - last,
-                                                     now - mesh.away_since.get(s, last))
+                tick = min(now - last, now - mesh.away_since.get(s, last))
+                absent[s] = absent.get(s, 0.0) + tick
+                total[s] = total.get(s, 0.0) + tick
         last = now
         away = {s: max(now - mesh.away_since.get(s, now),
                        absent.get(s, 0.0) if progress is not None else 0.0) for s in mesh.away}
@@ -461,7 +483,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         for s, since in sorted(unreached.items()):
             if now - reminded.get(("unreached", s), -1e9) >= REMIND_EVERY:
                 reminded[("unreached", s)] = now
-                how = "" if bot else "; they rerun their join command"
+                how = "" if bot else f"; {_comeback(s)}"
                 say(f"** waiting for {mesh.name_of(s)}: our messages do not reach their program "
                     f"({_clock(now - since)}){how}")
         if not away:
@@ -485,18 +507,31 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 else:
                     mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {_clock(wait)}")
                 return
+            used = total.get(s, 0.0)
+            if used >= allowance:  # every spell under the wait, but again and again
+                mesh.stop(s, f"{mesh.name_of(s)} was away too often: {_clock(used)} in all over "
+                          f"the match (at most {_clock(allowance)}, {ABSENCE_IN_ALL} times the "
+                          f"table's wait of {_clock(wait)})")
+                return
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
-                how = "" if bot else "; they rerun their join command"
+                how = "" if bot else f"; {_comeback(s)}"
                 say(f"** waiting for {mesh.name_of(s)} (away {_clock(t)} of at most "
-                    f"{_clock(wait)}{how})")
+                    f"{_clock(wait)}; {_clock(used)} of at most {_clock(allowance)} in all this "
+                    f"match{how})")
+
+
+def _comeback(seat: int, command: str = "their join command") -> str:
+    """How a seat that is away comes back: a joiner reruns its join command; the host (seat 0)
+    has none (running ``host`` again opens a new table), it runs ``join --resume``."""
+    return "they run 'p2pcards join --resume'" if seat == 0 else f"they rerun {command}"
 
 
 async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot: bool) -> None:
     while True:
         ev = await q.get()
         if ev.kind == "away":
-            how = "" if bot else " (they rerun the same join command)"
+            how = "" if bot else f" ({_comeback(ev.seat, 'the same join command')})"
             say(f"** {ev.name} is away; the table waits for them to come back{how}.")
         elif ev.kind == "left":
             say(f"** {ev.name} left the table.")

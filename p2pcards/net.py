@@ -329,13 +329,22 @@ async def _hold_the_deal(mesh: Mesh, ad: Any, q: asyncio.Queue, lines: Any) -> N
     state()
     typed = asyncio.ensure_future(anext(lines, None))
     events = asyncio.ensure_future(q.get())
+    freed: set[int] = set()  # seats given back by a player who left before the deal
     try:
         while True:
             done, _ = await asyncio.wait({typed, events}, return_when=asyncio.FIRST_COMPLETED)
             if events in done:
                 ev = events.result()
                 events = asyncio.ensure_future(q.get())
-                if ev.kind in ("joined", "removed"):
+                if ev.kind == "left" and _free_left_seat(mesh, ev.seat):
+                    freed.add(ev.seat)
+                    say(f"{ev.name} left before the deal; seat {ev.seat + 1} is free again.")
+                elif ev.kind == "removed" and ev.seat in freed:
+                    freed.discard(ev.seat)
+                    if ad is not None:
+                        await ad.update(mesh.free_seats)
+                    state()
+                elif ev.kind in ("joined", "removed"):
                     say(f"{ev.name} ({ev.detail}) joined at seat {ev.seat + 1}."
                         if ev.kind == "joined" else f"{ev.name} was removed from seat {ev.seat + 1}.")
                     if ad is not None:
@@ -364,6 +373,23 @@ async def _hold_the_deal(mesh: Mesh, ad: Any, q: asyncio.Queue, lines: Any) -> N
     finally:
         typed.cancel()
         events.cancel()
+
+
+def _free_left_seat(mesh: Mesh, seat: int) -> bool:
+    """A player who left the held lobby on their own (a signed bye: say it found the
+    announcement it picked was forged) gives the seat back: the seat is freed as by ``kick``,
+    but the key is not barred, so the player may sit down again (say, by the right address)."""
+    if mesh.sealed or seat == mesh.seat or seat not in mesh.left:
+        return False
+    member = next((m for m in mesh.roster if m.seat == seat), None)
+    if member is None:
+        return False
+    mesh.remove(seat)
+    barred = getattr(mesh, "_removed_keys", None)  # no public way (protocol/mesh) to un-bar it
+    if barred is not None and member.key in barred:
+        barred.discard(member.key)
+        mesh.note("removed", sorted(k.hex() for k in barred))
+    return True
 
 
 def _kick(mesh: Mesh, arg: str) -> str:
@@ -762,16 +788,26 @@ def _ask(prompt: str) -> str | None:
 
 
 async def _check_announced(mesh: Mesh, picked: Any) -> None:
-    """A table picked from the LAN list must be hosted by the key it announced: the list is
-    not authenticated, and someone who knows the code could announce a table of their own under
-    the real host's name and fingerprint. Leave such a table at once, saying so."""
+    """A table picked from the LAN list must be hosted by the key its announcement named: the
+    list is not authenticated, and anyone on the LAN can answer under a host's name (pointing
+    at another table, or with another fingerprint). On a mismatch the *announcement* is what
+    was wrong: leave at once with a signed bye (before the deal, so a host holding the deal
+    frees the seat), and say so without calling the table at that address an impostor."""
     host = next((m for m in mesh.roster if m.seat == 0), None)
     if host is not None and host.fingerprint != picked.fingerprint:
-        await mesh.close()
+        await mesh.close()  # a signed bye to everyone seated
+        path = mesh.transcript_path
+        if path is not None and path.exists():
+            # nothing of a game in it: set aside, so that neither 'join --resume' offers this
+            # table nor a join by the right address meets "a transcript already exists"
+            with contextlib.suppress(OSError):
+                os.replace(path, path.with_name(path.name + ".left"))
         raise MeshError(
-            f"the table at {picked.address} announced the host fingerprint {picked.fingerprint}, "
-            f"but its host's key is {host.fingerprint}: it is not the table it claims to be. "
-            "Ask the host for its address and join by it")
+            f"the announcement '{printable(picked.name, newlines=False)}' you picked was wrong or "
+            f"forged: it gave the host fingerprint {picked.fingerprint}, but the host of the "
+            f"table at {picked.address} has the key {host.fingerprint}. You left that table "
+            "again before the deal. Ask the host for the address and fingerprint and join by "
+            "the address: p2pcards join HOST:PORT --code CODE")
 
 
 async def _pick_table(bind: str) -> Any:
@@ -793,6 +829,10 @@ async def _pick_table(bind: str) -> Any:
         return None
     for i, t in enumerate(tables, 1):
         say(f"  {i}. {printable(str(t), newlines=False)}")
+    if any(t.conflict > 1 for t in tables):
+        say("Some table is announced more than once under one name: at most one of those "
+            "announcements is the host's, the others are wrong or forged. Check the address "
+            "and fingerprint with the host.")
     if not sys.stdin.isatty():
         if len(tables) == 1:
             return tables[0]

@@ -15,12 +15,20 @@ record holds (all values UTF-8 text):
 Discovery is only a convenience: it is unauthenticated (anyone on the LAN can advertise anything),
 so the fingerprint shown in the list must be checked against the one the host reads out, and the
 table code is still needed to join. ``join HOST:PORT`` works without it.
+
+Anyone can also answer under a host's exact instance name. ``browse`` therefore keeps every
+distinct answer it hears for a name (not the last one, as a plain service lookup does): an
+answer whose TXT fingerprint is not the one in its own instance name is refused (logged), and
+when several different answers remain under one name each is listed, marked (``conflict``), so
+the person checks the address and fingerprint with the host instead of being sent silently to
+whichever answered last.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import socket
 from dataclasses import dataclass
@@ -28,9 +36,13 @@ from typing import Any
 
 from zeroconf import (
     BadTypeInNameException,
+    DNSAddress,
+    DNSService,
+    DNSText,
     InterfaceChoice,
     IPVersion,
     NonUniqueNameException,
+    RecordUpdateListener,
     ServiceStateChange,
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -54,15 +66,18 @@ class TableInfo:
     seats: int
     version: str
     fingerprint: str
+    conflict: int = 0  # >1: this many different announcements were heard under this one name
 
     @property
     def address(self) -> str:
         return f"{self.host}:{self.port}"
 
     def __str__(self) -> str:
-        return (
-            f"{self.name}: {self.game}, {self.free} of {self.seats} seats free, at {self.address}"
-        )
+        text = f"{self.name}: {self.game}, {self.free} of {self.seats} seats free, at {self.address}"
+        if self.conflict > 1:
+            text += (f" [one of {self.conflict} announcements under one name: check the address"
+                     " and fingerprint with the host]")
+        return text
 
 
 def encode_txt(
@@ -108,9 +123,17 @@ def decode_txt(props: dict[Any, Any]) -> dict[str, Any]:
 
 
 def instance_name(player: str, fingerprint: str) -> str:
-    base = f"{player} {fingerprint}".replace(".", " ")
-    raw = base.encode("utf-8")[:63]
-    return raw.decode("utf-8", "ignore").strip()
+    """``<player> <fingerprint>`` within DNS-SD's 63 bytes: a long name is cut, never the
+    fingerprint (``browse`` checks the TXT fingerprint against the one in the name)."""
+    fp = fingerprint.replace(".", " ")
+    room = max(0, 63 - len(fp.encode("utf-8")) - 1)
+    raw = player.replace(".", " ").encode("utf-8")[:room]
+    return f"{raw.decode('utf-8', 'ignore').strip()} {fp}".strip()
+
+
+def name_fingerprint(name: str) -> str:
+    """The fingerprint an instance name ends with (its last word)."""
+    return name.rsplit(" ", 1)[-1]
 
 
 def lan_addresses() -> list[str]:
@@ -231,40 +254,114 @@ async def browse(
         else:
             names.add(name)
 
+    heard = _Answers()
+    aiozc.zeroconf.async_add_listener(heard, None)
     browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE_TYPE, handlers=[on_change])
     found: list[TableInfo] = []
     try:
         await asyncio.sleep(timeout)
         for name in sorted(names):
             info = AsyncServiceInfo(SERVICE_TYPE, name)
-            if not await info.async_request(aiozc.zeroconf, 1500):
-                continue
-            table = _table_info(info)
-            if table is not None and (game is None or table.game == game):
-                found.append(table)
+            if await info.async_request(aiozc.zeroconf, 1500):
+                heard.add_info(info)  # what the cache holds now counts as one more answer
+            found.extend(t for t in heard.tables(name) if game is None or t.game == game)
     finally:
+        aiozc.zeroconf.async_remove_listener(heard)
         await browser.async_cancel()
         if owned:
             await aiozc.async_close()
-    return sorted(found, key=lambda t: (t.free == 0, t.name))
+    return sorted(found, key=lambda t: (t.free == 0, t.name, t.address))
 
 
-def _table_info(info: AsyncServiceInfo) -> TableInfo | None:
-    try:
-        txt = decode_txt(info.properties)
-    except ValueError as e:
-        log.info("ignoring %s: %s", info.name, e)
-        return None
-    addresses = info.parsed_addresses(IPVersion.V4Only)
-    if not addresses or not info.port:
-        return None
-    return TableInfo(
-        name=info.name[: -len(SERVICE_TYPE) - 1],
-        host=addresses[0],
-        port=info.port,
-        game=txt["game"],
-        free=txt["free"],
-        seats=txt["seats"],
-        version=txt["version"],
-        fingerprint=txt["fingerprint"],
-    )
+def _txt_props(raw: bytes) -> dict[bytes, bytes | None]:
+    """A TXT record's rdata (length-prefixed ``key=value`` strings) as properties."""
+    props: dict[bytes, bytes | None] = {}
+    i = 0
+    while i < len(raw):
+        n = raw[i]
+        item = raw[i + 1 : i + 1 + n]
+        i += 1 + n
+        key, eq, value = item.partition(b"=")
+        if key and key not in props:
+            props[key] = value if eq else None
+    return props
+
+
+class _Answers(RecordUpdateListener):
+    """Every distinct answer heard under each ``_p2pcards._tcp`` instance name while browsing:
+    its SRV targets (server, port), its TXT records and the servers' IPv4 addresses. A plain
+    service lookup keeps one SRV and one TXT per name, whichever came last, so a forged answer
+    under a host's exact name would replace the host's own."""
+
+    def __init__(self) -> None:
+        self.srv: dict[str, set[tuple[str, int]]] = {}
+        self.txt: dict[str, dict[tuple[str, int, str, str], dict[str, Any]]] = {}
+        self.addrs: dict[str, list[str]] = {}
+
+    def async_update_records(self, zc: Any, now: float, records: list[Any]) -> None:
+        for update in records:
+            self._record(update.new, now)
+
+    def _record(self, r: Any, now: float) -> None:
+        gone = r.is_expired(now)  # a goodbye (TTL 0)
+        name = r.name
+        if isinstance(r, DNSAddress):
+            if len(r.address) != 4:
+                return
+            ip = socket.inet_ntoa(r.address)
+            known = self.addrs.setdefault(name.lower(), [])
+            if gone and ip in known:
+                known.remove(ip)
+            elif not gone and ip not in known:
+                known.append(ip)
+            return
+        if not name.lower().endswith(SERVICE_TYPE.lower()):
+            return
+        if isinstance(r, DNSService):
+            srvs = self.srv.setdefault(name, set())
+            key = (r.server.lower(), r.port)
+            srvs.discard(key) if gone else srvs.add(key)
+        elif isinstance(r, DNSText) and not gone:
+            self._text(name, _txt_props(r.text))
+
+    def _text(self, name: str, props: dict[Any, Any]) -> None:
+        try:
+            txt = decode_txt(props)
+        except ValueError as e:
+            log.info("ignoring an announcement of %s: %s", name, e)
+            return
+        ident = (txt["game"], txt["seats"], txt["version"], txt["fingerprint"])
+        self.txt.setdefault(name, {})[ident] = txt  # the latest free seats of that table
+
+    def add_info(self, info: AsyncServiceInfo) -> None:
+        if info.server and info.port:
+            self.srv.setdefault(info.name, set()).add((info.server.lower(), info.port))
+            known = self.addrs.setdefault(info.server.lower(), [])
+            for ip in info.parsed_addresses(IPVersion.V4Only):
+                if ip not in known:
+                    known.append(ip)
+        self._text(info.name, info.properties)
+
+    def tables(self, full_name: str) -> list[TableInfo]:
+        """The distinct tables announced under ``full_name``; each marked when there are
+        several. An answer whose fingerprint is not its own name's is refused."""
+        name = full_name[: -len(SERVICE_TYPE) - 1]
+        out: dict[tuple[str, int, str, str, str], TableInfo] = {}
+        for txt in self.txt.get(full_name, {}).values():
+            if txt["fingerprint"] != name_fingerprint(name):
+                log.info("refusing an announcement of %r: its fingerprint %r is not the one in "
+                         "its name (wrong or forged)", name, txt["fingerprint"])
+                continue
+            for server, port in sorted(self.srv.get(full_name, ())):
+                addresses = self.addrs.get(server, [])
+                if not addresses or not port:
+                    continue
+                t = TableInfo(name=name, host=addresses[0], port=port, game=txt["game"],
+                              free=txt["free"], seats=txt["seats"], version=txt["version"],
+                              fingerprint=txt["fingerprint"])
+                out.setdefault((t.host, t.port, t.game, str(t.seats), t.version), t)
+        tables = list(out.values())
+        if len(tables) > 1:
+            log.info("%d different announcements under the one name %r", len(tables), name)
+            tables = [dataclasses.replace(t, conflict=len(tables)) for t in tables]
+        return tables

@@ -96,3 +96,24 @@ def test_an_interface_name_is_taken_as_its_address():
     assert checked_bind("lo") == "127.0.0.1"
     assert checked_bind("127.0.0.1") == "127.0.0.1"
     assert checked_bind("*") == checked_bind("0.0.0.0") == "0.0.0.0"
+
+
+@pytest.mark.parametrize("args, rejoin", [
+    (["host", "go-out-girl", "--bind", "127.0.0.1", "--no-discovery"], "p2pcards join --resume"),
+    (["join", "127.0.0.1:9", "--code", "ABC-DEF"], "the same command again"),
+    (["bot", "127.0.0.1:9", "--code", "ABC-DEF"], "the same command again")])
+def test_ctrl_c_in_a_match_says_the_command_that_takes_the_seat_back(monkeypatch, args, rejoin):
+    """Red team: Ctrl-C in the middle of a match as host said "Run the same command again to
+    rejoin your seat", but running `host` again opens a new table; the host's seat comes back
+    with `p2pcards join --resume`."""
+    import p2pcards.net as net
+
+    async def interrupted(*a, **kw):
+        raise KeyboardInterrupt
+    for fn in ("host_table", "join_table", "bot_seat"):
+        monkeypatch.setattr(net, fn, interrupted)
+    res = runner.invoke(app, args, input="")
+    assert res.exit_code == 130, res.output
+    assert rejoin in res.output, res.output
+    if args[0] == "host":
+        assert "same command again" not in res.output, res.output
