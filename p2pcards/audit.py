@@ -54,13 +54,9 @@ from .engine import (
     Shuffled,
 )
 from .games import new_game
-from .lobby import DECK_TOPIC, GameInfo, deck_spec
+from .lobby import PUBLIC_TOPICS, GameInfo, deck_spec
 from .replay import Verdict, replay
 from .ui.text import outcome_words, printable
-
-# the topics every seat must get (as ``lobby.play_seat`` sets them for the mesh): a private message
-# on one, signed by its author, is that author's fault, whoever judges it
-PUBLIC_TOPICS = frozenset({"game", DECK_TOPIC})
 
 CLEAN, NOT_CLEAN, DAMAGED = "clean", "not clean", "damaged record"
 

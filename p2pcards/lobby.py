@@ -38,10 +38,12 @@ from .games import game_class, new_game
 from .table import Table, TableResult, TableStopped
 
 DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
+# the topics every seat must get: a private message on one, signed by its author, is that
+# author's fault whoever judges it (the mesh at play, the audit afterwards)
+PUBLIC_TOPICS = frozenset({"game", DECK_TOPIC})
 # Slow drip: deck messages are made by programs, not people, so every present wait on a seat's
 # deck message beyond DECK_ALLOWANCE counts against that seat, and past DECK_LATE_BUDGET in all
-# over the match it is named. Measured (/work/tmp/net-measure/deck_waits.py, commit message):
-# an honest wait took at most 0.84 s (median 0.03 s) with 5 seats of 126 cards in one process
+# over the match it is named. Measured (commit 9075205): an honest wait took at most 0.84 s (median 0.03 s) with 5 seats of 126 cards in one process
 # on 2 loaded cores; the allowance is over three times that.
 DECK_ALLOWANCE = 3.0
 DECK_LATE_BUDGET = 120.0
@@ -322,7 +324,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     A stop (ours or any peer's) ends it with ``TableStopped`` at every peer; a player away for
     longer than the table's wait ends it too, naming them. The result is recorded before the
     final checkpoint, so no trouble on the links after the last move can take it away."""
-    mesh.public_topics = frozenset({"game", DECK_TOPIC})  # every seat gets every move
+    mesh.public_topics = PUBLIC_TOPICS  # every seat gets every move
     await mesh.wait_full()
     info = GameInfo.from_json(mesh.game_info)
     if info.players != mesh.seats:  # the host's own description of its table does not add up
