@@ -43,8 +43,9 @@ DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
 PUBLIC_TOPICS = frozenset({"game", DECK_TOPIC})
 # Slow drip: deck messages are made by programs, not people, so every present wait on a seat's
 # deck message beyond DECK_ALLOWANCE counts against that seat, and past DECK_LATE_BUDGET in all
-# over the match it is named. Measured (commit 9075205): an honest wait took at most 0.84 s (median 0.03 s) with 5 seats of 126 cards in one process
-# on 2 loaded cores; the allowance is over three times that.
+# over the match it is named. Measured (commit 9075205): an honest wait took at most 0.84 s
+# (median 0.03 s) with 5 seats of 126 cards in one process on 2 loaded cores; the allowance is
+# over three times that.
 DECK_ALLOWANCE = 3.0
 DECK_LATE_BUDGET = 120.0
 DECISION_TIMEOUT = 6 * 3600.0  # a step that waits on a person's choice (a private arrangement)
