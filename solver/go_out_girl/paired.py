@@ -10,9 +10,9 @@ runs without editing the code. ``--compare base.json new.json`` prints both shar
 paired difference: the mean over the seeds both files played of the per-seed difference in win
 share, with the standard error of that mean.
 
-``--oracle all`` / ``--oracle hands`` play a diagnostic instead of the bot (``OracleBot``: the
-same search handed the full state; ``HandsOracleBot``: deals with the others' true hands and
-characters, the deck still random): what perfect information would be worth (docs/solver.md,
+``--oracle all`` / ``hands`` / ``chars`` play a diagnostic instead of the bot (``OracleBot``:
+the same search handed the full state; ``HandsOracleBot``: deals with the others' true hands and
+characters, the deck still random; ``CharsOracleBot``: only their true characters): what perfect information would be worth (docs/solver.md,
 fifth pass). They read the full state on purpose and are never players.
 """
 
@@ -83,6 +83,29 @@ class HandsOracleBot(bots.StrongBot):
             advisor._sample = real
 
 
+class CharsOracleBot(bots.StrongBot):
+    """A diagnostic only, never a player: the strong bot whose deals give every other seat its
+    true face-down character, the hands still dealt at random from the view -- to split what
+    ``HandsOracleBot`` gains between the characters and the cards."""
+    state = None
+
+    def decide(self, view, legal):
+        if view.phase == "choose" or len(legal) == 1:
+            return super().decide(view, legal)
+        g = self.state
+        real = advisor._sample
+
+        def truth(info, rng):
+            chars = {q: g.own_character(q) for q in range(view.n_players)
+                     if info.char_known[q] is None and g.own_character(q) is not None}
+            return info.sample_with_damage(rng, None, chars)[0]
+        advisor._sample = truth
+        try:
+            return super().decide(view, legal)
+        finally:
+            advisor._sample = real
+
+
 def match(seed: int, opponent: str = "heuristic", level=None) -> dict:
     """One whole match of the strong bot (``level``: its class) against three ``opponent``
     bots on ``seed``: battles, wins, the strong seat's eliminations, CPU seconds."""
@@ -137,9 +160,10 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="module.NAME=value")
     ap.add_argument("--budget", type=int, default=None,
                     help="the strong bot's budget (simulated decisions a move), if not its own")
-    ap.add_argument("--oracle", choices=("all", "hands"), default=None,
+    ap.add_argument("--oracle", choices=("all", "hands", "chars"), default=None,
                     help="diagnostic: the strong bot sees every hand and the deck (all: "
-                    "OracleBot) or only the others' hands and characters (hands: HandsOracleBot)")
+                    "OracleBot), only the others' hands and characters (hands: HandsOracleBot) "
+                    "or only their characters (chars: CharsOracleBot)")
     ap.add_argument("--out", default=None, help="write the per-seed rows here (JSON lines)")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None)
     args = ap.parse_args()
@@ -157,7 +181,8 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         f = stack.enter_context(open(args.out, "a")) if args.out else None
         for seed in range(*args.seeds):
-            level = {"all": OracleBot, "hands": HandsOracleBot}.get(args.oracle)
+            level = {"all": OracleBot, "hands": HandsOracleBot,
+                     "chars": CharsOracleBot}.get(args.oracle)
             r = match(seed, args.opponent, level)
             line = json.dumps(r)
             print(line, flush=True)
