@@ -381,14 +381,9 @@ def _free_left_seat(mesh: Mesh, seat: int) -> bool:
     but the key is not barred, so the player may sit down again (say, by the right address)."""
     if mesh.sealed or seat == mesh.seat or seat not in mesh.left:
         return False
-    member = next((m for m in mesh.roster if m.seat == seat), None)
-    if member is None:
+    if all(m.seat != seat for m in mesh.roster):
         return False
-    mesh.remove(seat)
-    barred = getattr(mesh, "_removed_keys", None)  # no public way (protocol/mesh) to un-bar it
-    if barred is not None and member.key in barred:
-        barred.discard(member.key)
-        mesh.note("removed", sorted(k.hex() for k in barred))
+    mesh.remove(seat, bar=False)
     return True
 
 

@@ -395,18 +395,20 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         """False while a holding host may still remove seats (the deal waits for it)."""
         return self._sealed
 
-    def remove(self, seat: int) -> str:
+    def remove(self, seat: int, *, bar: bool = True) -> str:
         """The host removes ``seat``'s player before the deal (a squatter, a stranger): the seat
-        is free again, its key may not sit down again at this table, and every peer (the
-        removed one too) is told. Returns the removed player's name."""
+        is free again, its key may not sit down again at this table (``bar``; a player who left
+        of their own accord may), and every peer (the removed one too) is told. Returns the
+        removed player's name."""
         if self.seat != 0 or self._sealed:
             raise MeshError("only a host holding the deal can remove a seat, before the deal")
         if seat == self.seat or seat not in self._members:
             raise MeshError(f"there is nobody to remove at seat {seat + 1}")
         gone = self._members[seat]
-        self._removed_keys.add(gone.key)
-        # noted, so that the key stays out after a restart of the host's program too
-        self.note("removed", sorted(k.hex() for k in self._removed_keys))
+        if bar:
+            self._removed_keys.add(gone.key)
+            # noted, so that the key stays out after a restart of the host's program too
+            self.note("removed", sorted(k.hex() for k in self._removed_keys))
         msg = {"roster": [m.to_json() for m in self.roster if m.seat != seat]}
         self._send_ctl(seat, "roster", msg)  # the removed player is told too, then cut off
         self._forget_seat(seat)
