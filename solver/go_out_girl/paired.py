@@ -51,59 +51,56 @@ class OracleBot(bots.StrongBot):
                            noise=0.0).action
 
 
-class HandsOracleBot(bots.StrongBot):
+class _DealsOracle(bots.StrongBot):
+    """A diagnostic base, never a player: the strong bot whose deals take what ``truth`` reads
+    of the full state (``state``) instead of drawing it from the view alone."""
+    state = None
+
+    def truth(self, view, info, rng):
+        raise NotImplementedError
+
+    def decide(self, view, legal):
+        if view.phase == "choose" or len(legal) == 1:
+            return super().decide(view, legal)
+        real = advisor._sample
+        advisor._sample = lambda info, rng: self.truth(view, info, rng)
+        try:
+            return super().decide(view, legal)
+        finally:
+            advisor._sample = real
+
+
+def _true_chars(g, view, info) -> dict:
+    return {q: g.own_character(q) for q in range(view.n_players)
+            if info.char_known[q] is None and g.own_character(q) is not None}
+
+
+class HandsOracleBot(_DealsOracle):
     """A diagnostic only, never a player: the strong bot whose deals give every other seat its
     true hand and character (the deck's order and the face-down damage still drawn at random),
     to measure what perfect inference of the hands would be worth."""
-    state = None
 
-    def decide(self, view, legal):
-        if view.phase == "choose" or len(legal) == 1:
-            return super().decide(view, legal)
+    def truth(self, view, info, rng):
         g = self.state
-        real = advisor._sample
-
-        def truth(info, rng):
-            hands = []
-            left = list(info.unseen)
-            for q in range(view.n_players):
-                for s in view.hand(q):
-                    if view.values[s] is None:
-                        n = g.number(g.values[s])
-                        hands.append(n)
-                        left.remove(n)
-            rng.shuffle(left)
-            chars = {q: g.own_character(q) for q in range(view.n_players)
-                     if info.char_known[q] is None and g.own_character(q) is not None}
-            return info.sample_with_damage(rng, hands + left, chars)[0]
-        advisor._sample = truth
-        try:
-            return super().decide(view, legal)
-        finally:
-            advisor._sample = real
+        hands = []
+        left = list(info.unseen)
+        for q in range(view.n_players):
+            for s in view.hand(q):
+                if view.values[s] is None:
+                    n = g.number(g.values[s])
+                    hands.append(n)
+                    left.remove(n)
+        rng.shuffle(left)
+        return info.sample_with_damage(rng, hands + left, _true_chars(g, view, info))[0]
 
 
-class CharsOracleBot(bots.StrongBot):
+class CharsOracleBot(_DealsOracle):
     """A diagnostic only, never a player: the strong bot whose deals give every other seat its
     true face-down character, the hands still dealt at random from the view -- to split what
     ``HandsOracleBot`` gains between the characters and the cards."""
-    state = None
 
-    def decide(self, view, legal):
-        if view.phase == "choose" or len(legal) == 1:
-            return super().decide(view, legal)
-        g = self.state
-        real = advisor._sample
-
-        def truth(info, rng):
-            chars = {q: g.own_character(q) for q in range(view.n_players)
-                     if info.char_known[q] is None and g.own_character(q) is not None}
-            return info.sample_with_damage(rng, None, chars)[0]
-        advisor._sample = truth
-        try:
-            return super().decide(view, legal)
-        finally:
-            advisor._sample = real
+    def truth(self, view, info, rng):
+        return info.sample_with_damage(rng, None, _true_chars(self.state, view, info))[0]
 
 
 def match(seed: int, opponent: str = "heuristic", level=None) -> dict:
