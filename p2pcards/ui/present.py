@@ -144,8 +144,9 @@ class Presenter:
         return view.chat_refusal(seat)
 
 
-def turn_line(view: GameState, seat: int | None) -> str:
-    """Whose turn it is, for ``who``: "Turn: yours.", "Turn: Bob (seat 2) is deciding."."""
+def turn_line(view: GameState, seat: int | None, *, yours: str = "", theirs: str = "") -> str:
+    """Whose turn it is, for ``who``: "Turn: yours.", "Turn: Bob (seat 2) is deciding."; ``yours``
+    and ``theirs`` are added before the full stop (what to do, what the table does)."""
     req = view.pending()
     if req is None:
         return "The game is over."
@@ -153,8 +154,8 @@ def turn_line(view: GameState, seat: int | None) -> str:
     if p is None:
         return "Turn: the deck is being shuffled or dealt."
     if p == seat:
-        return "Turn: yours."
-    return f"Turn: {view.pname(p)} (seat {p + 1}) is deciding."
+        return f"Turn: yours{yours}."
+    return f"Turn: {view.pname(p)} (seat {p + 1}) is deciding{theirs}."
 
 
 def _contains(have: Sequence[str], want: Sequence[str]) -> bool:

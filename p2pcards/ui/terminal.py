@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
-from .present import lookup, presenter_for
+from .present import lookup, presenter_for, turn_line
 from .text import type_a_number
 
 HELP = """Commands (any time):
@@ -108,15 +108,9 @@ class TerminalPlayer:
         view = self.live() if self.live is not None else self.view
         if view is None:
             return None
-        req = view.pending()
-        if req is None:
-            return "The game is over."
-        p = getattr(req, "player", None)
-        if p is None:
-            return "Turn: the deck service is shuffling or dealing."
-        if p == self.seat:
-            return "Turn: yours — type a number from the options ('status' lists them again)."
-        return f"Turn: {view.pname(p)} (seat {p + 1}) is deciding; the table waits for them."
+        return turn_line(view, self.seat,
+                         yours=" — type a number from the options ('status' lists them again)",
+                         theirs="; the table waits for them")
 
     def options_lines(self) -> list[str]:
         view = self.view
