@@ -16,11 +16,19 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 MAX_PARTS = 3  # routing id, kind, payload: a message with more is drained and dropped
-# connections that hold no seat we keep a budget for: when they are all taken, a new
-# connection's traffic is refused (not given a fresh budget by forgetting another's) until one
-# of them has been quiet for ``UNAUTH_IDLE`` seconds
+# connections that hold no seat we keep a budget for. When they are all taken, a new one takes
+# the slot of the least recently heard connection of the address that holds the most slots: it
+# is never refused for want of room. Refusing it (as a fix of red team round 3 did) let anyone
+# with the code hold every slot with one tiny frame per connection every few seconds, within
+# every budget, and then nothing from a new connection was read -- not a member's signed link
+# after a crash (and the honest programs named it when the table's wait ran out), not an
+# honest joiner's hello. Losing a slot costs an honest stranger nothing: the handshake keeps no
+# state per connection (the cookie), and a member's first signed control message seats its
+# connection, which then leaves this map. What bounds strangers' cost is their address's
+# budget (``UNAUTH_SOURCE_*``), charged before a new connection is given a slot, and a new
+# connection's small first allowance (``UNAUTH_START``): opening ever new connections buys
+# neither more than the address may send nor a full burst each.
 MAX_CONNS = 512
-UNAUTH_IDLE = 30.0
 # connections remembered per seat: a reconnect (or a restart) opens a new one; the oldest of
 # that seat's own is forgotten, never another seat's
 MAX_SEAT_CONNS = 4
@@ -38,6 +46,9 @@ UNAUTH_KINDS = (b"hs", b"ctl")
 UNAUTH_MAX_FRAME = 8 * 1024
 UNAUTH_MAX_ITEMS = 256
 UNAUTH_MSGS = (10.0, 32.0)
+# messages a new connection without a seat may send at once (its bucket then fills at
+# ``UNAUTH_MSGS``' rate up to the burst): an honest one needs a hello and a join, or one link
+UNAUTH_START = 4.0
 UNAUTH_BYTES = (32 * 1024.0, 128 * 1024.0)
 UNAUTH_SOURCE_MSGS = (200.0, 800.0)
 UNAUTH_SOURCE_BYTES = (256 * 1024.0, 1024 * 1024.0)
@@ -86,10 +97,13 @@ class ConnBudget:
     dropped: int = 0
     hellos: Bucket = field(default_factory=lambda: Bucket(*HELLOS))
     seen: float = 0.0  # when it last sent anything
+    source: str = ""  # the remote address (for a connection without a seat)
 
     @classmethod
-    def unauthenticated(cls, now: float) -> ConnBudget:
-        return cls(Bucket(*UNAUTH_MSGS, now), Bucket(*UNAUTH_BYTES, now), seen=now)
+    def unauthenticated(cls, now: float, source: str = "") -> ConnBudget:
+        msgs = Bucket(*UNAUTH_MSGS, now)
+        msgs.level = min(msgs.level, UNAUTH_START)
+        return cls(msgs, Bucket(*UNAUTH_BYTES, now), seen=now, source=source)
 
     def seated(self, seat: int, now: float) -> None:
         """The connection proved it carries ``seat``'s traffic: the seated budget from now on."""
@@ -109,14 +123,17 @@ class ConnBudget:
 class Budgets:
     """Every connection's budget. Connections that proved a seat are kept apart and never
     forgotten for another's sake (at most ``MAX_SEAT_CONNS`` per seat, the oldest of that seat's
-    own first); those that hold no seat are bounded in number, and a new one is refused while
-    they are all taken."""
+    own first); those that hold no seat are bounded in number (``MAX_CONNS``), and a new one
+    takes the slot of the least recently heard connection of the address holding the most."""
 
     unauth: OrderedDict[bytes, ConnBudget] = field(default_factory=OrderedDict)
+    # the same connections by address, each least recently heard first
+    by_source: dict[str, OrderedDict[bytes, None]] = field(default_factory=dict)
     seated: dict[bytes, ConnBudget] = field(default_factory=dict)
     by_seat: dict[int, list[bytes]] = field(default_factory=dict)
     sources: OrderedDict[str, tuple[Bucket, Bucket]] = field(default_factory=OrderedDict)
     dropped: int = 0  # messages dropped over budget or refused, all connections
+    evicted: int = 0  # connections without a seat whose slot a newer one took
 
     def get(self, rid: bytes) -> ConnBudget | None:
         return self.seated.get(rid) or self.unauth.get(rid)
@@ -127,29 +144,45 @@ class Budgets:
         b = None if rid is None else self.seated.get(rid)
         return None if b is None else b.seat
 
-    def conn(self, rid: bytes, now: float) -> ConnBudget | None:
-        """The connection's budget; a new connection without a seat gets one if there is room
-        (``None``: refused)."""
+    def conn(self, rid: bytes, now: float, source: str = "") -> ConnBudget:
+        """The connection's budget; a new connection without a seat gets one, in the slot of
+        another if they are all taken (``_make_room``). ``admit`` charges the address's budget
+        before it calls this for a new connection."""
         b = self.seated.get(rid)
         if b is not None:
             return b
         b = self.unauth.get(rid)
         if b is not None:
             self.unauth.move_to_end(rid)
+            self.by_source[b.source].move_to_end(rid)
             return b
-        if len(self.unauth) >= MAX_CONNS:
-            oldest = next(iter(self.unauth.values()))
-            if now - oldest.seen < UNAUTH_IDLE:
-                return None
-            self.unauth.popitem(last=False)
-        b = self.unauth[rid] = ConnBudget.unauthenticated(now)
+        while len(self.unauth) >= MAX_CONNS:
+            self._make_room()
+        b = self.unauth[rid] = ConnBudget.unauthenticated(now, source)
+        self.by_source.setdefault(source, OrderedDict())[rid] = None
+        return b
+
+    def _make_room(self) -> None:
+        """Forget the least recently heard connection of the address holding the most slots:
+        one address's connections push out their own, not a stranger's elsewhere mid-join."""
+        rids = max(self.by_source.values(), key=len)
+        self._forget(next(iter(rids)))
+        self.evicted += 1
+
+    def _forget(self, rid: bytes) -> ConnBudget | None:
+        b = self.unauth.pop(rid, None)
+        if b is not None:
+            rids = self.by_source[b.source]
+            del rids[rid]
+            if not rids:
+                del self.by_source[b.source]
         return b
 
     def promote(self, rid: bytes, seat: int, now: float) -> None:
         """``rid`` carried a fresh control message signed by ``seat``: a seated connection."""
         if rid in self.seated:
             return  # a connection keeps the first seat it proved
-        b = self.unauth.pop(rid, None) or ConnBudget.unauthenticated(now)
+        b = self._forget(rid) or ConnBudget.unauthenticated(now)
         b.seated(seat, now)
         self.seated[rid] = b
         rids = self.by_seat.setdefault(seat, [])
@@ -170,12 +203,17 @@ class Budgets:
             why = f"a {short(kind, 20)} message from a connection that has proven no seat"
         elif size > UNAUTH_MAX_FRAME:
             why = f"a message of {size} bytes from a connection that has proven no seat"
-        elif (b := self.conn(rid, now)) is None:
-            why = f"a new connection while {MAX_CONNS} others that hold no seat are open"
-        elif not b.allow(size, now):
-            why = f"over the connection's budget ({size} bytes)"
-        elif not self._source_allows(source, size, now):
+        elif rid in self.unauth:
+            if not self.conn(rid, now).allow(size, now):
+                why = f"over the connection's budget ({size} bytes)"
+            elif not self._source_allows(source, size, now):
+                why = f"over the budget of connections without a seat from {short(source, 60)}"
+            else:
+                return None
+        elif not self._source_allows(source, size, now):  # before it takes anyone's slot
             why = f"over the budget of connections without a seat from {short(source, 60)}"
+        elif not self.conn(rid, now, source).allow(size, now):
+            why = f"over the connection's budget ({size} bytes)"
         else:
             return None
         self.dropped += 1

@@ -222,8 +222,8 @@ class TransportMixin:
                 return
             if msg.get("t") == "hello":
                 now = time.monotonic()
-                conn = self.budgets.conn(rid, now)
-                if conn is not None and conn.hellos.take(1, now):
+                conn = self.budgets.get(rid) or self.budgets.conn(rid, now)
+                if conn.hellos.take(1, now):
                     self._on_hello(rid, msg)
                 else:
                     self._drop("a hello over the handshake budget", logging.DEBUG)
