@@ -9,7 +9,11 @@
    or that none did and where the record stops.
 3. The game: replay every decision as a spectator, fed what the deck opened to everyone -- plus
    the cards opened to the transcript's owner when its seat journal (``<table>.seat``, next to the
-   transcript) is there: then the replay runs on the owner's view.
+   transcript) is there: then the replay runs on the owner's view. Nobody signs the journal, so it
+   is used only as far as the signed record bears it out: its seed must be the one behind the
+   owner's signed key share, and each of its arrangements (and each hand mix its seed gives) must
+   re-create the owner's signed reorder message. A journal that does not is marked DAMAGED and
+   not used (the replay runs as a spectator): it never names a seat, nor hides one.
 4. The ``stop`` line, if any: what the owner's program recorded when the table stopped. It is not
    signed, so it is shown as that program's record and weighed against the checks above; it never
    names a seat by itself.
@@ -34,10 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from protocol import elgamal as eg
 from protocol.audit import audit as deck_audit
 from protocol.envelope import is_int
+from protocol.group import base_mul
 from protocol.kdf import PeerSecrets
 from protocol.params import DeckParams
+from protocol.proof_common import ct_from_json, ct_to_json
+from protocol.steps import PublicDeck, vec_digest
 from protocol.transcript import Transcript, TranscriptError, read_transcript
 
 from .engine import (
@@ -75,6 +83,7 @@ class TranscriptAudit:
     stopped_early: bool = False  # the signed record stops before the game's end
     end_reached: bool = False  # the signed record plays the game to its end, replayed clean
     judged: list[str] = field(default_factory=list)  # faults the audit cannot re-check, in words
+    journal_damaged: bool = False  # the owner's seat journal does not match the record: not used
 
     @property
     def culprit(self) -> int | None:
@@ -110,15 +119,15 @@ class TranscriptAudit:
         if self.culprit is not None:
             out = f"NOT clean: {_who(names, self.culprit)} at fault ({self.found[self.culprit]})"
             if self.damaged:
-                out += ("; the file also holds lines its signed record does not support (marked "
-                        "DAMAGED): nobody is blamed on those")
+                what, them = self._damaged_words("also ")
+                out += f"; {what}: nobody is blamed on {'those' if them == 'them' else them}"
             return out
         if status == DAMAGED:
             if self.unreadable:
                 return ("damaged record: the file does not verify (above), so nothing in it is "
                         "checked and nobody is blamed")
-            out = ("damaged record: the file holds lines its signed record does not support "
-                   "(marked DAMAGED), and nobody is blamed on them")
+            what, them = self._damaged_words()
+            out = f"damaged record: {what}, and nobody is blamed on {them}"
             rest = [ok for i, (_, ok, _) in enumerate(self.checks) if i not in self.damaged]
             if self.end_reached and all(rest):
                 out += "; the signed record itself checks out: the game was played to its end"
@@ -132,6 +141,16 @@ class TranscriptAudit:
             out += (f" (this program recorded {_who(names, self.recorded_culprit)} as the culprit "
                     "at the time: see the stop above)")
         return out
+
+    def _damaged_words(self, also: str = "") -> tuple[str, str]:
+        """What the DAMAGED marks are about, and the pronoun for them."""
+        lines = len(self.damaged) - self.journal_damaged
+        out = f"the file {also}holds lines its signed record does not support" if lines else ""
+        if self.journal_damaged:
+            j = ("the owner's seat journal beside the file does not match its signed record and "
+                 "was not used")
+            out = f"{out}, and {j}" if out else j
+        return out + " (marked DAMAGED)", "them" if lines else "it"
 
     def lines(self) -> list[str]:
         out = [f"Audit of {self.path} ({self.game}, players: {', '.join(self.names) or '?'})"]
@@ -278,30 +297,73 @@ def _events(outcomes: list[dict[str, Any]]) -> list[Event]:
     return events
 
 
-def _owner_journal(path: str) -> tuple[bytes, dict[int, list[int]]] | None:
-    """The deck seed and the arrangements (game step -> order) in the owner's seat journal next
-    to the transcript, if it is there and readable."""
-    seed, orders = None, {}
+JOURNAL = "the owner's seat journal"
+
+
+class _JournalMismatch(Exception):
+    """The owner's journal does not reproduce one of the owner's signed reorder messages."""
+
+
+@dataclass
+class _Journal:
+    """The deck seed and the arrangements (game step -> order) in the owner's seat journal.
+    Nobody signs the file: it is used only once it matches the signed record (``_seed_problem``,
+    ``_Reorders``), and only for the owner's own view."""
+
+    seed: bytes
+    orders: dict[int, list[int]]
+
+
+def _read_journal(path: str) -> _Journal | str | None:
+    """The owner's seat journal next to the transcript: ``None`` when there is none, else the
+    journal, or why it cannot be read. A torn last line (a crash mid-write, no newline) was
+    never written, as for ``lobby.SeatJournal``; the journal's own decisions are not read (the
+    signed game messages are the moves)."""
     try:
-        with open(Path(path).with_suffix(".seat"), encoding="utf-8") as f:
-            for line in f:
-                rec = json.loads(line)
-                if not isinstance(rec, dict):
-                    return None
-                if rec.get("kind") == "seed" and seed is None:
-                    seed = bytes.fromhex(rec["deck"])
-                elif rec.get("kind") == "arrange":
-                    orders[int(rec["step"])] = [int(x) for x in rec["order"]]
-    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        data = Path(path).with_suffix(".seat").read_bytes()
+    except FileNotFoundError:
         return None
-    return (seed, orders) if seed is not None and len(seed) == 32 else None
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror or exc})"
+    seed, orders = None, {}
+    for n, line in enumerate(data[:data.rfind(b"\n") + 1].splitlines(), 1):
+        try:
+            rec = json.loads(line)
+            if not isinstance(rec, dict):
+                raise TypeError(rec)
+            if rec.get("kind") == "seed" and seed is None:
+                seed = bytes.fromhex(rec["deck"])
+                if len(seed) != 32:
+                    raise ValueError(seed)
+            elif rec.get("kind") == "seed":
+                return f"line {n} is a second deck seed"
+            elif rec.get("kind") == "arrange":
+                step, order = rec["step"], rec["order"]
+                if not is_int(step) or not isinstance(order, list) or \
+                        not all(is_int(x) for x in order):
+                    raise TypeError(rec)
+                if step in orders:
+                    return f"line {n} is a second arrangement for game step {step}"
+                orders[step] = list(order)
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return f"line {n} is damaged"
+    if seed is None:
+        return "it holds no deck seed"
+    return _Journal(seed, orders)
+
+
+def _owner_journal(path: str) -> tuple[bytes, dict[int, list[int]]] | None:
+    """The journal's seed and arrangements as they stand, unchecked, for ``p2pcards replay``
+    (``ui/saved.py``), which shows a game and blames nobody; the audit checks them first."""
+    j = _read_journal(path)
+    return (j.seed, j.orders) if isinstance(j, _Journal) else None
 
 
 def _filler(seat: int, seed: bytes, orders: dict[int, list[int]], outcomes: list[dict[str, Any]]
             ) -> Callable[[int, GameState, Request, Event], Event]:
-    """Completes the owner's own arrangements and hand mixes for the replay on its view: an
-    arrangement's order is in its journal; a mix's is drawn from its seed and the shuffled input
-    (``DeckPeer.reorder(mix=True)``)."""
+    """Completes the owner's own arrangements and hand mixes for ``p2pcards replay`` on its view,
+    unchecked (the audit uses ``_checked_filler``): an arrangement's order is in its journal; a
+    mix's is drawn from its seed and the shuffled input (``DeckPeer.reorder(mix=True)``)."""
     sec = PeerSecrets(seed)
     steps = sorted(orders)
 
@@ -319,6 +381,117 @@ def _filler(seat: int, seed: bytes, orders: dict[int, list[int]], outcomes: list
             return ev  # no journal entry: the replay reports the missing values
         return Shuffled(req.slots, tuple(state.values[s] for s in order))
     return fill
+
+
+def _seed_problem(params: DeckParams, deck_msgs: list[tuple[int, Any]], seat: int,
+                  seed: bytes, who: str) -> str | None:
+    """Whether ``seed`` is the one behind the owner's signed key share (its public key)."""
+    mine = [b for s, b in deck_msgs if s == seat and isinstance(b, dict)
+            and b.get("op") == 0 and b.get("step") == "key"]
+    if not mine:  # the record stops before the owner's key share: nothing of it is replayed
+        return None
+    y = base_mul(PeerSecrets(seed).key(params.table_id, params.digest)).hex()
+    if any(b.get("y") != y for b in mine):
+        return (f"its deck seed is not the one behind {who}'s signed key share (the journal of "
+                "another seat or another table, or edited)")
+    return None
+
+
+class _Reorders:
+    """The inputs and signed outputs of the owner's own reorders (arrangements and hand mixes),
+    read from a deck record the deck audit accepted, to check the journal against: with the
+    owner's seed, an order is the owner's only if it re-creates the owner's signed message
+    (``DeckPeer.reorder`` derives its re-encryption from the seed and the input)."""
+
+    def __init__(self, params: DeckParams, deck_msgs: list[tuple[int, Any]],
+                 outcomes: list[dict[str, Any]], seat: int, seed: bytes) -> None:
+        self.sec = PeerSecrets(seed)
+        self.seat = seat
+        bodies = {(b["op"], b["step"], s): b for s, b in deck_msgs}
+        pub = PublicDeck(params)
+        pub.set_keys([bytes.fromhex(bodies[0, "key", j]["y"]) for j in range(params.seats)])
+        self.y = pub.y
+        #: op -> (slots, input ciphertexts, the owner's signed outputs)
+        self.ops: dict[int, tuple[list[int], list[Any], list[Any]]] = {}
+        for o in outcomes:
+            if o.get("kind") != "shuffle":
+                continue
+            op, slots = o["op"], o["slots"]
+            cur = [pub.cts[s] for s in slots]
+            for j in pub.shufflers(o):
+                got = bodies[op, "shuffle", j]["cts"]
+                if j == seat and o["by"] == seat:
+                    self.ops[op] = (slots, cur, got)
+                cur = [ct_from_json(c, check=False) for c in got]
+            for s, ct in zip(slots, cur, strict=True):
+                pub.cts[s] = ct
+        self.orders_used = 0
+
+    def mix(self, op: int) -> list[int]:
+        """The owner's hand mix at ``op`` as positions, checked against its signed message."""
+        slots, cur, _ = self.ops[op]
+        perm = self.sec.permutation("mix", op, vec_digest(cur), len(slots))
+        if not self.proves(op, perm):
+            raise _JournalMismatch(f"the hand mix its seed gives at deck operation {op} is not "
+                                   "the owner's signed one")
+        return perm
+
+    def proves(self, op: int, perm: list[int]) -> bool:
+        slots, cur, got = self.ops[op]
+        outs, _ = eg.shuffle(self.y, cur, perm, self.sec.seed32("reenc", op, vec_digest(cur)))
+        return [ct_to_json(ct) for ct in outs] == got
+
+
+def _checked_filler(rec: _Reorders, orders: dict[int, list[int]], outcomes: list[dict[str, Any]]
+                    ) -> Callable[[int, GameState, Request, Event], Event]:
+    """Completes the owner's own arrangements and hand mixes for the replay on its view: an
+    arrangement's order is in its journal (one entry per arrangement, in game-step order); a
+    mix's is drawn from its seed and the shuffled input (``DeckPeer.reorder(mix=True)``). Each
+    must re-create the owner's signed reorder message, else ``_JournalMismatch``."""
+    seat = rec.seat
+    steps = sorted(orders)
+
+    def fill(index: int, state: GameState, req: Request, ev: Event) -> Event:
+        if not (isinstance(req, Shuffle) and req.by == seat and isinstance(ev, Shuffled)):
+            return ev
+        o = outcomes[index]
+        if o.get("kind") != "shuffle" or o["op"] not in rec.ops or \
+                list(o["slots"]) != list(req.slots):
+            raise _JournalMismatch("the owner's reorders in the signed record do not follow "
+                                   "the game's")
+        if getattr(req, "mix", False):
+            perm = rec.mix(o["op"])
+        else:
+            if not steps:
+                raise _JournalMismatch(f"it holds no arrangement for deck operation {o['op']}, "
+                                       "an arrangement the owner signed")
+            step = steps.pop(0)
+            order = orders[step]
+            if sorted(order) != sorted(req.slots) or len(set(order)) != len(order):
+                raise _JournalMismatch(f"its arrangement for game step {step} does not hold the "
+                                       "slots the owner arranged there")
+            perm = [list(req.slots).index(s) for s in order]
+            if not rec.proves(o["op"], perm):
+                raise _JournalMismatch(f"its arrangement for game step {step} is not the one "
+                                       f"the owner signed (deck operation {o['op']})")
+            rec.orders_used += 1
+        if not all(state.known[s] >> seat & 1 for s in req.slots):
+            return ev
+        return Shuffled(req.slots, tuple(state.values[req.slots[p]] for p in perm))
+    return fill
+
+
+def _journal_not_used(rep: TranscriptAudit, why: str) -> None:
+    rep.journal_damaged = True
+    rep.add(JOURNAL, False, f"{why}: it does not match the signed record, so it is not used (the "
+            "game is replayed as a spectator) and nobody is blamed on it", damaged=True)
+
+
+def _public(o: dict[str, Any], seats: int) -> dict[str, Any]:
+    """A deck outcome as everyone saw it: the cards opened to the owner alone removed."""
+    if o.get("kind") == "open" and len(o.get("to", ())) != seats:
+        return {**o, "values": None}
+    return o
 
 
 def audit_transcript(path: str) -> TranscriptAudit:
@@ -364,8 +537,19 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     except ValueError as exc:
         rep.add("game description", False, f"line 1 (the table record): {exc}")
         return
-    journal = _owner_journal(path)
-    owner = (t.seat, journal[0]) if journal is not None and 0 <= t.seat < t.seats else None
+    journal = _read_journal(path) if 0 <= t.seat < t.seats else None
+    if isinstance(journal, _Journal):
+        problem = _seed_problem(params, deck_msgs, t.seat, journal.seed,
+                                names[t.seat] or "the owner")
+        if problem is not None:
+            journal = problem
+    if isinstance(journal, str):
+        _journal_not_used(rep, journal)
+        journal = None
+    if journal is not None and not any(s == t.seat and isinstance(b, dict) and b.get("op") == 0
+                                       for s, b in deck_msgs):
+        journal = None  # nothing to check it against: the record stops before the game begins
+    owner = None if journal is None else (t.seat, journal.seed)
     d = deck_audit(params, deck_msgs, owner=owner)
     v = d.verdict
     if v.older:  # a record of an older deck version: not checked, nobody blamed
@@ -409,10 +593,27 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     ordered = [decisions[k] for k in sorted(decisions)]
     outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random")]
     events = _events(outs)
-    viewer = SPECTATOR if journal is None else t.seat
-    fill = None if journal is None else _filler(t.seat, journal[0], journal[1], outs)
-    verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered, events,
-                     viewer=viewer, fill=fill)
+    verdict = None
+    if journal is not None:
+        try:
+            reorders = _Reorders(params, deck_msgs, d.outcomes, t.seat, journal.seed)
+            verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
+                             events, viewer=t.seat,
+                             fill=_checked_filler(reorders, journal.orders, outs))
+            if verdict.clean and reorders.orders_used < len(journal.orders):
+                raise _JournalMismatch(
+                    f"it holds {len(journal.orders) - reorders.orders_used} arrangement(s) the "
+                    "owner never signed")
+        except _JournalMismatch as exc:
+            _journal_not_used(rep, str(exc))
+            journal = owner = verdict = None
+            events = _events([_public(o, t.seats) for o in outs])
+        else:
+            rep.add(JOURNAL, True, f"its deck seed and {reorders.orders_used} arrangement(s) "
+                    f"match {names[t.seat] or 'the owner'}'s signed messages")
+    if verdict is None:
+        verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
+                         events, viewer=SPECTATOR)
     rep.verdict = verdict
     who = "a spectator" if owner is None else f"{names[t.seat] or 'the owner'}'s view"
     if verdict.clean:
