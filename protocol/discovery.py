@@ -185,7 +185,9 @@ class Advertiser:
             return
         self.closed = True
         with contextlib.suppress(Exception):
-            await self._zc.async_unregister_service(self.info)
+            # zeroconf returns a task that sends the goodbyes: closing before it ran sent none
+            sent = await self._zc.async_unregister_service(self.info)
+            await asyncio.wait_for(sent, 3.0)
         if self._owned:
             await self._zc.async_close()
 
