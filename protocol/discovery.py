@@ -377,7 +377,12 @@ class _Answers(RecordUpdateListener):
                               fingerprint=txt["fingerprint"])
                 out.setdefault((t.host, t.port, t.game, str(t.seats), t.version), t)
         tables = list(out.values())
-        targets = self.srv.get(full_name, set()) | self.gone_srv.get(full_name, set())
+        # where each SRV target heard sends a joiner (two servers at one address and port send
+        # it to one place: one table), or the target itself if no address was heard for it
+        targets = {
+            (self.addrs[server][0], port) if self.addrs.get(server) else (server, port)
+            for server, port in self.srv.get(full_name, set()) | self.gone_srv.get(full_name, set())
+        }
         idents = {i for i in self.txt.get(full_name, {}) if i[3] == fp}
         idents |= {i for i in self.gone_txt.get(full_name, set()) if i[3] == fp}
         count = max(len(tables), len(targets), len(idents))
