@@ -187,8 +187,10 @@ def answer_records(full: str, server: str, port: int, fp: str, ttl: int) -> list
 def test_a_goodbye_for_another_answer_marks_the_one_heard_and_erases_nothing():
     """What the listener does with goodbyes, record by record. A goodbye for the very answer
     heard (a host closing) erases nothing and marks nothing. A goodbye for another answer
-    under the name (one not heard, say, or heard before the look began) counts as a second
-    announcement: the one line heard is marked, so it is never taken without a person."""
+    under the name counts as a second announcement: the one line heard is marked, so it is
+    never taken without a person. (zeroconf passes on only goodbyes for records in its cache,
+    so such a goodbye is for a record heard before the look began, by a zeroconf given to
+    ``browse``.)"""
     from zeroconf import current_time_millis
 
     fp = "K7QF-2M9X"
