@@ -829,8 +829,12 @@ async def _pick_table(bind: str) -> Any:
             "announcements is the host's, the others are wrong or forged. Check the address "
             "and fingerprint with the host.")
     if not sys.stdin.isatty():
-        if len(tables) == 1:
+        if len(tables) == 1 and tables[0].conflict <= 1:
             return tables[0]
+        if len(tables) == 1:  # marked alone: the others under its name were goodbyes (or unlisted)
+            say("Not taken without a person to choose: join it by its address, p2pcards join "
+                "HOST:PORT --code CODE")
+            return None
         say("Several tables found: join one by its address, p2pcards join HOST:PORT --code CODE")
         return None
     while True:

@@ -22,6 +22,13 @@ answer whose TXT fingerprint is not the one in its own instance name is refused 
 when several different answers remain under one name each is listed, marked (``conflict``), so
 the person checks the address and fingerprint with the host instead of being sent silently to
 whichever answered last.
+
+mDNS goodbyes (records with TTL 0) are not authenticated either: anyone can send one for the
+host's own records. While ``browse`` listens a goodbye therefore erases nothing it heard: not an
+answer, not an address, not a name. A goodbye for another answer than the ones heard under its
+name counts as one more announcement under that name, so the line heard is marked (and never
+taken without a person choosing). A host that really withdrew its table during the look stays
+listed; joining it then fails with "no answer from ...".
 """
 
 from __future__ import annotations
@@ -185,7 +192,9 @@ class Advertiser:
             return
         self.closed = True
         with contextlib.suppress(Exception):
-            await self._zc.async_unregister_service(self.info)
+            # zeroconf returns a task that sends the goodbyes: closing before it ran sent none
+            sent = await self._zc.async_unregister_service(self.info)
+            await asyncio.wait_for(sent, 3.0)
         if self._owned:
             await self._zc.async_close()
 
@@ -249,10 +258,9 @@ async def browse(
     def on_change(
         zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
     ) -> None:
-        if state_change is ServiceStateChange.Removed:
-            names.discard(name)
-        else:
-            names.add(name)
+        # Removed too: a goodbye can be forged by anyone, so a name heard stays (it is asked
+        # again below, and what was heard under it is kept)
+        names.add(name)
 
     heard = _Answers()
     aiozc.zeroconf.async_add_listener(heard, None)
@@ -291,12 +299,17 @@ class _Answers(RecordUpdateListener):
     """Every distinct answer heard under each ``_p2pcards._tcp`` instance name while browsing:
     its SRV targets (server, port), its TXT records and the servers' IPv4 addresses. A plain
     service lookup keeps one SRV and one TXT per name, whichever came last, so a forged answer
-    under a host's exact name would replace the host's own."""
+    under a host's exact name would replace the host's own. Goodbyes (TTL 0) erase nothing:
+    anyone can send one for the host's records (a forged goodbye for the host's SRV left a
+    forged answer alone, unmarked). The SRV targets and TXT records they name are kept apart
+    and counted as announcements under their name (``tables``)."""
 
     def __init__(self) -> None:
         self.srv: dict[str, set[tuple[str, int]]] = {}
         self.txt: dict[str, dict[tuple[str, int, str, str], dict[str, Any]]] = {}
         self.addrs: dict[str, list[str]] = {}
+        self.gone_srv: dict[str, set[tuple[str, int]]] = {}  # the goodbyes heard
+        self.gone_txt: dict[str, set[tuple[str, int, str, str]]] = {}
 
     def async_update_records(self, zc: Any, now: float, records: list[Any]) -> None:
         for update in records:
@@ -310,28 +323,28 @@ class _Answers(RecordUpdateListener):
                 return
             ip = socket.inet_ntoa(r.address)
             known = self.addrs.setdefault(name.lower(), [])
-            if gone and ip in known:
-                known.remove(ip)
-            elif not gone and ip not in known:
+            if not gone and ip not in known:  # (a goodbye removes no address heard)
                 known.append(ip)
             return
         if not name.lower().endswith(SERVICE_TYPE.lower()):
             return
         if isinstance(r, DNSService):
-            srvs = self.srv.setdefault(name, set())
-            key = (r.server.lower(), r.port)
-            srvs.discard(key) if gone else srvs.add(key)
-        elif isinstance(r, DNSText) and not gone:
-            self._text(name, _txt_props(r.text))
+            into = self.gone_srv if gone else self.srv
+            into.setdefault(name, set()).add((r.server.lower(), r.port))
+        elif isinstance(r, DNSText):
+            self._text(name, _txt_props(r.text), gone)
 
-    def _text(self, name: str, props: dict[Any, Any]) -> None:
+    def _text(self, name: str, props: dict[Any, Any], gone: bool = False) -> None:
         try:
             txt = decode_txt(props)
         except ValueError as e:
             log.info("ignoring an announcement of %s: %s", name, e)
             return
         ident = (txt["game"], txt["seats"], txt["version"], txt["fingerprint"])
-        self.txt.setdefault(name, {})[ident] = txt  # the latest free seats of that table
+        if gone:
+            self.gone_txt.setdefault(name, set()).add(ident)
+        else:
+            self.txt.setdefault(name, {})[ident] = txt  # the latest free seats of that table
 
     def add_info(self, info: AsyncServiceInfo) -> None:
         if info.server and info.port:
@@ -344,11 +357,14 @@ class _Answers(RecordUpdateListener):
 
     def tables(self, full_name: str) -> list[TableInfo]:
         """The distinct tables announced under ``full_name``; each marked when there are
-        several. An answer whose fingerprint is not its own name's is refused."""
+        several. An answer whose fingerprint is not its own name's is refused. The goodbyes
+        heard under the name count too: one for another SRV target or TXT than the answers
+        heard is another announcement, and marks the line(s) heard, even a single one."""
         name = full_name[: -len(SERVICE_TYPE) - 1]
+        fp = name_fingerprint(name)
         out: dict[tuple[str, int, str, str, str], TableInfo] = {}
         for txt in self.txt.get(full_name, {}).values():
-            if txt["fingerprint"] != name_fingerprint(name):
+            if txt["fingerprint"] != fp:
                 log.info("refusing an announcement of %r: its fingerprint %r is not the one in "
                          "its name (wrong or forged)", name, txt["fingerprint"])
                 continue
@@ -361,7 +377,18 @@ class _Answers(RecordUpdateListener):
                               fingerprint=txt["fingerprint"])
                 out.setdefault((t.host, t.port, t.game, str(t.seats), t.version), t)
         tables = list(out.values())
-        if len(tables) > 1:
-            log.info("%d different announcements under the one name %r", len(tables), name)
-            tables = [dataclasses.replace(t, conflict=len(tables)) for t in tables]
+        # where each SRV target heard sends a joiner (two servers at one address and port send
+        # it to one place: one table), or the target itself if no address was heard for it
+        targets = {
+            (self.addrs[server][0], port) if self.addrs.get(server) else (server, port)
+            for server, port in self.srv.get(full_name, set()) | self.gone_srv.get(full_name, set())
+        }
+        idents = {i for i in self.txt.get(full_name, {}) if i[3] == fp}
+        idents |= {i for i in self.gone_txt.get(full_name, set()) if i[3] == fp}
+        count = max(len(tables), len(targets), len(idents))
+        if tables and count > 1:
+            log.info("%d different announcements under the one name %r (%d answered, goodbyes "
+                     "for %d)", count, name, len(tables),
+                     len(self.gone_srv.get(full_name, ())) + len(self.gone_txt.get(full_name, ())))
+            tables = [dataclasses.replace(t, conflict=count) for t in tables]
         return tables
