@@ -352,37 +352,6 @@ def _read_journal(path: str) -> _Journal | str | None:
     return _Journal(seed, orders)
 
 
-def _owner_journal(path: str) -> tuple[bytes, dict[int, list[int]]] | None:
-    """The journal's seed and arrangements as they stand, unchecked, for ``p2pcards replay``
-    (``ui/saved.py``), which shows a game and blames nobody; the audit checks them first."""
-    j = _read_journal(path)
-    return (j.seed, j.orders) if isinstance(j, _Journal) else None
-
-
-def _filler(seat: int, seed: bytes, orders: dict[int, list[int]], outcomes: list[dict[str, Any]]
-            ) -> Callable[[int, GameState, Request, Event], Event]:
-    """Completes the owner's own arrangements and hand mixes for ``p2pcards replay`` on its view,
-    unchecked (the audit uses ``_checked_filler``): an arrangement's order is in its journal; a
-    mix's is drawn from its seed and the shuffled input (``DeckPeer.reorder(mix=True)``)."""
-    sec = PeerSecrets(seed)
-    steps = sorted(orders)
-
-    def fill(index: int, state: GameState, req: Request, ev: Event) -> Event:
-        if not (isinstance(req, Shuffle) and req.by == seat and isinstance(ev, Shuffled)):
-            return ev
-        if not all(state.known[s] >> seat & 1 for s in req.slots):
-            return ev
-        o = outcomes[index]
-        if getattr(req, "mix", False):
-            perm = sec.permutation("mix", o["op"], bytes.fromhex(o["input"]), len(req.slots))
-            return Shuffled(req.slots, tuple(state.values[req.slots[p]] for p in perm))
-        order = orders.get(steps.pop(0)) if steps else None
-        if order is None or sorted(order) != sorted(req.slots):
-            return ev  # no journal entry: the replay reports the missing values
-        return Shuffled(req.slots, tuple(state.values[s] for s in order))
-    return fill
-
-
 def _seed_problem(params: DeckParams, deck_msgs: list[tuple[int, Any]], seat: int,
                   seed: bytes, who: str) -> str | None:
     """Whether ``seed`` is the one behind the owner's signed key share (its public key)."""

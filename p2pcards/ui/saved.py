@@ -335,7 +335,15 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     from protocol.params import DeckParams
     from protocol.transcript import TranscriptError, read_transcript
 
-    from ..audit import _events, _filler, _owner_journal
+    from ..audit import (
+        _checked_filler,
+        _events,
+        _Journal,
+        _JournalMismatch,
+        _read_journal,
+        _Reorders,
+        _seed_problem,
+    )
     from ..engine import Action, Decide
     from ..lobby import GameInfo, deck_spec
 
@@ -358,20 +366,25 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     for m in t.roster:
         if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
             names[m["seat"]] = str(m.get("name", names[m["seat"]]))
-    journal = _owner_journal(str(path))
+    journal = _read_journal(str(path))
+    deck_msgs = [(e.sender, e.body) for e in t.entries
+                 if e.topic == "deck" and e.to is None and e.body is not None]
+    if isinstance(journal, _Journal):  # used only as far as the signed record bears it out
+        problem = _seed_problem(params, deck_msgs, t.seat, journal.seed, names[t.seat])
+        journal = journal if problem is None else problem
     if view == OWNER:
-        view = t.seat if journal is not None else None
-    if view is not None and journal is None:
-        raise ConfigError(f"{path}: its seat journal {Path(path).with_suffix('.seat').name} is "
-                          f"missing, so only its public cards can be shown: replay it with "
+        view = t.seat if isinstance(journal, _Journal) else None
+    if view is not None and not isinstance(journal, _Journal):
+        why = ("is missing" if journal is None else
+               f"does not match the signed record ({journal})")
+        raise ConfigError(f"{path}: its seat journal {Path(path).with_suffix('.seat').name} "
+                          f"{why}, so only its public cards can be shown: replay it with "
                           f"--spectator (the owner's seat, seat {t.seat + 1}, needs the journal; "
                           "the other hands were never revealed)")
     if view is not None and view != t.seat:
         raise ConfigError(f"{path}: a networked game replays as its owner's seat, seat {t.seat + 1}"
                           ", or as a spectator (--spectator): the other hands were never revealed")
-    owner = (t.seat, journal[0]) if view is not None and journal is not None else None
-    deck_msgs = [(e.sender, e.body) for e in t.entries
-                 if e.topic == "deck" and e.to is None and e.body is not None]
+    owner = (t.seat, journal.seed) if view is not None and isinstance(journal, _Journal) else None
     d = deck_audit(params, deck_msgs, owner=owner)
     if not d.verdict.clean:
         raise ConfigError(f"{path}: the deck audit fails ({d.verdict.reason}); see p2pcards audit")
@@ -389,7 +402,10 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random")]
     deck_events = _events(outs)
     viewer = SPECTATOR if view is None else view
-    fill = None if owner is None else _filler(t.seat, owner[1], journal[1], outs)  # type: ignore[index]
+    fill = None
+    if owner is not None and isinstance(journal, _Journal):
+        fill = _checked_filler(_Reorders(params, deck_msgs, d.outcomes, t.seat, journal.seed),
+                               journal.orders, outs)
     state = new_game(info.game, info.players, {**info.options, "names": names}).view(viewer)
     events: list[Event] = []
     di = oi = 0
@@ -402,7 +418,11 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
         else:
             if oi >= len(deck_events):
                 raise ConfigError(f"{path}: the deck record ends before the game does")
-            ev = deck_events[oi] if fill is None else fill(oi, state, req, deck_events[oi])
+            try:
+                ev = deck_events[oi] if fill is None else fill(oi, state, req, deck_events[oi])
+            except _JournalMismatch as exc:
+                raise ConfigError(f"{path}: its seat journal does not match the signed record "
+                                  f"({exc}): replay it with --spectator") from None
             oi += 1
         try:
             state.apply(ev)

@@ -157,3 +157,16 @@ def test_a_finished_networked_transcript_replays_as_its_owner_or_a_spectator(tmp
     cut.write_bytes(b"".join(ln + b"\n" for ln in g.lines[: len(g.lines) // 2]))
     with pytest.raises(ConfigError):
         saved.load_any(cut)
+    # a journal that is not the owner's (another seed) is not used to fill the owner's cards:
+    # the owner's view is refused in words, and a spectator's replay still works
+    import json
+    import os
+    forged = g.path.parent / "forged" / g.path.name
+    forged.parent.mkdir()
+    shutil.copy(g.path, forged)
+    journal = g.path.with_suffix(".seat").read_text().splitlines()
+    journal[0] = json.dumps({"kind": "seed", "deck": os.urandom(32).hex()})
+    forged.with_suffix(".seat").write_text("\n".join(journal) + "\n")
+    assert saved.load_any(forged).viewer == saved.SPECTATOR
+    with pytest.raises(ConfigError, match="does not match the signed record"):
+        saved.load_any(forged, 0)
