@@ -25,3 +25,19 @@ def keep_the_loggers():
         if h not in saved[0]:
             h.close()
     log.handlers[:], log.propagate, log.level = saved
+
+
+@pytest.fixture
+def replay_app(home):
+    """A spectator's replay of a local game just played and saved: a function giving a new
+    ``ReplayApp`` on it."""
+    import io
+
+    from p2pcards.ui import saved
+    from p2pcards.ui.local import play_local
+    from p2pcards.ui.replay_screen import ReplayApp
+
+    play_local("go-out-girl", 3, 3, 8, {}, out=io.StringIO(), save=True)
+    (path,) = saved.find_local_games()
+    g = saved.read(path)
+    return lambda: ReplayApp(g.game, None, saved.frames(g, None), names=g.names)

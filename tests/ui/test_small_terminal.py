@@ -135,19 +135,9 @@ def test_a_page_open_when_the_terminal_shrinks_is_there_again_after():
     asyncio.run(go())
 
 
-def test_a_replay_in_a_small_terminal_says_so_and_how_to_leave(home):
-    import io
-
-    from p2pcards.ui import saved
-    from p2pcards.ui.local import play_local
-    from p2pcards.ui.replay_screen import ReplayApp
-
-    play_local("go-out-girl", 3, 3, 8, {}, out=io.StringIO(), save=True)
-    (path,) = saved.find_local_games()
-    g = saved.read(path)
-
+def test_a_replay_in_a_small_terminal_says_so_and_how_to_leave(replay_app):
     async def go():
-        app = ReplayApp(g.game, None, saved.frames(g, None), names=g.names)
+        app = replay_app()
         async with app.run_test(size=(70, 20)) as pilot:
             await pilot.pause()
             text = " ".join(shown(app).split())
