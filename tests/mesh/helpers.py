@@ -6,10 +6,12 @@ import asyncio
 import functools
 import hashlib
 import json
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from protocol.channel import TableStop
 from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
 
@@ -129,3 +131,32 @@ async def until(cond: Callable[[], bool], timeout: float = 10.0, what: str = "co
         if loop.time() > end:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+class AwayInSpells:
+    """A stand-in mesh for the absence watcher (``lobby._watch_absence``): seat 1 is away in the
+    given spells (seconds from the start, ``(begin, end)``); ``tick()`` brings it up to date."""
+    seats, seat, stopped = 3, 0, None
+
+    def __init__(self, spells: list[tuple[float, float]]) -> None:
+        self.spells, self.t0 = spells, time.monotonic()
+        self.away: set[int] = set()
+        self.away_since: dict[int, float] = {}
+        self.left: set[int] = set()
+
+    def name_of(self, s: int) -> str:
+        return NAMES[s]
+
+    def unreached(self) -> set[int]:
+        return set()
+
+    def stop(self, culprit: int | None, reason: str) -> None:
+        self.stopped = TableStop(culprit, reason)
+
+    def tick(self) -> None:
+        t = time.monotonic() - self.t0
+        gone = any(a <= t < b for a, b in self.spells)
+        if gone and 1 not in self.away:
+            self.away, self.away_since = {1}, {1: time.monotonic()}
+        elif not gone and 1 in self.away:
+            self.away, self.away_since = set(), {}

@@ -21,6 +21,7 @@ from protocol.roster import Member
 from .helpers import (
     LOOPBACK,
     NAMES,
+    AwayInSpells,
     close_all,
     identity,
     make_table,
@@ -452,30 +453,7 @@ async def test_one_departure_is_told_as_one_and_coming_and_going_as_such(tmp_pat
     finally:
         await close_all([host, bob])
 
-    class Flicker:  # seat 1 goes away, is back for a moment, goes away again
-        seats, seat, left, stopped = 3, 0, set(), None
-
-        def __init__(self):
-            self.away, self.away_since, self.t0 = set(), {}, time.monotonic()
-
-        def name_of(self, s):
-            return NAMES[s]
-
-        def unreached(self):
-            return set()
-
-        def stop(self, culprit, reason):
-            self.stopped = TableStop(culprit, reason)
-
-        def tick(self):
-            t = time.monotonic() - self.t0
-            gone = t < 1.6 or t > 2.4
-            if gone and 1 not in self.away:
-                self.away, self.away_since = {1}, {1: time.monotonic()}
-            elif not gone:
-                self.away, self.away_since = set(), {}
-
-    fake = Flicker()
+    fake = AwayInSpells([(0.0, 1.6), (2.4, 1e9)])  # away, back for a moment, away again
 
     async def flicker():
         while True:

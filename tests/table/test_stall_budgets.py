@@ -13,8 +13,7 @@ import pytest
 from p2pcards.bots.registry import make_bot
 from p2pcards.lobby import GameInfo, play_seat
 from p2pcards.table import TableStopped
-from protocol.channel import TableStop
-from tests.mesh.helpers import NAMES, close_all, make_table, run_async
+from tests.mesh.helpers import AwayInSpells, close_all, make_table, run_async
 
 pytestmark = pytest.mark.network
 
@@ -79,32 +78,6 @@ async def test_a_seat_away_for_just_under_the_wait_before_every_step_is_named(tm
         await close_all(meshes)
 
 
-class FakeMesh:
-    """A mesh whose seat 1 is away in the given spells (seconds from the start)."""
-    seats, seat, stopped = 3, 0, None
-
-    def __init__(self, spells):
-        self.spells, self.t0 = spells, time.monotonic()
-        self.away, self.away_since, self.left = set(), {}, set()
-
-    def name_of(self, s):
-        return NAMES[s]
-
-    def unreached(self):
-        return set()
-
-    def stop(self, culprit, reason):
-        self.stopped = TableStop(culprit, reason)
-
-    def tick(self):
-        t = time.monotonic() - self.t0
-        gone = any(a <= t < b for a, b in self.spells)
-        if gone and 1 not in self.away:
-            self.away, self.away_since = {1}, {1: time.monotonic()}
-        elif not gone and 1 in self.away:
-            self.away, self.away_since = set(), {}
-
-
 async def watch(fake, wait, seconds, progress):
     from p2pcards.lobby import _watch_absence
 
@@ -130,7 +103,7 @@ async def test_an_honest_cut_and_a_few_short_absences_are_waited_for_and_never_n
     """A link cut once for most of the wait, then two short drop-outs, with the game moving in
     between: about 1.6 waits away in all, below the match's allowance (3 waits). Nobody is
     named, and the reminder says how much of the allowance the seat has used."""
-    fake = FakeMesh([(0.0, 2.4), (3.5, 4.5), (5.5, 6.5)])
+    fake = AwayInSpells([(0.0, 2.4), (3.5, 4.5), (5.5, 6.5)])
     clock = time.monotonic()
     said = await watch(fake, 3.0, 8.0, progress=lambda: int(time.monotonic() - clock))
     assert fake.stopped is None, fake.stopped
@@ -141,7 +114,7 @@ async def test_an_honest_cut_and_a_few_short_absences_are_waited_for_and_never_n
 async def test_the_same_short_absences_again_and_again_are_named():
     """The same spells, repeated (each under the wait, the game moving in between), run out the
     match's allowance: the seat is named, in words that say it was away too often."""
-    fake = FakeMesh([(2.0 * i, 2.0 * i + 1.6) for i in range(7)])
+    fake = AwayInSpells([(2.0 * i, 2.0 * i + 1.6) for i in range(7)])
     clock = time.monotonic()
     await watch(fake, 2.0, 14.0, progress=lambda: int(time.monotonic() - clock))
     assert fake.stopped is not None and fake.stopped.culprit == 1, fake.stopped
