@@ -17,7 +17,9 @@ settings.load_profile("p2pcards")
 
 def pytest_collection_modifyitems(config, items):
     """With pytest-xdist (``./scripts/test`` runs three workers), the mDNS tests on loopback run
-    one after another in one worker: a browse must not see another test's table. The namespace
+    one after another in one worker (``test_discovery*.py``): a browse must not see another
+    test's table (a CI run failed when a spoof test's forged table showed up in the pick test's
+    list). The namespace
     LAN tests (``test_lan.py``) need no such care: each builds its own LAN, with names unique to
     it, in network namespaces of its own (its mDNS never reaches loopback), so they spread over
     the workers. The tests marked ``slow`` (whole matches between processes: ``test_lan.py``,
@@ -26,6 +28,6 @@ def pytest_collection_modifyitems(config, items):
     import pytest
 
     for item in items:
-        if item.path.name == "test_discovery.py":
+        if item.path.name.startswith("test_discovery"):  # every file that announces on loopback
             item.add_marker(pytest.mark.xdist_group("mdns"))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: order kept
