@@ -828,6 +828,10 @@ async def _pick_table(bind: str) -> Any:
         say("Some table is announced more than once under one name: at most one of those "
             "announcements is the host's, the others are wrong or forged. Check the address "
             "and fingerprint with the host.")
+    if any(t.shared > 1 for t in tables):
+        say("One host fingerprint is announced at several places under different names (a "
+            "look-alike name can carry a host's true fingerprint): check the name, address and "
+            "fingerprint with the host.")
     if not sys.stdin.isatty():
         if len(tables) == 1 and tables[0].conflict <= 1:
             return tables[0]

@@ -74,6 +74,7 @@ class TableInfo:
     version: str
     fingerprint: str
     conflict: int = 0  # >1: this many different announcements were heard under this one name
+    shared: int = 0  # >1: this host fingerprint was heard at this many places, under other names
 
     @property
     def address(self) -> str:
@@ -84,7 +85,23 @@ class TableInfo:
         if self.conflict > 1:
             text += (f" [one of {self.conflict} announcements under one name: check the address"
                      " and fingerprint with the host]")
+        elif self.shared > 1:
+            text += (f" [one of {self.shared} places announced with this host's fingerprint under "
+                     "different names: check the name, address and fingerprint with the host]")
         return text
+
+
+def mark_shared_fingerprints(tables: list[TableInfo]) -> list[TableInfo]:
+    """``tables`` with every line marked whose host fingerprint was heard at more than one
+    address and port. Anyone can announce a look-alike name (``alice  FP`` with two spaces, a
+    Cyrillic ``а``) carrying the host's true fingerprint and their own address: under another
+    name it is no conflict of one name, and its fingerprint checks out, so the lines would look
+    alike and unmarked. (A host with two tables open at once is marked too: the person asks.)"""
+    places: dict[str, set[tuple[str, int]]] = {}
+    for t in tables:
+        places.setdefault(t.fingerprint, set()).add((t.host, t.port))
+    return [dataclasses.replace(t, shared=len(places[t.fingerprint]))
+            if len(places[t.fingerprint]) > 1 else t for t in tables]
 
 
 def encode_txt(
@@ -278,7 +295,7 @@ async def browse(
         await browser.async_cancel()
         if owned:
             await aiozc.async_close()
-    return sorted(found, key=lambda t: (t.free == 0, t.name, t.address))
+    return sorted(mark_shared_fingerprints(found), key=lambda t: (t.free == 0, t.name, t.address))
 
 
 def _txt_props(raw: bytes) -> dict[bytes, bytes | None]:
