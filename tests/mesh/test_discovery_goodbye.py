@@ -22,10 +22,9 @@ from protocol.discovery import (
     instance_name,
 )
 from protocol.identity import Identity
-from protocol.mesh import Mesh
 
-from .helpers import identity, run_async
-from .test_discovery_spoof import alice_and_mallory, end
+from .helpers import run_async
+from .test_discovery_spoof import advertised_alice, alice_and_mallory, end
 
 LO = ["127.0.0.1"]
 LOOK = 3.0  # join's look (net.BROWSE_SECONDS)
@@ -124,13 +123,7 @@ async def test_a_forged_goodbye_does_not_hide_the_table(tmp_path, monkeypatch, c
 
     from p2pcards import net
 
-    me = identity(tmp_path, 0)
-    alice = await Mesh.host(me, 3, bind="127.0.0.1", name="alice", hold=True,
-                            game_info={"game": "go-out-girl", "players": 3, "options": {}})
-    ad = await net._advertise(alice, "go-out-girl", 3, me, "127.0.0.1")
-    if ad is None:
-        await alice.close()
-        pytest.skip("zeroconf cannot bind to 127.0.0.1 here")
+    alice, ad, me = await advertised_alice(tmp_path)
     name = instance_name("alice", me.fingerprint)
     where = alice.address.removeprefix("tcp://")
     zc = AsyncZeroconf(interfaces=LO, ip_version=IPVersion.V4Only)

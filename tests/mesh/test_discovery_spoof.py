@@ -37,7 +37,9 @@ async def spoof(name: str, port: int, fp: str, repeat: bool):
     return zc, info, asyncio.create_task(again_and_again())
 
 
-async def alice_and_mallory(tmp_path, mode: str, repeat: bool = False):
+async def advertised_alice(tmp_path):
+    """Alice's table, holding the deal and announced on 127.0.0.1 as ``host`` announces it:
+    (her mesh, the announcement, her identity); the test is skipped where zeroconf cannot bind."""
     from p2pcards import net
 
     me = identity(tmp_path, 0)
@@ -47,6 +49,12 @@ async def alice_and_mallory(tmp_path, mode: str, repeat: bool = False):
     if ad is None:
         await alice.close()
         pytest.skip("zeroconf cannot bind to 127.0.0.1 here")
+    return alice, ad, me
+
+
+async def alice_and_mallory(tmp_path, mode: str, repeat: bool = False):
+
+    alice, ad, me = await advertised_alice(tmp_path)
     name = instance_name("alice", me.fingerprint)
     fp, port = ("ZZZZ-ZZZZ", alice.port) if mode == "fake" else (me.fingerprint, 40999)
     return alice, ad, await spoof(name, port, fp, repeat), name, me.fingerprint
