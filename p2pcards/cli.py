@@ -464,7 +464,7 @@ def demo(
     deck and the end-of-game audit."""
     check_game(game)
     check_level(level)
-    from .net import run_demo
+    from .demo import run_demo
 
     ok = _network_errors(run_demo)(game, players, level)
     if not ok:

@@ -89,9 +89,9 @@ class GameInfo:
 
     def settings_text(self) -> str:
         turn = ("off" if self.turn_time == 0 else
-                f"{_clock(PERSON_TURN)} for a person, {_clock(BOT_TURN)} for a bot"
-                if self.turn_time is None else _clock(self.turn_time))
-        return f"Table settings: turn time {turn}; the table waits {_clock(self.wait)} for an absent player."
+                f"{clock_text(PERSON_TURN)} for a person, {clock_text(BOT_TURN)} for a bot"
+                if self.turn_time is None else clock_text(self.turn_time))
+        return f"Table settings: turn time {turn}; the table waits {clock_text(self.wait)} for an absent player."
 
     @classmethod
     def from_json(cls, d: Any) -> GameInfo:
@@ -304,7 +304,8 @@ def _seconds(x: Any) -> bool:
     return isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x <= 7 * 86400
 
 
-def _clock(seconds: float) -> str:
+def clock_text(seconds: float) -> str:
+    """A span of time as the table says it: "0:40", "2:00", "12 s"."""
     s = int(round(seconds))
     return f"{s // 60}:{s % 60:02d}" if s >= 60 else f"{s} s"
 
@@ -488,7 +489,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 reminded[("unreached", s)] = now
                 how = "" if bot else f"; {_comeback(s)}"
                 say(f"** waiting for {mesh.name_of(s)}: our messages do not reach their program "
-                    f"({_clock(now - since)}){how}")
+                    f"({clock_text(now - since)}){how}")
         if not away:
             reminded = {k: v for k, v in reminded.items() if isinstance(k, tuple)}
             continue
@@ -497,7 +498,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             if now - reminded.get("cut", -1e9) >= REMIND_EVERY:
                 reminded["cut"] = now
                 say(f"** you are cut off from {', '.join(mesh.name_of(s) for s in others)} "
-                    f"({_clock(longest)}); retrying")
+                    f"({clock_text(longest)}); retrying")
             continue
         for s, t in sorted(away.items()):
             if mesh.stopped is not None and s != mesh.stopped.claimed:
@@ -506,21 +507,21 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 verb = "left the table" if s in mesh.left else "was away"
                 if spells.get(s, 1) > 1:  # in spells, coming and going
                     mesh.stop(s, f"{mesh.name_of(s)} kept leaving and coming back: away "
-                              f"{_clock(t)} in all since the game last moved (at most {_clock(wait)})")
+                              f"{clock_text(t)} in all since the game last moved (at most {clock_text(wait)})")
                 else:
-                    mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {_clock(wait)}")
+                    mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {clock_text(wait)}")
                 return
             used = total.get(s, 0.0)
             if used >= allowance:  # every spell under the wait, but again and again
-                mesh.stop(s, f"{mesh.name_of(s)} was away too often: {_clock(used)} in all over "
-                          f"the match (at most {_clock(allowance)}, {ABSENCE_IN_ALL} times the "
-                          f"table's wait of {_clock(wait)})")
+                mesh.stop(s, f"{mesh.name_of(s)} was away too often: {clock_text(used)} in all over "
+                          f"the match (at most {clock_text(allowance)}, {ABSENCE_IN_ALL} times the "
+                          f"table's wait of {clock_text(wait)})")
                 return
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
                 how = "" if bot else f"; {_comeback(s)}"
-                say(f"** waiting for {mesh.name_of(s)} (away {_clock(t)} of at most "
-                    f"{_clock(wait)}; {_clock(used)} of at most {_clock(allowance)} in all this "
+                say(f"** waiting for {mesh.name_of(s)} (away {clock_text(t)} of at most "
+                    f"{clock_text(wait)}; {clock_text(used)} of at most {clock_text(allowance)} in all this "
                     f"match{how})")
 
 
@@ -564,3 +565,32 @@ def load_identity(home: str | None = None) -> Identity:
 
 def fast_timings() -> Timings:
     return Timings.fast()
+
+
+BOTS_FINISH = 10.0  # seconds a finished match's bots get to end by themselves
+BOT_GRACE = 2.0  # seconds a bot told to stop (SIGTERM) gets before it is killed
+
+
+def end_bots(procs: list[subprocess.Popen], grace: float = BOT_GRACE) -> None:
+    """Stop the bot processes we started: SIGTERM, ``grace`` seconds, then SIGKILL; and reap
+    them all (no zombie is left behind)."""
+    for p in procs:
+        if p.poll() is None:
+            with contextlib.suppress(OSError):
+                p.terminate()
+    deadline = time.monotonic() + grace
+    for p in procs:
+        try:
+            p.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(OSError):
+                p.kill()
+            p.wait()
+
+
+async def bots_end(procs: list[subprocess.Popen], seconds: float) -> None:
+    """Give bots up to ``seconds`` to end by themselves (the mesh still answering them)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while any(p.poll() is None for p in procs) and loop.time() < end:
+        await asyncio.sleep(0.1)

@@ -1,4 +1,4 @@
-"""The flows behind ``p2pcards host``, ``join``, ``bot`` and ``demo``."""
+"""The flows behind ``p2pcards host``, ``join`` and ``bot`` (``demo``: ``p2pcards/demo.py``)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from protocol.identity import Identity, data_dir
@@ -20,8 +17,9 @@ from protocol.mesh import JoinFailed, JoinRefused, Mesh, MeshError
 from protocol.transcript import find_transcripts, read_transcript
 
 from .bots.registry import make_bot
+from .checks import checked_address, checked_bind, checked_code, checked_name
 from .engine import ConfigError
-from .lobby import WAIT, GameInfo, _clock, play_seat, spawn_bot
+from .lobby import BOTS_FINISH, WAIT, GameInfo, bots_end, clock_text, end_bots, play_seat, spawn_bot
 from .table import TableResult
 from .ui.text import printable, type_a_number
 
@@ -40,83 +38,6 @@ def hanging(text: str) -> str:
     width = shutil.get_terminal_size().columns
     return "\n".join(textwrap.fill(line, width, subsequent_indent="   ") if len(line) > width
                      else line for line in text.split("\n"))
-
-
-def checked_address(address: str) -> str:
-    """HOST:PORT as the mesh wants it, or a clear error."""
-    from protocol.roster import normalize_address
-
-    try:
-        return normalize_address(address)
-    except ValueError as exc:
-        raise MeshError(f"{exc} (for example 192.168.1.20:41234)") from None
-
-
-WILDCARD = "0.0.0.0"
-
-
-def checked_bind(bind: str) -> str:
-    """What ``--bind`` names, as the mesh binds it: ``0.0.0.0`` (or ``*``) for every interface,
-    an IPv4 address of this machine, or an interface's name, taken as its IPv4 address (so the
-    table hands out an address others can dial, not ``eth0:PORT``); else a clear error that
-    names the value and lists what this machine has."""
-    import ipaddress
-
-    text = bind.strip()
-    if text in (WILDCARD, "*"):
-        return WILDCARD
-    interfaces = _interfaces()
-    try:
-        ip = ipaddress.ip_address(text)
-    except ValueError:
-        ip = None
-    shown = printable(text, newlines=False)[:60]
-    if isinstance(ip, ipaddress.IPv6Address):
-        raise MeshError(f"--bind {shown!r}: IPv6 addresses are not supported; "
-                        f"{_bind_choices(interfaces)}")
-    if ip is not None:
-        ours = {a for addrs in (interfaces or {}).values() for a in addrs}
-        if not ours or ip.is_loopback or str(ip) in ours:
-            return str(ip)  # no interface list to check against: the mesh's bind will tell
-        raise MeshError(f"--bind {shown!r} is not an address of this machine; "
-                        f"{_bind_choices(interfaces)}")
-    if interfaces and text in interfaces:
-        if interfaces[text]:
-            return interfaces[text][0]
-        raise MeshError(f"--bind {shown!r}: that interface has no IPv4 address; "
-                        f"{_bind_choices(interfaces)}")
-    raise MeshError(f"--bind {shown!r} is neither an IP address of this machine nor a network "
-                    f"interface name; {_bind_choices(interfaces)}")
-
-
-def _interfaces() -> dict[str, list[str]] | None:
-    """This machine's network interfaces by name, each with its IPv4 addresses (``None``: the
-    list cannot be read here)."""
-    import socket
-
-    out: dict[str, list[str]] = {}
-    with contextlib.suppress(OSError, AttributeError):
-        out = {name: [] for _, name in socket.if_nameindex()}
-    try:
-        import ifaddr  # zeroconf's own dependency
-
-        adapters = ifaddr.get_adapters()
-    except Exception:  # noqa: BLE001 -- no addresses: an address is left to the mesh to try
-        return out or None
-    for a in adapters:
-        ips = [ip.ip for ip in a.ips if isinstance(ip.ip, str)]
-        for name in dict.fromkeys([a.name, a.nice_name]):  # Windows: a GUID and a nice name
-            out[name] = ips
-    return out
-
-
-def _bind_choices(interfaces: dict[str, list[str]] | None) -> str:
-    if not interfaces:
-        return ("give an IP address of this machine or an interface name, or 0.0.0.0 for every "
-                "interface")
-    seen = [f"{name} ({', '.join(ips) or 'no IPv4 address'})" for name, ips in interfaces.items()]
-    return ("give an IP address of this machine or an interface name (here: "
-            f"{'; '.join(seen)}), or 0.0.0.0 for every interface (the default)")
 
 
 def _code_hint(mesh: Mesh) -> str:
@@ -190,41 +111,12 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
             await mesh.close()
         else:
             if dealt:  # the match is over: the bots compare transcripts and end by themselves
-                await _bots_end(procs, BOTS_FINISH)
+                await bots_end(procs, BOTS_FINISH)
             await mesh.close()
-            _end_bots(procs)  # stopped (SIGTERM, then SIGKILL) and reaped
+            end_bots(procs)  # stopped (SIGTERM, then SIGKILL) and reaped
 
 
 CLOSED_IN_LOBBY = "you closed the table before the deal"
-BOTS_FINISH = 10.0  # seconds a finished match's bots get to end by themselves
-BOT_GRACE = 2.0  # seconds a bot told to stop (SIGTERM) gets before it is killed
-
-
-def _end_bots(procs: list[subprocess.Popen], grace: float = BOT_GRACE) -> None:
-    """Stop the bot processes we started: SIGTERM, ``grace`` seconds, then SIGKILL; and reap
-    them all (no zombie is left behind)."""
-    for p in procs:
-        if p.poll() is None:
-            with contextlib.suppress(OSError):
-                p.terminate()
-    deadline = time.monotonic() + grace
-    for p in procs:
-        try:
-            p.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(OSError):
-                p.kill()
-            p.wait()
-
-
-async def _bots_end(procs: list[subprocess.Popen], seconds: float) -> None:
-    """Give bots up to ``seconds`` to end by themselves (the mesh still answering them)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while any(p.poll() is None for p in procs) and loop.time() < end:
-        await asyncio.sleep(0.1)
-
-
 def _uncancel() -> None:
     task = asyncio.current_task()
     if task is not None:
@@ -462,7 +354,7 @@ def _who(mesh: Mesh) -> list[str]:
         tag = " (you)" if s == mesh.seat else ""
         gone = ""
         if s in mesh.away:
-            since = _clock(max(0.0, now - mesh.away_since.get(s, now)))
+            since = clock_text(max(0.0, now - mesh.away_since.get(s, now)))
             gone = f" — left the table {since} ago" if s in mesh.left else f" — away for {since}"
         lines.append(f"  seat {s + 1}: {mesh.name_of(s)}{tag} [{_fingerprint(mesh, s)}]{gone}")
     return lines
@@ -650,13 +542,13 @@ async def _find_the_others(mesh: Mesh, patience: float) -> None:
             if now - start >= patience:
                 got = ", ".join(seated[s].name for s in answered)
                 raise MeshError(
-                    f"could not reach {who(missing)} within {_clock(patience)}; "
+                    f"could not reach {who(missing)} within {clock_text(patience)}; "
                     f"{got + ' answered' if got else 'nobody answered'}. Your seat is saved: try "
                     "'p2pcards join --resume' again later, once they are back")
             if now >= next_word:
                 next_word = now + (LOOK_EVERY if now - start < 60 else 3 * LOOK_EVERY)
-                say(f"  still looking for {who(missing)}: {_clock(now - start)} of at most "
-                    f"{_clock(patience)} (Ctrl-C stops; your seat stays saved)")
+                say(f"  still looking for {who(missing)}: {clock_text(now - start)} of at most "
+                    f"{clock_text(patience)} (Ctrl-C stops; your seat stays saved)")
             await asyncio.sleep(0.2)
     except (asyncio.CancelledError, KeyboardInterrupt):
         say("Stopped looking for the others; nothing is lost: 'p2pcards join --resume' takes "
@@ -695,28 +587,6 @@ def _over_on_record(me: Identity, home: str | None, address: str,
         return (TableResult(outcome, verdict, 0, text=outcome_words(outcome, names)), names,
                 t.seat)
     return None
-
-
-def checked_name(name: str) -> str:
-    """A name as the table will show it, or a clear error saying what a name may hold."""
-    from protocol.roster import check_name
-
-    try:
-        return check_name(name)
-    except ValueError as exc:
-        raise MeshError(f"{printable(name, newlines=False)!r} cannot be your name: {exc}") from None
-
-
-def checked_code(code: str | None) -> str | None:
-    """A typed table code in its canonical form (``None``: none given), or a clear error."""
-    from protocol.tablecode import normalize_code
-
-    if code is None:
-        return None
-    try:
-        return normalize_code(code)
-    except ValueError as exc:
-        raise MeshError(f"{code!r} is not a table code: {exc}") from None
 
 
 async def _join_or_record(me: Identity, address: str, code: str | None, name: str, bind: str,
@@ -918,121 +788,3 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
         return result
     finally:
         await mesh.close()
-
-
-@dataclass
-class MatchReport:
-    """A local networked match: this process hosts (a bot seat), the others are bot processes."""
-
-    game: str
-    names: list[str]
-    result: TableResult
-    bot_reports: list[dict | None]
-    seating_s: float
-    game_s: float
-    transcript: Path | None = None
-    envelopes: int = 0
-    transcript_bytes: int = 0
-
-    @property
-    def ok(self) -> bool:
-        v = self.result.verdict
-        return bool(v and v.clean) and all(
-            r is not None and (r.get("verdict") or {}).get("clean") and
-            r.get("outcome") == self.result.outcome for r in self.bot_reports)
-
-
-async def local_match(game: str, players: int, level: str, root: Path,
-                      say_: Any = say) -> MatchReport:
-    """Play one match on 127.0.0.1 with ``players - 1`` bot processes; data under ``root``."""
-    info = GameInfo(game, players, {})
-    info.check()
-    t0 = time.perf_counter()
-    procs = []
-    try:
-        me = Identity.load_or_create(str(root / "host"))
-        mesh = await Mesh.host(me, players, game_info=info.to_json(), name="host",
-                               bind="127.0.0.1", home=str(root / "host"))
-        for i in range(1, players):
-            procs.append(spawn_bot(mesh.address.removeprefix("tcp://"), mesh.code or "",
-                                   name=f"bot{i}", level=level, home=root / f"bot{i}",
-                                   quiet=False, extra=["--bind", "127.0.0.1", "--json"]))
-        await mesh.wait_full()
-        t_full = time.perf_counter()
-        result = await play_seat(mesh, make_bot(game, mesh.seat, level, 1), say=say_, bot=True)
-        t_end = time.perf_counter()
-        names = [mesh.name_of(s) for s in range(players)]
-        path = mesh.transcript_path
-        await mesh.close()
-        reports: list[dict | None] = []
-        for p in procs:
-            out, _ = await asyncio.to_thread(p.communicate, timeout=300)
-            lines = [ln for ln in (out or b"").decode().splitlines() if ln.startswith("{")]
-            reports.append(json.loads(lines[-1]) if lines else None)
-        rep = MatchReport(game, names, result, reports, t_full - t0, t_end - t_full, path)
-        if path is not None and path.exists():
-            data = path.read_bytes()
-            rep.transcript_bytes = len(data)
-            rep.envelopes = sum(1 for ln in data.splitlines() if b'"env"' in ln)
-        return rep
-    finally:
-        _end_bots(procs, grace=0.0)
-
-
-def percentile(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
-
-
-def _keep_transcript(path: Path | None) -> Path | None:
-    """Copy the demo host's transcript into the data directory, where 'tables' lists it and
-    'replay' and 'audit' read it (the demo's own files are temporary)."""
-    if path is None or not path.exists():
-        return None
-    dest = data_dir() / "tables" / f"demo-{path.name}"
-    try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, dest)
-    except OSError as exc:
-        say(f"(the demo's transcript was not kept: {exc})")
-        return None
-    return dest
-
-
-async def run_demo(game: str, players: int, level: str) -> bool:
-    """A host (this process, a bot seat) and players-1 bot processes on 127.0.0.1."""
-    root = Path(tempfile.mkdtemp(prefix="p2pcards-demo-"))
-    try:
-        say(f"demo: {game}, {players} peers as separate processes on 127.0.0.1, "
-            f"mental-poker deck, end-of-game audit")
-        m = await local_match(game, players, level, root)
-        r = m.result
-        say("")
-        say(f"Result: {r.text}")
-        say("Audit verdicts (each peer audits the whole game itself):")
-        v = r.verdict
-        say(f"  {m.names[0]:>6} (this process): {v.text(m.names) if v else 'not audited'}")
-        for rep in m.bot_reports:
-            if rep is None:
-                say("  a bot process ended without a report")
-                continue
-            rv = rep.get("verdict") or {}
-            text = "clean" if rv.get("clean") else f"NOT clean: {rv.get('reason')}"
-            say(f"  {rep['name']:>6} (own process):  {text}; same result: "
-                f"{'yes' if rep.get('outcome') == r.outcome else 'NO'}")
-        tm = r.timings
-        lat = r.turn_latencies
-        say("Timings:")
-        say(f"  seating {m.seating_s:.2f} s; game {m.game_s:.2f} s ({r.steps} steps); deck service "
-            f"{tm.get('deck_s', 0):.2f} s; audit {tm.get('audit_s', 0):.2f} s")
-        say(f"  other seats' turns as seen here: median {1000 * percentile(lat, 0.5):.1f} ms, "
-            f"p95 {1000 * percentile(lat, 0.95):.1f} ms")
-        say("All peers agree and the game audits clean." if m.ok else "PROBLEM: see above.")
-        kept = _keep_transcript(m.transcript)
-        if kept is not None:
-            say(f"Saved: {kept}  (p2pcards replay {kept})")
-        return m.ok
-    finally:
-        shutil.rmtree(root, ignore_errors=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from p2pcards.net import local_match, percentile  # noqa: E402
+from p2pcards.demo import local_match, percentile  # noqa: E402
 
 
 async def one(players: int) -> dict:

@@ -91,7 +91,7 @@ def test_a_bind_this_machine_cannot_listen_on_is_refused_in_words(args, bad, why
 def test_an_interface_name_is_taken_as_its_address():
     """--bind lo is taken, as its address: the address the host prints (and hands to the
     players) is 127.0.0.1:PORT, not lo:PORT, which nobody can dial."""
-    from p2pcards.net import checked_bind
+    from p2pcards.checks import checked_bind
 
     assert checked_bind("lo") == "127.0.0.1"
     assert checked_bind("127.0.0.1") == "127.0.0.1"
