@@ -14,24 +14,31 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from rich.cells import cell_len
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
-from textual.geometry import Region, Size
-from textual.reactive import Reactive
-from textual.screen import ModalScreen, Screen
-from textual.strip import Strip
-from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Footer, Input, OptionList, Static
 
 from ..engine import Action, Decide, GameState
 from . import arrange as arrange_ui
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import printable, type_a_number
+from .widgets import (
+    MIN_SIZE,
+    NBSP,
+    STEADY,
+    Left,
+    TableLog,
+    TableOptions,
+    TextScreen,
+    TooSmall,
+    keep_together,
+    too_small_text,
+    wrap_spaces,
+)
 
 HELP = """Playing at the table
 
@@ -48,201 +55,6 @@ HELP = """Playing at the table
   quit  (^Q)    leave the game (Ctrl+C twice does the same)
 
 Press Esc or q to close this page."""
-
-
-NBSP = "\u00a0"
-
-#: Panels of the table that keep the tallest height they have had at the screen's width: a seat
-#: or the shared area growing and shrinking by a line from move to move would otherwise move
-#: everything under it, a new layout and a repaint of the whole screen after a peer's move.
-STEADY = frozenset({"seats", "shared"})
-
-
-def keep_together(line: str, longest: int = 28) -> str:
-    """A status line whose short ``·``-separated parts wrap as units: ``Time ●●●●●●●● (8)`` or
-    ``damage 0`` never split across two lines (long parts still wrap by word)."""
-    parts = (p.replace(" ", NBSP) if len(p) <= longest else p for p in line.split(" · "))
-    return f"{NBSP}· ".join(parts)  # a line may break after a '·', never before one
-
-
-def wrap_spaces(text: str, width: int) -> str:
-    """``text`` wrapped to ``width`` cells by turning ordinary spaces into newlines (the same
-    length, so a styled text keeps its styles); no-break spaces hold words together."""
-    out = list(text)
-    start = 0
-    for line in text.split("\n"):
-        col, last_space = 0, None
-        i = 0
-        for word in line.split(" "):
-            w = cell_len(word)
-            if last_space is not None and col + 1 + w > width:
-                out[start + last_space] = "\n"
-                col = w
-            else:
-                col += (1 if last_space is not None else 0) + w
-            i += len(word)
-            last_space = i
-            i += 1
-        start += len(line) + 1
-    return "".join(out)
-
-
-class TextScreen(ModalScreen[None]):
-    """A page of text (help, rules, a card) over the table; Esc or q closes it."""
-
-    BINDINGS = [Binding("escape", "dismiss", "Close"), Binding("q", "dismiss", "Close"),
-                # a modal screen hides the app's own bindings: leaving works here too
-                Binding("ctrl+c", "interrupt", show=False),
-                Binding("ctrl+q", "app.quit_game", "Quit", show=False)]
-    DEFAULT_CSS = """
-    TextScreen { align: center middle; }
-    TextScreen > VerticalScroll { width: 96%; max-width: 110; height: auto; max-height: 95%;
-                                  border: round $accent; padding: 0 1; background: $panel; }
-    """
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(Text(self.text), id="page")
-
-    def action_dismiss(self) -> None:  # type: ignore[override]
-        self.dismiss(None)
-
-    def action_interrupt(self) -> None:
-        if self.get_selected_text():  # Ctrl+C copies selected text, as on any Textual screen
-            self.action_copy_text()
-        else:
-            self.app.action_interrupt()  # type: ignore[attr-defined]
-
-
-#: The smallest terminal the table is laid out for (columns, rows). Below it, a notice says so in
-#: place of a table with its top line or its input cut off; the table comes back when the window
-#: is enlarged. (``docs/screens/go-out-girl-80x24.svg`` is the table at this size.)
-MIN_SIZE = (80, 24)
-
-
-class TooSmall(Screen[None]):
-    """What a terminal smaller than ``MIN_SIZE`` shows instead of the table: its size, the size
-    the table needs, and whose turn it is (the game goes on underneath)."""
-
-    DEFAULT_CSS = """
-    TooSmall { align: center middle; background: $background; }
-    TooSmall > Static { width: 100%; height: auto; padding: 0 1; text-align: center; }
-    """
-
-    def __init__(self, leave: str) -> None:
-        super().__init__()
-        self.leave = leave
-        self.size_text = ""
-        self.status = ""
-
-    def compose(self) -> ComposeResult:
-        yield Static(self._text(), id="too-small")
-
-    def _text(self) -> Text:
-        text = Text(self.size_text, style="bold")
-        if self.status:
-            text.append(f"\n\n{self.status}")
-        text.append(f"\n\n{self.leave}", style="dim")
-        return text
-
-    def say(self, size_text: str | None = None, status: str | None = None) -> None:
-        if size_text is not None:
-            self.size_text = size_text
-        if status is not None:
-            self.status = status
-        with contextlib.suppress(NoMatches):  # not composed yet: compose shows it
-            self.query_one("#too-small", Static).update(self._text())
-
-
-def too_small_text(width: int, height: int) -> str:
-    return (f"The terminal is {width}×{height}; the table needs at least "
-            f"{MIN_SIZE[0]}×{MIN_SIZE[1]} — enlarge the window.")
-
-
-class TableLog(RichLog):
-    """The game's log. Lines are wrapped to the width when written, so a new width writes them
-    again (a resized terminal never shows a word cut in two).
-
-    A new line changes only the log's scrollable height, which needs no new layout of the
-    screen: Textual's ``virtual_size`` asks for one (every widget arranged and the whole table
-    repainted after every line), so here it repaints the log and its scrollbar only. The
-    scrollbar showing or hiding still lays out the screen (``show_vertical_scrollbar``)."""
-
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
-
-    _line_style: Style | None = None
-
-    def on_mount(self) -> None:
-        # kept scrolled to the end when the log's height changes (your options appear or go)
-        # until the person scrolls back; a new line scrolls to the end again
-        self.anchor()
-
-    def watch_virtual_size(self, size: Size) -> None:
-        if self.is_mounted and self.container_size:
-            self._scroll_update(size)
-            self.refresh()
-
-    def add_lines(self, lines: Sequence[Text]) -> None:
-        """Write ``lines`` and scroll to the end in the same refresh (``RichLog`` scrolls after
-        the next refresh, which paints the log twice for every line written)."""
-        for line in lines:
-            self.write(line, scroll_end=False)
-        if self.auto_scroll and lines:
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        # the widget's style, worked out from its CSS once per paint rather than once per line
-        self._line_style = self.rich_style
-        try:
-            return super().render_lines(crop)
-        finally:
-            self._line_style = None
-
-    def render_line(self, y: int) -> Strip:
-        style = self._line_style
-        if style is None:
-            return super().render_line(y)
-        scroll_x, scroll_y = self.scroll_offset
-        line = self._render_line(scroll_y + y, scroll_x, self.scrollable_content_region.width)
-        return line.apply_style(style)
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._redraw)
-
-    def _redraw(self) -> None:
-        app = self.app
-        try:
-            app._rewrap()  # type: ignore[attr-defined]
-            if app.view is not None:  # type: ignore[attr-defined]
-                app.show(app.view)  # type: ignore[attr-defined]
-        except NoMatches:  # the app is closing: nothing left to redraw
-            pass
-
-
-class TableOptions(OptionList):
-    """The option list. Like the log, a new scrollable height repaints the list and its
-    scrollbar without a second layout of the screen (the list's own height, from its options,
-    is laid out once when they change)."""
-
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
-
-    def watch_virtual_size(self, size: Size) -> None:
-        if self.is_mounted and self.container_size:
-            self._scroll_update(size)
-            self.refresh()
-
-    def clear_options(self) -> TableOptions:
-        super().clear_options()
-        self.refresh(layout=True)  # the list's height comes from its options: none now
-        return self
-
-
-class Left(Exception):
-    """The person left the game (``quit``)."""
 
 
 Driver = Callable[["TableApp"], Awaitable[Any]]
