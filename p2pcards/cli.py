@@ -184,7 +184,11 @@ def _play_screen(game: str, players: int, bots: int, seed: int | None, options: 
     if isinstance(result, Exception):
         raise result
     final = lg.state
-    typer.echo(f"Result: {final.result_text() or 'unfinished'}{saved}")
+    if not final.result_text():  # the table closed by a signal (kill -INT, a terminal hung up)
+        typer.echo(f"Interrupted: the game stopped before its end{saved}. 'p2pcards replay' steps "
+                   "through it.")
+        raise typer.Exit(130)
+    typer.echo(f"Result: {final.result_text()}{saved}")
 
 
 def _position_command(run, json_out: bool, file: str) -> dict:

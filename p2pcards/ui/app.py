@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import signal
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -164,6 +165,29 @@ class TableApp(App[Any]):
         self.set_interval(60.0, self._settle_heap)  # a watcher, or a long wait for your turn
         if self.driver is not None:
             self.run_worker(self._drive(), exclusive=True, name="game")
+        self._catch_signals()
+
+    #: Signals that close the table as ``quit`` does: ``kill``, a terminal window closed (hang-up),
+    #: an interrupt sent from elsewhere (Ctrl+C typed here is a key, see ``action_ctrl_c``).
+    #: Without this a terminal was left in the table's screen mode and a local game read as
+    #: "unfinished".
+    LEAVE_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+    def _catch_signals(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._signals_caught = []
+        for sig in self.LEAVE_SIGNALS:
+            # not in the main thread (some test runners), or a loop without signal support
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.action_quit_game)
+                self._signals_caught.append(sig)
+
+    def _release_signals(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in getattr(self, "_signals_caught", ()):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(sig)
+        self._signals_caught = []
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_later(self._fit)
@@ -227,6 +251,7 @@ class TableApp(App[Any]):
             gc.enable()
 
     def on_unmount(self) -> None:
+        self._release_signals()
         self._release_gc()  # the refresh that would have released it may never come
         if self._heap_frozen:  # back to the collector: another table may follow in this process
             self._heap_frozen = False
