@@ -285,10 +285,8 @@ async def browse(
     found: list[TableInfo] = []
     try:
         await asyncio.sleep(timeout)
+        await _ask_all(aiozc, heard, names)
         for name in sorted(names):
-            info = AsyncServiceInfo(SERVICE_TYPE, name)
-            if await info.async_request(aiozc.zeroconf, 1500):
-                heard.add_info(info)  # what the cache holds now counts as one more answer
             found.extend(t for t in heard.tables(name) if game is None or t.game == game)
     finally:
         aiozc.zeroconf.async_remove_listener(heard)
@@ -296,6 +294,38 @@ async def browse(
         if owned:
             await aiozc.async_close()
     return sorted(mark_shared_fingerprints(found), key=lambda t: (t.free == 0, t.name, t.address))
+
+
+#: After the look, every name heard is asked for its answer at once, all within this many
+#: seconds. They were asked one at a time, 1.5 s each for a name nobody answers for, so a
+#: forger's packet of 200 names (PTR records cost nothing) held ``join`` for five minutes.
+ASK_SECONDS = 1.5
+#: At most this many names are asked; the names whose answer was already heard come first
+#: (an honest host's answer arrives with its name), and every name's answers heard while
+#: looking are listed whether it was asked or not.
+ASK_NAMES = 64
+
+
+async def _ask_all(aiozc: AsyncZeroconf, heard: _Answers, names: set[str]) -> None:
+    """Ask for every name's SRV, TXT and address records together, within ``ASK_SECONDS``;
+    what the cache holds then counts as one more answer under each name."""
+    order = sorted(names, key=lambda n: (n not in heard.srv or n not in heard.txt, n))
+
+    async def ask(name: str) -> None:
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        if await info.async_request(aiozc.zeroconf, ASK_SECONDS * 1000):
+            heard.add_info(info)
+
+    tasks = [asyncio.ensure_future(ask(name)) for name in order[:ASK_NAMES]]
+    if not tasks:
+        return
+    _, pending = await asyncio.wait(tasks, timeout=ASK_SECONDS + 0.5)
+    for t in pending:
+        t.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for t in tasks:
+        if t.done() and not t.cancelled() and t.exception() is not None:
+            log.info("asking for an announcement failed: %s", t.exception())
 
 
 def _txt_props(raw: bytes) -> dict[bytes, bytes | None]:
