@@ -7,7 +7,8 @@
    protocol v2 (every key proof, proof of shuffle and share proof, every commitment). No secret is
    needed and none is revealed; on a transcript that stopped early it says which seat deviated,
    or that none did and where the record stops.
-3. The game: replay every decision as a spectator, fed what the deck opened to everyone -- plus
+3. The game: replay every decision (up to where the record stops, in a game that stopped
+   early) as a spectator, fed what the deck opened to everyone -- plus
    the cards opened to the transcript's owner when its seat journal (``<table>.seat``, next to the
    transcript) is there: then the replay runs on the owner's view. Nobody signs the journal, so it
    is used only as far as the signed record bears it out: its seed must be the one behind the
@@ -213,9 +214,10 @@ def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None) ->
             said += (", this program's own finding at the time; the audit does not find it, "
                      f"and names {who}")
         else:
+            why = (" (the replay up to where the record stops finds no move out of turn or "
+                   "against the rules)" if rep.stopped_early else "")
             said += (", this program's own finding at the time, which the audit's checks do not "
-                     "confirm" + (" (a game that stopped before its end is not replayed)"
-                                  if rep.stopped_early else "") + ": the audit names nobody")
+                     f"confirm{why}: the audit names nobody")
     rep.add("the table stopped", False, f"{reason} ({said})")
 
 
@@ -536,12 +538,16 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
         return
     checked = f"{len(d.outcomes)} operations checked, every proof verified"
     if not v.complete:
+        # a game that stopped early is replayed up to where its signed record stops: a signed
+        # move that breaks the rules before that point names its author as in a finished game
         rep.add("deck audit", True, f"{checked}; no seat deviated")
         rep.add("the game reached its end", False, f"{v.reason} (op {v.op})")
         rep.stopped_early = True
-        return
-    rep.add("deck audit", True, checked)
-    decisions: dict[int, Decision] = {}
+        if not any(o.get("kind") == "key" for o in d.outcomes):
+            return  # the record stops before the key shares: no move can be replayed
+    else:
+        rep.add("deck audit", True, checked)
+    decisions: dict[tuple[int, int], Decision] = {}
     for e in t.entries:
         if e.topic != "game" or e.body is None:
             continue
@@ -554,12 +560,17 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
             rep.add("game messages", False, f"a malformed game message from {_who(names, e.sender)}")
             rep.find(e.sender, "a malformed game message, signed")
             return
-        if step in decisions:
+        if (step, e.sender) in decisions:
             rep.add("game messages", False, f"{_who(names, e.sender)} sent a second action for step {step}")
             rep.find(e.sender, f"a second action for step {step}, signed")
             return
-        decisions[step] = Decision(e.sender, action)
-    ordered = [decisions[k] for k in sorted(decisions)]
+        # another seat's move for the same step is judged by the replay: the one whose turn it
+        # was not is named, wherever the two lie in the file
+        decisions[step, e.sender] = Decision(e.sender, action)
+    keys = sorted(decisions)
+    ordered = [decisions[k] for k in keys]
+    steps = [step for step, _ in keys]
+    partial = rep.stopped_early
     outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random")]
     events = _events(outs)
     verdict = None
@@ -568,8 +579,10 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
             reorders = _Reorders(params, deck_msgs, d.outcomes, t.seat, journal.seed)
             verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
                              events, viewer=t.seat,
-                             fill=_checked_filler(reorders, journal.orders, outs))
-            if verdict.clean and reorders.orders_used < len(journal.orders):
+                             fill=_checked_filler(reorders, journal.orders, outs),
+                             steps=steps, partial=partial)
+            if verdict.clean and not verdict.stopped and \
+                    reorders.orders_used < len(journal.orders):
                 raise _JournalMismatch(
                     f"it holds {len(journal.orders) - reorders.orders_used} arrangement(s) the "
                     "owner never signed")
@@ -582,10 +595,16 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
                     f"match {names[t.seat] or 'the owner'}'s signed messages")
     if verdict is None:
         verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
-                         events, viewer=SPECTATOR)
+                         events, viewer=SPECTATOR, steps=steps, partial=partial)
     rep.verdict = verdict
     who = "a spectator" if owner is None else f"{names[t.seat] or 'the owner'}'s view"
-    if verdict.clean:
+    if verdict.clean and verdict.stopped:
+        detail = (f"replayed as {who} up to step {verdict.step}, where the signed record stops; "
+                  "every move before it checks out")
+    elif verdict.clean and partial:  # the moves reach the game's end; the deck's end step does not
+        detail = (f"{len(ordered)} decisions replayed as {who}; every move checks out; "
+                  f"result: {outcome_words(verdict.outcome, names)}")
+    elif verdict.clean:
         detail = (f"{len(ordered)} decisions replayed as {who}; "
                   f"result: {outcome_words(verdict.outcome, names)}")
         rep.end_reached = True
@@ -593,4 +612,6 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
         detail = verdict.text(names)
         if verdict.culprit is not None and 0 <= verdict.culprit < len(names):
             rep.find(verdict.culprit, f"the replay of the game: {verdict.reason}")
-    rep.add("game replayed on what the deck opened", verdict.clean, detail)
+    what = "game replayed on what the deck opened" + (
+        ", up to where the record stops" if partial else "")
+    rep.add(what, verdict.clean, detail)
