@@ -26,9 +26,11 @@ The verdict is one of three (``TranscriptAudit.status``), and always comes from 
   proof or the audit's own checks find it; or a game that stopped before its end, where the audit
   names nobody unless its checks find somebody.
 - *damaged record*: the file holds what its signed record does not support -- a line that fails
-  its signature or chain, a ``fault`` line whose proof does not verify, a ``stop`` line beside a
-  record that reached its end with every check passing. Nobody is blamed on such a line. (A seat
-  the signed record itself finds at fault is still named: *NOT clean* then, with a note.)
+  its signature or chain, a ``fault`` line whose proof does not verify, a ``stop`` line without
+  its stopper's signed stop beside a record that reached its end with every check passing. Nobody
+  is blamed on such a line. (A seat the signed record itself finds at fault is still named: *NOT
+  clean* then, with a note.) A stop line that holds the stopper's signed stop there is a stop
+  after the game: *clean*, saying who stopped, blaming nobody.
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ class TranscriptAudit:
     end_reached: bool = False  # the signed record plays the game to its end, replayed clean
     judged: list[str] = field(default_factory=list)  # faults the audit cannot re-check, in words
     journal_damaged: bool = False  # the owner's seat journal does not match the record: not used
+    stopped_after: int | None = None  # the seat whose signed stop came after a clean, whole game
 
     @property
     def culprit(self) -> int | None:
@@ -114,6 +117,9 @@ class TranscriptAudit:
 
     def verdict_words(self) -> str:
         status = self.status
+        if status == CLEAN and self.stopped_after is not None:
+            return (f"clean: the game was played to its end; then {_who(self.names, self.stopped_after)} "
+                    "stopped the table (their signed stop, above), which blames nobody")
         if status == CLEAN:
             return "clean"
         names = self.names
@@ -178,12 +184,16 @@ def _who(names: list[str], seat: object) -> str:
     return f"an unknown sender ({seat!r:.20})"
 
 
-def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None) -> None:
+def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None,
+                unsigned: str | None = "it holds no signed stop") -> None:
     """The recorded stop, in the words the screen showed, weighed against the signed record. Its
     culprit is what this program recorded at the time (a seat only when it saw the deviation
     itself or checked a proof; another peer's bare word is kept as that peer's claim); the audit
     names a seat only when its own checks or a verified proof find it. Beside a signed record
-    that reached its end with every check passing, the line is not borne out by the record."""
+    that reached its end with every check passing, a line holding its stopper's signed stop
+    (``unsigned`` is None) is a stop after the game: that seat's own act, which changes nothing
+    in the game and blames nobody (an honest program stops so when a message of the game's end
+    did not reach it); a line without one is not borne out by the record."""
     names = rep.names
     reason = printable(str(stop.get("reason", "")), newlines=False)[:500]
     culprit, claimed = stop.get("culprit"), stop.get("claimed")
@@ -199,11 +209,26 @@ def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None) ->
         said = "no culprit recorded"
     clean_end = _signed_record_clean(rep)
     where = "the line" if line is None else f"line {line}"
+    by = stop.get("by")
+    if clean_end and unsigned is None and culprit is None:
+        rep.stopped_after = by
+        rep.add("the table stopped", True,
+                f"{reason} ({said}). After the game: the signed record holds the whole game with "
+                f"every check passing, and {_who(names, by)} signed this stop: it came once the "
+                "game was played and changes nothing in it; nobody is blamed on it")
+        return
+    if clean_end and unsigned is None:
+        rep.add("the table stopped", False,
+                f"{reason} ({said}, this program's own finding at the time, after the game: "
+                f"{_who(names, by)} signed this stop, but the signed record holds the whole game "
+                "with every check passing, so the audit's checks do not confirm it: the audit "
+                "names nobody)")
+        return
     if clean_end:
-        detail = (f"{reason} ({said}). Not borne out by the record: {where} is not signed, and the "
-                  "signed record shows the game played to its end with every check passing (the "
-                  "file is damaged or was edited, or the stop came after the game); nobody is "
-                  "blamed on it")
+        detail = (f"{reason} ({said}). Not borne out by the record: {where} is not signed "
+                  f"({unsigned}), and the signed record shows the game played to its end with "
+                  "every check passing (the file is damaged or was edited); nobody is blamed "
+                  "on it")
         rep.add("the table stopped", False, detail, damaged=True)
         return
     if culprit is not None:
@@ -485,7 +510,7 @@ def audit_transcript(path: str) -> TranscriptAudit:
     _audit_game(rep, t, path)
     _judged_checks(rep)
     if t.stop is not None:
-        _stop_check(rep, t.stop, t.stop_line)
+        _stop_check(rep, t.stop, t.stop_line, t.stop_unsigned)
     return rep
 
 
