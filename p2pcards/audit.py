@@ -7,7 +7,8 @@
    protocol v2 (every key proof, proof of shuffle and share proof, every commitment). No secret is
    needed and none is revealed; on a transcript that stopped early it says which seat deviated,
    or that none did and where the record stops.
-3. The game: replay every decision as a spectator, fed what the deck opened to everyone -- plus
+3. The game: replay every decision (up to where the record stops, in a game that stopped
+   early) as a spectator, fed what the deck opened to everyone -- plus
    the cards opened to the transcript's owner when its seat journal (``<table>.seat``, next to the
    transcript) is there: then the replay runs on the owner's view. Nobody signs the journal, so it
    is used only as far as the signed record bears it out: its seed must be the one behind the
@@ -25,9 +26,11 @@ The verdict is one of three (``TranscriptAudit.status``), and always comes from 
   proof or the audit's own checks find it; or a game that stopped before its end, where the audit
   names nobody unless its checks find somebody.
 - *damaged record*: the file holds what its signed record does not support -- a line that fails
-  its signature or chain, a ``fault`` line whose proof does not verify, a ``stop`` line beside a
-  record that reached its end with every check passing. Nobody is blamed on such a line. (A seat
-  the signed record itself finds at fault is still named: *NOT clean* then, with a note.)
+  its signature or chain, a ``fault`` line whose proof does not verify, a ``stop`` line without
+  its stopper's signed stop beside a record that reached its end with every check passing. Nobody
+  is blamed on such a line. (A seat the signed record itself finds at fault is still named: *NOT
+  clean* then, with a note.) A stop line that holds the stopper's signed stop there is a stop
+  after the game: *clean*, saying who stopped, blaming nobody.
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ class TranscriptAudit:
     end_reached: bool = False  # the signed record plays the game to its end, replayed clean
     judged: list[str] = field(default_factory=list)  # faults the audit cannot re-check, in words
     journal_damaged: bool = False  # the owner's seat journal does not match the record: not used
+    stopped_after: int | None = None  # the seat whose signed stop came after a clean, whole game
 
     @property
     def culprit(self) -> int | None:
@@ -113,6 +117,9 @@ class TranscriptAudit:
 
     def verdict_words(self) -> str:
         status = self.status
+        if status == CLEAN and self.stopped_after is not None:
+            return (f"clean: the game was played to its end; then {_who(self.names, self.stopped_after)} "
+                    "stopped the table (their signed stop, above), which blames nobody")
         if status == CLEAN:
             return "clean"
         names = self.names
@@ -177,12 +184,16 @@ def _who(names: list[str], seat: object) -> str:
     return f"an unknown sender ({seat!r:.20})"
 
 
-def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None) -> None:
+def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None,
+                unsigned: str | None = "it holds no signed stop") -> None:
     """The recorded stop, in the words the screen showed, weighed against the signed record. Its
     culprit is what this program recorded at the time (a seat only when it saw the deviation
     itself or checked a proof; another peer's bare word is kept as that peer's claim); the audit
     names a seat only when its own checks or a verified proof find it. Beside a signed record
-    that reached its end with every check passing, the line is not borne out by the record."""
+    that reached its end with every check passing, a line holding its stopper's signed stop
+    (``unsigned`` is None) is a stop after the game: that seat's own act, which changes nothing
+    in the game and blames nobody (an honest program stops so when a message of the game's end
+    did not reach it); a line without one is not borne out by the record."""
     names = rep.names
     reason = printable(str(stop.get("reason", "")), newlines=False)[:500]
     culprit, claimed = stop.get("culprit"), stop.get("claimed")
@@ -198,11 +209,26 @@ def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None) ->
         said = "no culprit recorded"
     clean_end = _signed_record_clean(rep)
     where = "the line" if line is None else f"line {line}"
+    by = stop.get("by")
+    if clean_end and unsigned is None and culprit is None:
+        rep.stopped_after = by
+        rep.add("the table stopped", True,
+                f"{reason} ({said}). After the game: the signed record holds the whole game with "
+                f"every check passing, and {_who(names, by)} signed this stop: it came once the "
+                "game was played and changes nothing in it; nobody is blamed on it")
+        return
+    if clean_end and unsigned is None:
+        rep.add("the table stopped", False,
+                f"{reason} ({said}, this program's own finding at the time, after the game: "
+                f"{_who(names, by)} signed this stop, but the signed record holds the whole game "
+                "with every check passing, so the audit's checks do not confirm it: the audit "
+                "names nobody)")
+        return
     if clean_end:
-        detail = (f"{reason} ({said}). Not borne out by the record: {where} is not signed, and the "
-                  "signed record shows the game played to its end with every check passing (the "
-                  "file is damaged or was edited, or the stop came after the game); nobody is "
-                  "blamed on it")
+        detail = (f"{reason} ({said}). Not borne out by the record: {where} is not signed "
+                  f"({unsigned}), and the signed record shows the game played to its end with "
+                  "every check passing (the file is damaged or was edited); nobody is blamed "
+                  "on it")
         rep.add("the table stopped", False, detail, damaged=True)
         return
     if culprit is not None:
@@ -213,9 +239,10 @@ def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None) ->
             said += (", this program's own finding at the time; the audit does not find it, "
                      f"and names {who}")
         else:
+            why = (" (the replay up to where the record stops finds no move out of turn or "
+                   "against the rules)" if rep.stopped_early else "")
             said += (", this program's own finding at the time, which the audit's checks do not "
-                     "confirm" + (" (a game that stopped before its end is not replayed)"
-                                  if rep.stopped_early else "") + ": the audit names nobody")
+                     f"confirm{why}: the audit names nobody")
     rep.add("the table stopped", False, f"{reason} ({said})")
 
 
@@ -483,7 +510,7 @@ def audit_transcript(path: str) -> TranscriptAudit:
     _audit_game(rep, t, path)
     _judged_checks(rep)
     if t.stop is not None:
-        _stop_check(rep, t.stop, t.stop_line)
+        _stop_check(rep, t.stop, t.stop_line, t.stop_unsigned)
     return rep
 
 
@@ -536,12 +563,16 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
         return
     checked = f"{len(d.outcomes)} operations checked, every proof verified"
     if not v.complete:
+        # a game that stopped early is replayed up to where its signed record stops: a signed
+        # move that breaks the rules before that point names its author as in a finished game
         rep.add("deck audit", True, f"{checked}; no seat deviated")
         rep.add("the game reached its end", False, f"{v.reason} (op {v.op})")
         rep.stopped_early = True
-        return
-    rep.add("deck audit", True, checked)
-    decisions: dict[int, Decision] = {}
+        if not any(o.get("kind") == "key" for o in d.outcomes):
+            return  # the record stops before the key shares: no move can be replayed
+    else:
+        rep.add("deck audit", True, checked)
+    decisions: dict[tuple[int, int], Decision] = {}
     for e in t.entries:
         if e.topic != "game" or e.body is None:
             continue
@@ -554,12 +585,17 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
             rep.add("game messages", False, f"a malformed game message from {_who(names, e.sender)}")
             rep.find(e.sender, "a malformed game message, signed")
             return
-        if step in decisions:
+        if (step, e.sender) in decisions:
             rep.add("game messages", False, f"{_who(names, e.sender)} sent a second action for step {step}")
             rep.find(e.sender, f"a second action for step {step}, signed")
             return
-        decisions[step] = Decision(e.sender, action)
-    ordered = [decisions[k] for k in sorted(decisions)]
+        # another seat's move for the same step is judged by the replay: the one whose turn it
+        # was not is named, wherever the two lie in the file
+        decisions[step, e.sender] = Decision(e.sender, action)
+    keys = sorted(decisions)
+    ordered = [decisions[k] for k in keys]
+    steps = [step for step, _ in keys]
+    partial = rep.stopped_early
     outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random")]
     events = _events(outs)
     verdict = None
@@ -568,8 +604,10 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
             reorders = _Reorders(params, deck_msgs, d.outcomes, t.seat, journal.seed)
             verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
                              events, viewer=t.seat,
-                             fill=_checked_filler(reorders, journal.orders, outs))
-            if verdict.clean and reorders.orders_used < len(journal.orders):
+                             fill=_checked_filler(reorders, journal.orders, outs),
+                             steps=steps, partial=partial)
+            if verdict.clean and not verdict.stopped and \
+                    reorders.orders_used < len(journal.orders):
                 raise _JournalMismatch(
                     f"it holds {len(journal.orders) - reorders.orders_used} arrangement(s) the "
                     "owner never signed")
@@ -582,10 +620,16 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
                     f"match {names[t.seat] or 'the owner'}'s signed messages")
     if verdict is None:
         verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
-                         events, viewer=SPECTATOR)
+                         events, viewer=SPECTATOR, steps=steps, partial=partial)
     rep.verdict = verdict
     who = "a spectator" if owner is None else f"{names[t.seat] or 'the owner'}'s view"
-    if verdict.clean:
+    if verdict.clean and verdict.stopped:
+        detail = (f"replayed as {who} up to step {verdict.step}, where the signed record stops; "
+                  "every move before it checks out")
+    elif verdict.clean and partial:  # the moves reach the game's end; the deck's end step does not
+        detail = (f"{len(ordered)} decisions replayed as {who}; every move checks out; "
+                  f"result: {outcome_words(verdict.outcome, names)}")
+    elif verdict.clean:
         detail = (f"{len(ordered)} decisions replayed as {who}; "
                   f"result: {outcome_words(verdict.outcome, names)}")
         rep.end_reached = True
@@ -593,4 +637,6 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
         detail = verdict.text(names)
         if verdict.culprit is not None and 0 <= verdict.culprit < len(names):
             rep.find(verdict.culprit, f"the replay of the game: {verdict.reason}")
-    rep.add("game replayed on what the deck opened", verdict.clean, detail)
+    what = "game replayed on what the deck opened" + (
+        ", up to where the record stops" if partial else "")
+    rep.add(what, verdict.clean, detail)

@@ -25,6 +25,9 @@ class Verdict:
     step: int | None = None
     outcome: dict[str, Any] | None = None
     details: list[str] = field(default_factory=list)
+    #: ``partial`` replay: the record ran out before the game's end, every move before checking
+    #: out (``clean`` then, with no outcome)
+    stopped: bool = False
 
     def text(self, names: Sequence[str] | None = None) -> str:
         if self.clean:
@@ -38,13 +41,20 @@ class Verdict:
 def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence[Decision],
            outcomes: Sequence[Event], *, expected_outcome: dict[str, Any] | None = None,
            viewer: int | None = None,
-           fill: Callable[[int, GameState, Request, Event], Event] | None = None) -> Verdict:
+           fill: Callable[[int, GameState, Request, Event], Event] | None = None,
+           steps: Sequence[int] | None = None, partial: bool = False) -> Verdict:
     """Replay ``decisions`` and the full-information ``outcomes`` (in request order) from a new
     game. The outcome of a ``Shuffle(by=seat)`` may carry the arranged values; any malformed or
     missing entry is reported as a verdict, never raised. ``viewer``: replay on that seat's view
     (or ``SPECTATOR``'s) with the events that view received; ``None``: the full-information copy.
     ``fill(index, state, request, event)`` may complete outcome ``index`` before it is applied
-    (e.g. the values of a seat's own arrangement, which no deck record holds)."""
+    (e.g. the values of a seat's own arrangement, which no deck record holds).
+
+    ``steps``: the game step each decision was signed for (ascending; several senders may share
+    one). A move for a step where another seat is to decide, or nobody is (the deck is at work),
+    is its sender's, named out of turn wherever it lies in the record. ``partial``: the record
+    stops before the game's end (a stopped table): running out of it is where the replay stops,
+    naming nobody (``Verdict(True, stopped=True)``); every move before is checked as usual."""
     state: GameState = new_game(game, players, options)
     if viewer is not None:
         state = state.view(viewer)
@@ -52,8 +62,25 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
     step = 0
     try:
         while (req := state.pending()) is not None:
+            if steps is not None and di < len(decisions) and steps[di] <= step:
+                # moves signed for this step: only the seat to decide may send one
+                player = req.player if isinstance(req, Decide) else None
+                at = [i for i in range(di, len(decisions)) if steps[i] == step] \
+                    if steps[di] == step else [di]
+                wrong = [i for i in at if decisions[i].player != player]
+                if steps[di] < step:  # a step the game has passed: not a step to act at
+                    return Verdict(False, decisions[di].player,
+                                   f"sent a move for step {steps[di]}, a step already played",
+                                   steps[di])
+                if wrong:
+                    where = (f"seat {player + 1} was to decide" if player is not None
+                             else "nobody was to decide: the deck was at work")
+                    return Verdict(False, decisions[wrong[0]].player,
+                                   f"acted out of turn ({where})", step)
             if isinstance(req, Decide):
-                if di >= len(decisions):
+                if di >= len(decisions) or (steps is not None and steps[di] != step):
+                    if partial:
+                        return Verdict(True, None, "the record stops here", step, stopped=True)
                     return Verdict(False, req.player, "the record ends before the game does", step)
                 d = decisions[di]
                 di += 1
@@ -68,6 +95,8 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
                     return Verdict(False, d.player, f"malformed action ({exc})", step)
             else:
                 if oi >= len(outcomes):
+                    if partial:
+                        return Verdict(True, None, "the record stops here", step, stopped=True)
                     return Verdict(False, None, "the deck record ends before the game does", step)
                 ev = outcomes[oi]
                 if fill is not None:

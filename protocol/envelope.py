@@ -52,6 +52,7 @@ from .identity import Identity, verify
 VERSION = 1
 GENESIS = "0" * 64
 ENV_DOMAIN = b"p2pcards/v1/env\n"
+CTL_DOMAIN = b"p2pcards/v1/ctl\n"  # the mesh's control messages (a stop: kept in a transcript)
 BOX_DOMAIN = b"p2pcards/v1/box\n"
 MAX_TOPIC = 64
 

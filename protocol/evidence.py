@@ -11,7 +11,17 @@ not follow). A transcript is exactly such a forwarder; there is no second checke
 
 from __future__ import annotations
 
-from .envelope import EnvelopeError, Message, check_foreign, equivocation_of, is_int
+from .envelope import (
+    CTL_DOMAIN,
+    EnvelopeError,
+    Message,
+    canonical,
+    check_foreign,
+    equivocation_of,
+    is_int,
+    unb64,
+)
+from .identity import verify
 
 
 def check_fault(rec: Message, table: str, seats: int, keys: dict[int, bytes]) -> str | None:
@@ -50,4 +60,34 @@ def check_fault(rec: Message, table: str, seats: int, keys: dict[int, bytes]) ->
     if equivocation_of(a, ha, b, hb) is None:
         return ("its two messages are no proof: they are the same message, or two that can "
                 "both come from an honest program (different places in its chain)")
+    return None
+
+
+def check_stop(rec: Message, table: str, seats: int, owner: int, keys: dict[int, bytes]
+               ) -> str | None:
+    """``None`` if the stop line ``rec`` holds its stopper's signed stop (``signed``: the control
+    message the seat ``by`` signed, to this transcript's owner or, for the owner's own stop,
+    from it), else why not, in words. The signature shows only that ``by`` stopped the table
+    and what it said; what it claimed is its word, for the audit to weigh."""
+    msg, by = rec.get("signed"), rec.get("by")
+    if not isinstance(msg, dict):
+        return "it holds no signed stop"
+    frm, to = msg.get("from"), msg.get("to")
+    if msg.get("t") != "stop" or msg.get("table") != table:
+        return "its signed message is not a stop of this table"
+    if not (is_int(frm) and 0 <= frm < seats and frm in keys) or frm != by:
+        return "its signed stop is not from the seat the line says stopped the table"
+    if not (to == owner or frm == owner) or not is_int(to):
+        return "its signed stop was sent to another seat, by another"
+    try:
+        sig = unb64(msg.get("sig"), "signature")
+    except ValueError:
+        return "its signed stop has no readable signature"
+    unsigned = {k: v for k, v in msg.items() if k != "sig"}
+    try:
+        data = CTL_DOMAIN + canonical(unsigned)
+    except (TypeError, ValueError):
+        return "its signed stop cannot be read"
+    if not verify(keys[frm], sig, data):
+        return "its signed stop's signature does not verify"
     return None

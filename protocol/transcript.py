@@ -14,7 +14,8 @@ acted on. Records, by ``type``:
 - ``note``: ``key``/``value`` saved by the local table for its own recovery (never sent).
 - ``fault``: proof that a peer misbehaved (``seat``, ``reason``, ``first``/``second`` envelopes).
 - ``stop``: the table stopped (``culprit``, ``reason``, ``by``, ``claimed``), as this program saw
-  it at the time.
+  it at the time, with ``signed``: the stop message seat ``by`` signed (sent to this seat, or
+  this seat's own, to the first other seat).
 - ``end``: the game finished (``result``).
 
 ``read_transcript`` verifies every signature and every sender's chain and returns the messages,
@@ -23,7 +24,8 @@ this program's own and not signed, so they are no evidence of what a peer did: a
 counts only when the signed envelopes it holds prove it (``protocol.evidence``: the checks a live
 program runs on evidence handed to it); one that does not is kept in ``unverified`` with its line, and
 never blames the seat it names. A ``stop`` is the program's record of the stop it saw, for the
-audit to weigh against the signed record.
+audit to weigh against the signed record; its ``signed`` message, when its signature checks
+(``stop_unsigned`` is None), shows that seat ``by`` really stopped the table.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from .envelope import (
     open_box,
     parse_canonical,
 )
-from .evidence import check_fault
+from .evidence import check_fault, check_stop
 from .identity import Identity, data_dir, ensure_dir, public_key_from_hex
 from .params import MAX_SEATS
 from .roster import Member
@@ -150,6 +152,8 @@ class Transcript:
     unverified: list[Unverified] = field(default_factory=list)
     stop: Message | None = None  # this program's record of the stop that ended the table, if one did
     stop_line: int | None = None
+    # why the stop line does not hold its stopper's signed stop (``protocol.evidence``), or None
+    stop_unsigned: str | None = None
     result: Any = None
     finished: bool = False
     torn_tail: bool = False
@@ -253,6 +257,7 @@ def read_transcript(
                 t.unverified.append(Unverified(n, rec.get("seat"), why))
         elif kind == "stop":
             t.stop, t.stop_line = rec, n
+            t.stop_unsigned = check_stop(rec, t.table, t.seats, t.seat, keys)
         elif kind == "end":
             t.finished = True
             t.result = rec.get("result")

@@ -572,17 +572,23 @@ class ChainMixin:
         reason = reason[:500]
         self._stop_payload = {"culprit": culprit, "reason": reason, "proof": list(proof),
                               "heads": [self.verifier.chains[s].seq for s in range(self.seats)]}
-        self._set_stopped(TableStop(culprit, reason, self.seat))
-        for s in self._members:
-            if s != self.seat:
-                self._send_ctl(s, "stop", self._stop_payload)
+        # signed before the record is written: the record keeps one copy as this seat's signed
+        # word (the audit checks it), then every copy goes out
+        out = [self._sign_ctl(s, "stop", self._stop_payload) for s in self._members
+               if s != self.seat]
+        self._set_stopped(TableStop(culprit, reason, self.seat), signed=out[0] if out else None)
+        for msg in out:
+            self._send_signed_ctl(msg["to"], msg)
 
-    def _set_stopped(self, st: TableStop, notify: bool = True) -> None:
+    def _set_stopped(self, st: TableStop, notify: bool = True,
+                     signed: Message | None = None) -> None:
         self.stopped = st
         who = None if st.by is None else self.name_of(st.by)
         rec: Message = {"type": "stop", "culprit": st.culprit, "reason": st.reason, "by": st.by}
         if st.claimed is not None:
             rec["claimed"] = st.claimed
+        if signed is not None:  # the stopper's signed stop (``by``'s): its word, not a forgery
+            rec["signed"] = signed
         self._write(rec)
         self._emit(
             MeshEvent(
@@ -616,7 +622,8 @@ class ChainMixin:
         stopper = self.name_of(seat)
         if culprit is None:
             self._stop_payload = {"culprit": None, "reason": reason, "proof": []}
-            self._set_stopped(TableStop(None, f"{stopper} stopped the table: {reason}", seat))
+            self._set_stopped(TableStop(None, f"{stopper} stopped the table: {reason}", seat),
+                              signed=msg)
             return
         # An unproven stop naming a seat: that program's word, which this one cannot check. It is
         # recorded and shown as the stopper's claim, and no seat is recorded as the culprit on it
@@ -634,7 +641,7 @@ class ChainMixin:
         # forwarded to a peer that missed it as the stopper's claim, never in our own name
         self._stop_payload = {"culprit": None, "proof": [], "reason": (
             f"{stopper} stopped the table, naming {self.name_of(culprit)} without proof: {reason}")}
-        self._set_stopped(TableStop(None, text, seat, claimed=culprit))
+        self._set_stopped(TableStop(None, text, seat, claimed=culprit), signed=msg)
         # what the stopper had accepted from each author when it stopped (its word too) is asked
         # for at once: in the claim's window this program reads it (channel.recv), so a
         # deviation the stopper saw is seen here by this program's own checks, even if it was

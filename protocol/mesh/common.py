@@ -14,6 +14,9 @@ import zmq
 from zmq.utils import z85
 
 from ..envelope import (
+    CTL_DOMAIN as CTL_DOMAIN,  # defined beside ENV_DOMAIN: a transcript checks a signed stop
+)
+from ..envelope import (
     Message,
     canonical,
 )
@@ -36,7 +39,6 @@ class _OneLine(logging.Filter):
 log.addFilter(_OneLine())
 
 MESH_VERSION = 2
-CTL_DOMAIN = b"p2pcards/v1/ctl\n"
 HS_DOMAIN = b"p2pcards/v1/hs\n"
 K_HS, K_CTL, K_ENV, K_RELAY = b"hs", b"ctl", b"env", b"relay"
 MAX_FRAME = 512 * 1024  # bytes in one frame: a peer sending a larger one is disconnected

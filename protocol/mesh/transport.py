@@ -118,6 +118,14 @@ class TransportMixin:
                 log.debug("seat %d: send failed: %s", self.seat, exc)
 
     def _send_ctl(self, seat: int, t: str, payload: Message) -> None:
+        self._send_signed_ctl(seat, self._sign_ctl(seat, t, payload))
+
+    def _send_signed_ctl(self, seat: int, msg: Message) -> None:
+        self._send_frames(seat, [K_CTL, canonical(msg)])
+
+    def _sign_ctl(self, seat: int, t: str, payload: Message) -> Message:
+        """A control message to ``seat``, signed; sent by ``_send_signed_ctl`` (a stop is kept
+        in the transcript as signed before it is sent)."""
         assert not {"t", "table", "from", "to", "sess", "boot", "ctr", "sig"} & set(payload)
         self._ctr += 1
         msg = {
@@ -131,7 +139,7 @@ class TransportMixin:
             **payload,
         }
         msg["sig"] = b64(self.identity.sign(CTL_DOMAIN + canonical(msg)))
-        self._send_frames(seat, [K_CTL, canonical(msg)])
+        return msg
 
     def _write(self, record: Message) -> None:
         if self.transcript is not None and not self.transcript.closed:
