@@ -298,9 +298,12 @@ class PublicDeck:
     def check_key(self, seat: int, body: dict[str, Any]) -> Point:
         c = Check(seat, 0, "key")
         if c.hex32(body["desc"], "desc") != self.p.digest:
-            # the seat was told another game than this seat: the host seated them
-            raise Equivocation(0, "key", f"seat {seat} plays another game description than this "
-                               "seat: the host (seat 0) seated them at different games", 0, seat)
+            # the seat was told another game than this seat: the host seated them at different
+            # games, or the message lies. Nothing signed says which (the host's signature over the
+            # other description would), so nobody is named (SPEC.md 5.2)
+            raise Equivocation(None, "key", f"seat {seat + 1} plays another game description than "
+                               "this seat: the host told one of them another game, or that seat's "
+                               "message lies; nothing signed says which, so nobody is named", 0, seat)
         y = c.point(body["y"], "y")
         if y in [v for i, v in enumerate(self.ys) if i != seat]:
             raise c.fail("the key share repeats another seat's")
@@ -331,17 +334,17 @@ class PublicDeck:
         return outs, {"prev": inp.hex(), "cts": [pf.ct_to_json(ct) for ct in outs], "proof": proof}
 
     def check_prev(self, c: Check, body: dict[str, Any], inp: bytes, provable: bool) -> None:
-        """``prev`` must name the input this seat holds. A mismatch is the sender's fault when
-        this seat itself published that input (``provable``, or an auditor's record); otherwise
-        someone may have sent different messages to different seats: the mesh's proof of
-        equivocation names who, and the deck names nobody."""
+        """``prev`` must name the input this seat holds, which is public: every message it was
+        built from was broadcast and signed. A mismatch names the sender (SPEC.md 5.3): at once
+        when this seat itself published that input (``provable``, or an auditor's record);
+        otherwise with ``confirm``, for the table to give the mesh its grace first -- only a seat
+        that sent the two seats different copies of an earlier message (an equivocation, which
+        the mesh proves) could explain it, and that proof names the equivocator instead."""
         if c.hex32(body["prev"], "prev") == inp:
             return
-        if provable:
-            raise c.fail("prev does not name the vector this step must take as input")
-        raise Equivocation(None, c.step, f"seat {c.seat} works on another input than this seat "
-                           "holds: a seat sent different messages to different seats (the mesh "
-                           "names it)", c.op, c.seat)
+        exc = c.fail("prev does not name the vector this step must take as input")
+        exc.confirm = not provable
+        raise exc
 
     def check_shuffle(self, op: int, seat: int, cur: Sequence[Ciphertext], body: dict[str, Any],
                       provable: bool = True) -> list[Ciphertext]:
