@@ -9,7 +9,7 @@ class DeckError(Exception):
 
     def __init__(self, peer: int | None, step: str, reason: str, op: int | None = None, *,
                  confirm: bool = False) -> None:
-        who = "unknown seat" if peer is None else f"seat {peer}"
+        who = "unknown seat" if peer is None else f"seat {peer + 1}"
         where = step if op is None else f"op {op} {step}"
         super().__init__(f"{who} at {where}: {reason}")
         self.peer = peer

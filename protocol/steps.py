@@ -251,7 +251,9 @@ def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
     if not is_int(op) or not 0 <= op < 2**63:
         return "malformed message (op)"
     if not is_int(body.get("seat")) or body["seat"] != sender or not 0 <= sender < min(seats, MAX_SEATS):
-        return f"message claims to come from seat {body.get('seat')!r}"
+        claimed = body.get("seat")
+        return (f"message claims to come from seat {claimed + 1}" if is_int(claimed)
+                else f"message claims to come from seat {claimed!r}")
     if not is_int(body.get("v")) or body["v"] != VERSION:
         return f"unknown protocol version {body.get('v')!r}"
     desc = descriptor_of(body)
@@ -420,14 +422,14 @@ class PublicDeck:
         out: dict[int, list[Ciphertext]] = {}
         for r, item in zip(plan, enc, strict=True):
             if not isinstance(item, dict) or set(item) != {"to", "cts", "proof"} or item["to"] != r:
-                raise c.fail(f"enc entry for seat {r} is malformed")
+                raise c.fail(f"enc entry for seat {r + 1} is malformed")
             # verify_encrypted_shares multiplies both points of each by a non-zero scalar
-            encs = c.cts(item["cts"], m, f"enc to seat {r}", check=False)
+            encs = c.cts(item["cts"], m, f"enc to seat {r + 1}", check=False)
             y_to = self.ys[r]
             assert y_to is not None
             ctx = context(self.p, op, f"shares/{r}", seat, inp)
             c.proof(pf.verify_encrypted_shares(y_j, cur, y_to, encs, item["proof"], ctx),
-                    f"encrypted share proof for seat {r}")
+                    f"encrypted share proof for seat {r + 1}")
             out[r] = encs
         return None, out
 
@@ -458,10 +460,10 @@ class PublicDeck:
             if echo[i] == commits[i].hex():
                 continue
             if me is None or i in (me, seat):  # what this seat sent, or the echoer's own
-                raise c.fail(f"echo misstates seat {i}'s commitment")
+                raise c.fail(f"echo misstates seat {i + 1}'s commitment")
             # seat i equivocated or the echo lies: the mesh's proof of equivocation settles it
-            raise Equivocation(None, "reveal", f"seat {seat} echoes another commitment from seat "
-                               f"{i} than this seat received", op, seat)
+            raise Equivocation(None, "reveal", f"seat {seat + 1} echoes another commitment from "
+                               f"seat {i + 1} than this seat received", op, seat)
         return nonce
 
 

@@ -101,3 +101,30 @@ def test_a_wrong_prev_in_a_shuffle_names_its_sender_at_every_honest_seat() -> No
         assert e.confirm is confirm, repr(e)
     for v in audits(peers, (0, 2)):
         assert (v.culprit, v.op, v.step) == (1, 2, "shuffle"), v
+
+
+# ---- #7: the seat a reason names counts from 1, as every other line does ------------------------
+def test_a_reason_names_seats_counting_from_1_as_the_screen_does() -> None:
+    """Red team 6a #7: deck reasons counted seats from 0 ("echo misstates seat 0's commitment"
+    for alice, whom every other line calls "alice (seat 1)"), so a player reading the screen
+    picked the wrong person. bob (index 1) echoes a wrong commitment for alice (index 0): alice's
+    reason now says seat 1 -- alice herself -- and carol's names bob as seat 2 and alice as seat 1;
+    the line the table shows puts the culprit's name in front."""
+    from p2pcards.table import TableStopped
+
+    def tamper(peer: DeckPeer, body: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
+        if body["step"] == "reveal":
+            body["echo"][0] = "cd" * 32
+        return [(None, body)]
+
+    _, peers = make_table(N, M, classes={1: adversary(tamper)}, timeout=5.0)
+    errors = run_ops(peers, [lambda p: p.random(6)])
+    alice, carol = errors[0], errors[2]
+    assert isinstance(alice, CheatDetected) and alice.peer == 1, repr(alice)
+    assert alice.reason == "echo misstates seat 1's commitment", alice.reason
+    assert str(alice).startswith("seat 2 at op 1 reveal:"), str(alice)
+    assert isinstance(carol, Equivocation) and carol.peer is None, repr(carol)
+    assert carol.reason.startswith("seat 2 echoes another commitment from seat 1 "), carol.reason
+    names = ["alice", "bob", "carol"]
+    shown = TableStopped(alice.peer, f"{names[alice.peer]}: {alice.reason}")
+    assert str(shown) == "bob: echo misstates seat 1's commitment"  # alice is seat 1 on screen
