@@ -35,6 +35,7 @@ The verdict is one of three (``TranscriptAudit.status``), and always comes from 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,9 +46,11 @@ from protocol import elgamal as eg
 from protocol.audit import audit as deck_audit
 from protocol.envelope import is_int
 from protocol.group import base_mul
+from protocol.identity import fingerprint
 from protocol.kdf import PeerSecrets
 from protocol.params import DeckParams
 from protocol.proof_common import ct_from_json, ct_to_json
+from protocol.roster import keys_digest
 from protocol.steps import PublicDeck, vec_digest
 from protocol.transcript import Transcript, TranscriptError, read_transcript
 
@@ -77,6 +80,9 @@ class TranscriptAudit:
     path: str
     game: str = "?"
     names: list[str] = field(default_factory=list)
+    #: each seat's key fingerprint as the roster in the file gives it ("" if none), shown beside
+    #: its name where the reader must tell who is who (the header, the culprit)
+    fingerprints: list[str] = field(default_factory=list)
     checks: list[tuple[str, bool, str]] = field(default_factory=list)  # (what, ok, detail)
     verdict: Verdict | None = None  # the deck's or the replay's
     damaged: set[int] = field(default_factory=set)  # indices of checks on lines the record does not support
@@ -124,7 +130,12 @@ class TranscriptAudit:
             return "clean"
         names = self.names
         if self.culprit is not None:
-            out = f"NOT clean: {_who(names, self.culprit)} at fault ({self.found[self.culprit]})"
+            # the key's fingerprint too: a reader compares it with the one that player reads out
+            # (a roster entry in a file is signed by its own key only)
+            fp = (self.fingerprints[self.culprit]
+                  if self.culprit < len(self.fingerprints) else "")
+            out = (f"NOT clean: {_who(names, self.culprit)} at fault"
+                   f"{', fingerprint ' + fp if fp else ''} ({self.found[self.culprit]})")
             if self.damaged:
                 what, them = self._damaged_words("also ")
                 out += f"; {what}: nobody is blamed on {'those' if them == 'them' else them}"
@@ -160,7 +171,10 @@ class TranscriptAudit:
         return out + " (marked DAMAGED)", "them" if lines else "it"
 
     def lines(self) -> list[str]:
-        out = [f"Audit of {self.path} ({self.game}, players: {', '.join(self.names) or '?'})"]
+        players = ", ".join(" ".join(x for x in (name, fp) if x) for name, fp in
+                            zip(self.names, self.fingerprints or [""] * len(self.names),
+                                strict=True))
+        out = [f"Audit of {self.path} ({self.game}, players: {players or '?'})"]
         for i, (what, ok, detail) in enumerate(self.checks):
             mark = "ok" if ok else "DAMAGED" if i in self.damaged else "FAIL"
             out.append(f"  [{mark}] {what}{': ' + detail if detail else ''}")
@@ -169,7 +183,8 @@ class TranscriptAudit:
 
     def to_json(self) -> dict[str, Any]:
         v = self.verdict
-        return {"path": self.path, "game": self.game, "players": self.names, "clean": self.clean,
+        return {"path": self.path, "game": self.game, "players": self.names,
+                "fingerprints": self.fingerprints, "clean": self.clean,
                 "verdict": self.status,
                 "checks": [{"check": w, "ok": ok, "detail": d, "damaged": i in self.damaged}
                            for i, (w, ok, d) in enumerate(self.checks)],
@@ -502,10 +517,14 @@ def audit_transcript(path: str) -> TranscriptAudit:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
     rep.add("signatures and hash chains", True, f"{len(t.entries)} envelopes verified")
     names = [""] * t.seats
+    fingerprints = [""] * t.seats
     for m in t.roster:
         if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
             names[m["seat"]] = str(m.get("name", ""))
+            with contextlib.suppress(TypeError, ValueError):
+                fingerprints[m["seat"]] = fingerprint(bytes.fromhex(m.get("key")))
     rep.names = names
+    rep.fingerprints = fingerprints
     _fault_checks(rep, t)
     _audit_game(rep, t, path)
     _judged_checks(rep)
@@ -529,10 +548,22 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     deck_msgs = [(e.sender, e.body) for e in t.entries
                  if e.topic == "deck" and e.to is None and e.body is not None]
     try:
-        params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
+        # the roster's keys are in the description every seat's key share signs (SPEC.md 2.1):
+        # a seat re-keyed in this file no longer matches the others' signed messages
+        params = DeckParams(bytes.fromhex(t.table), deck_spec(info, keys_digest(t.roster)),
+                            n_cards, t.seats)
+        older = DeckParams(params.table_id, deck_spec(info, None), n_cards, t.seats)
     except ValueError as exc:
         rep.add("game description", False, f"line 1 (the table record): {exc}")
         return
+    descs = {b.get("desc") for s, b in deck_msgs if isinstance(b, dict) and b.get("op") == 0
+             and b.get("step") == "key"}
+    if descs == {older.digest.hex()}:  # every key share binds the description without the keys
+        params = older
+        rep.add("the players' keys", True, "this record was made before the deck bound every "
+                "seat's key into the game description (protocol/SPEC.md 2.1): the keys in this "
+                "file are vouched for by nobody but themselves, so compare the fingerprints with "
+                "the ones the players read out")
     journal = _read_journal(path) if 0 <= t.seat < t.seats else None
     if isinstance(journal, _Journal):
         problem = _seed_problem(params, deck_msgs, t.seat, journal.seed,

@@ -30,6 +30,7 @@ from protocol.identity import Identity
 from protocol.mesh import Mesh, Timings
 from protocol.params import TOPIC as DECK_TOPIC
 from protocol.params import VERSION as DECK_VERSION
+from protocol.roster import keys_digest
 
 from . import __version__
 from .deck_dealer import DeckDealer
@@ -310,11 +311,18 @@ def clock_text(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}" if s >= 60 else f"{s} s"
 
 
-def deck_spec(info: GameInfo) -> str:
+def deck_spec(info: GameInfo, roster: str | None) -> str:
     """The deck description every proof binds (protocol/SPEC.md "Parameters"): the game, its
-    options, the player count and the deck protocol version, as canonical JSON."""
-    return json.dumps({"game": info.game, "players": info.players, "options": info.options,
-                       "protocol": DECK_VERSION}, sort_keys=True, separators=(",", ":"))
+    options, the player count, the deck protocol version and ``roster``, the digest of every
+    seat's key (``protocol.roster.keys_digest``), as canonical JSON. With the keys in it, every
+    seat's signed key share vouches for every other seat's key (a roster entry is signed by its
+    own key only). ``roster=None``: the description of records made before it held the keys
+    (the audit still reads them)."""
+    spec: dict[str, Any] = {"game": info.game, "players": info.players, "options": info.options,
+                            "protocol": DECK_VERSION}
+    if roster is not None:
+        spec["roster"] = roster
+    return json.dumps(spec, sort_keys=True, separators=(",", ":"))
 
 
 async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = print,
@@ -339,7 +347,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     n_cards = new_game(info.game, info.players, info.options).n_cards
     patient = PatientChannel(mesh.channel, mesh, late_after=late_after or DECK_ALLOWANCE,
                              late_budget=late_budget or DECK_LATE_BUDGET)
-    deck = DeckPeer(patient, bytes.fromhex(mesh.table), deck_spec(info),
+    deck = DeckPeer(patient, bytes.fromhex(mesh.table), deck_spec(info, keys_digest(mesh.roster)),
                     n_cards, journal.seed(), timeout=deck_timeout)
     from .bots.registry import make_bot
 

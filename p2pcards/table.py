@@ -55,7 +55,9 @@ class TableStopped(Exception):
         self.culprit = culprit
         self.reason = reason
         # named by inference, not on a proof this program holds: another seat aborted the deck
-        # over a message that checks out here (a seat that sent it another copy would explain it)
+        # over a message that checks out here, or a seat's prev names another input than this
+        # seat holds (a seat that sent the two different copies would explain either): the mesh
+        # has its grace to prove that first
         self.inferred = inferred
 
 
@@ -138,7 +140,8 @@ class Table:
                     except DeckError as exc:  # the deck service caught a peer: stop, name it
                         raise TableStopped(exc.peer, f"{self._name(exc.peer)}: {exc.reason} "
                                            f"(deck step {exc.step})",
-                                           inferred=isinstance(exc, PeerAborted)) from None
+                                           inferred=isinstance(exc, PeerAborted)
+                                           or exc.confirm) from None
                     timings["deck_s"] += time.perf_counter() - t0
                     self._apply(ev, None)
                 self.step += 1

@@ -246,9 +246,11 @@ class _Auditor:
         if all(b is not None and b["desc"] != self.p.digest.hex() for b in bodies) and \
                 len({b["desc"] for b in bodies}) == 1:  # type: ignore[index]
             # every seat bound one same description, not the record's: the (unsigned) table
-            # record was changed after the game, no seat deviated
+            # record, or a seat's key in its (self-signed) roster, was changed after the game; no
+            # seat deviated
             self.stop(None, op, "key", "the record's game description is not the one the peers "
-                      "played (every seat's key share binds another one)")
+                      "played (every seat's key share binds another one: the file's game or the "
+                      "keys of its roster were changed)")
         ys: list[Point] = []
         for j in range(self.n):
             body = self.msg(op, "key", j)

@@ -422,6 +422,8 @@ class DeckPeer:
         while pending:  # in arrival order: what has come is checked while the rest comes
             j, body = await self._wait_any(op, "shares", pending)
             pending.remove(j)
+            # (the opened slots are the public deck, which this seat did not publish alone: a
+            # wrong prev names its sender once the mesh had its grace, SPEC.md 5.3)
             plain, enc = (self.pub.check_shares(op, desc, j, body, False) if len(S) < THREAD_MIN
                           else await _work(len(S), self.pub.check_shares, op, desc, j, body, False))
             if plain is not None:

@@ -7,19 +7,25 @@ class DeckError(Exception):
     """An operation failed. ``peer`` is the seat to blame (``None`` when nobody can be blamed),
     ``op`` the operation number, ``step`` the protocol step."""
 
-    def __init__(self, peer: int | None, step: str, reason: str, op: int | None = None) -> None:
-        who = "unknown seat" if peer is None else f"seat {peer}"
+    def __init__(self, peer: int | None, step: str, reason: str, op: int | None = None, *,
+                 confirm: bool = False) -> None:
+        who = "unknown seat" if peer is None else f"seat {peer + 1}"
         where = step if op is None else f"op {op} {step}"
         super().__init__(f"{who} at {where}: {reason}")
         self.peer = peer
         self.step = step
         self.reason = reason
         self.op = op
+        #: ``peer`` is to be named once the mesh has had its grace to prove an equivocation
+        #: that would explain the deviation instead (a wrong ``prev`` over an input this seat
+        #: did not publish itself: SPEC.md 5.3); a proof names the equivocator
+        self.confirm = confirm
 
 
 class CheatDetected(DeckError):
     """Seat ``peer`` sent something the protocol forbids: provable from the public record (the
-    message is signed by its sender and every check is public)."""
+    message is signed by its sender and every check is public). With ``confirm``, the table asks
+    the mesh for an equivocation proof first (a wrong ``prev``; SPEC.md 5.3)."""
 
 
 class DeckTimeout(DeckError):

@@ -151,6 +151,21 @@ def roster_digest(members: Iterable[Member]) -> str:
     return f"{s[:4]}-{s[4:]}"
 
 
+KEYS_DOMAIN = b"p2pcards/v1/roster-keys\n"
+
+
+def keys_digest(members: Iterable[Member | Message]) -> str:
+    """The full SHA-256 (hex) of every seat's key, in seat order: ``SHA-256(b"p2pcards/v1/roster-keys\n"
+    + canonical([[seat, key hex], ...]))``. The deck's game description holds it (SPEC.md 2.1),
+    so every seat's signed key share binds every other seat's key: a roster entry is signed by
+    its own key only, and a transcript whose roster gives a seat another key no longer matches
+    the other seats' signed messages. ``members``: roster entries, or their JSON form."""
+    pairs = [[m.seat, m.key.hex()] if isinstance(m, Member) else [m.get("seat"), m.get("key")]
+             for m in members]
+    pairs.sort(key=lambda p: p[0] if is_int(p[0]) else -1)
+    return hashlib.sha256(KEYS_DOMAIN + canonical(pairs)).hexdigest()
+
+
 def normalize_address(text: Any) -> str:
     """``host:port`` or ``tcp://host:port`` → ``tcp://host:port``; ``ValueError`` otherwise."""
     if not isinstance(text, str):

@@ -251,7 +251,9 @@ def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
     if not is_int(op) or not 0 <= op < 2**63:
         return "malformed message (op)"
     if not is_int(body.get("seat")) or body["seat"] != sender or not 0 <= sender < min(seats, MAX_SEATS):
-        return f"message claims to come from seat {body.get('seat')!r}"
+        claimed = body.get("seat")
+        return (f"message claims to come from seat {claimed + 1}" if is_int(claimed)
+                else f"message claims to come from seat {claimed!r}")
     if not is_int(body.get("v")) or body["v"] != VERSION:
         return f"unknown protocol version {body.get('v')!r}"
     desc = descriptor_of(body)
@@ -298,9 +300,12 @@ class PublicDeck:
     def check_key(self, seat: int, body: dict[str, Any]) -> Point:
         c = Check(seat, 0, "key")
         if c.hex32(body["desc"], "desc") != self.p.digest:
-            # the seat was told another game than this seat: the host seated them
-            raise Equivocation(0, "key", f"seat {seat} plays another game description than this "
-                               "seat: the host (seat 0) seated them at different games", 0, seat)
+            # the seat was told another game than this seat: the host seated them at different
+            # games, or the message lies. Nothing signed says which (the host's signature over the
+            # other description would), so nobody is named (SPEC.md 5.2)
+            raise Equivocation(None, "key", f"seat {seat + 1} plays another game description than "
+                               "this seat: the host told one of them another game, or that seat's "
+                               "message lies; nothing signed says which, so nobody is named", 0, seat)
         y = c.point(body["y"], "y")
         if y in [v for i, v in enumerate(self.ys) if i != seat]:
             raise c.fail("the key share repeats another seat's")
@@ -331,17 +336,17 @@ class PublicDeck:
         return outs, {"prev": inp.hex(), "cts": [pf.ct_to_json(ct) for ct in outs], "proof": proof}
 
     def check_prev(self, c: Check, body: dict[str, Any], inp: bytes, provable: bool) -> None:
-        """``prev`` must name the input this seat holds. A mismatch is the sender's fault when
-        this seat itself published that input (``provable``, or an auditor's record); otherwise
-        someone may have sent different messages to different seats: the mesh's proof of
-        equivocation names who, and the deck names nobody."""
+        """``prev`` must name the input this seat holds, which is public: every message it was
+        built from was broadcast and signed. A mismatch names the sender (SPEC.md 5.3): at once
+        when this seat itself published that input (``provable``, or an auditor's record);
+        otherwise with ``confirm``, for the table to give the mesh its grace first -- only a seat
+        that sent the two seats different copies of an earlier message (an equivocation, which
+        the mesh proves) could explain it, and that proof names the equivocator instead."""
         if c.hex32(body["prev"], "prev") == inp:
             return
-        if provable:
-            raise c.fail("prev does not name the vector this step must take as input")
-        raise Equivocation(None, c.step, f"seat {c.seat} works on another input than this seat "
-                           "holds: a seat sent different messages to different seats (the mesh "
-                           "names it)", c.op, c.seat)
+        exc = c.fail("prev does not name the vector this step must take as input")
+        exc.confirm = not provable
+        raise exc
 
     def check_shuffle(self, op: int, seat: int, cur: Sequence[Ciphertext], body: dict[str, Any],
                       provable: bool = True) -> list[Ciphertext]:
@@ -417,14 +422,14 @@ class PublicDeck:
         out: dict[int, list[Ciphertext]] = {}
         for r, item in zip(plan, enc, strict=True):
             if not isinstance(item, dict) or set(item) != {"to", "cts", "proof"} or item["to"] != r:
-                raise c.fail(f"enc entry for seat {r} is malformed")
+                raise c.fail(f"enc entry for seat {r + 1} is malformed")
             # verify_encrypted_shares multiplies both points of each by a non-zero scalar
-            encs = c.cts(item["cts"], m, f"enc to seat {r}", check=False)
+            encs = c.cts(item["cts"], m, f"enc to seat {r + 1}", check=False)
             y_to = self.ys[r]
             assert y_to is not None
             ctx = context(self.p, op, f"shares/{r}", seat, inp)
             c.proof(pf.verify_encrypted_shares(y_j, cur, y_to, encs, item["proof"], ctx),
-                    f"encrypted share proof for seat {r}")
+                    f"encrypted share proof for seat {r + 1}")
             out[r] = encs
         return None, out
 
@@ -455,10 +460,10 @@ class PublicDeck:
             if echo[i] == commits[i].hex():
                 continue
             if me is None or i in (me, seat):  # what this seat sent, or the echoer's own
-                raise c.fail(f"echo misstates seat {i}'s commitment")
+                raise c.fail(f"echo misstates seat {i + 1}'s commitment")
             # seat i equivocated or the echo lies: the mesh's proof of equivocation settles it
-            raise Equivocation(None, "reveal", f"seat {seat} echoes another commitment from seat "
-                               f"{i} than this seat received", op, seat)
+            raise Equivocation(None, "reveal", f"seat {seat + 1} echoes another commitment from "
+                               f"seat {i + 1} than this seat received", op, seat)
         return nonce
 
 

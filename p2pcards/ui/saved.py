@@ -333,6 +333,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     from protocol.audit import audit as deck_audit
     from protocol.envelope import is_int
     from protocol.params import DeckParams
+    from protocol.roster import keys_digest
     from protocol.transcript import TranscriptError, read_transcript
 
     from ..audit import (
@@ -359,7 +360,8 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     try:
         info = GameInfo.from_json(t.game_info)
         n_cards = new_game(info.game, info.players, info.options).n_cards
-        params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
+        params = DeckParams(bytes.fromhex(t.table), deck_spec(info, keys_digest(t.roster)),
+                            n_cards, t.seats)
     except (ConfigError, ValueError) as exc:
         raise ConfigError(f"{path}: line 1 (the table record): {exc}") from None
     names = [f"Seat {i + 1}" for i in range(t.seats)]

@@ -59,11 +59,12 @@ def assert_a_listener_reads_only_public_cards(path) -> None:
     from p2pcards.games import new_game
     from p2pcards.lobby import GameInfo, deck_spec
     from protocol.params import DeckParams
+    from protocol.roster import keys_digest
     from tests.protocol.deck_helpers import listener_reads
 
     t = read_transcript(path)
     info = GameInfo.from_json(t.game_info)
-    params = DeckParams(bytes.fromhex(t.table), deck_spec(info),
+    params = DeckParams(bytes.fromhex(t.table), deck_spec(info, keys_digest(t.roster)),
                         new_game(info.game, info.players, info.options).n_cards, t.seats)
     msgs = [(e.sender, e.body) for e in t.entries if e.topic == "deck" and e.body is not None]
     reads = listener_reads(params, msgs)

@@ -1,0 +1,115 @@
+"""Red team 6a #6: a player forges his own transcript so that ``p2pcards audit`` "proves" another
+player cheated. Roster entries are signed by their own key only, so the forger gives the victim's
+seat a key he made, re-signs and re-chains every one of the victim's envelopes with it, and breaks
+one of the victim's proofs (``/work/tmp/redteam6a/f1_forge_roster.py``'s method). The deck's game
+description now binds every seat's key (protocol/SPEC.md 2.1): the forger's own signed messages
+still bind the victim's real key, so the forged file no longer matches them, and nobody is named.
+The audit also prints each seat's fingerprint in its header and beside a culprit."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from p2pcards.cli import app
+from protocol.envelope import ENV_DOMAIN, GENESIS, b64, canonical, envelope_hash
+from protocol.identity import Identity
+from protocol.roster import entry_payload
+
+from . import transcript_mutants as tm
+
+pytestmark = [pytest.mark.network, pytest.mark.xdist_group("forged-roster")]
+
+runner = CliRunner()
+VICTIM = 1  # bob; the file is alice's (seat 0), the forger's own transcript
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> tm.Game:
+    return tm.make_game(tmp_path_factory.mktemp("game"))
+
+
+def audit(path: Path) -> tuple[int, str, dict[str, Any]]:
+    res = runner.invoke(app, ["audit", str(path)])
+    js = runner.invoke(app, ["audit", "--json", str(path)])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    return res.exit_code, res.output, json.loads(js.output)
+
+
+def forge(g: tm.Game, out: Path, signer: Identity | None) -> Path:
+    """The victim's seat re-keyed to ``signer`` (a key the forger made; ``None``: the victim's
+    own key, which only a test holds), every envelope of the victim's re-signed and re-chained
+    with it, and the proof of the victim's first shuffle step broken."""
+    victim_id = signer or g.identities[VICTIM]
+    recs = [json.loads(ln) for ln in g.lines]
+    table = recs[0]["table"]
+    seq, head, broken = 0, GENESIS, False
+    for r in recs:
+        if r["type"] == "roster" and signer is not None:
+            for m in r["roster"]:
+                if m["seat"] == VICTIM:
+                    m["key"] = signer.key_hex
+                    m["sig"] = b64(signer.sign(entry_payload(table, m["name"], signer.key_hex,
+                                                             m["addr"])))
+        elif r["type"] in ("in", "out") and r["env"]["from"] == VICTIM:
+            env = r["env"]
+            body = env.get("body")
+            if (not broken and env["topic"] == "deck" and isinstance(body, dict)
+                    and body.get("step") == "shuffle"):
+                body = copy.deepcopy(body)
+                body["proof"]["s1"] = body["proof"]["s2"]  # a proof that does not verify
+                env["body"] = body
+                broken = True
+            seq += 1
+            env["seq"], env["prev"] = seq, head
+            env.pop("sig", None)
+            env["sig"] = b64(victim_id.sign(ENV_DOMAIN + canonical(env)))
+            head = envelope_hash(env)
+    assert broken
+    out.write_bytes(b"".join(canonical(r) + b"\n" for r in recs))
+    journal = g.path.with_suffix(".seat")
+    if journal.exists():
+        shutil.copy(journal, out.with_suffix(".seat"))
+    return out
+
+
+def test_a_re_keyed_seat_no_longer_proves_its_player_cheated(game, tmp_path):
+    fake = Identity.load_or_create(tmp_path / "fake")
+    code, out, js = audit(forge(game, tmp_path / "forged.jsonl", fake))
+    assert "signatures and hash chains" in out and "[ok] signatures" in out, out  # it verifies
+    assert js["culprit"] is None, out  # bob is not "proven" to cheat, nor anyone else
+    assert "at fault" not in out and "bob (seat 2)" not in out.split("Verdict:")[1], out
+    assert code == 1 and "the record's game description is not the one the peers played" in out
+    # the header shows the key the file gives bob: the forger's, not the one bob reads out
+    assert f"players: alice {game.identities[0].fingerprint}, bob {fake.fingerprint})" in out
+
+
+def test_the_audit_shows_each_seat_s_fingerprint_beside_its_name_and_the_culprit(game, tmp_path):
+    code, out, js = audit(game.path)
+    fa, fb = game.identities[0].fingerprint, game.identities[VICTIM].fingerprint
+    assert code == 0 and f"players: alice {fa}, bob {fb})" in out, out
+    assert js["fingerprints"] == [fa, fb]
+    # the same break signed with bob's own key (only this test holds it): bob is at fault
+    code, out, js = audit(forge(game, tmp_path / "bob.jsonl", None))
+    assert code == 1 and js["culprit"] == VICTIM, out
+    assert f"Verdict: NOT clean: bob (seat 2) at fault, fingerprint {fb} (" in out, out
+
+
+def test_a_record_made_before_the_keys_were_bound_still_audits_and_says_so(tmp_path, monkeypatch):
+    """A record whose key shares bind the description without the keys (made before this
+    version) is audited as before, with a line saying its keys are vouched for by nobody else,
+    instead of "the record's game description is not the one the peers played"."""
+    import p2pcards.lobby as lobby
+
+    monkeypatch.setattr(lobby, "keys_digest", lambda _roster: None)  # the description of old
+    g = tm.make_game(tmp_path)
+    monkeypatch.undo()
+    code, out, js = audit(g.path)
+    assert code == 0 and "Verdict: clean" in out, out
+    assert "[ok] the players' keys: this record was made before the deck bound every" in out, out
