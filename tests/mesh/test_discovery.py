@@ -115,11 +115,13 @@ async def test_join_without_an_address_lists_the_lan_tables_and_takes_the_pick(
     from p2pcards import net
     from protocol.mesh import Mesh
 
-    hosts = [await Mesh.host(identity(tmp_path, i), 3, bind="127.0.0.1", name=name)
-             for i, name in enumerate(["zed", "amy"])]
-    ads = [await net._advertise(m, "go-out-girl", 3, identity(tmp_path, i), "127.0.0.1")
-           for i, m in enumerate(hosts)]
+    hosts: list[Mesh] = []
+    ads: list = []
     try:
+        for i, name in enumerate(["zed", "amy"]):  # (inside the try: closed whatever fails)
+            hosts.append(await Mesh.host(identity(tmp_path, i), 3, bind="127.0.0.1", name=name))
+            ads.append(await net._advertise(hosts[-1], "go-out-girl", 3, identity(tmp_path, i),
+                                            "127.0.0.1"))
         if any(ad is None for ad in ads):
             pytest.skip("zeroconf cannot bind to 127.0.0.1 here")
         mine = {m.address.removeprefix("tcp://") for m in hosts}
