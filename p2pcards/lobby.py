@@ -134,12 +134,13 @@ class PatientChannel(Channel):
         # seat whose message ended it); past ``late_budget`` in all over the match that seat
         # is named, the moment it runs over. (Charging only beyond half the timeout left 30 s
         # a message free: 45-90 minutes a match.) A person's choice inside a deck step (a
-        # private arrangement) is a decision, not lateness: ``lenient`` while it runs.
+        # private arrangement) is a decision, not lateness: that seat is in ``lenient`` while
+        # it runs (only that seat: another awaited meanwhile is charged as usual).
         self.late_after, self.late_budget = late_after, late_budget
         self.late: dict[int, float] = {}
         self._waiting: dict[int, float] = {}  # present time of the wait under way, per awaited seat
         self.paused_for: dict[int, float] = {}  # time paused, over the match, per unreached seat
-        self.lenient = False
+        self.lenient: set[int] = set()  # seats whose waits are a person's decision, not lateness
         self._stood_still = 0.0  # time this channel's waits stood still (``clock``)
 
     def clock(self) -> float:
@@ -193,9 +194,10 @@ class PatientChannel(Channel):
                 self._stood_still += spent
             if present:
                 waited += spent
-                if senders is not None and not self.lenient:
+                if senders is not None:
                     for s in senders:
-                        self._waiting[s] = self._waiting.get(s, 0.0) + spent
+                        if s not in self.lenient:
+                            self._waiting[s] = self._waiting.get(s, 0.0) + spent
             if got is not None:
                 if senders is None:
                     self._charge(got[0], waited)  # present time waited for this message
@@ -212,11 +214,11 @@ class PatientChannel(Channel):
 
     def _overdue(self, seat: int) -> bool:
         waited = self._waiting.get(seat, 0.0)
-        return (not self.lenient and waited > self.late_after
+        return (seat not in self.lenient and waited > self.late_after
                 and self.late.get(seat, 0.0) + waited - self.late_after > self.late_budget)
 
     def _charge(self, sender: int, waited: float) -> None:
-        if self.lenient or waited <= self.late_after:
+        if sender in self.lenient or waited <= self.late_after:
             return
         late = self.late[sender] = self.late.get(sender, 0.0) + waited - self.late_after
         if late > self.late_budget:
@@ -291,13 +293,13 @@ class DealerAdapter:
             # the arranger may be a human thinking it over: that is a decision, not a deck step
             deck.timeout = self.decision_timeout
             if hasattr(getattr(deck, "ch", None), "lenient"):
-                deck.ch.lenient = True  # a person thinking is not a late program
+                deck.ch.lenient = {req.by}  # a person thinking is not a late program
         try:
             return await self.dealer.fulfil(view, req, (lambda by, slots: order) if order else None)
         finally:
             deck.timeout = usual
             if hasattr(getattr(deck, "ch", None), "lenient"):
-                deck.ch.lenient = False
+                deck.ch.lenient = set()
 
     async def audit(self) -> list[Event]:
         _, pairs = await self.dealer.audit()

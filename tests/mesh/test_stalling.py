@@ -215,7 +215,7 @@ async def test_a_person_arranging_is_not_charged_lateness():
 
     hub = InMemoryHub(2)
     me = PatientChannel(hub.channel(0), _Present(), late_after=0.1, late_budget=0.2)
-    me.lenient = True
+    me.lenient = {1}
 
     async def later():
         await asyncio.sleep(0.8)
