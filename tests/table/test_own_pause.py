@@ -73,3 +73,31 @@ async def test_a_seat_still_away_after_the_pause_is_named_on_its_own_time():
     and is named once his own time away (not counting the pause) reaches the wait."""
     fake, said = await paused_while_away(wait=2.0, pause=3.0, back_after=2.6)
     assert fake.stopped is not None and fake.stopped.culprit == 1, (fake.stopped, said)
+
+
+@run_async(30)
+async def test_a_pause_during_a_deck_wait_is_not_the_awaited_seats_lateness():
+    """The deck's clock had the same fault: alice's program stopped while waiting for bob's deck
+    message charged the whole pause to bob as lateness (named once past the match's budget, 120
+    s), and ran down the deck's own deadline on him (60 s: named "no message within"). Scaled:
+    a budget of 1 s, a pause of 2 s, bob's message 0.2 s after alice resumes: not charged, and
+    the channel's clock stood still through the pause."""
+    from p2pcards.lobby import PatientChannel
+    from protocol.channel import InMemoryHub
+    from tests.mesh.test_stalling import _Present
+
+    hub = InMemoryHub(2)
+    me = PatientChannel(hub.channel(0), _Present(), late_after=0.3, late_budget=1.0)
+
+    async def stopped_then_bob():
+        await asyncio.sleep(0.2)
+        time.sleep(2.0)  # alice's program is stopped
+        await asyncio.sleep(0.2)
+        await hub.channel(1).send(0, "deck", {})
+
+    before = me.clock()
+    other = asyncio.create_task(stopped_then_bob())
+    assert (await me.recv_from("deck", [1], timeout=5.0))[0] == 1
+    await other
+    assert me.late.get(1, 0.0) < 0.5, me.late
+    assert me.clock() - before < 1.5
