@@ -183,6 +183,9 @@ class PatientChannel(Channel):
             except TimeoutError:
                 got = None
             spent = loop.time() - t0
+            if spent > step + OWN_PAUSE:  # this program stood still (stopped, suspended): not
+                self._stood_still += spent - step  # the awaited seat's time, nor the deck's
+                spent = step
             # a peer that keeps saying it lacks our messages is waited for, but not forever
             claims = [s for s in self.mesh.unreached()
                       if self.paused_for.get(s, 0.0) < MAX_UNREACHED_PAUSE]
