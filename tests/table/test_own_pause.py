@@ -101,3 +101,47 @@ async def test_a_pause_during_a_deck_wait_is_not_the_awaited_seats_lateness():
     await other
     assert me.late.get(1, 0.0) < 0.5, me.late
     assert me.clock() - before < 1.5
+
+
+def test_a_stopped_program_names_nobody_on_waking(tmp_path):
+    """The same with real processes and real signals. Alice, bob and carol each run in their own
+    process with the absence watcher (wait 4 s). Carol is stopped 2.5 s (alice marks her away);
+    2 s in, alice's process is stopped (SIGSTOP) for 4.5 s, and carol resumes meanwhile. On
+    waking alice named carol -- "carol was away and did not come back within 4 s" -- and bob and
+    carol were handed that claim. Now nobody is named, and alice is told she was paused."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    peer = str(Path(__file__).with_name("pause_peer.py"))
+
+    def start(*args: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, peer, *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+
+    procs = [start("host", str(tmp_path / "a"))]
+    try:
+        _, address, code = procs[0].stdout.readline().split()
+        procs += [start("join", str(tmp_path / n), n, address, code) for n in ("bob", "carol")]
+        for p in procs:
+            assert p.stdout.readline().startswith("FULL")
+        alice, carol = procs[0], procs[2]
+        time.sleep(1.0)
+        os.kill(carol.pid, signal.SIGSTOP)
+        time.sleep(2.0)
+        os.kill(alice.pid, signal.SIGSTOP)
+        time.sleep(0.5)
+        os.kill(carol.pid, signal.SIGCONT)
+        time.sleep(4.0)
+        os.kill(alice.pid, signal.SIGCONT)
+        outs = [p.communicate(timeout=60)[0] for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.kill(p.pid, signal.SIGCONT)
+                p.kill()
+                p.wait()
+    assert all(out.rstrip().endswith("NOT STOPPED") for out in outs), outs
+    assert "this program was paused" in outs[0], outs[0]
