@@ -58,6 +58,10 @@ REMIND_EVERY = 15.0  # seconds between "waiting for ..." reminders
 # honest cut (up to a wait) and a few short drop-outs fit; a seat that goes away for just under
 # the wait before every step (each spell alone allowed, the game moving in between) runs out
 ABSENCE_IN_ALL = 3
+# the absence watcher looks every 0.25 s; a look this much later means this program stood still
+# (stopped, suspended, its loop stuck): that time is nobody's absence. Above the slowest honest
+# deck step measured here (0.84 s), so a busy loop is still counted as usual.
+OWN_PAUSE = 1.0
 # a deck timeout waits for our messages to get through to a seat that says they do not (its
 # heads): for at most this long in all, per seat, over the match -- a seat whose heads keep
 # saying so falsely would otherwise pause every deck wait, one after another, for this long
@@ -131,12 +135,13 @@ class PatientChannel(Channel):
         # seat whose message ended it); past ``late_budget`` in all over the match that seat
         # is named, the moment it runs over. (Charging only beyond half the timeout left 30 s
         # a message free: 45-90 minutes a match.) A person's choice inside a deck step (a
-        # private arrangement) is a decision, not lateness: ``lenient`` while it runs.
+        # private arrangement) is a decision, not lateness: that seat is in ``lenient`` while
+        # it runs (only that seat: another awaited meanwhile is charged as usual).
         self.late_after, self.late_budget = late_after, late_budget
         self.late: dict[int, float] = {}
         self._waiting: dict[int, float] = {}  # present time of the wait under way, per awaited seat
         self.paused_for: dict[int, float] = {}  # time paused, over the match, per unreached seat
-        self.lenient = False
+        self.lenient: set[int] = set()  # seats whose waits are a person's decision, not lateness
         self._stood_still = 0.0  # time this channel's waits stood still (``clock``)
 
     def clock(self) -> float:
@@ -179,6 +184,9 @@ class PatientChannel(Channel):
             except TimeoutError:
                 got = None
             spent = loop.time() - t0
+            if spent > step + OWN_PAUSE:  # this program stood still (stopped, suspended): not
+                self._stood_still += spent - step  # the awaited seat's time, nor the deck's
+                spent = step
             # a peer that keeps saying it lacks our messages is waited for, but not forever
             claims = [s for s in self.mesh.unreached()
                       if self.paused_for.get(s, 0.0) < MAX_UNREACHED_PAUSE]
@@ -190,9 +198,10 @@ class PatientChannel(Channel):
                 self._stood_still += spent
             if present:
                 waited += spent
-                if senders is not None and not self.lenient:
+                if senders is not None:
                     for s in senders:
-                        self._waiting[s] = self._waiting.get(s, 0.0) + spent
+                        if s not in self.lenient:
+                            self._waiting[s] = self._waiting.get(s, 0.0) + spent
             if got is not None:
                 if senders is None:
                     self._charge(got[0], waited)  # present time waited for this message
@@ -209,11 +218,11 @@ class PatientChannel(Channel):
 
     def _overdue(self, seat: int) -> bool:
         waited = self._waiting.get(seat, 0.0)
-        return (not self.lenient and waited > self.late_after
+        return (seat not in self.lenient and waited > self.late_after
                 and self.late.get(seat, 0.0) + waited - self.late_after > self.late_budget)
 
     def _charge(self, sender: int, waited: float) -> None:
-        if self.lenient or waited <= self.late_after:
+        if sender in self.lenient or waited <= self.late_after:
             return
         late = self.late[sender] = self.late.get(sender, 0.0) + waited - self.late_after
         if late > self.late_budget:
@@ -288,13 +297,13 @@ class DealerAdapter:
             # the arranger may be a human thinking it over: that is a decision, not a deck step
             deck.timeout = self.decision_timeout
             if hasattr(getattr(deck, "ch", None), "lenient"):
-                deck.ch.lenient = True  # a person thinking is not a late program
+                deck.ch.lenient = {req.by}  # a person thinking is not a late program
         try:
             return await self.dealer.fulfil(view, req, (lambda by, slots: order) if order else None)
         finally:
             deck.timeout = usual
             if hasattr(getattr(deck, "ch", None), "lenient"):
-                deck.ch.lenient = False
+                deck.ch.lenient = set()
 
     async def audit(self) -> list[Event]:
         _, pairs = await self.dealer.audit()
@@ -455,14 +464,24 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
     neither the wait nor anything else, so it cannot stall the table beyond ``wait``. And it
     adds up over the whole match: past ``ABSENCE_IN_ALL`` times ``wait`` in all the seat is
     named, so going away for just under the wait before every step (the game moving after
-    each) cannot stall the table for a wait a step either."""
+    each) cannot stall the table for a wait a step either.
+
+    Time this program itself stood still (stopped with Ctrl-Z, its computer suspended or too
+    busy: a look that comes ``OWN_PAUSE`` late) is nobody's absence: it is not charged to a seat
+    away meanwhile (the mesh forgives it to the seats it hears), and the person is told."""
     reminded: dict[Any, float] = {}
     unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
     absent: dict[int, float] = {}  # seat -> seconds away since the game last made progress
     spells: dict[int, int] = {}  # seat -> times it went away since the game last made progress
     spell_of: dict[int, float] = {}  # seat -> the start of its spell away counted last
     total: dict[int, float] = {}  # seat -> seconds away over the whole match (never reset)
+    paused: dict[tuple[int, float], float] = {}  # (seat, start of its spell) -> our own pauses in it
     allowance = ABSENCE_IN_ALL * wait
+
+    def gone(s: int, now: float, since_unknown: float) -> float:  # its spell so far, less our pauses
+        since = mesh.away_since.get(s, since_unknown)
+        return max(0.0, now - since - paused.get((s, since), 0.0))
+
     mark = progress() if progress is not None else None
     last = time.monotonic()
     while True:
@@ -470,6 +489,18 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         # many short spells cannot slip under the match's allowance
         await asyncio.sleep(0.25)
         now = time.monotonic()
+        pause = now - last - 0.25
+        paused = {k: v for k, v in paused.items() if mesh.away_since.get(k[0]) == k[1]}
+        if pause > OWN_PAUSE:  # we stood still, not they: not part of anyone's spell away
+            for s in mesh.away:
+                since = mesh.away_since.get(s, now)
+                if since <= last:
+                    paused[s, since] = paused.get((s, since), 0.0) + pause
+            say(f"** this program was paused for {clock_text(pause)} (stopped, or its computer "
+                "asleep or too busy): that time is not counted against anyone")
+        else:
+            pause = 0.0
+
         others = [s for s in range(mesh.seats) if s != mesh.seat]
         step = progress() if progress is not None else None
         if step != mark:  # the game moved on: nobody is stalling it
@@ -482,12 +513,12 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         # not while we are cut off (after a stop the others may go: its claim is still counted)
         if mesh.stopped is not None or not (mesh.seats > 2 and set(mesh.away) >= set(others)):
             for s in mesh.away:  # the time away in this tick, not the whole tick
-                tick = min(now - last, now - mesh.away_since.get(s, last))
+                tick = max(0.0, min(now - last - pause, gone(s, now, last)))
                 absent[s] = absent.get(s, 0.0) + tick
                 total[s] = total.get(s, 0.0) + tick
         last = now
-        away = {s: max(now - mesh.away_since.get(s, now),
-                       absent.get(s, 0.0) if progress is not None else 0.0) for s in mesh.away}
+        away = {s: max(gone(s, now, now), absent.get(s, 0.0) if progress is not None else 0.0)
+                for s in mesh.away}
         cut = mesh.unreached() - mesh.away  # a failed resume, a one-way link: we wait, and say so
         unreached = {s: unreached.get(s, now) for s in cut}
         reminded = {k: v for k, v in reminded.items()

@@ -10,6 +10,8 @@ record holds (all values UTF-8 text):
 ``seats``   seats at the table
 ``v``       the p2pcards mesh protocol version (``1``)
 ``fp``      the host's identity fingerprint, e.g. ``K7QF-2M9X``
+``at``      the IPv4 addresses the host announces, comma-separated (as many as fit)
+``port``    the host's ROUTER port (the SRV record's)
 ==========  ===============================================================
 
 Discovery is only a convenience: it is unauthenticated (anyone on the LAN can advertise anything),
@@ -29,6 +31,13 @@ answer, not an address, not a name. A goodbye for another answer than the ones h
 name counts as one more announcement under that name, so the line heard is marked (and never
 taken without a person choosing). A host that really withdrew its table during the look stays
 listed; joining it then fails with "no answer from ...".
+
+The server name an SRV record points at (``p2pcards-<fp>-<port>.local.``) is public, so anyone
+can send an A record for it with their own address. The host therefore states its addresses and
+port in its TXT record (``at``, ``port``): a line uses only an address its TXT states, so a lone
+forged A record sends nobody anywhere, and a forged TXT is one more announcement (marked). A TXT
+without ``at`` (an earlier version) uses the first address heard, and its line is marked when its
+server was heard at more than one.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import ipaddress
 import logging
 import socket
 from dataclasses import dataclass
@@ -105,12 +115,24 @@ def mark_shared_fingerprints(tables: list[TableInfo]) -> list[TableInfo]:
 
 
 def encode_txt(
-    game: str, free: int, seats: int, fingerprint: str, version: str = TXT_VERSION
+    game: str, free: int, seats: int, fingerprint: str, version: str = TXT_VERSION, *,
+    addresses: list[str] | None = None, port: int | None = None,
 ) -> dict[str, str]:
-    """The TXT properties for a table."""
+    """The TXT properties for a table; ``addresses`` (as many as fit in one TXT string, in
+    order) and ``port`` are where the host listens."""
     if not isinstance(free, int) or not isinstance(seats, int) or not 0 <= free <= seats:
         raise ValueError("free seats must be between 0 and the number of seats")
     txt = {"game": game, "free": str(free), "seats": str(seats), "v": version, "fp": fingerprint}
+    if addresses:
+        at = ""
+        for a in addresses:
+            more = f"{at},{a}" if at else a
+            if len(f"at={more}".encode()) > 255:
+                break
+            at = more
+        txt["at"] = at
+    if port is not None:
+        txt["port"] = str(port)
     for k, v in txt.items():
         if len(k.encode()) + 1 + len(v.encode()) > 255:
             raise ValueError(f"TXT value for {k!r} is too long")
@@ -136,6 +158,8 @@ def decode_txt(props: dict[Any, Any]) -> dict[str, Any]:
             "seats": int(text(p["seats"])),
             "version": text(p["v"]),
             "fingerprint": text(p["fp"]),
+            "addresses": _addresses(text(p["at"])) if "at" in p else None,
+            "port": int(text(p["port"])) if "port" in p else None,
         }
     except KeyError as e:
         raise ValueError(f"TXT record lacks {e.args[0]!r}") from None
@@ -143,6 +167,17 @@ def decode_txt(props: dict[Any, Any]) -> dict[str, Any]:
         raise ValueError(f"bad TXT record ({e})") from None
     if not 0 <= out["free"] <= out["seats"]:
         raise ValueError("bad TXT record (free seats out of range)")
+    if out["port"] is not None and not 0 < out["port"] < 65536:
+        raise ValueError("bad TXT record (port out of range)")
+    return out
+
+
+def _addresses(at: str) -> tuple[str, ...]:
+    """A TXT's ``at``: dotted IPv4 addresses, comma-separated (``ValueError`` otherwise)."""
+    out = tuple(at.split(","))
+    for a in out:
+        if str(ipaddress.IPv4Address(a)) != a:
+            raise ValueError(f"{a!r} is not an IPv4 address as written")
     return out
 
 
@@ -191,9 +226,8 @@ class Advertiser:
     async def update(self, free: int) -> None:
         if self.closed:
             return
-        self._txt = encode_txt(
-            self._txt["game"], free, int(self._txt["seats"]), self._txt["fp"], self._txt["v"]
-        )
+        encode_txt(self._txt["game"], free, int(self._txt["seats"]), self._txt["fp"])  # checked
+        self._txt = {**self._txt, "free": str(free)}
         self.info = _service_info(
             self.info.name,
             self.info.port or 0,
@@ -242,8 +276,8 @@ async def advertise(
     zeroconf: AsyncZeroconf | None = None,
 ) -> Advertiser:
     """Advertise a table on the LAN. ``addresses`` default to this machine's LAN IPv4 addresses."""
-    txt = encode_txt(game, free, seats, fingerprint)
     addresses = addresses if addresses is not None else lan_addresses()
+    txt = encode_txt(game, free, seats, fingerprint, addresses=addresses, port=port)
     owned = zeroconf is None
     aiozc = zeroconf or AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
     server = f"p2pcards-{fingerprint.lower().replace('-', '')}-{port}.local."
@@ -353,10 +387,10 @@ class _Answers(RecordUpdateListener):
 
     def __init__(self) -> None:
         self.srv: dict[str, set[tuple[str, int]]] = {}
-        self.txt: dict[str, dict[tuple[str, int, str, str], dict[str, Any]]] = {}
+        self.txt: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {}
         self.addrs: dict[str, list[str]] = {}
         self.gone_srv: dict[str, set[tuple[str, int]]] = {}  # the goodbyes heard
-        self.gone_txt: dict[str, set[tuple[str, int, str, str]]] = {}
+        self.gone_txt: dict[str, set[tuple[Any, ...]]] = {}
 
     def async_update_records(self, zc: Any, now: float, records: list[Any]) -> None:
         for update in records:
@@ -387,7 +421,9 @@ class _Answers(RecordUpdateListener):
         except ValueError as e:
             log.info("ignoring an announcement of %s: %s", name, e)
             return
-        ident = (txt["game"], txt["seats"], txt["version"], txt["fingerprint"])
+        # (game, seats, version, fingerprint, the addresses and port the host states)
+        ident = (txt["game"], txt["seats"], txt["version"], txt["fingerprint"],
+                 txt["addresses"], txt["port"])
         if gone:
             self.gone_txt.setdefault(name, set()).add(ident)
         else:
@@ -402,40 +438,65 @@ class _Answers(RecordUpdateListener):
                     known.append(ip)
         self._text(info.name, info.properties)
 
+    def _place(self, server: str, port: int, stated: set[str]) -> tuple[str, int]:
+        """Where an SRV target sends a joiner: the first address heard for its server that a
+        TXT under the name states, else the first heard, else the server name itself."""
+        heard = self.addrs.get(server, [])
+        good = [a for a in heard if a in stated]
+        return ((good or heard)[0] if heard else server, port)
+
     def tables(self, full_name: str) -> list[TableInfo]:
         """The distinct tables announced under ``full_name``; each marked when there are
         several. An answer whose fingerprint is not its own name's is refused. The goodbyes
         heard under the name count too: one for another SRV target or TXT than the answers
-        heard is another announcement, and marks the line(s) heard, even a single one."""
+        heard is another announcement, and marks the line(s) heard, even a single one.
+
+        A TXT that states its host's addresses and port (``at``, ``port``) makes a line only
+        with an SRV target of that port, at an address heard for its server that it states: an
+        A record anyone sends for the (public) server name at another address is not used. A
+        TXT that states none (an earlier version) takes the first address heard, and its line
+        is marked when the server was heard at more than one."""
         name = full_name[: -len(SERVICE_TYPE) - 1]
         fp = name_fingerprint(name)
         out: dict[tuple[str, int, str, str, str], TableInfo] = {}
+        spread = 0  # the most addresses heard for a server a TXT without ``at`` was paired with
         for txt in self.txt.get(full_name, {}).values():
             if txt["fingerprint"] != fp:
                 log.info("refusing an announcement of %r: its fingerprint %r is not the one in "
                          "its name (wrong or forged)", name, txt["fingerprint"])
                 continue
             for server, port in sorted(self.srv.get(full_name, ())):
-                addresses = self.addrs.get(server, [])
-                if not addresses or not port:
+                heard = self.addrs.get(server, [])
+                if not heard or not port or txt["port"] not in (None, port):
                     continue
-                t = TableInfo(name=name, host=addresses[0], port=port, game=txt["game"],
+                if txt["addresses"] is None:
+                    at = heard
+                    spread = max(spread, len(heard))
+                else:
+                    at = [a for a in heard if a in txt["addresses"]]
+                    if len(at) < len(heard):
+                        log.info("not using %s for %r: addresses its host does not state "
+                                 "(wrong or forged)",
+                                 ", ".join(a for a in heard if a not in at), name)
+                    if not at:
+                        continue
+                t = TableInfo(name=name, host=at[0], port=port, game=txt["game"],
                               free=txt["free"], seats=txt["seats"], version=txt["version"],
                               fingerprint=txt["fingerprint"])
                 out.setdefault((t.host, t.port, t.game, str(t.seats), t.version), t)
         tables = list(out.values())
-        # where each SRV target heard sends a joiner (two servers at one address and port send
-        # it to one place: one table), or the target itself if no address was heard for it
-        targets = {
-            (self.addrs[server][0], port) if self.addrs.get(server) else (server, port)
-            for server, port in self.srv.get(full_name, set()) | self.gone_srv.get(full_name, set())
-        }
         idents = {i for i in self.txt.get(full_name, {}) if i[3] == fp}
         idents |= {i for i in self.gone_txt.get(full_name, set()) if i[3] == fp}
-        count = max(len(tables), len(targets), len(idents))
+        stated = {a for i in idents if i[4] for a in i[4]}
+        # where each SRV target heard sends a joiner (two servers at one address and port send
+        # it to one place: one table), or the target itself if no address was heard for it
+        targets = {self._place(server, port, stated)
+                   for server, port in self.srv.get(full_name, set()) | self.gone_srv.get(full_name, set())}
+        count = max(len(tables), len(targets), len(idents), spread)
         if tables and count > 1:
             log.info("%d different announcements under the one name %r (%d answered, goodbyes "
-                     "for %d)", count, name, len(tables),
-                     len(self.gone_srv.get(full_name, ())) + len(self.gone_txt.get(full_name, ())))
+                     "for %d, %d addresses for one server)", count, name, len(tables),
+                     len(self.gone_srv.get(full_name, ())) + len(self.gone_txt.get(full_name, ())),
+                     spread)
             tables = [dataclasses.replace(t, conflict=count) for t in tables]
         return tables

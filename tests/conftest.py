@@ -7,6 +7,9 @@ if str(ROOT) not in sys.path:
 
 # Tests never assert wall-clock time: hypothesis's per-example deadline would make property tests
 # flaky on a loaded 2-core machine.
+import contextlib  # noqa: E402
+
+import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 # ...nor fail a property test because generating its inputs was slow on a loaded machine.
@@ -31,3 +34,38 @@ def pytest_collection_modifyitems(config, items):
         if item.path.name.startswith("test_discovery"):  # every file that announces on loopback
             item.add_marker(pytest.mark.xdist_group("mdns"))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: order kept
+
+
+@pytest.fixture(autouse=True)
+def _mdns_closed(request, monkeypatch):
+    """A discovery test closes every zeroconf it opens (an announcement, a browse, a forged
+    answer), and so sends its goodbyes. One left open answers for what it announced as long as
+    its event loop runs, and keeps its sockets on 5353 (where they can take unicast answers meant
+    for a later browse) until it is collected. It fails the test that left it, naming what it
+    still announced."""
+    if not request.node.path.name.startswith("test_discovery"):
+        yield
+        return
+    from zeroconf import Zeroconf
+
+    opened: list = []
+    real_start = Zeroconf.start
+
+    def start(self):
+        opened.append(self)
+        return real_start(self)
+
+    monkeypatch.setattr(Zeroconf, "start", start)
+    yield
+    left = [z for z in opened if not z.done]
+    names = sorted(i.name for z in left for i in z.registry.async_get_service_infos())
+    for z in left:  # its loop is gone: close its sockets now, not whenever it is collected
+        z.done = True
+        engine = z.engine
+        for sock in [getattr(engine, "_listen_socket", None),
+                     *(getattr(engine, "_respond_sockets", None) or [])]:
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.close()
+    assert not left, (f"{len(left)} zeroconf instance(s) left open by this test, announcing "
+                      f"{names or 'nothing'}")

@@ -28,8 +28,14 @@ def test_txt_round_trip():
         "seats": 4,
         "version": "1",
         "fingerprint": "K7QF-2M9X",
+        "addresses": None,  # (a host of an earlier version states neither)
+        "port": None,
     }
     assert decode_txt({**as_wire, b"future": b"x"})["free"] == 2
+    stated = encode_txt("go-out-girl", 2, 4, "K7QF-2M9X", addresses=["10.0.0.7", "192.168.1.5"],
+                        port=7000)
+    back = decode_txt({k.encode(): v.encode() for k, v in stated.items()})
+    assert (back["addresses"], back["port"]) == (("10.0.0.7", "192.168.1.5"), 7000)
 
 
 @pytest.mark.parametrize(
@@ -39,6 +45,12 @@ def test_txt_round_trip():
         ({b"game": b"x", b"free": b"many", b"seats": b"4", b"v": b"1", b"fp": b"A"}, "bad TXT"),
         ({b"game": b"x", b"free": b"5", b"seats": b"4", b"v": b"1", b"fp": b"A"}, "out of range"),
         ({b"game": None, b"free": b"1", b"seats": b"4", b"v": b"1", b"fp": b"A"}, "missing"),
+        ({b"game": b"x", b"free": b"1", b"seats": b"4", b"v": b"1", b"fp": b"A",
+          b"at": b"10.0.0.7,mallory.local"}, "bad TXT"),
+        ({b"game": b"x", b"free": b"1", b"seats": b"4", b"v": b"1", b"fp": b"A",
+          b"at": b"010.0.0.7"}, "bad TXT"),
+        ({b"game": b"x", b"free": b"1", b"seats": b"4", b"v": b"1", b"fp": b"A",
+          b"port": b"70000"}, "port out of range"),
     ],
 )
 def test_bad_txt_is_refused(props, words):
@@ -103,11 +115,13 @@ async def test_join_without_an_address_lists_the_lan_tables_and_takes_the_pick(
     from p2pcards import net
     from protocol.mesh import Mesh
 
-    hosts = [await Mesh.host(identity(tmp_path, i), 3, bind="127.0.0.1", name=name)
-             for i, name in enumerate(["zed", "amy"])]
-    ads = [await net._advertise(m, "go-out-girl", 3, identity(tmp_path, i), "127.0.0.1")
-           for i, m in enumerate(hosts)]
+    hosts: list[Mesh] = []
+    ads: list = []
     try:
+        for i, name in enumerate(["zed", "amy"]):  # (inside the try: closed whatever fails)
+            hosts.append(await Mesh.host(identity(tmp_path, i), 3, bind="127.0.0.1", name=name))
+            ads.append(await net._advertise(hosts[-1], "go-out-girl", 3, identity(tmp_path, i),
+                                            "127.0.0.1"))
         if any(ad is None for ad in ads):
             pytest.skip("zeroconf cannot bind to 127.0.0.1 here")
         mine = {m.address.removeprefix("tcp://") for m in hosts}

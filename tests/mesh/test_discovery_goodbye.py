@@ -108,6 +108,7 @@ async def test_a_forged_goodbye_for_the_hosts_answer_never_leaves_the_forged_one
             assert "announced more than once under one name" in out, out
     finally:
         bye.cancel()
+        await asyncio.gather(bye, return_exceptions=True)
         await end(alice, ad, mallory)
 
 
@@ -140,9 +141,14 @@ async def test_a_forged_goodbye_does_not_hide_the_table(tmp_path, monkeypatch, c
         assert picked is not None and picked.address == where, capsys.readouterr().out
     finally:
         bye.cancel()
-        await zc.async_close()
-        await ad.close()
-        await alice.close()
+        await asyncio.gather(bye, return_exceptions=True)
+        try:
+            await zc.async_close()
+        finally:
+            try:
+                await ad.close()
+            finally:
+                await alice.close()
 
 
 @run_async(60)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from protocol.discovery import TableInfo, browse, instance_name, mark_shared_fingerprints
 
 from .helpers import run_async
-from .test_discovery_spoof import LO, advertised_alice, spoof
+from .test_discovery_spoof import LO, advertised_alice, end, spoof
 
 
 def _line(name: str, port: int, fp: str = "K7QF-2M9X") -> TableInfo:
@@ -56,8 +56,4 @@ async def test_a_look_alike_name_with_the_hosts_fingerprint_is_marked(tmp_path, 
         assert await net._pick_table("127.0.0.1") is None  # never taken by a script
         assert "look-alike name" in capsys.readouterr().out
     finally:
-        repeating.cancel()
-        await zc.async_unregister_service(info)
-        await zc.async_close()
-        await ad.close()
-        await alice.close()
+        await end(alice, ad, (zc, info, repeating))

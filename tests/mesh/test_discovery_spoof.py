@@ -27,7 +27,11 @@ async def spoof(name: str, port: int, fp: str, repeat: bool):
                             addresses=[socket.inet_aton("127.0.0.1")], port=port,
                             properties=encode_txt("go-out-girl", 2, 3, fp),
                             server="mallory.local.")
-    await zc.async_register_service(info, cooperating_responders=True, strict=False)
+    try:
+        await zc.async_register_service(info, cooperating_responders=True, strict=False)
+    except BaseException:
+        await zc.async_close()
+        raise
 
     async def again_and_again():  # so hers is the last answer a lookup hears
         while repeat:
@@ -57,7 +61,13 @@ async def alice_and_mallory(tmp_path, mode: str, repeat: bool = False):
     alice, ad, me = await advertised_alice(tmp_path)
     name = instance_name("alice", me.fingerprint)
     fp, port = ("ZZZZ-ZZZZ", alice.port) if mode == "fake" else (me.fingerprint, 40999)
-    return alice, ad, await spoof(name, port, fp, repeat), name, me.fingerprint
+    try:
+        mallory = await spoof(name, port, fp, repeat)
+    except BaseException:
+        await ad.close()
+        await alice.close()
+        raise
+    return alice, ad, mallory, name, me.fingerprint
 
 
 async def look(name: str, want: int) -> list[TableInfo]:
@@ -70,13 +80,27 @@ async def look(name: str, want: int) -> list[TableInfo]:
     return found
 
 
-async def end(alice, ad, mallory):
+async def withdraw(mallory) -> None:
+    """Mallory stops: her repeating task ends, her goodbyes are sent (zeroconf returns the task
+    that sends them; closing first sent none) and her zeroconf is closed, whatever fails."""
     zc, info, repeating = mallory
     repeating.cancel()
-    await zc.async_unregister_service(info)
-    await zc.async_close()
-    await ad.close()
-    await alice.close()
+    try:
+        await asyncio.gather(repeating, return_exceptions=True)
+        sent = await zc.async_unregister_service(info)
+        await asyncio.wait_for(sent, 3.0)
+    finally:
+        await zc.async_close()
+
+
+async def end(alice, ad, mallory):
+    try:
+        await withdraw(mallory)
+    finally:
+        try:
+            await ad.close()
+        finally:
+            await alice.close()
 
 
 @run_async(90)

@@ -215,7 +215,7 @@ async def test_a_person_arranging_is_not_charged_lateness():
 
     hub = InMemoryHub(2)
     me = PatientChannel(hub.channel(0), _Present(), late_after=0.1, late_budget=0.2)
-    me.lenient = True
+    me.lenient = {1}
 
     async def later():
         await asyncio.sleep(0.8)
@@ -265,3 +265,50 @@ async def test_a_seat_that_says_our_messages_never_reach_it_pauses_the_deck_once
     with pytest.raises(TimeoutError):  # the next step: the pause is spent, the clock runs
         await me.recv_from("deck", [1], timeout=0.5)
     assert loop.time() - t0 < 0.9
+
+
+@run_async(timeout=30)
+async def test_only_the_arranging_seat_is_waited_for_leniently():
+    """Red team 5 (minor): during bob's private arrangement every wait was lenient, on any
+    seat: carol, awaited in the same step (as every seat's key share is when the arrangement is
+    the deck's first operation), could hold her message without being charged. Now only bob's
+    wait is a decision: carol runs over her budget and is named; bob, thinking 0.8 s, is not
+    charged."""
+    from p2pcards.engine import Shuffle
+    from p2pcards.lobby import DealerAdapter, PatientChannel
+    from protocol.channel import InMemoryHub
+    from protocol.errors import DeckTimeout
+
+    hub = InMemoryHub(3)
+    me = PatientChannel(hub.channel(0), _Present(), late_after=0.1, late_budget=0.2)
+
+    class Deck:
+        ch, timeout = me, 5.0
+
+    class Dealer:
+        seat, deck = 0, Deck()
+
+        async def fulfil(self, view, req, arrange):
+            await me.recv_from("deck", [2], timeout=self.deck.timeout)  # carol's share
+            return await me.recv_from("deck", [1], timeout=self.deck.timeout)  # bob's order
+
+    class View:
+        def arrangement_prompt(self, by, slots):
+            return "arrange these cards"
+
+    async def later(seat, delay):
+        await asyncio.sleep(delay)
+        await hub.channel(seat).send(0, "deck", {})
+
+    sends = [asyncio.create_task(later(2, 0.8)), asyncio.create_task(later(1, 0.8))]
+    with pytest.raises(DeckTimeout) as caught:
+        await DealerAdapter(Dealer()).fulfil(View(), Shuffle((0, 1, 2), by=1))
+    assert caught.value.peer == 2 and "late again and again" in caught.value.reason
+    assert me.late.get(1, 0.0) == 0.0
+    await asyncio.gather(*sends)
+
+    sends = [asyncio.create_task(later(2, 0.0)), asyncio.create_task(later(1, 0.8))]
+    me.late.clear()
+    await DealerAdapter(Dealer()).fulfil(View(), Shuffle((0, 1, 2), by=1))  # carol on time
+    assert me.late.get(1, 0.0) == 0.0 and me.lenient == set()
+    await asyncio.gather(*sends)

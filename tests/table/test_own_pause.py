@@ -1,0 +1,147 @@
+"""Red team (round 5, suspicion 1): an observer's own pause charged to a seat that is away. The
+absence watcher added each tick's time to every seat marked away, ``min(now - last, now -
+away_since)``; the mesh forgives its own stalls for the seats it hears (``_last_heard`` moves on
+by the stall), but not a seat already away. So if alice's program is stopped (Ctrl-Z, the laptop
+sleeps) while bob is briefly away, the whole pause was bob's: alice named him on waking, while
+the others, who ran all along, saw alice go quiet. Written as the attack on the watcher, with
+the stall made as a stop makes it: the event loop stands still (``time.sleep``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from tests.mesh.helpers import AwayInSpells, run_async
+
+
+class Still(AwayInSpells):
+    """Seat 1 (bob) is away only when the test says so."""
+
+    def tick(self) -> None:
+        pass
+
+
+async def paused_while_away(wait: float, pause: float, back_after: float, times: int = 1,
+                            steps: bool = False) -> tuple[Still, list[str]]:
+    from p2pcards.lobby import _watch_absence
+
+    fake = Still([])
+    said: list[str] = []
+    clock = time.monotonic()
+    progress = (lambda: int(time.monotonic() - clock)) if steps else (lambda: 0)
+    watcher = asyncio.create_task(_watch_absence(fake, wait, said.append, bot=False,
+                                                 progress=progress))
+    for _ in range(times):
+        await asyncio.sleep(0.6)
+        fake.away, fake.away_since = {1}, {1: time.monotonic()}  # bob drops out for a moment
+        await asyncio.sleep(0.3)
+        time.sleep(pause)  # alice's program is stopped: nothing of hers runs, the clock goes on
+        await asyncio.sleep(back_after)  # bob's messages, queued meanwhile, are read a moment later
+        fake.away, fake.away_since = set(), {}
+    await asyncio.sleep(1.0)
+    watcher.cancel()
+    await asyncio.gather(watcher, return_exceptions=True)
+    return fake, said
+
+
+@run_async(30)
+async def test_a_pause_of_this_program_is_not_charged_to_a_seat_away_meanwhile():
+    """Bob is away 0.3 s, alice's program stands still 3 s (the wait is 2 s), bob's messages are
+    read 0.4 s after it resumes: about 0.7 s of bob's absence, nobody named. Before, bob was
+    named "away and did not come back within 0:02" as soon as alice's program ran again. The
+    person at alice's terminal is told that the program was paused and that the pause counts
+    against nobody."""
+    fake, said = await paused_while_away(wait=2.0, pause=3.0, back_after=0.4)
+    assert fake.stopped is None, fake.stopped
+    assert any("this program was paused" in s and "not counted against anyone" in s
+               for s in said), said
+
+
+@run_async(40)
+async def test_nor_against_the_match_allowance():
+    """Four such pauses of 1.2 s, each under the 2 s wait, the game moving in between: each
+    was charged to bob, about 6.8 s in all, past the match's allowance (3 waits, 6 s), and bob
+    was named "away too often". Now he was away about 0.5 s each time."""
+    fake, said = await paused_while_away(wait=2.0, pause=1.2, back_after=0.2, times=4,
+                                         steps=True)
+    assert fake.stopped is None, fake.stopped
+
+
+@run_async(30)
+async def test_a_seat_still_away_after_the_pause_is_named_on_its_own_time():
+    """Forgiving the pause forgives nothing else: bob stays away after alice's program resumes,
+    and is named once his own time away (not counting the pause) reaches the wait."""
+    fake, said = await paused_while_away(wait=2.0, pause=3.0, back_after=2.6)
+    assert fake.stopped is not None and fake.stopped.culprit == 1, (fake.stopped, said)
+
+
+@run_async(30)
+async def test_a_pause_during_a_deck_wait_is_not_the_awaited_seats_lateness():
+    """The deck's clock had the same fault: alice's program stopped while waiting for bob's deck
+    message charged the whole pause to bob as lateness (named once past the match's budget, 120
+    s), and ran down the deck's own deadline on him (60 s: named "no message within"). Scaled:
+    a budget of 1 s, a pause of 2 s, bob's message 0.2 s after alice resumes: not charged, and
+    the channel's clock stood still through the pause."""
+    from p2pcards.lobby import PatientChannel
+    from protocol.channel import InMemoryHub
+    from tests.mesh.test_stalling import _Present
+
+    hub = InMemoryHub(2)
+    me = PatientChannel(hub.channel(0), _Present(), late_after=0.3, late_budget=1.0)
+
+    async def stopped_then_bob():
+        await asyncio.sleep(0.2)
+        time.sleep(2.0)  # alice's program is stopped
+        await asyncio.sleep(0.2)
+        await hub.channel(1).send(0, "deck", {})
+
+    before = me.clock()
+    other = asyncio.create_task(stopped_then_bob())
+    assert (await me.recv_from("deck", [1], timeout=5.0))[0] == 1
+    await other
+    assert me.late.get(1, 0.0) < 0.5, me.late
+    assert me.clock() - before < 1.5
+
+
+def test_a_stopped_program_names_nobody_on_waking(tmp_path):
+    """The same with real processes and real signals. Alice, bob and carol each run in their own
+    process with the absence watcher (wait 4 s). Carol is stopped 2.5 s (alice marks her away);
+    2 s in, alice's process is stopped (SIGSTOP) for 4.5 s, and carol resumes meanwhile. On
+    waking alice named carol -- "carol was away and did not come back within 4 s" -- and bob and
+    carol were handed that claim. Now nobody is named, and alice is told she was paused."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    peer = str(Path(__file__).with_name("pause_peer.py"))
+
+    def start(*args: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, peer, *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+
+    procs = [start("host", str(tmp_path / "a"))]
+    try:
+        _, address, code = procs[0].stdout.readline().split()
+        procs += [start("join", str(tmp_path / n), n, address, code) for n in ("bob", "carol")]
+        for p in procs:
+            assert p.stdout.readline().startswith("FULL")
+        alice, carol = procs[0], procs[2]
+        time.sleep(1.0)
+        os.kill(carol.pid, signal.SIGSTOP)
+        time.sleep(2.0)
+        os.kill(alice.pid, signal.SIGSTOP)
+        time.sleep(0.5)
+        os.kill(carol.pid, signal.SIGCONT)
+        time.sleep(4.0)
+        os.kill(alice.pid, signal.SIGCONT)
+        outs = [p.communicate(timeout=60)[0] for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.kill(p.pid, signal.SIGCONT)
+                p.kill()
+                p.wait()
+    assert all(out.rstrip().endswith("NOT STOPPED") for out in outs), outs
+    assert "this program was paused" in outs[0], outs[0]
