@@ -85,8 +85,9 @@ def test_a_signed_move_out_of_turn_in_a_stopped_game_names_its_author(game, tmp_
     code, out, js = cli_audit(path)
     assert code == 1, out
     assert js["culprit"] == 1 and js["verdict"] == "not clean", out
-    assert "Verdict: NOT clean: bob (seat 2) at fault (the replay of the game: acted out of " \
-        "turn" in out, out
+    bob_fp = game.identities[1].fingerprint
+    assert f"Verdict: NOT clean: bob (seat 2) at fault, fingerprint {bob_fp} (the replay of the " \
+        "game: acted out of turn" in out, out
     want = "alice (seat 1) was to decide" if where == "alice's turn" else "nobody was to decide"
     (rep,) = [c for c in js["checks"] if c["check"].startswith("game replayed")]
     assert not rep["ok"] and want.replace("alice (seat 1)", "seat 1") in rep["detail"], rep
