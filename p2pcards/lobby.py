@@ -536,9 +536,10 @@ async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot
         ev = await q.get()
         if ev.kind == "away":
             how = "" if bot else f" ({_comeback(ev.seat, 'the same join command')})"
-            say(f"** {ev.name} is away; the table waits for them to come back{how}.")
+            say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) is away; the table waits for them to "
+                f"come back{how}.")
         elif ev.kind == "left":
-            say(f"** {ev.name} left the table.")
+            say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) left the table.")
         elif ev.kind == "back":
             say(f"** {ev.name} is back.")
         elif ev.kind == "stop":

@@ -39,6 +39,16 @@ def clean(line: str) -> bool:
     "bo\u202eb",                            # bidi override
     "b\u0301\u0301\u0301ob",                # a stack of combining marks
     "bob\uff1agg",                          # a fullwidth colon
+    # red team 6b #1: letters that draw nothing, so "bob" + one of them reads "bob"
+    "bob\u1160",                            # Hangul jungseong filler (a letter, zero width)
+    "\u3164",                               # Hangul filler alone: a blank name
+    "\u3164bob",
+    "b\uffa0ob",                            # halfwidth Hangul filler
+    "\u115fbob",                            # Hangul choseong filler
+    "bob\u2800",                            # braille blank
+    "b\u1161ob",                            # a Hangul vowel jamo with no syllable: zero width
+    "bob\u034f",                            # combining grapheme joiner (default-ignorable)
+    "bob\ufe0f",                            # a variation selector
 ])
 def test_a_name_that_reads_as_something_else_is_refused(name):
     with pytest.raises(ValueError):
@@ -53,6 +63,28 @@ def test_names_that_are_fine_stay_fine():
 def test_look_alike_names_share_a_skeleton():
     assert {name_skeleton(n) for n in ("bob", "Bob", "BOB.", "Ｂｏｂ", "b\u043eb", "B0B")} == {"bob"}
     assert name_skeleton("bot1") != name_skeleton("bot2")
+
+
+@pytest.mark.parametrize("real, fake", [
+    # red team 6b #1: look-alikes the hand-made table did not fold
+    ("alice", "\u0251lice"),   # IPA alpha
+    ("alice", "a\u01c0ice"),   # Latin dental click (a vertical bar)
+    ("alice", "a\u04cfice"),   # Cyrillic palochka
+    ("alice", "a|ice"),        # the ASCII vertical bar
+    ("alice", "a\u2223ice"),   # DIVIDES
+    ("alice", "a\uff5cice"),   # fullwidth vertical line
+    ("bob", "\u0185ob"),       # Latin tone six
+    ("bob", "\u044cob"),       # Cyrillic soft sign
+    ("Ann", "\u13aann"),       # Cherokee A
+    ("BOB", "\u0412\u041e\u0412"),  # Cyrillic capitals
+    ("kate", "\u03baate"),     # Greek kappa
+    ("eve", "\u0435v\u0435"),  # Cyrillic e
+    ("sam", "\u0455am"),       # Cyrillic dze
+    ("nina", "\u0578ina"),     # Armenian vo
+])
+def test_look_alike_letters_from_other_scripts_clash(real, fake):
+    check_name(fake)  # a name of its own...
+    assert names_clash(real, fake)  # ...but not beside the one it imitates
 
 
 def test_a_name_that_begins_with_another_clashes():
