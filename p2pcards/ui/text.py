@@ -10,7 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console
 from rich.text import Text
 
@@ -52,6 +52,14 @@ def wrap_cells(line: str, width: int, rest: int = 3) -> list[str]:
     rows = [r.plain.rstrip() for r in Text(line).wrap(_console(width), width - indent,
                                                        overflow="fold")]
     return rows[:1] + [" " * indent + r.lstrip(" ") for r in rows[1:]]
+
+
+def fit_cells(text: str, cells: int) -> str:
+    """``text`` cut to at most ``cells`` terminal cells, ending with "…" when cut (a name of 32
+    fullwidth letters is 64 cells: the top line shortens it so whose turn it is still shows)."""
+    if cell_len(text) <= cells:
+        return text
+    return set_cell_size(text, cells - 1).rstrip() + "…"
 
 
 def outcome_words(outcome: object, names: list[str]) -> str:
