@@ -225,13 +225,29 @@ class SeatJournal:
     """This seat's private journal: the deck seed first, then its own decisions and
     arrangements, one JSON object per flushed line (0600)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, write: bool = True) -> None:
         self.path = path
         self.records: list[dict[str, Any]] = []
+        self._f: Any = None
+        try:
+            self._open(path, write)
+        except IsADirectoryError:
+            raise ConfigError(f"{path} is a folder, not this seat's journal: move it aside; "
+                              "without the journal this seat cannot be taken back") from None
+        except OSError as exc:
+            raise ConfigError(f"this seat's journal {path} cannot be read or written: "
+                              f"{exc.strerror or exc}") from None
+
+    @classmethod
+    def read_only(cls, path: Path) -> SeatJournal:
+        """The journal's records, the file left as it is."""
+        return cls(path, write=False)
+
+    def _open(self, path: Path, write: bool) -> None:
         if path.exists():
             data = path.read_bytes()
             whole = data.rfind(b"\n") + 1
-            if whole < len(data):  # a torn last line (a crash mid-write) was never written
+            if whole < len(data) and write:  # a torn last line (a crash mid-write) was never written
                 with path.open("r+b") as f:
                     f.truncate(whole)
             for n, line in enumerate(data[:whole].splitlines(), 1):
@@ -242,12 +258,16 @@ class SeatJournal:
                 if not isinstance(rec, dict):
                     raise ConfigError(f"{path}: line {n} is damaged") from None
                 self.records.append(rec)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        self._f = os.fdopen(fd, "a", buffering=1)
+        if write:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            self._f = os.fdopen(fd, "a", buffering=1)
 
     def append(self, record: dict[str, Any]) -> None:
         self._f.write(json.dumps(record, separators=(",", ":")) + "\n")
         self._f.flush()
+
+    def has_seed(self) -> bool:
+        return any(r.get("kind") == "seed" for r in self.records)
 
     def seed(self) -> bytes:
         for r in self.records:
@@ -256,12 +276,38 @@ class SeatJournal:
                     return bytes.fromhex(r["deck"])
                 except (KeyError, TypeError, ValueError):
                     raise ConfigError(f"{self.path}: the deck seed is damaged") from None
-        seed = secrets.token_bytes(32)
+        seed = secrets.token_bytes(32)  # a new table (or one not dealt yet): see journal_lost
         self.append({"kind": "seed", "deck": seed.hex()})
         return seed
 
     def close(self) -> None:
-        self._f.close()
+        if self._f is not None:
+            self._f.close()
+
+
+def journal_lost(transcript: Any) -> str | None:
+    """Why the seat of ``transcript`` (a ``read_transcript`` of our own record) cannot be taken
+    back, or ``None``: once this seat has sent its part of the deck, its journal holds the deck
+    secret those messages were made from, and a new secret can never re-make them (the re-run
+    would diverge from the record). Said before the table is contacted."""
+    if not any(e.sender == transcript.seat and e.topic == "deck" for e in transcript.entries):
+        return None  # not dealt yet: a new secret is as good as the lost one
+    path = Path(transcript.path).with_suffix(".seat")
+    if not path.exists():
+        what = "is missing"
+    else:
+        try:
+            journal = SeatJournal.read_only(path)
+        except ConfigError as exc:
+            return (f"{exc}. It holds this seat's deck secret, so the seat cannot be taken back "
+                    "without it")
+        if journal.has_seed():
+            return None
+        what = "is empty" if not journal.records else "holds no deck secret"
+    return (f"this seat's journal ({path}) {what}: it held this seat's deck secret, which the "
+            "cards already dealt were made from, so this seat cannot be taken back. Nothing was "
+            "sent to the table; the others' table stops when its wait for this seat runs out "
+            "(see 'p2pcards tables')")
 
 
 class DealerAdapter:

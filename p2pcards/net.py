@@ -617,6 +617,11 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
         if t.key != me.key_hex:
             continue
         if not t.finished and t.stop is None:
+            from .lobby import journal_lost
+
+            lost = journal_lost(t)
+            if lost is not None:  # said before the table is contacted
+                raise MeshError(lost)
             roster = [m for m in t.roster if isinstance(m, dict) and m.get("seat") != t.seat]
             others = ", ".join(_someone(str(m.get("name", "?")), m.get("seat") == 0,
                                         str(m.get("addr", "?")))
