@@ -67,7 +67,10 @@ async def test_a_joiner_who_does_not_move_first_sees_the_dealt_hand(tmp_path, mo
                 break
         else:
             pytest.fail("the deal did not reach the joiner's table")
-        await asyncio.sleep(0.5)  # no line is written meanwhile: alice holds her first move
+        for _ in range(200):  # no line is written meanwhile: alice holds her first move
+            await asyncio.sleep(0.05)
+            if "(empty)" not in app.texts.get("hand", "(empty)"):
+                break
         assert not app.legal  # the joiner has not been asked anything
         assert "(empty)" not in app.texts["hand"], app.texts["hand"]
         assert f"{len(view.hand(1))} cards" in app.texts["seats"], app.texts["seats"]
