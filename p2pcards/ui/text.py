@@ -62,6 +62,23 @@ def fit_cells(text: str, cells: int) -> str:
     return set_cell_size(text, cells - 1).rstrip() + "…"
 
 
+def no_file(path: object) -> str:
+    """Why the file ``path`` cannot be opened, in words: a loop of symbolic links, a link to a
+    file that does not exist, or no such file."""
+    import errno
+    import os
+
+    try:
+        os.stat(str(path))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{path} is a loop of symbolic links (each one leads back to another): no file"
+        if os.path.islink(str(path)):
+            return f"{path} is a link to {os.readlink(str(path))}, which does not exist"
+        return f"{path}: no such file"
+    return f"{path}: no such file"
+
+
 def outcome_words(outcome: object, names: list[str]) -> str:
     """A game's outcome dict in words, seats named: ``{'winner': 0, 'wins': [2, 0, 1]}`` with
     names Ann, Bob, Cy reads "winner Ann; wins Ann 2, Bob 0, Cy 1"."""
