@@ -285,7 +285,7 @@ class SeatJournal:
             self._f.close()
 
 
-def journal_lost(transcript: Any) -> str | None:
+def journal_lost(transcript: Any, contacted: bool = False) -> str | None:
     """Why the seat of ``transcript`` (a ``read_transcript`` of our own record) cannot be taken
     back, or ``None``: once this seat has sent its part of the deck, its journal holds the deck
     secret those messages were made from, and a new secret can never re-make them (the re-run
@@ -304,10 +304,11 @@ def journal_lost(transcript: Any) -> str | None:
         if journal.has_seed():
             return None
         what = "is empty" if not journal.records else "holds no deck secret"
+    sent = "This program leaves the table" if contacted else "Nothing was sent to the table"
     return (f"this seat's journal ({path}) {what}: it held this seat's deck secret, which the "
-            "cards already dealt were made from, so this seat cannot be taken back. Nothing was "
-            "sent to the table; the others' table stops when its wait for this seat runs out "
-            "(see 'p2pcards tables')")
+            f"cards already dealt were made from, so this seat cannot be taken back. {sent}; "
+            "the others' table stops when its wait for this seat runs out (see 'p2pcards "
+            "tables')")
 
 
 class DealerAdapter:
@@ -380,7 +381,17 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                           f"for {info.players} players; nobody can play it")
     names = [mesh.name_of(s) for s in range(mesh.seats)]
     assert mesh.transcript_path is not None
-    journal = SeatJournal(mesh.transcript_path.with_suffix(".seat"))
+    seat_path = mesh.transcript_path.with_suffix(".seat")
+    if not (seat_path.is_file() and SeatJournal.read_only(seat_path).has_seed()):
+        # the same join command rerun after a crash comes back here without 'join --resume':
+        # a seat that has dealt cannot go on with a new deck secret (its re-run would diverge)
+        from protocol.transcript import read_transcript
+
+        lost = journal_lost(read_transcript(mesh.transcript_path, tolerate_torn_tail=True),
+                            contacted=True)
+        if lost is not None:
+            raise ConfigError(lost)
+    journal = SeatJournal(seat_path)
     resume = [r for r in journal.records if r.get("kind") in ("decision", "arrange")]
     n_cards = new_game(info.game, info.players, info.options).n_cards
     patient = PatientChannel(mesh.channel, mesh, late_after=late_after or DECK_ALLOWANCE,

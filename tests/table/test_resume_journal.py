@@ -80,3 +80,29 @@ def test_resume_without_the_seat_journal_says_so_before_contacting_the_table(tmp
     seat.mkdir()  # a folder in its place
     msg = resume_fails()
     assert "is a folder" in msg and "Errno" not in msg and str(seat) in msg
+
+
+def test_the_same_join_command_rerun_without_the_journal_says_so_too(tmp_path):
+    """The seat is also taken back by rerunning the same join command (no --resume): that path
+    reaches ``play_seat``, which made a new deck secret there. It now refuses in the same words."""
+    from p2pcards.engine import ConfigError
+
+    path = asyncio.run(asyncio.wait_for(dealt_then_crashed(tmp_path), 120))
+    t = read_transcript(path, tolerate_torn_tail=True)
+    path.with_suffix(".seat").unlink()
+
+    class Rejoined:  # the mesh as a rerun join has it, seated again
+        seat, seats, game_info, transcript_path = 1, 2, t.game_info, path
+        public_topics = None
+
+        async def wait_full(self, timeout=None):
+            return None
+
+        def name_of(self, s):
+            return ["alice", "bob"][s]
+
+    with pytest.raises(ConfigError) as info:
+        asyncio.run(play_seat(Rejoined(), Holding(1), say=lambda line: None))
+    assert "journal" in str(info.value) and "is missing" in str(info.value)
+    assert "cannot be taken back" in str(info.value)
+    assert not path.with_suffix(".seat").exists()  # no new secret written in its place
