@@ -575,7 +575,9 @@ def audit(
     if not transcript:
         fail("no file given: name a transcript (p2pcards tables lists them)")
     if not Path(transcript).exists():
-        fail(f"{transcript}: no such file")
+        from .ui.text import no_file
+
+        fail(no_file(transcript))
     if Path(transcript).is_dir():
         fail(f"{transcript} is a folder, not a transcript (p2pcards tables lists them)")
     if is_local(transcript):

@@ -235,13 +235,29 @@ class SeatJournal:
     """This seat's private journal: the deck seed first, then its own decisions and
     arrangements, one JSON object per flushed line (0600)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, write: bool = True) -> None:
         self.path = path
         self.records: list[dict[str, Any]] = []
+        self._f: Any = None
+        try:
+            self._open(path, write)
+        except IsADirectoryError:
+            raise ConfigError(f"{path} is a folder, not this seat's journal: move it aside; "
+                              "without the journal this seat cannot be taken back") from None
+        except OSError as exc:
+            raise ConfigError(f"this seat's journal {path} cannot be read or written: "
+                              f"{exc.strerror or exc}") from None
+
+    @classmethod
+    def read_only(cls, path: Path) -> SeatJournal:
+        """The journal's records, the file left as it is."""
+        return cls(path, write=False)
+
+    def _open(self, path: Path, write: bool) -> None:
         if path.exists():
             data = path.read_bytes()
             whole = data.rfind(b"\n") + 1
-            if whole < len(data):  # a torn last line (a crash mid-write) was never written
+            if whole < len(data) and write:  # a torn last line (a crash mid-write) was never written
                 with path.open("r+b") as f:
                     f.truncate(whole)
             for n, line in enumerate(data[:whole].splitlines(), 1):
@@ -252,12 +268,16 @@ class SeatJournal:
                 if not isinstance(rec, dict):
                     raise ConfigError(f"{path}: line {n} is damaged") from None
                 self.records.append(rec)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        self._f = os.fdopen(fd, "a", buffering=1)
+        if write:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            self._f = os.fdopen(fd, "a", buffering=1)
 
     def append(self, record: dict[str, Any]) -> None:
         self._f.write(json.dumps(record, separators=(",", ":")) + "\n")
         self._f.flush()
+
+    def has_seed(self) -> bool:
+        return any(r.get("kind") == "seed" for r in self.records)
 
     def seed(self) -> bytes:
         for r in self.records:
@@ -266,12 +286,39 @@ class SeatJournal:
                     return bytes.fromhex(r["deck"])
                 except (KeyError, TypeError, ValueError):
                     raise ConfigError(f"{self.path}: the deck seed is damaged") from None
-        seed = secrets.token_bytes(32)
+        seed = secrets.token_bytes(32)  # a new table (or one not dealt yet): see journal_lost
         self.append({"kind": "seed", "deck": seed.hex()})
         return seed
 
     def close(self) -> None:
-        self._f.close()
+        if self._f is not None:
+            self._f.close()
+
+
+def journal_lost(transcript: Any, contacted: bool = False) -> str | None:
+    """Why the seat of ``transcript`` (a ``read_transcript`` of our own record) cannot be taken
+    back, or ``None``: once this seat has sent its part of the deck, its journal holds the deck
+    secret those messages were made from, and a new secret can never re-make them (the re-run
+    would diverge from the record). Said before the table is contacted."""
+    if not any(e.sender == transcript.seat and e.topic == "deck" for e in transcript.entries):
+        return None  # not dealt yet: a new secret is as good as the lost one
+    path = Path(transcript.path).with_suffix(".seat")
+    if not path.exists():
+        what = "is missing"
+    else:
+        try:
+            journal = SeatJournal.read_only(path)
+        except ConfigError as exc:
+            return (f"{exc}. It holds this seat's deck secret, so the seat cannot be taken back "
+                    "without it")
+        if journal.has_seed():
+            return None
+        what = "is empty" if not journal.records else "holds no deck secret"
+    sent = "This program leaves the table" if contacted else "Nothing was sent to the table"
+    return (f"this seat's journal ({path}) {what}: it held this seat's deck secret, which the "
+            f"cards already dealt were made from, so this seat cannot be taken back. {sent}; "
+            "the others' table stops when its wait for this seat runs out (see 'p2pcards "
+            "tables')")
 
 
 class DealerAdapter:
@@ -351,7 +398,17 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                           f"for {info.players} players; nobody can play it")
     names = [mesh.name_of(s) for s in range(mesh.seats)]
     assert mesh.transcript_path is not None
-    journal = SeatJournal(mesh.transcript_path.with_suffix(".seat"))
+    seat_path = mesh.transcript_path.with_suffix(".seat")
+    if not (seat_path.is_file() and SeatJournal.read_only(seat_path).has_seed()):
+        # the same join command rerun after a crash comes back here without 'join --resume':
+        # a seat that has dealt cannot go on with a new deck secret (its re-run would diverge)
+        from protocol.transcript import read_transcript
+
+        lost = journal_lost(read_transcript(mesh.transcript_path, tolerate_torn_tail=True),
+                            contacted=True)
+        if lost is not None:
+            raise ConfigError(lost)
+    journal = SeatJournal(seat_path)
     resume = [r for r in journal.records if r.get("kind") in ("decision", "arrange")]
     n_cards = new_game(info.game, info.players, info.options).n_cards
     patient = PatientChannel(mesh.channel, mesh, late_after=late_after or DECK_ALLOWANCE,
@@ -575,9 +632,10 @@ async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot
         ev = await q.get()
         if ev.kind == "away":
             how = "" if bot else f" ({_comeback(ev.seat, 'the same join command')})"
-            say(f"** {ev.name} is away; the table waits for them to come back{how}.")
+            say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) is away; the table waits for them to "
+                f"come back{how}.")
         elif ev.kind == "left":
-            say(f"** {ev.name} left the table.")
+            say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) left the table.")
         elif ev.kind == "back":
             say(f"** {ev.name} is back.")
         elif ev.kind == "stop":

@@ -21,7 +21,7 @@ from .checks import checked_address, checked_bind, checked_code, checked_name
 from .engine import ConfigError
 from .lobby import BOTS_FINISH, WAIT, GameInfo, bots_end, clock_text, end_bots, play_seat, spawn_bot
 from .table import TableResult
-from .ui.text import printable, type_a_number
+from .ui.text import printable, type_a_number, wrap_cells
 
 
 def say(text: str) -> None:
@@ -29,15 +29,14 @@ def say(text: str) -> None:
 
 
 def hanging(text: str) -> str:
-    """At a terminal, long lines wrapped with the rest indented: a peer's chat line that runs
-    past the width cannot put a forged "** ..." line of the program's own at a line's start."""
+    """At a terminal, long lines wrapped by word to the terminal's width in cells with the rest
+    indented (``wrap_cells``): a peer's chat line that runs past the width, or a table's
+    announced game in ``join``'s list, cannot put a forged "** ..." line of the program's own or
+    a forged "1. alice ..." entry at a line's start."""
     if not sys.stdout.isatty():
         return text
-    import textwrap
-
     width = shutil.get_terminal_size().columns
-    return "\n".join(textwrap.fill(line, width, subsequent_indent="   ") if len(line) > width
-                     else line for line in text.split("\n"))
+    return "\n".join("\n".join(wrap_cells(line, width)) for line in text.split("\n"))
 
 
 def _code_hint(mesh: Mesh) -> str:
@@ -320,7 +319,8 @@ async def _stdin_lines():
 def _terminal(mesh: Mesh):
     from .ui.terminal import TerminalPlayer
 
-    return TerminalPlayer(mesh.seat, who=lambda: _who(mesh), hinter=_hinter(mesh))
+    return TerminalPlayer(mesh.seat, who=lambda: _who(mesh), hinter=_hinter(mesh),
+                          out=lambda text: print(hanging(text), flush=True))
 
 
 def _hinter(mesh: Mesh):
@@ -617,6 +617,11 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
         if t.key != me.key_hex:
             continue
         if not t.finished and t.stop is None:
+            from .lobby import journal_lost
+
+            lost = journal_lost(t)
+            if lost is not None:  # said before the table is contacted
+                raise MeshError(lost)
             roster = [m for m in t.roster if isinstance(m, dict) and m.get("seat") != t.seat]
             others = ", ".join(_someone(str(m.get("name", "?")), m.get("seat") == 0,
                                         str(m.get("addr", "?")))

@@ -112,6 +112,10 @@ class Table:
         self.peer_turn_time = peer_turn_time
         self.stand_in = stand_in
         self._chat_budget: dict[int, list[float]] = {}  # sender -> [tokens, last time, dropped]
+        # called after every event the table's state takes (a deal, an opened card, a move), so
+        # a screen redraws from it even when no line is written (the cards dealt to a seat that
+        # does not move first)
+        self.on_change: Callable[[], Any] | None = None
 
     # ---- the main loop --------------------------------------------------------------------------
     async def run(self) -> TableResult:
@@ -164,6 +168,8 @@ class Table:
         except RuleViolation as exc:
             culprit = exc.player if exc.player is not None else player
             raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
+        if self.on_change is not None:
+            self.on_change()
 
     def _flush(self) -> None:
         for line in self.state.take_notes():

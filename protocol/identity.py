@@ -29,6 +29,7 @@ log = logging.getLogger("p2pcards.identity")
 
 HOME_ENV = "P2PCARDS_HOME"
 KEY_FILE = "identity.pem"
+MAX_KEY_BYTES = 64 * 1024  # a PEM Ed25519 key is 119 bytes: anything far larger is not one
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
@@ -48,15 +49,21 @@ def data_dir(home: str | os.PathLike[str] | None = None) -> Path:
 
 
 def ensure_dir(path: Path) -> Path:
-    """Create ``path`` (mode 0700) and its parents if needed; a clear ``IdentityError`` if not."""
+    """Create ``path`` (mode 0700) and its parents if needed; a clear ``IdentityError`` if not:
+    the data directory or a folder in it (``tables``) that is a file or a dangling link is
+    called what it is."""
+    if path.is_symlink() and not path.exists():
+        raise IdentityError(f"p2pcards keeps its data in a folder at {path}, but that is a link "
+                            f"to {os.readlink(path)}, which does not exist: move the link aside")
+    if path.exists() and not path.is_dir():
+        raise IdentityError(f"p2pcards keeps its data in a folder at {path}, but that is a file, "
+                            "not a folder: move it aside")
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as e:
         raise IdentityError(
-            f"cannot create the p2pcards data directory {path}: {e.strerror or e}"
+            f"cannot create the p2pcards data folder {path}: {e.strerror or e}"
         ) from None
-    if not path.is_dir():
-        raise IdentityError(f"the p2pcards data directory {path} exists but is not a directory")
     return path
 
 
@@ -162,16 +169,35 @@ class Identity:
 
     @classmethod
     def load(cls, path: Path, home: Path | None = None) -> Identity:
+        hint = f"move {path} aside to start over with a new identity"
         try:
-            mode = path.stat().st_mode
-            data = path.read_bytes()
+            # opened without waiting (a named pipe would block until a writer came) and read
+            # only if it is a file, up to a bound (a link to /dev/zero never ends)
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            try:
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode):
+                    what = "a folder" if stat.S_ISDIR(st.st_mode) else \
+                        "a named pipe" if stat.S_ISFIFO(st.st_mode) else \
+                        "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else \
+                        "not a regular file"
+                    raise IdentityError(f"the identity key {path} is {what}, not a key file; {hint}")
+                if st.st_size > MAX_KEY_BYTES:
+                    raise IdentityError(f"the identity key {path} is {st.st_size:,} bytes, not a "
+                                        f"key file (a key is a few hundred bytes); {hint}")
+                mode = st.st_mode
+                data = os.read(fd, MAX_KEY_BYTES + 1)
+            finally:
+                os.close(fd)
         except OSError as e:
             raise IdentityError(f"cannot read the identity key {path}: {e.strerror or e}") from None
+        if len(data) > MAX_KEY_BYTES:
+            raise IdentityError(f"the identity key {path} is not a key file (over "
+                                f"{MAX_KEY_BYTES:,} bytes); {hint}")
         if mode & (stat.S_IRWXG | stat.S_IRWXO):
             log.warning(
                 "identity key %s is readable by others (mode %o); chmod 600 it", path, mode & 0o777
             )
-        hint = f"move {path} aside to start over with a new identity"
         if not data.strip():
             raise IdentityError(f"the identity key {path} is empty; {hint}")
         try:

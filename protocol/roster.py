@@ -19,6 +19,7 @@ from typing import Any
 
 from .envelope import Message, canonical, is_int, unb64
 from .identity import b32, fingerprint, public_key_from_hex, verify
+from .lookalike import FOLD, draws_nothing
 
 ENTRY_DOMAIN = b"p2pcards/v1/entry\n"
 MAX_NAME = 32
@@ -70,22 +71,13 @@ class Member:
 
 # Characters that read as a colon: a name may not hold one, since a chat line reads "name: text".
 _COLONS = frozenset(":\u02d0\u02f8\u05c3\u0589\u2236\ua789\ufe13\ufe55\uff1a")
-# Letters and digits that look alike, folded together when names are compared (after NFKC and
-# casefold): Cyrillic and Greek look-alikes of Latin letters, and 0/o, 1/l/i.
-_LOOKALIKE = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "l", "ї": "l", "ј": "j", "һ": "h",
-    "ԁ": "d", "ԛ": "q", "ԝ": "w", "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "l", "κ": "k",
-    "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "0": "o", "1": "l",
-    "i": "l", "ı": "l", "ℓ": "l",
-})
-
-
 def check_name(name: Any) -> str:
     """A player name as every other player's screen shows it at the start of lines ("bob: hi",
     "bob left the table"): 1 to ``MAX_NAME`` printable characters that begin with a letter or a
     digit (so no name reads as the program's own "** ..." or "(...)" lines), with single spaces
-    only between words, no colon, and at most two combining marks in a row."""
+    only between words, no colon, no character that draws nothing (a Hangul filler, a zero-width
+    joiner: Unicode's default-ignorable characters and the blanks of protocol/lookalike.py) and
+    at most two combining marks in a row."""
     if (
         not isinstance(name, str)
         or not name.strip()
@@ -95,6 +87,9 @@ def check_name(name: Any) -> str:
         raise ValueError(f"a player name is 1 to {MAX_NAME} printable characters")
     if name != name.strip() or "  " in name:
         raise ValueError("a player name has no leading, trailing or double spaces")
+    if any(draws_nothing(c) for c in name):
+        raise ValueError("a player name holds no invisible or blank characters (a Hangul filler, "
+                         "a zero-width space or joiner): they would let two names read the same")
     if unicodedata.category(name[0])[0] not in "LN":
         raise ValueError("a player name begins with a letter or a digit")
     if any(c in _COLONS or ":" in unicodedata.normalize("NFKC", c) for c in name):
@@ -109,11 +104,13 @@ def check_name(name: Any) -> str:
 
 def name_skeleton(name: str) -> str:
     """What ``name`` looks like, for telling whether two names could be mistaken for each other:
-    compatibility-normalised, case-folded, look-alike letters folded, combining marks, spaces
-    and punctuation left out ("Bob", "bob.", "Ｂｏｂ", "b\u043eb" and "B0B" all give "bob")."""
+    compatibility-normalised, case-folded, every character that looks like an ASCII letter or
+    digit folded to it (Unicode's confusables, protocol/lookalike.py: Cyrillic, Greek, IPA,
+    Cherokee, the vertical bars), then combining marks, spaces and punctuation left out ("Bob",
+    "bob.", "Ｂｏｂ", "b\u043eb", "\u0185ob" and "B0B" all give "bob"; "a|ice" gives "alice")."""
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
-    text = "".join(c for c in text if unicodedata.category(c)[0] in "LN")
-    return text.translate(_LOOKALIKE)
+    text = text.translate(FOLD)
+    return "".join(c for c in text if unicodedata.category(c)[0] in "LN")
 
 
 def names_clash(a: str, b: str) -> bool:

@@ -26,7 +26,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from ..engine import Action, Decide, GameState
 from . import arrange as arrange_ui
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
-from .text import printable, type_a_number
+from .text import fit_cells, printable, type_a_number
 from .widgets import (
     MIN_SIZE,
     NBSP,
@@ -40,6 +40,10 @@ from .widgets import (
     too_small_text,
     wrap_spaces,
 )
+
+#: The most cells a name takes on the top line (one row at 80 columns and up): the rest of the
+#: line says whose turn it is, and a long or fullwidth name must not push that off the row.
+TOP_NAME = 20
 
 HELP = """Playing at the table
 
@@ -394,7 +398,8 @@ class TableApp(App[Any]):
             if req.player == self.seat:
                 text = f"Your turn · {clock} · you are deciding"
             else:
-                text = f"{view.pname(req.player)}'s turn (seat {req.player + 1}) · {clock} · " \
+                name = fit_cells(view.pname(req.player), TOP_NAME)  # the line is one row
+                text = f"{name}'s turn (seat {req.player + 1}) · {clock} · " \
                        f"{self.presenter.deciding(view, req.player)}"
         else:
             text = f"the deck · {clock} · shuffling or dealing"

@@ -4,10 +4,8 @@ in-process dealer. The human sees only their own seat's copy of the game."""
 from __future__ import annotations
 
 import random
-import re
 import shutil
 import sys
-import textwrap
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
@@ -16,7 +14,7 @@ from ..engine import SPECTATOR, Action, GameState, LocalDealer, RuleViolation, p
 from ..games import new_game
 from . import arrange as arrange_ui
 from .present import Presenter, lookup, presenter_for, turn_line
-from .text import type_a_number
+from .text import type_a_number, wrap_cells
 
 COMMANDS = ("help", "?", "status", "who", "hint", "rules", "card", "say", "quit", "exit")
 
@@ -47,16 +45,9 @@ def width() -> int:
 
 
 def wrap(line: str, cols: int | None = None) -> list[str]:
-    """A line wrapped by word to the terminal, continuation lines indented under the text."""
-    cols = cols or width()
-    if len(line) <= cols:
-        return [line]
-    lead = len(line) - len(line.lstrip())
-    body = line.lstrip()
-    m = re.match(r"(\d+\.\s+|[-•*]\s+)", body)  # an option number or a bullet
-    hang = lead + (len(m.group(1)) if m else 2)
-    return textwrap.wrap(body, cols, initial_indent=" " * lead, subsequent_indent=" " * hang,
-                         break_long_words=False, break_on_hyphens=False) or [line]
+    """A line wrapped by word to the terminal (in cells), continuation lines indented under the
+    text."""
+    return wrap_cells(line, cols or width(), rest=2)
 
 
 class Quit(Exception):

@@ -1,6 +1,6 @@
 """A seat at a networked table on the full-screen table: the table's narration and events (who
-joined, who is away, chat) go to the log, the screen redraws after every peer's move, and this
-seat's decisions are asked on screen."""
+joined, who is away, chat) go to the log, the screen redraws whenever the table's state changes
+(a deal, a card opened, a peer's move), and this seat's decisions are asked on screen."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: C
         def attach(table: Any) -> None:
             app.chat = table.send_chat
             app.live_view = lambda: table.state
+            table.on_change = app.redraw_soon  # the deal's cards show without waiting for a line
 
         def say(line: str) -> None:
             app.write_log(line)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
 import json
 import time
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from ..engine import (
     project,
 )
 from ..games import game_class, new_game
+from .text import no_file
 
 FORMAT = "p2pcards-local-game"
 SUFFIX = ".game"
@@ -187,9 +189,13 @@ def read(path: str | Path) -> SavedGame:
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise ConfigError(no_file(path)) from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ConfigError(no_file(path)) from None
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
     lines = text.splitlines()
     try:
         head = json.loads(lines[0]) if lines else None
@@ -291,7 +297,7 @@ def load_any(path: str | Path, view: int | str | None = OWNER) -> SavedGame:
     if is_local(path):
         return read(path)
     if not Path(path).exists():
-        raise ConfigError(f"{path}: no such file")
+        raise ConfigError(no_file(path))
     if sniff(path) == "puzzle":
         raise ConfigError(f"{path} is not a saved game or a transcript: it looks like a puzzle "
                           f"(p2pcards solve {path})")

@@ -5,7 +5,14 @@ forge a line of the game's log."""
 
 from __future__ import annotations
 
+import io
+import re
 import unicodedata
+from functools import lru_cache
+
+from rich.cells import cell_len, set_cell_size
+from rich.console import Console
+from rich.text import Text
 
 
 def printable(text: str, *, newlines: bool = True) -> str:
@@ -22,6 +29,54 @@ def printable(text: str, *, newlines: bool = True) -> str:
         else:
             out.append(repr(c)[1:-1] if c.isascii() else f"\\u{ord(c):04x}")
     return "".join(out)
+
+
+@lru_cache(maxsize=4)
+def _console(width: int) -> Console:
+    return Console(file=io.StringIO(), width=width, color_system=None, legacy_windows=False)
+
+
+def wrap_cells(line: str, width: int, rest: int = 3) -> list[str]:
+    """``line`` wrapped by word to ``width`` terminal cells (a fullwidth ``＝`` or ``李`` is two,
+    a combining mark none: what the terminal does, not what ``len`` counts), every row after the
+    first indented past the line's own indent: under the text of a numbered option or bullet
+    ("  12. ..."), else by ``rest`` more cells. So no row but a line's first starts where a line
+    of its own would, and a chat line padded with wide characters cannot put a forged
+    "** ..." at the start of a row. A word longer than a row is cut by cells."""
+    if cell_len(line) <= width or width < 12:
+        return [line]
+    body = line.lstrip(" ")
+    lead = len(line) - len(body)
+    m = re.match(r"(\d+\.\s+|[-•*]\s+)", body)  # an option number or a bullet
+    indent = min(lead + (len(m.group(1)) if m else rest), width // 3)
+    rows = [r.plain.rstrip() for r in Text(line).wrap(_console(width), width - indent,
+                                                       overflow="fold")]
+    return rows[:1] + [" " * indent + r.lstrip(" ") for r in rows[1:]]
+
+
+def fit_cells(text: str, cells: int) -> str:
+    """``text`` cut to at most ``cells`` terminal cells, ending with "…" when cut (a name of 32
+    fullwidth letters is 64 cells: the top line shortens it so whose turn it is still shows)."""
+    if cell_len(text) <= cells:
+        return text
+    return set_cell_size(text, cells - 1).rstrip() + "…"
+
+
+def no_file(path: object) -> str:
+    """Why the file ``path`` cannot be opened, in words: a loop of symbolic links, a link to a
+    file that does not exist, or no such file."""
+    import errno
+    import os
+
+    try:
+        os.stat(str(path))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{path} is a loop of symbolic links (each one leads back to another): no file"
+        if os.path.islink(str(path)):
+            return f"{path} is a link to {os.readlink(str(path))}, which does not exist"
+        return f"{path}: no such file"
+    return f"{path}: no such file"
 
 
 def outcome_words(outcome: object, names: list[str]) -> str:

@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import Sequence
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -25,6 +26,24 @@ NBSP = "\u00a0"
 #: or the shared area growing and shrinking by a line from move to move would otherwise move
 #: everything under it, a new layout and a repaint of the whole screen after a peer's move.
 STEADY = frozenset({"seats", "shared"})
+
+
+def hanging_text(text: Text, width: int, console: Console) -> Text:
+    """``text`` wrapped by words to ``width`` cells with every row after the first indented two
+    cells past the entry's own indent: only a real entry of the log starts at its margin, so a
+    chat line that runs past the width cannot put "carol left the table" or a forged "** ..."
+    at the start of a row. A width too small to indent in is left to the log to wrap."""
+    if width < 12:
+        return text
+    rows = []
+    for part in text.split("\n"):
+        plain = part.plain
+        indent = min(len(plain) - len(plain.lstrip(" ")) + 2, width // 3)
+        lines = part.wrap(console, width - indent, overflow="fold")
+        rows.append(lines[0] if lines else part)
+        for line in list(lines)[1:]:
+            rows.append(Text(" " * indent) + line)
+    return Text("\n").join(rows)
 
 
 def keep_together(line: str, longest: int = 28) -> str:
@@ -158,8 +177,9 @@ class TableLog(RichLog):
     def add_lines(self, lines: Sequence[Text]) -> None:
         """Write ``lines`` and scroll to the end in the same refresh (``RichLog`` scrolls after
         the next refresh, which paints the log twice for every line written)."""
+        width = self.scrollable_content_region.width if self._size_known else 0
         for line in lines:
-            self.write(line, scroll_end=False)
+            self.write(hanging_text(line, width, self.app.console), scroll_end=False)
         if self.auto_scroll and lines:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
 

@@ -567,9 +567,10 @@ class ChainMixin:
                 # a stop naming nobody came first (another peer's unproven claim, or a check
                 # that could not tell who), and this program has now seen the deviation itself
                 # (an equivocation's proof, its own engine or deck checks): that names it
-                self._set_stopped(TableStop(culprit, reason[:500], self.seat), notify=False)
+                self._set_stopped(TableStop(culprit, self.blamed(culprit, reason), self.seat),
+                                  notify=False)
             return
-        reason = reason[:500]
+        reason = reason[:500] if culprit is None else self.blamed(culprit, reason)
         self._stop_payload = {"culprit": culprit, "reason": reason, "proof": list(proof),
                               "heads": [self.verifier.chains[s].seq for s in range(self.seats)]}
         # signed before the record is written: the record keeps one copy as this seat's signed
@@ -636,7 +637,8 @@ class ChainMixin:
             text = (f"{stopper} stopped the table, naming this seat ({self.name_of(self.seat)}) "
                     f"without proof: {reason}")
         else:
-            text = (f"{stopper} stopped the table, naming {self.name_of(culprit)} without a proof "
+            text = (f"{stopper} stopped the table, naming {self.name_of(culprit)} "
+                    f"({self.seat_text(culprit)}) without a proof "
                     f"this program can check (their claim): {reason}")
         # forwarded to a peer that missed it as the stopper's claim, never in our own name
         self._stop_payload = {"culprit": None, "proof": [], "reason": (

@@ -390,6 +390,18 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         m = self._members.get(seat)
         return m.name if m else f"seat {seat + 1}"  # from 1, as people count
 
+    def seat_text(self, seat: int) -> str:
+        """What tells ``seat`` apart from every other whatever its name looks like: its number
+        and its key's fingerprint ("seat 2, Q3GN-RVT9"), for every line that blames a seat."""
+        m = self._members.get(seat)
+        return f"seat {seat + 1}, {m.fingerprint}" if m else f"seat {seat + 1}"
+
+    def blamed(self, seat: int, reason: str, limit: int = 500) -> str:
+        """``reason`` (at most ``limit`` characters) ending with the seat it blames told apart
+        ("bob was away ... (seat 2, Q3GN-RVT9)"): a look-alike name cannot take the blame."""
+        tag = f" ({self.seat_text(seat)})"
+        return reason[:limit] if reason.endswith(tag) else reason[:limit - len(tag)] + tag
+
     @property
     def sealed(self) -> bool:
         """False while a holding host may still remove seats (the deal waits for it)."""

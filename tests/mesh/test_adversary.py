@@ -224,9 +224,12 @@ async def test_an_absent_player_ends_the_match_after_the_wait_naming_them(tmp_pa
         await asyncio.wait_for(_watch_absence(host, 1.5, said.append, bot=False), 10)
         assert host.stopped is not None and host.stopped.culprit == 2
         assert "carol left the table and did not come back within 2 s" in host.stopped.reason
+        # the seat is told apart by its number and key, not only by a name another could mimic
+        assert host.stopped.reason.endswith(f"(seat 3, {carol.roster[2].fingerprint})")
         with pytest.raises(TableStop) as info:
             await bob.channel.recv("game", 10)
         assert info.value.culprit is None and info.value.claimed == 2  # alice's word, to bob
+        assert f"naming carol (seat 3, {carol.roster[2].fingerprint})" in info.value.reason
         assert any("waiting for carol (away" in s for s in said)
     finally:
         await close_all([host, bob])
@@ -424,7 +427,7 @@ async def test_a_flood_still_on_its_way_is_named_by_each_peer_when_it_arrives(tm
         await until(lambda: carol.stopped.culprit == 1, what="carol names bob herself")
         stops = [e for e in carol.events if e.kind == "stop"]
         assert [e.seat for e in stops] == [None, 1]  # the host's claim first, then her own count
-        assert "alice stopped the table, naming bob without a proof" in stops[0].detail
+        assert "alice stopped the table, naming bob (seat 2, " in stops[0].detail
         assert "bob sent more than" in carol.stopped.reason
         assert blamed([host, carol]) <= {1}
     finally:

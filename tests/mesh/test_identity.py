@@ -76,11 +76,62 @@ def test_a_key_of_another_kind_is_refused(tmp_path):
 
 def test_unreadable_key_file(tmp_path):
     (tmp_path / KEY_FILE).mkdir()  # a directory where the key should be: unreadable as a file
-    with pytest.raises(IdentityError, match="cannot read"):
+    with pytest.raises(IdentityError, match="is a folder, not a key file"):
         Identity.load_or_create(tmp_path)
 
 
 def test_data_dir_that_is_a_file(tmp_path):
     (tmp_path / "home").write_text("oops")
-    with pytest.raises(IdentityError, match="data directory"):
+    with pytest.raises(IdentityError, match="is a file, not a folder: move it aside"):
         Identity.load_or_create(tmp_path / "home")
+
+
+def test_a_key_that_links_to_an_endless_device_is_refused_without_reading_it(tmp_path):
+    """Red team 6b: identity.pem -> /dev/zero read until memory ran out (MemoryError, crash.log)."""
+    (tmp_path / KEY_FILE).symlink_to("/dev/zero")
+    with pytest.raises(IdentityError, match="is a device, not a key file; move .* aside"):
+        Identity.load_or_create(tmp_path)
+
+
+def test_a_key_that_is_a_named_pipe_is_refused_at_once(tmp_path):
+    """Red team 6b: identity.pem a FIFO: 'host' hung with no output, waiting for a writer."""
+    import threading
+
+    os.mkfifo(tmp_path / KEY_FILE)
+    out: list[BaseException] = []
+
+    def load():
+        try:
+            Identity.load_or_create(tmp_path)
+        except BaseException as exc:  # noqa: BLE001 -- handed to the test
+            out.append(exc)
+
+    t = threading.Thread(target=load, daemon=True)
+    t.start()
+    t.join(5)
+    assert not t.is_alive(), "loading the key waits on the pipe"
+    assert isinstance(out[0], IdentityError) and "is a named pipe, not a key file" in str(out[0])
+
+
+def test_a_huge_key_file_is_refused_without_reading_it_all(tmp_path):
+    (tmp_path / KEY_FILE).write_bytes(b"-" * 10_000_000)
+    with pytest.raises(IdentityError, match="not a key file"):
+        Identity.load_or_create(tmp_path)
+
+
+@pytest.mark.parametrize("make", ["file", "dangling link"])
+def test_a_tables_folder_that_is_a_file_or_a_dangling_link_says_so(tmp_path, make):
+    """Red team 6b: a file named 'tables' gave "cannot create the p2pcards data directory
+    .../tables: File exists", naming the wrong folder, with a reason that reads as false."""
+    from protocol.identity import ensure_dir
+
+    tables = tmp_path / "tables"
+    if make == "file":
+        tables.write_text("x")
+        words = f"p2pcards keeps its data in a folder at {tables}, but that is a file, not a folder"
+    else:
+        tables.symlink_to(tmp_path / "gone")
+        words = f"{tables}, but that is a link to {tmp_path / 'gone'}, which does not exist"
+    with pytest.raises(IdentityError) as e:
+        ensure_dir(tables)
+    assert words in str(e.value) and "File exists" not in str(e.value)

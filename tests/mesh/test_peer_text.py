@@ -39,6 +39,16 @@ def clean(line: str) -> bool:
     "bo\u202eb",                            # bidi override
     "b\u0301\u0301\u0301ob",                # a stack of combining marks
     "bob\uff1agg",                          # a fullwidth colon
+    # red team 6b #1: letters that draw nothing, so "bob" + one of them reads "bob"
+    "bob\u1160",                            # Hangul jungseong filler (a letter, zero width)
+    "\u3164",                               # Hangul filler alone: a blank name
+    "\u3164bob",
+    "b\uffa0ob",                            # halfwidth Hangul filler
+    "\u115fbob",                            # Hangul choseong filler
+    "bob\u2800",                            # braille blank
+    "b\u1161ob",                            # a Hangul vowel jamo with no syllable: zero width
+    "bob\u034f",                            # combining grapheme joiner (default-ignorable)
+    "bob\ufe0f",                            # a variation selector
 ])
 def test_a_name_that_reads_as_something_else_is_refused(name):
     with pytest.raises(ValueError):
@@ -53,6 +63,28 @@ def test_names_that_are_fine_stay_fine():
 def test_look_alike_names_share_a_skeleton():
     assert {name_skeleton(n) for n in ("bob", "Bob", "BOB.", "Ｂｏｂ", "b\u043eb", "B0B")} == {"bob"}
     assert name_skeleton("bot1") != name_skeleton("bot2")
+
+
+@pytest.mark.parametrize("real, fake", [
+    # red team 6b #1: look-alikes the hand-made table did not fold
+    ("alice", "\u0251lice"),   # IPA alpha
+    ("alice", "a\u01c0ice"),   # Latin dental click (a vertical bar)
+    ("alice", "a\u04cfice"),   # Cyrillic palochka
+    ("alice", "a|ice"),        # the ASCII vertical bar
+    ("alice", "a\u2223ice"),   # DIVIDES
+    ("alice", "a\uff5cice"),   # fullwidth vertical line
+    ("bob", "\u0185ob"),       # Latin tone six
+    ("bob", "\u044cob"),       # Cyrillic soft sign
+    ("Ann", "\u13aann"),       # Cherokee A
+    ("BOB", "\u0412\u041e\u0412"),  # Cyrillic capitals
+    ("kate", "\u03baate"),     # Greek kappa
+    ("eve", "\u0435v\u0435"),  # Cyrillic e
+    ("sam", "\u0455am"),       # Cyrillic dze
+    ("nina", "\u0578ina"),     # Armenian vo
+])
+def test_look_alike_letters_from_other_scripts_clash(real, fake):
+    check_name(fake)  # a name of its own...
+    assert names_clash(real, fake)  # ...but not beside the one it imitates
 
 
 def test_a_name_that_begins_with_another_clashes():
@@ -197,3 +229,60 @@ def test_at_a_terminal_a_long_line_wraps_with_the_rest_indented(monkeypatch):
     out = net.hanging(line).split("\n")
     assert len(out) > 1 and all(not x.startswith("**") for x in out[1:])
     assert all(x.startswith("   ") for x in out[1:])
+
+
+def _at_a_terminal(monkeypatch, cols: int):
+    import os
+
+    import p2pcards.net as net
+
+    monkeypatch.setattr(net.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(net.shutil, "get_terminal_size", lambda *a: os.terminal_size((cols, 24)))
+    return net
+
+
+@pytest.mark.parametrize("cols", [40, 80, 100])
+def test_wide_characters_cannot_wrap_a_forged_line_onto_its_own(monkeypatch, cols):
+    """Red team 6b #3: hanging() counted characters, the terminal counts cells, so "x" and 37
+    fullwidth "＝" (74 cells) after "bob: " filled an 80-column row the wrapper thought half
+    full, and the terminal wrapped "** the table stopped: carol cheated" to a row's start."""
+    from rich.cells import cell_len
+
+    net = _at_a_terminal(monkeypatch, cols)
+    forged = "** the table stopped: carol cheated (proof checked)"
+    for k in range((cols - 6) // 2 - 3, (cols - 6) // 2 + 3):
+        rows = net.hanging("bob: x" + "\uff1d" * k + forged).split("\n")
+        assert all(cell_len(r) <= cols for r in rows), rows  # the terminal wraps nothing itself
+        assert all(r.startswith("   ") for r in rows[1:]), rows
+
+
+def test_a_forged_entry_in_an_announced_game_cannot_start_a_row_of_joins_list(monkeypatch):
+    """Red team 6b #3: a TXT ``game`` of 35 fullwidth "＝" then "  1. alice <her fingerprint>"
+    (braille blanks for spaces) put a forged entry numbered 1 at the start of a row of join's
+    list. The list's rows after an entry's first are indented under its text."""
+    from rich.cells import cell_len
+
+    net = _at_a_terminal(monkeypatch, 80)
+    game = "\uff1d" * 35 + "\u2800\u28001.\u2800alice\u28001Q39-FATZ:\u2800go-out-girl"
+    rows = net.hanging(f"  1. A X: {game}, 2 of 3 seats free, at 127.0.0.1:40000").split("\n")
+    assert len(rows) > 1 and all(cell_len(r) <= 80 for r in rows), rows
+    assert all(r.startswith("     ") for r in rows[1:]), rows  # under the entry's text
+
+
+def test_line_mode_options_at_a_networked_table_wrap_by_word(monkeypatch, capsys):
+    """Red team 6b minor: the networked prompt printed its numbered options as they were, and
+    the terminal cut words at 80 columns ("may be treat" / "ed as")."""
+    net = _at_a_terminal(monkeypatch, 80)
+    monkeypatch.setattr(net, "_hinter", lambda mesh: None)
+
+    class Seat:
+        seat = 1
+
+    player = net._terminal(Seat())
+    option = ("   6. Play Guard from your hand: it may be treated as [Number 6 ●●●] and lets you "
+              "draw twice as many cards as the stack holds")
+    player.out(option)
+    rows = capsys.readouterr().out.rstrip("\n").split("\n")
+    assert len(rows) > 1 and all(len(r) <= 80 for r in rows)
+    assert all(r.startswith("      ") for r in rows[1:])  # under the option's text
+    assert " ".join(r.strip() for r in rows) == " ".join(option.split())  # no word cut

@@ -47,7 +47,7 @@ async def test_an_unproven_stop_naming_an_honest_seat_blames_nobody_anywhere(tmp
         with pytest.raises(TableStop) as info:
             await carol.channel.recv("game", 10)
         assert info.value.culprit is None and info.value.by == 1 and info.value.claimed == 0
-        assert info.value.reason.startswith("bob stopped the table, naming alice without a proof")
+        assert info.value.reason.startswith("bob stopped the table, naming alice (seat 1, ")
         for m in (host, carol):
             assert m._stop_payload["culprit"] is None
             assert "bob stopped the table" in m._stop_payload["reason"]

@@ -117,3 +117,24 @@ def test_ctrl_c_in_a_match_says_the_command_that_takes_the_seat_back(monkeypatch
     assert rejoin in res.output, res.output
     if args[0] == "host":
         assert "same command again" not in res.output, res.output
+
+
+def test_audit_and_replay_of_a_loop_of_links_say_what_it_is(tmp_path):
+    """Red team 6b: replay of files/loop1 -> loop2 -> loop1 said "no such file"."""
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    loop = str(tmp_path / "loop1")
+    for args in (["audit", loop], ["replay", loop, "--plain"]):
+        line = one_error_line(args, 2)
+        assert "loop of symbolic links" in line and "no such file" not in line, line
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone.jsonl")
+    line = one_error_line(["replay", str(tmp_path / "dangling"), "--plain"], 2)
+    assert f"is a link to {tmp_path / 'gone.jsonl'}, which does not exist" in line
+
+
+@pytest.mark.parametrize("option", ["--difficulty", "--adventure"])
+def test_an_empty_difficulty_or_adventure_is_refused_like_any_unknown_one(option):
+    """Red team 6b: --difficulty '' was silently taken as standard ('x' is refused with the list)."""
+    line = one_error_line(["play", "out-of-this-world", "--players", "3", "--bots", "3",
+                           "--plain", option, ""], 2)
+    assert f"unknown {option[2:]} ''" in line and "choose one of" in line

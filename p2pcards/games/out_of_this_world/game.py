@@ -78,11 +78,13 @@ class Game(SetUp, Rounds, Turn, Items, Foes, TableTalk, Text, TableBase):
                               f"{join_names(sorted(unknown))} (it takes difficulty, adventure "
                               "and time_tokens)")
         data = default()
-        diff = _norm(options.get("difficulty") or "standard")
+        given = options.get("difficulty")
+        diff = _norm("standard" if given is None else str(given))  # '' is no difficulty: refused
         if diff not in data.difficulties:
             raise ConfigError(f"unknown difficulty {options.get('difficulty')!r}; choose one of: "
                               f"{', '.join(data.difficulties)}")
-        adv_key = resolve_adventure(data, options.get("adventure") or "patrol-the-block")
+        adventure = options.get("adventure")
+        adv_key = resolve_adventure(data, "patrol-the-block" if adventure is None else adventure)
         names = options.get("names")
         if names is not None and (not isinstance(names, list | tuple)
                                   or not all(isinstance(x, str) for x in names)):
