@@ -34,6 +34,29 @@ def pytest_collection_modifyitems(config, items):
         if item.path.name.startswith("test_discovery"):  # every file that announces on loopback
             item.add_marker(pytest.mark.xdist_group("mdns"))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: order kept
+    _name_the_groups(config, items)
+
+
+def _name_the_groups(config, items) -> None:
+    """``--dist loadgroup`` sends the tests of one group to one worker by the ``@group`` suffix
+    xdist adds to each node id; under pytest 9.2 (structured node ids) xdist 3.8 writes the
+    suffix where pytest no longer reads it (pytest-dev/pytest-xdist#1386), and every group was
+    silently spread over all the workers: the mDNS tests ran side by side, and each module that
+    plays its game once per worker (``xdist_group`` in test_transcript_fuzz.py and the audit
+    tests) played it on every worker, some several times (a module fixture is rebuilt whenever
+    the worker's tests leave and re-enter the module). Here the suffix goes where pytest reads
+    it, on xdist workers with loadgroup only, and only when xdist has not put it there."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # an older pytest: xdist's own suffix works there
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid.rpartition("]")[2] and hasattr(item, "_id"):
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,7 @@ from protocol.identity import Identity
 from protocol.mesh import MeshError
 from protocol.transcript import find_transcripts, read_transcript
 
-pytestmark = [pytest.mark.network]
+pytestmark = [pytest.mark.network, pytest.mark.xdist_group("over-on-record")]  # one match for both
 
 
 def _drop_lines(path, keep) -> None:
@@ -24,11 +24,20 @@ def _drop_lines(path, keep) -> None:
     path.write_text("".join(ln for ln in lines if keep(ln)))
 
 
-def test_a_bot_back_after_the_table_has_gone_shows_the_result_from_its_record(tmp_path, capsys):
-    rep = asyncio.run(local_match("go-out-girl", 2, "easy", tmp_path / "m", say_=lambda s: None))
+@pytest.fixture(scope="module")
+def match(tmp_path_factory):
+    """One finished two-seat match between processes (the host gone with it), for both tests:
+    each works on its own copy of the bot's data directory."""
+    root = tmp_path_factory.mktemp("m")
+    rep = asyncio.run(local_match("go-out-girl", 2, "easy", root, say_=lambda s: None))
     assert rep.ok
+    return rep, root / "bot1"
+
+
+def test_a_bot_back_after_the_table_has_gone_shows_the_result_from_its_record(tmp_path, capsys,
+                                                                              match):
+    rep, home = match
     capsys.readouterr()
-    home = tmp_path / "m" / "bot1"
     me = Identity.load_or_create(str(home))
     path = find_transcripts(str(home))[0]
     t = read_transcript(path, me)
@@ -66,15 +75,15 @@ def test_a_bot_back_after_the_table_has_gone_shows_the_result_from_its_record(tm
     assert isinstance(err, MeshError) and "no answer from" in str(err)
 
 
-def test_join_resume_after_the_match_ended_shows_the_result_not_an_error(tmp_path, capsys):
+def test_join_resume_after_the_match_ended_shows_the_result_not_an_error(tmp_path, capsys, match):
     """A crash in the audit, after this seat's record was finished: `join --resume` has nothing
     to resume, and says so with the match's result from the record (issue 16: "the result and
     the verdict are shown ... at every peer that has them")."""
     from p2pcards.net import join_table
 
-    rep = asyncio.run(local_match("go-out-girl", 2, "easy", tmp_path / "m", say_=lambda s: None))
-    assert rep.ok
-    home = str(tmp_path / "m" / "bot1")
+    rep, bot1 = match
+    shutil.copytree(bot1, tmp_path / "bot1")
+    home = str(tmp_path / "bot1")
     capsys.readouterr()
     result = asyncio.run(asyncio.wait_for(
         join_table(None, None, "bot1", bind="127.0.0.1", resume=True, home=home), 60))

@@ -28,7 +28,7 @@ from p2pcards.audit import CLEAN, DAMAGED, audit_transcript
 from p2pcards.cli import app
 from tests.table import transcript_mutants as tm
 
-pytestmark = [pytest.mark.network, pytest.mark.xdist_group("audit-journal")]
+pytestmark = [pytest.mark.network]
 
 runner = CliRunner()
 
@@ -37,13 +37,13 @@ runner = CliRunner()
 def game(tmp_path_factory) -> tm.Game:
     """A real, clean, finished two-player Go Out Girl game: alice's (seat 0's) transcript; her
     seat journal is beside it, bob's in his own home."""
-    return tm.make_game(tmp_path_factory.mktemp("game"))
+    return tm.shared_game(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def other_game(tmp_path_factory) -> tm.Game:
     """Another table's game, for its journal."""
-    return tm.make_game(tmp_path_factory.mktemp("other"))
+    return tm.shared_game(tmp_path_factory, "other")
 
 
 def journal_of(g: tm.Game, seat: int = 0) -> list[dict[str, Any]]:

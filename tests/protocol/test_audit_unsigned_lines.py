@@ -32,7 +32,7 @@ from protocol.identity import Identity
 from protocol.transcript import read_transcript
 from tests.table import transcript_mutants as tm
 
-pytestmark = [pytest.mark.network, pytest.mark.xdist_group("audit-unsigned-lines")]
+pytestmark = [pytest.mark.network]
 
 runner = CliRunner()
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -41,7 +41,7 @@ B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 @pytest.fixture(scope="module")
 def game(tmp_path_factory) -> tm.Game:
     """A real, clean, finished two-player game: seat 0's (alice's) transcript, both keys."""
-    return tm.make_game(tmp_path_factory.mktemp("game"))
+    return tm.shared_game(tmp_path_factory)
 
 
 def cli_audit(path: Path) -> tuple[int, str, dict[str, Any]]:

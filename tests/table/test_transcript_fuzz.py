@@ -24,9 +24,9 @@ from protocol.transcript import TranscriptError, read_transcript
 
 from . import transcript_mutants as tm
 
-# One worker runs the whole module (./scripts/test runs three): the game behind every mutant is
-# then played once, not once for each worker the tests were spread over (about 6 s each).
-pytestmark = [pytest.mark.network, pytest.mark.xdist_group("transcript-fuzz")]
+# The game behind every mutant is played once per worker and shared with the audit tests
+# (tm.shared_game), so the module's tests spread over the workers like any others.
+pytestmark = [pytest.mark.network]
 
 LONG = os.environ.get("P2PCARDS_LONG") == "1"
 N_BYTE = 1600 if LONG else 44  # 4 of each of the 11 kinds (those that keep the signatures run a whole audit)
@@ -37,7 +37,7 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory) -> tm.Game:
-    return tm.make_game(tmp_path_factory.mktemp("game"))
+    return tm.shared_game(tmp_path_factory)
 
 
 def run_audit(path: Path | str) -> tuple[int, str]:

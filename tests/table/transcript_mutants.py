@@ -74,6 +74,19 @@ def make_game(root: Path) -> Game:
     return Game(path, path.read_bytes().splitlines(), ids)
 
 
+_SHARED: dict[str, Game] = {}
+
+
+def shared_game(tmp_path_factory: Any, key: str = "game") -> Game:
+    """One game per test process (each xdist worker) for every module that only reads it (its
+    bytes, its lines, its journals, its keys) and writes its mutants elsewhere: the modules'
+    own fixtures each played one (several seconds of CPU each, once per worker they were spread
+    over). ``key`` names a second, different game (another table's)."""
+    if key not in _SHARED:
+        _SHARED[key] = make_game(tmp_path_factory.mktemp(f"shared-{key}"))
+    return _SHARED[key]
+
+
 # ---- helpers --------------------------------------------------------------------------------
 
 

@@ -241,7 +241,7 @@ def net_game(tmp_path_factory):
     """A real two-peer game over loopback, its transcript and the owner's seat journal."""
     from tests.table import transcript_mutants as tm
 
-    return tm.make_game(tmp_path_factory.mktemp("net"))
+    return tm.shared_game(tmp_path_factory)
 
 
 def test_replay_seat_1_without_the_seat_journal_says_the_journal_is_missing(net_game, home):

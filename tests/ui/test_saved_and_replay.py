@@ -130,7 +130,8 @@ def test_a_finished_networked_transcript_replays_as_its_owner_or_a_spectator(tmp
 
     from tests.table import transcript_mutants as tm
 
-    g = tm.make_game(tmp_path_factory.mktemp("net"))
+    g = tm.shared_game(tmp_path_factory)  # read only: the copies made here go elsewhere
+    here = tmp_path_factory.mktemp("copies")
     s = saved.load_any(g.path)
     assert s.game == "go-out-girl" and s.names == ["alice", "bob"] and s.seat == 0 and s.finished
     assert s.viewer == 0  # the owner's view: its journal is beside the transcript
@@ -149,11 +150,11 @@ def test_a_finished_networked_transcript_replays_as_its_owner_or_a_spectator(tmp
     public = saved.frames(public_game, None)
     assert len(public) == len(mine) and public[-1].view.outcome() == end.outcome()
     assert all(public[1].view.values[x] is None for x in public[1].view.zones["hand0"])
-    alone = g.path.parent / "copied" / g.path.name  # without its journal: a spectator's record
+    alone = here / "copied" / g.path.name  # without its journal: a spectator's record
     alone.parent.mkdir()
     shutil.copy(g.path, alone)
     assert saved.load_any(alone).viewer == saved.SPECTATOR
-    cut = g.path.parent / "cut.jsonl"
+    cut = here / "cut.jsonl"
     cut.write_bytes(b"".join(ln + b"\n" for ln in g.lines[: len(g.lines) // 2]))
     with pytest.raises(ConfigError):
         saved.load_any(cut)
@@ -161,7 +162,7 @@ def test_a_finished_networked_transcript_replays_as_its_owner_or_a_spectator(tmp
     # the owner's view is refused in words, and a spectator's replay still works
     import json
     import os
-    forged = g.path.parent / "forged" / g.path.name
+    forged = here / "forged" / g.path.name
     forged.parent.mkdir()
     shutil.copy(g.path, forged)
     journal = g.path.with_suffix(".seat").read_text().splitlines()
