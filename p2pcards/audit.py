@@ -66,7 +66,7 @@ from .engine import (
 )
 from .games import new_game
 from .lobby import PUBLIC_TOPICS, GameInfo, deck_spec
-from .replay import Verdict, replay
+from .replay import DeckRequests, Verdict, replay
 from .ui.text import outcome_words, printable
 
 CLEAN, NOT_CLEAN, DAMAGED = "clean", "not clean", "damaged record"
@@ -88,6 +88,7 @@ class TranscriptAudit:
     judged: list[str] = field(default_factory=list)  # faults the audit cannot re-check, in words
     journal_damaged: bool = False  # the owner's seat journal does not match the record: not used
     stopped_after: int | None = None  # the seat whose signed stop came after a clean, whole game
+    stopped_claim: int | None = None  # whom that stop named (its claim, not borne out)
 
     @property
     def culprit(self) -> int | None:
@@ -117,6 +118,11 @@ class TranscriptAudit:
 
     def verdict_words(self) -> str:
         status = self.status
+        if status == CLEAN and self.stopped_after is not None and self.stopped_claim is not None:
+            return (f"clean: the game was played to its end; then "
+                    f"{_who(self.names, self.stopped_after)} stopped the table (their signed stop, "
+                    f"above), naming {_who(self.names, self.stopped_claim)}: a claim the signed "
+                    "record does not bear out, which names nobody")
         if status == CLEAN and self.stopped_after is not None:
             return (f"clean: the game was played to its end; then {_who(self.names, self.stopped_after)} "
                     "stopped the table (their signed stop, above), which blames nobody")
@@ -210,19 +216,25 @@ def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None,
     clean_end = _signed_record_clean(rep)
     where = "the line" if line is None else f"line {line}"
     by = stop.get("by")
-    if clean_end and unsigned is None and culprit is None:
-        rep.stopped_after = by
-        rep.add("the table stopped", True,
-                f"{reason} ({said}). After the game: the signed record holds the whole game with "
-                f"every check passing, and {_who(names, by)} signed this stop: it came once the "
-                "game was played and changes nothing in it; nobody is blamed on it")
-        return
     if clean_end and unsigned is None:
-        rep.add("the table stopped", False,
-                f"{reason} ({said}, this program's own finding at the time, after the game: "
-                f"{_who(names, by)} signed this stop, but the signed record holds the whole game "
-                "with every check passing, so the audit's checks do not confirm it: the audit "
-                "names nobody)")
+        rep.stopped_after = by
+        accused = culprit if culprit is not None else claimed
+        rep.stopped_claim = accused
+        after = (f"{reason} ({said}). After the game: the signed record holds the whole game "
+                 f"with every check passing, and {_who(names, by)} signed this stop: it came once "
+                 "the game was played and changes nothing in it")
+        if accused is None:
+            rep.add("the table stopped", True, f"{after}; nobody is blamed on it")
+            return
+        # a claim after the game may be honest and still not in this record (a message of the
+        # end that did not come in time, a move only the claimant's own view could check), so
+        # it names nobody, its author included: the record alone cannot tell it false
+        rep.add("the table stopped", True,
+                f"{after}. Its claim against {_who(names, accused)} is not borne out by the "
+                "signed record, which shows nobody cheating; the audit names nobody on it, "
+                f"{_who(names, by)} included (a claim after the game may rest on what no "
+                "record holds: a message that did not come in time, or a move only the "
+                "claimant's own cards could check)")
         return
     if clean_end:
         detail = (f"{reason} ({said}). Not borne out by the record: {where} is not signed "
@@ -514,6 +526,39 @@ def audit_transcript(path: str) -> TranscriptAudit:
     return rep
 
 
+def _until_own_stop(rep: TranscriptAudit, t: Transcript) -> list[Any]:
+    """The envelopes up to the owner's own stop: when its program stopped the table, what came
+    after was never acted on (a message held back past the wait and sent then, say), so the
+    record is checked as it stood at the stop; the rest is listed, not checked."""
+    stop = t.stop
+    if stop is None or t.stop_line is None or stop.get("by") != t.seat:
+        return list(t.entries)
+    kept = [e for e in t.entries if e.line < t.stop_line]
+    late = len(t.entries) - len(kept)
+    if late:
+        senders = sorted({e.sender for e in t.entries if e.line > t.stop_line})
+        rep.add("arrived after the stop", True,
+                f"{late} envelope(s) from {', '.join(_who(rep.names, s) for s in senders)} "
+                f"arrived after {_who(rep.names, t.seat)} stopped the table (line "
+                f"{t.stop_line}): the record is checked as it stood at the stop, without them")
+    return kept
+
+
+def _moves(entries: list[Any]) -> dict[tuple[int, int], Decision]:
+    """Each seat's signed move per game step, as far as it can be read (the first, for the
+    deck's operations: the replay of the game judges the rest)."""
+    moves: dict[tuple[int, int], Decision] = {}
+    for e in entries:
+        if e.topic != "game" or e.body is None or not is_int(step := e.body.get("step")):
+            continue
+        try:
+            moves.setdefault((step, e.sender), Decision(e.sender, Action.from_json(
+                e.body.get("action"))))
+        except ValueError:
+            continue
+    return moves
+
+
 def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     """The deck audit and the replay of the game, on the signed record."""
     names = rep.names
@@ -526,8 +571,9 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
         rep.add("game description", False, f"line 1 (the table record): {exc}")
         return
     rep.game = info.game
-    deck_msgs = [(e.sender, e.body) for e in t.entries
-                 if e.topic == "deck" and e.to is None and e.body is not None]
+    entries = _until_own_stop(rep, t)
+    deck = [e for e in entries if e.topic == "deck" and e.to is None and e.body is not None]
+    deck_msgs = [(e.sender, e.body) for e in deck]
     try:
         params = DeckParams(bytes.fromhex(t.table), deck_spec(info), n_cards, t.seats)
     except ValueError as exc:
@@ -546,7 +592,11 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
                                        for s, b in deck_msgs):
         journal = None  # nothing to check it against: the record stops before the game begins
     owner = None if journal is None else (t.seat, journal.seed)
-    d = deck_audit(params, deck_msgs, owner=owner)
+    # each message with its envelope (a second envelope for one step is a replay), in file
+    # order, against the operations the game's signed moves make every engine issue
+    ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(entries))
+    d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
+                   owner=owner, seat=t.seat)
     v = d.verdict
     if v.older:  # a record of an older deck version: not checked, nobody blamed
         rep.add("deck audit", False, v.reason)
@@ -573,7 +623,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     else:
         rep.add("deck audit", True, checked)
     decisions: dict[tuple[int, int], Decision] = {}
-    for e in t.entries:
+    for e in entries:
         if e.topic != "game" or e.body is None:
             continue
         step = e.body.get("step")
