@@ -6,7 +6,11 @@
 2. The deck audit (``protocol.audit``): every deck message through the receiver checks of
    protocol v2 (every key proof, proof of shuffle and share proof, every commitment). No secret is
    needed and none is revealed; on a transcript that stopped early it says which seat deviated,
-   or that none did and where the record stops.
+   or that none did and where the record stops. Each message goes with its envelope (a second
+   envelope for one step is a replay), in file order, checked against the operations the game's
+   signed moves make every engine issue (``replay.DeckRequests``), as the owner's seat checked
+   them; and only up to the owner's own stop: what came after it was never acted on, and is
+   listed as having arrived after the stop.
 3. The game: replay every decision (up to where the record stops, in a game that stopped
    early) as a spectator, fed what the deck opened to everyone -- plus
    the cards opened to the transcript's owner when its seat journal (``<table>.seat``, next to the
@@ -17,7 +21,8 @@
    not used (the replay runs as a spectator): it never names a seat, nor hides one.
 4. The ``stop`` line, if any: what the owner's program recorded when the table stopped. It is not
    signed, so it is shown as that program's record and weighed against the checks above; it never
-   names a seat by itself.
+   names a seat by itself. A stop after a whole, clean game leaves the verdict clean: whatever it
+   claims is not borne out by the record and names nobody, its author included.
 
 The verdict is one of three (``TranscriptAudit.status``), and always comes from the signed record:
 

@@ -292,7 +292,7 @@ class _Auditor:
         if op == 0:
             desc: dict[str, Any] | None = {"kind": "key"}
         elif self.oracle is not None:
-            desc = self.oracle(copy.deepcopy(self.outcomes))
+            desc = self.oracle(list(self.outcomes))  # (read, never changed)
             if desc is None:
                 later = any(o >= op for o in self.byop)
                 self.stop(None, op, None, (
