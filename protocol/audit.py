@@ -317,6 +317,9 @@ class _Auditor:
                               "operations; without the game's requests the record cannot show "
                               "which is right, so nobody is named", complete=False)
                 self.stop(sender, op, step, f"message describes another operation than {desc}")
+        for a in self.aborts:  # an abort carries its sender's descriptor too
+            if a.op == op and not voted and not same_json(a.desc, desc):
+                self.stop(a.seat, op, "abort", f"its abort describes another operation than {desc}")
         return desc
 
     def vote(self, op: int, msgs: dict[tuple[str, int], dict[str, Any]]) -> dict[str, Any]:
