@@ -6,7 +6,11 @@
 2. The deck audit (``protocol.audit``): every deck message through the receiver checks of
    protocol v2 (every key proof, proof of shuffle and share proof, every commitment). No secret is
    needed and none is revealed; on a transcript that stopped early it says which seat deviated,
-   or that none did and where the record stops.
+   or that none did and where the record stops. Each message goes with its envelope (a second
+   envelope for one step is a replay), in file order, checked against the operations the game's
+   signed moves make every engine issue (``replay.DeckRequests``), as the owner's seat checked
+   them; and only up to the owner's own stop: what came after it was never acted on, and is
+   listed as having arrived after the stop.
 3. The game: replay every decision (up to where the record stops, in a game that stopped
    early) as a spectator, fed what the deck opened to everyone -- plus
    the cards opened to the transcript's owner when its seat journal (``<table>.seat``, next to the
@@ -17,7 +21,8 @@
    not used (the replay runs as a spectator): it never names a seat, nor hides one.
 4. The ``stop`` line, if any: what the owner's program recorded when the table stopped. It is not
    signed, so it is shown as that program's record and weighed against the checks above; it never
-   names a seat by itself.
+   names a seat by itself. A stop after a whole, clean game leaves the verdict clean: whatever it
+   claims is not borne out by the record and names nobody, its author included.
 
 The verdict is one of three (``TranscriptAudit.status``), and always comes from the signed record:
 
@@ -69,7 +74,7 @@ from .engine import (
 )
 from .games import new_game
 from .lobby import PUBLIC_TOPICS, GameInfo, deck_spec
-from .replay import Verdict, replay
+from .replay import DeckRequests, Verdict, replay
 from .ui.text import outcome_words, printable
 
 CLEAN, NOT_CLEAN, DAMAGED = "clean", "not clean", "damaged record"
@@ -94,6 +99,7 @@ class TranscriptAudit:
     judged: list[str] = field(default_factory=list)  # faults the audit cannot re-check, in words
     journal_damaged: bool = False  # the owner's seat journal does not match the record: not used
     stopped_after: int | None = None  # the seat whose signed stop came after a clean, whole game
+    stopped_claim: int | None = None  # whom that stop named (its claim, not borne out)
 
     @property
     def culprit(self) -> int | None:
@@ -123,6 +129,11 @@ class TranscriptAudit:
 
     def verdict_words(self) -> str:
         status = self.status
+        if status == CLEAN and self.stopped_after is not None and self.stopped_claim is not None:
+            return (f"clean: the game was played to its end; then "
+                    f"{_who(self.names, self.stopped_after)} stopped the table (their signed stop, "
+                    f"above), naming {_who(self.names, self.stopped_claim)}: a claim the signed "
+                    "record does not bear out, which names nobody")
         if status == CLEAN and self.stopped_after is not None:
             return (f"clean: the game was played to its end; then {_who(self.names, self.stopped_after)} "
                     "stopped the table (their signed stop, above), which blames nobody")
@@ -225,19 +236,25 @@ def _stop_check(rep: TranscriptAudit, stop: dict[str, Any], line: int | None,
     clean_end = _signed_record_clean(rep)
     where = "the line" if line is None else f"line {line}"
     by = stop.get("by")
-    if clean_end and unsigned is None and culprit is None:
-        rep.stopped_after = by
-        rep.add("the table stopped", True,
-                f"{reason} ({said}). After the game: the signed record holds the whole game with "
-                f"every check passing, and {_who(names, by)} signed this stop: it came once the "
-                "game was played and changes nothing in it; nobody is blamed on it")
-        return
     if clean_end and unsigned is None:
-        rep.add("the table stopped", False,
-                f"{reason} ({said}, this program's own finding at the time, after the game: "
-                f"{_who(names, by)} signed this stop, but the signed record holds the whole game "
-                "with every check passing, so the audit's checks do not confirm it: the audit "
-                "names nobody)")
+        rep.stopped_after = by
+        accused = culprit if culprit is not None else claimed
+        rep.stopped_claim = accused
+        after = (f"{reason} ({said}). After the game: the signed record holds the whole game "
+                 f"with every check passing, and {_who(names, by)} signed this stop: it came once "
+                 "the game was played and changes nothing in it")
+        if accused is None:
+            rep.add("the table stopped", True, f"{after}; nobody is blamed on it")
+            return
+        # a claim after the game may be honest and still not in this record (a message of the
+        # end that did not come in time, a move only the claimant's own view could check), so
+        # it names nobody, its author included: the record alone cannot tell it false
+        rep.add("the table stopped", True,
+                f"{after}. Its claim against {_who(names, accused)} is not borne out by the "
+                "signed record, which shows nobody cheating; the audit names nobody on it, "
+                f"{_who(names, by)} included (a claim after the game may rest on what no "
+                "record holds: a message that did not come in time, or a move only the "
+                "claimant's own cards could check)")
         return
     if clean_end:
         detail = (f"{reason} ({said}). Not borne out by the record: {where} is not signed "
@@ -533,6 +550,39 @@ def audit_transcript(path: str) -> TranscriptAudit:
     return rep
 
 
+def _until_own_stop(rep: TranscriptAudit, t: Transcript) -> list[Any]:
+    """The envelopes up to the owner's own stop: when its program stopped the table, what came
+    after was never acted on (a message held back past the wait and sent then, say), so the
+    record is checked as it stood at the stop; the rest is listed, not checked."""
+    stop = t.stop
+    if stop is None or t.stop_line is None or stop.get("by") != t.seat:
+        return list(t.entries)
+    kept = [e for e in t.entries if e.line < t.stop_line]
+    late = len(t.entries) - len(kept)
+    if late:
+        senders = sorted({e.sender for e in t.entries if e.line > t.stop_line})
+        rep.add("arrived after the stop", True,
+                f"{late} envelope(s) from {', '.join(_who(rep.names, s) for s in senders)} "
+                f"arrived after {_who(rep.names, t.seat)} stopped the table (line "
+                f"{t.stop_line}): the record is checked as it stood at the stop, without them")
+    return kept
+
+
+def _moves(entries: list[Any]) -> dict[tuple[int, int], Decision]:
+    """Each seat's signed move per game step, as far as it can be read (the first, for the
+    deck's operations: the replay of the game judges the rest)."""
+    moves: dict[tuple[int, int], Decision] = {}
+    for e in entries:
+        if e.topic != "game" or e.body is None or not is_int(step := e.body.get("step")):
+            continue
+        try:
+            moves.setdefault((step, e.sender), Decision(e.sender, Action.from_json(
+                e.body.get("action"))))
+        except ValueError:
+            continue
+    return moves
+
+
 def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     """The deck audit and the replay of the game, on the signed record."""
     names = rep.names
@@ -545,8 +595,9 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
         rep.add("game description", False, f"line 1 (the table record): {exc}")
         return
     rep.game = info.game
-    deck_msgs = [(e.sender, e.body) for e in t.entries
-                 if e.topic == "deck" and e.to is None and e.body is not None]
+    entries = _until_own_stop(rep, t)
+    deck = [e for e in entries if e.topic == "deck" and e.to is None and e.body is not None]
+    deck_msgs = [(e.sender, e.body) for e in deck]
     try:
         # the roster's keys are in the description every seat's key share signs (SPEC.md 2.1):
         # a seat re-keyed in this file no longer matches the others' signed messages
@@ -577,7 +628,11 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
                                        for s, b in deck_msgs):
         journal = None  # nothing to check it against: the record stops before the game begins
     owner = None if journal is None else (t.seat, journal.seed)
-    d = deck_audit(params, deck_msgs, owner=owner)
+    # each message with its envelope (a second envelope for one step is a replay), in file
+    # order, against the operations the game's signed moves make every engine issue
+    ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(entries))
+    d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
+                   owner=owner, seat=t.seat)
     v = d.verdict
     if v.older:  # a record of an older deck version: not checked, nobody blamed
         rep.add("deck audit", False, v.reason)
@@ -604,7 +659,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     else:
         rep.add("deck audit", True, checked)
     decisions: dict[tuple[int, int], Decision] = {}
-    for e in t.entries:
+    for e in entries:
         if e.topic != "game" or e.body is None:
             continue
         step = e.body.get("step")

@@ -13,7 +13,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import Decide, Decision, Event, GameState, Request, RuleViolation, Shuffle, Shuffled
+from .engine import (
+    SPECTATOR,
+    Decide,
+    Decision,
+    Event,
+    GameState,
+    Random,
+    RandomValue,
+    Request,
+    Reveal,
+    Revealed,
+    RuleViolation,
+    Shuffle,
+    Shuffled,
+)
 from .games import new_game
 
 
@@ -117,3 +131,76 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
         return Verdict(False, None, f"the table reported {expected_outcome}, the replay gives {outcome}",
                        step, outcome)
     return Verdict(True, outcome=outcome)
+
+
+def deck_op(req: Request) -> dict[str, Any]:
+    """The deck operation descriptor (``protocol.steps``) a request of the engine is fulfilled
+    by (``p2pcards.deck_dealer``): a shuffle of ``slots`` by ``by`` (a mix too), an opening of
+    ``slots`` to ``to``, a random value in ``[0, n)``."""
+    if isinstance(req, Shuffle):
+        return {"kind": "shuffle", "slots": list(req.slots), "by": req.by}
+    if isinstance(req, Reveal):
+        return {"kind": "open", "slots": list(req.slots), "to": sorted(set(req.to))}
+    if isinstance(req, Random):
+        return {"kind": "random", "n": req.n}
+    raise TypeError(f"no deck operation fulfils {req!r}")
+
+
+class DeckRequests:
+    """The deck operations every seat's engine issued, derived by replaying the signed moves
+    (every seat's engine issues the same requests, a spectator's too): an ``ops`` function for
+    ``protocol.audit.audit``, called with the outcomes of operations ``0..k-1`` for operation
+    ``k``'s descriptor. Operation 0 is the key step; after the game's last move comes the end
+    step. ``moves``: the signed move of each ``(game step, seat)``. ``None`` where the moves
+    stop (the seat to decide sent none for its step) or one of them cannot be applied (the
+    replay of the game names it): from there on, no operation is known."""
+
+    def __init__(self, game: str, players: int, options: dict[str, Any],
+                 moves: dict[tuple[int, int], Decision]) -> None:
+        self.state = new_game(game, players, options).view(SPECTATOR)
+        self.players = players
+        self.moves = moves
+        self.step = 0
+        self.fed = 1  # outcomes applied (operation 0, the key step, is no event)
+        self.known: dict[int, dict[str, Any] | None] = {0: {"kind": "key"}}
+        self.ended = False
+
+    def __call__(self, outcomes: list[dict[str, Any]]) -> dict[str, Any] | None:
+        op = len(outcomes)
+        if op not in self.known:
+            self.known[op] = self._next(outcomes)
+        return self.known[op]
+
+    def _next(self, outcomes: list[dict[str, Any]]) -> dict[str, Any] | None:
+        if self.ended:
+            return None
+        try:
+            while self.fed < len(outcomes):
+                o = outcomes[self.fed]
+                self.fed += 1
+                kind = o.get("kind")
+                if kind == "shuffle":
+                    self.state.apply(Shuffled(tuple(o["slots"]), None))
+                elif kind == "open":
+                    vals = o.get("values") if len(o.get("to", ())) == self.players else None
+                    self.state.apply(Revealed(tuple(o["slots"]),
+                                              None if vals is None else tuple(vals)))
+                elif kind == "random":
+                    self.state.apply(RandomValue(int(o["value"])))
+                else:  # the end step: no operation follows
+                    self.ended = True
+                    return None
+                self.step += 1
+            while (req := self.state.pending()) is not None:
+                if not isinstance(req, Decide):
+                    return deck_op(req)
+                d = self.moves.get((self.step, req.player))
+                if d is None:
+                    self.ended = True
+                    return None
+                self.state.apply(d)
+                self.step += 1
+        except (RuleViolation, TypeError, ValueError, KeyError, IndexError):
+            self.ended = True
+            return None
+        return {"kind": "end"}

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import elgamal as eg
 from .envelope import is_int
@@ -87,25 +88,58 @@ class _Stop(Exception):
         self.verdict = verdict
 
 
+class _Abort(NamedTuple):
+    """An ``abort`` in the record: ``at`` is its place among the messages (file order)."""
+
+    op: int
+    seat: int
+    culprit: Any
+    reason: str
+    about: Any
+    desc: dict[str, Any] | None
+    at: int
+
+
+#: an abort whose claim is a timeout (``DeckTimeout``): the record cannot show what reached its
+#: sender in time, so such a claim is never judged false
+_TIMEOUT = re.compile(r"no \S+ message within ")
+
+#: ``ops`` given as a function: the outcomes of operations ``0..k-1`` -> the descriptor of
+#: operation ``k``, or ``None`` when it cannot be derived (the game's signed moves stop before it)
+OpsOracle = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
+
+
 def audit(params: DeckParams | dict[str, Any], messages: Iterable[Any],
-          ops: Sequence[dict[str, Any]] | None = None,
-          owner: tuple[int, bytes] | None = None) -> AuditReport:
+          ops: Sequence[dict[str, Any]] | OpsOracle | None = None,
+          owner: tuple[int, bytes] | None = None, seat: int | None = None) -> AuditReport:
     """Audit a deck record. ``messages``: the deck messages as ``(sender, body)`` pairs (the
-    authenticated sender, not the body's claim), in any order. ``ops``: the operation descriptors
-    the caller's engine issued, if known (default: read from the messages). ``owner``: the seat
-    and seed of the record's owner, to decode the cards opened to it."""
+    authenticated sender, not the body's claim), in the order they were recorded (file order:
+    it shows whether an abort came after the messages its sender waited for), each one message
+    as received -- two for one ``(op, step, sender)`` are a replay, which names its sender -- or
+    as ``(sender, body, envelope)`` triples, ``envelope`` an id of the signed envelope that
+    carried it (``[seq, hash]``): the very same envelope seen twice (two records merged) is
+    skipped. ``ops``: the operation descriptors the caller's engine issued, as a list or as a
+    function of the outcomes so far (``OpsOracle``); without them a descriptor is read from the
+    messages, and a message that disagrees with another names nobody (a vote is no proof).
+    ``owner``: the seat and seed of the record's owner, to decode the cards opened to it.
+    ``seat``: the record owner's seat (default ``owner``'s): an echo that misstates a third
+    seat's commitment names nobody (SPEC 5.5), as it does live."""
     if isinstance(params, dict):
         params = DeckParams.from_json(params)
     messages = list(messages)
+    if seat is None and owner is not None:
+        seat = owner[0]
     try:  # a pure function: the same record gives the same report (memoised, a few records)
+        if callable(ops):
+            raise TypeError("ops derived by a function: not memoised")
         key = hashlib.sha256(canonical([params.to_json(), messages, ops,
-                                        None if owner is None else [owner[0], owner[1].hex()]])
-                             ).digest()
+                                        None if owner is None else [owner[0], owner[1].hex()],
+                                        seat])).digest()
     except (TypeError, ValueError, AttributeError):
         key = None
     if key is not None and key in _MEMO:
         return copy.deepcopy(_MEMO[key])
-    report = _Auditor(params, messages, ops, owner).run()
+    report = _Auditor(params, messages, ops, owner, seat).run()
     if key is not None:
         _MEMO[key] = copy.deepcopy(report)
         while len(_MEMO) > 8:
@@ -117,15 +151,19 @@ _MEMO: dict[bytes, AuditReport] = {}
 
 
 class _Auditor:
-    def __init__(self, params: DeckParams, messages: list[Any], ops: Sequence[dict[str, Any]] | None,
-                 owner: tuple[int, bytes] | None) -> None:
+    def __init__(self, params: DeckParams, messages: list[Any],
+                 ops: Sequence[dict[str, Any]] | OpsOracle | None,
+                 owner: tuple[int, bytes] | None, seat: int | None = None) -> None:
         self.p = params
         self.n = params.seats
         self.pub = PublicDeck(params)
         self.messages = messages
-        self.ops_in = list(ops) if ops is not None else None
+        self.oracle = ops if callable(ops) else None
+        self.ops_in = list(ops) if ops is not None and not callable(ops) else None
+        self.descs: dict[int, dict[str, Any]] = {}  # op -> its descriptor, once described
         self.outcomes: list[dict[str, Any]] = []
         self.owner = owner
+        self.me = seat if is_int(seat) and 0 <= seat < self.n else None  # type: ignore[operator]
         self.x = None if owner is None else PeerSecrets(owner[1]).key(params.table_id, params.digest)
 
     def stop(self, culprit: int | None, op: int | None, step: str | None, reason: str,
@@ -136,8 +174,8 @@ class _Auditor:
         """A record in which no message has this version and some has an older one was made by an
         older deck version (before ristretto255: version 2): it cannot be checked here, and
         nobody deviated for it. A record that mixes versions goes on: its odd message is named."""
-        vs = {v for _, b in (m for m in self.messages if isinstance(m, (list, tuple))
-                             and len(m) == 2) if isinstance(b, dict)
+        vs = {v for _, b in (m[:2] for m in self.messages if isinstance(m, (list, tuple))
+                             and len(m) in (2, 3)) if isinstance(b, dict)
               for v in [b.get("v")] if type(v) is int}
         old = sorted(v for v in vs if 0 < v < VERSION)
         if old and VERSION not in vs:
@@ -146,11 +184,20 @@ class _Auditor:
                                 f"version {VERSION} records only; nobody is blamed", older=True))
 
     def group(self) -> None:
+        """Files every message by ``(op, step, sender)``. A second message for one of them is
+        its sender's: two different bodies (it equivocated), or the same body in another
+        envelope (a replay, which every live seat names). Only the very same envelope, seen
+        twice (two records merged: same sender, seq and hash), is skipped."""
         self.byop: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
-        self.aborts: list[tuple[int, int, Any, str]] = []
+        self.at: dict[tuple[int, str, int], int] = {}  # where each message lies in the record
+        self.aborts: list[_Abort] = []
+        envs: dict[tuple[int, str, int], Any] = {}
         self.older_version()
-        for item in self.messages:
-            sender, body = item
+        for i, item in enumerate(self.messages):
+            if not isinstance(item, (list, tuple)) or len(item) not in (2, 3):
+                self.stop(None, None, None, f"item {i} of the record is not a message")
+            sender, body = item[0], item[1]
+            env = item[2] if len(item) == 3 else None
             problem = envelope_problem(body, sender, self.n) if is_int(sender) else "bad sender"
             if problem is not None:
                 op = body.get("op") if isinstance(body, dict) else None
@@ -159,75 +206,166 @@ class _Auditor:
                           op if is_int(op) else None,
                           step if isinstance(step, str) else None, problem)
             op, step = body["op"], body["step"]
+            key = (op, step, sender)
+            if key in envs and env is not None and same_json(envs[key], env):
+                continue  # the very same envelope seen twice (two records merged)
             if step == "abort":
-                self.aborts.append((op, sender, body.get("culprit"), str(body.get("reason"))))
+                if not any(a.seat == sender and a.op == op for a in self.aborts):
+                    self.aborts.append(_Abort(op, sender, body.get("culprit"),
+                                              str(body.get("reason")), body.get("about"),
+                                              descriptor_of(body), i))
+                envs[key] = env
                 continue
             slot = self.byop.setdefault(op, {})
             if (step, sender) in slot:
                 if not same_json(slot[(step, sender)], body):
                     self.stop(sender, op, step, "two different messages for one step")
-                continue  # the same message seen twice (e.g. two records merged)
+                self.stop(sender, op, step, f"replayed message ({step} of op {op} sent again, in "
+                          "another envelope)")
             slot[(step, sender)] = body
+            self.at[key] = i
+            envs[key] = env
         self.last_op = max(self.byop, default=-1)
+
+    # ---- aborts ------------------------------------------------------------------------------
+    def unsettled(self, a: _Abort, step: str | None) -> str | None:
+        """Why the record cannot show seat ``a.seat``'s abort false (``None``: it shows it
+        false). It does only when the abort is for this very operation and ``step`` (``None``:
+        any step of it), describes the operation the record does, claims no timeout (what
+        reached its sender in time is not in any record), and came after every message its
+        sender was waiting for -- every message of the operations before, and of this one up to
+        its own step -- each of which passed its checks."""
+        if step is not None and a.about != step:
+            return f"its abort is about the {a.about!s:.20} step, not the missing {step}"
+        if _TIMEOUT.match(a.reason):
+            return ("its claim is a timeout: what reached that seat in time is not in the "
+                    "record, so the record cannot settle it")
+        desc = self.descs.get(a.op)
+        if desc is None or not same_json(a.desc, desc):
+            return "its abort describes another operation than the record's"
+        waited = [i for (o, st, s), i in self.at.items()
+                  if o < a.op or (o == a.op and (step is None or self.before(o, st, s, step,
+                                                                             a.seat)))]
+        if any(i > a.at for i in waited):
+            return "it stopped before every message it waited for was in the record"
+        return None
+
+    def before(self, op: int, st: str, sender: int, step: str, seat: int) -> bool:
+        """Whether ``seat`` waits for ``sender``'s ``st`` message before it sends its own
+        ``step`` message of operation ``op``: the shufflers ahead of it; every commitment
+        before a reveal."""
+        desc = self.descs[op]
+        if desc["kind"] == "shuffle" and st == step == "shuffle":
+            order = self.pub.shufflers(desc)
+            return sender in order and seat in order and order.index(sender) < order.index(seat)
+        return desc["kind"] == "random" and (st, step) == ("commit", "reveal")
 
     def msg(self, op: int, step: str, seat: int) -> dict[str, Any]:
         body = self.byop.get(op, {}).get((step, seat))
         if body is None:
-            aborted = [a for a in self.aborts if a[0] <= op]
-            if aborted:
-                o, a, c, r = aborted[0]
-                if a == seat:
-                    self.stop(seat, op, step, f"stopped the table (blaming {c!r}: {r}) although "
-                              "every message before was sound", complete=False)
+            mine = [a for a in self.aborts if a.seat == seat and a.op == op]
+            if mine:
+                a = mine[0]
+                why = self.unsettled(a, step)
+                if why is None:
+                    self.stop(seat, op, step, f"stopped the table (blaming {a.culprit!r}: "
+                              f"{a.reason}) although every message it waited for was in the "
+                              "record before its abort, and sound", complete=False)
+            else:
+                a = next(iter(sorted(self.aborts, key=lambda a: a.at)), None)
+                why = None
+            said = "" if a is None else (
+                f"; seat {a.seat} stopped the table at op {a.op} claiming {a.reason!r} "
+                f"(blaming {a.culprit!r}){': ' + why if why else ''}; nobody is named")
             self.stop(None, op, step, f"the record stops here: seat {seat}'s {step} message is "
-                      "missing (it withheld it, left, or the record's owner stopped first)",
+                      f"missing (it withheld it, left, or the record's owner stopped first){said}",
                       complete=False)
         return body  # type: ignore[return-value]
 
+    # ---- descriptors -------------------------------------------------------------------------
     def describe(self, op: int) -> dict[str, Any]:
+        """Operation ``op``'s descriptor: the one the engines issued (``ops``, a list or derived
+        from the game), against which a message with another names its sender; without
+        ``ops``, read from the messages, where one that disagrees with another names nobody."""
         msgs = self.byop.get(op, {})
+        voted = False
         if op == 0:
-            desc = {"kind": "key"}
+            desc: dict[str, Any] | None = {"kind": "key"}
+        elif self.oracle is not None:
+            desc = self.oracle(list(self.outcomes))  # (read, never changed)
+            if desc is None:
+                later = any(o >= op for o in self.byop)
+                self.stop(None, op, None, (
+                    f"operation {op} cannot be derived from the game's signed moves (they stop "
+                    "before it), so its messages are not checked" if later else
+                    f"the record stops after operation {op - 1}, before the end of the game"),
+                    complete=False)
         elif self.ops_in is not None:
             desc = self.ops_in[op]
         else:
-            votes = Counter(repr(d) for b in msgs.values() if (d := descriptor_of(b)) is not None
-                            and descriptor_problem(d, self.p.n_cards, self.n) is None)
-            if not votes:
-                bad = sorted((sender, step, problem) for (step, sender), b in msgs.items()
-                             if (d := descriptor_of(b)) is not None and
-                             (problem := descriptor_problem(d, self.p.n_cards, self.n)) is not None)
-                if bad:
-                    sender, step, problem = bad[0]
-                    self.stop(sender, op, step, f"malformed operation: {problem}")
-                self.stop(None, op, None, "the record stops before this operation", complete=False)
-            best = votes.most_common(1)[0][0]
-            desc = next(d for b in msgs.values() if repr(d := descriptor_of(b)) == best)
-            late = self.outcomes and self.outcomes[-1]["kind"] == "end"
-            if desc["kind"] == "key" or late:
-                sender = min(sender for (_, sender) in msgs)
-                self.stop(sender, op, None, "a key-share operation after operation 0" if not late
-                          else "a deck message after the end of the game")
+            desc, voted = self.vote(op, msgs), True
+        assert desc is not None
+        self.descs[op] = desc
         for (step, sender), body in sorted(msgs.items(), key=lambda x: x[0][1]):
             got = descriptor_of(body)
             if not same_json(got, desc):
                 problem = None if got is None else descriptor_problem(got, self.p.n_cards, self.n)
-                self.stop(sender, op, step, f"malformed operation: {problem}" if problem else
-                          f"message describes another operation than {desc}")
+                if problem:
+                    self.stop(sender, op, step, f"malformed operation: {problem}")
+                if voted:  # which message is right is not in the record: no seat is named
+                    self.stop(None, op, step, f"the messages of operation {op} describe different "
+                              "operations; without the game's requests the record cannot show "
+                              "which is right, so nobody is named", complete=False)
+                self.stop(sender, op, step, f"message describes another operation than {desc}")
+        for a in self.aborts:  # an abort carries its sender's descriptor too
+            if a.op == op and not voted and not same_json(a.desc, desc):
+                self.stop(a.seat, op, "abort", f"its abort describes another operation than {desc}")
+        return desc
+
+    def vote(self, op: int, msgs: dict[tuple[str, int], dict[str, Any]]) -> dict[str, Any]:
+        """Without ``ops``: the descriptor the well-formed messages carry (the most common, to
+        go on; ``describe`` names nobody when they disagree)."""
+        votes = Counter(repr(d) for b in msgs.values() if (d := descriptor_of(b)) is not None
+                        and descriptor_problem(d, self.p.n_cards, self.n) is None)
+        if not votes:
+            bad = sorted((sender, step, problem) for (step, sender), b in msgs.items()
+                         if (d := descriptor_of(b)) is not None and
+                         (problem := descriptor_problem(d, self.p.n_cards, self.n)) is not None)
+            if bad:
+                sender, step, problem = bad[0]
+                self.stop(sender, op, step, f"malformed operation: {problem}")
+            self.stop(None, op, None, "the record stops before this operation", complete=False)
+        best = votes.most_common(1)[0][0]
+        desc = next(d for b in msgs.values() if repr(d := descriptor_of(b)) == best)
+        if desc["kind"] == "key":  # no vote decides this: a key share after operation 0
+            sender, step = min((s, st) for (st, s), b in msgs.items()
+                               if descriptor_of(b)["kind"] == "key")  # type: ignore[index]
+            self.stop(sender, op, step, "a key-share operation after operation 0")
         return desc
 
     def run(self) -> AuditReport:
         verdict = CLEAN
         try:
             self.group()
-            n_ops = len(self.ops_in) if self.ops_in is not None else self.last_op + 1
-            for op in range(n_ops):
+            op = 0
+            while not (self.outcomes and self.outcomes[-1]["kind"] == "end"):
+                if self.ops_in is not None and op >= len(self.ops_in):
+                    break
+                if self.ops_in is None and self.oracle is None and op > self.last_op:
+                    break
                 desc = self.describe(op)
                 getattr(self, "op_" + desc["kind"])(op, desc)
-            if self.aborts:
-                o, a, c, r = self.aborts[0]
-                self.stop(a, o, "abort", f"stopped the table blaming {c!r} ({r}), but the record "
-                          "shows no deviation")
+                op += 1
+            n_ops = op
+            after = sorted((i, o, st, s) for (o, st, s), i in self.at.items() if o >= n_ops)
+            if after and self.outcomes and self.outcomes[-1]["kind"] == "end":
+                _, o, st, s = after[0]
+                self.stop(s, o, st, "a deck message after the end of the game")
+            for a in sorted(self.aborts, key=lambda a: a.at):
+                why = self.unsettled(a, None) if a.op < n_ops else "after the record's last operation"
+                if why is None:
+                    self.stop(a.seat, a.op, "abort", f"stopped the table blaming {a.culprit!r} "
+                              f"({a.reason}), but the record shows no deviation")
             if not self.outcomes or self.outcomes[-1]["kind"] != "end":
                 self.stop(None, n_ops, None, f"the record stops after operation {n_ops - 1}, "
                           "before the end of the game", complete=False)
@@ -238,7 +376,8 @@ class _Auditor:
         if verdict.culprit is None and not verdict.clean and not verdict.complete \
                 and not verdict.older:
             verdict = Verdict(True, None, verdict.op, verdict.step, verdict.reason, False)
-        return AuditReport(verdict, self.outcomes, [(a, c, r) for _, a, c, r in self.aborts])
+        return AuditReport(verdict, self.outcomes, [(a.seat, a.culprit, a.reason)
+                                                    for a in self.aborts])
 
     # ---- operations ------------------------------------------------------------------------------
     def op_key(self, op: int, desc: dict[str, Any]) -> None:
@@ -300,7 +439,9 @@ class _Auditor:
         for j in range(self.n):
             commits.append(self.pub.check_commit(op, j, self.msg(op, "commit", j)))
         self.pub.commits_seen.update(commits)
-        nonces = [self.pub.check_reveal(op, j, self.msg(op, "reveal", j), commits, None)
+        # as the owner checked them live: an echo misstating a third seat's commitment names
+        # nobody (that seat equivocated, and the mesh's proof names it, or the echo lies)
+        nonces = [self.pub.check_reveal(op, j, self.msg(op, "reveal", j), commits, self.me)
                   for j in range(self.n)]
         self.outcomes.append({"op": op, **desc, "value": random_value(self.p, op, desc["n"], nonces)})
 

@@ -84,11 +84,14 @@ def test_an_honest_stop_after_the_last_move_is_no_damage(game, tmp_path, after_e
     assert code == 0, out
     assert js["verdict"] == "clean" and js["culprit"] is None and js["recorded_culprit"] is None
     assert not [c for c in js["checks"] if c["damaged"] or not c["ok"]], out
+    # bob's stop named alice: his claim, which the record does not bear out, names nobody
     assert out.splitlines()[-1] == ("Verdict: clean: the game was played to its end; then bob "
                                     "(seat 2) stopped the table (their signed stop, above), "
-                                    "which blames nobody"), out
+                                    "naming alice (seat 1): a claim the signed record does not "
+                                    "bear out, which names nobody"), out
     (st,) = [c for c in js["checks"] if c["check"] == "the table stopped"]
     assert "an unproven claim against alice (seat 1)" in st["detail"]
+    assert "is not borne out by the signed record" in st["detail"]
     assert "bob (seat 2) signed this stop" in st["detail"]
 
 
@@ -124,13 +127,19 @@ def test_a_stop_line_without_its_stoppers_signed_stop_is_still_damaged(game, tmp
 
 def test_a_signed_stop_with_a_culprit_the_record_does_not_bear_out_names_nobody(game, tmp_path):
     """Alice's program recorded bob as the culprit, after a whole, clean game: her own finding,
-    signed by her, which the audit does not confirm. Not damaged, and nobody is named."""
+    signed by her, which the audit does not confirm. Not damaged, and nobody is named: the
+    game's record is clean, and the audit says so (it said "NOT clean: the audit names nobody",
+    so any player's stop after the game spoiled every clean record), with the claim not borne
+    out. Alice is not named for it either: her claim is a timeout, which no record settles."""
     msg = signed_stop(game, game.identities[0], 0, 1, culprit=1)
     rec = {"type": "stop", "culprit": 1, "by": 0, "reason": "bob: no end message within 60 s"}
     code, out, js = cli_audit(with_stop(game, tmp_path, {**rec, "signed": msg}, True))
-    assert code == 1 and js["verdict"] == "not clean" and js["culprit"] is None, out
+    assert code == 0 and js["verdict"] == "clean" and js["culprit"] is None, out
     assert js["recorded_culprit"] == 1 and not [c for c in js["checks"] if c["damaged"]]
-    assert "the audit names nobody" in out.splitlines()[-1]
+    assert out.splitlines()[-1] == (
+        "Verdict: clean: the game was played to its end; then alice (seat 1) stopped the table "
+        "(their signed stop, above), naming bob (seat 2): a claim the signed record does not "
+        "bear out, which names nobody"), out
 
 
 def test_a_real_stop_keeps_the_stoppers_signed_message(tmp_path):

@@ -203,13 +203,23 @@ def test_regression_abort_naming_no_seat(game, tmp_path):
     recs = _recs(game)
     env = _envs(recs, "deck", seat=1)[0]
     abort = json.loads(json.dumps(env))
-    abort["body"] = {"v": DECK_VERSION, "op": 1, "kind": "shuffle", "slots": [0], "by": None,
+    # (operation 1's own descriptor: an abort describing another operation names its sender
+    # for that, before its claim is weighed)
+    op1 = next(e["body"] for e in _envs(recs, "deck", seat=1) if e["body"]["op"] == 1)
+    desc = {k: op1[k] for k in ("kind", "slots", "by", "to", "n") if k in op1}
+    abort["body"] = {"v": DECK_VERSION, "op": 1, **desc,
                      "step": "abort", "seat": 1, "culprit": -(10**30), "about": "shuffle",
                      "reason": "nonsense"}
     recs.append({"type": "in", "env": abort})
     code, out = run_audit(_write(tmp_path, game, recs))
     # the accusation names no seat; the record shows no deviation, so its author is named
     assert code == 1 and "bob (seat 2) at operation 1 abort: stopped the table blaming" in out
+    abort["body"] = {**abort["body"], "kind": "shuffle", "slots": [0], "by": None}
+    for k in ("to", "n"):
+        abort["body"].pop(k, None)
+    code, out = run_audit(_write(tmp_path, game, recs))
+    assert code == 1 and "bob (seat 2) at operation 1 abort: its abort describes another " \
+        "operation" in out, out
 
 
 def test_regression_signed_action_without_its_slot(game, tmp_path):
