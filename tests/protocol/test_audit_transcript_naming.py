@@ -109,7 +109,8 @@ def test_a_deck_message_sent_twice_names_its_sender_not_alice(game, tmp_path):
                                               stop_line(1, f"bob: {reason}")]
     code, out, js = cli_audit(write(game, tmp_path, crafted))
     assert code == 1 and js["culprit"] == 1, out
-    assert "NOT clean: bob (seat 2) at fault (the deck audit: replayed message" in out, out
+    assert "NOT clean: bob (seat 2) at fault, fingerprint " in out, out
+    assert "(the deck audit: replayed message" in out, out
 
 
 def test_a_message_with_another_descriptor_names_its_sender_not_alice(game, tmp_path):
@@ -128,7 +129,8 @@ def test_a_message_with_another_descriptor_names_its_sender_not_alice(game, tmp_
                       stop_line(1, f"bob: {reason}")]
     code, out, js = cli_audit(write(game, tmp_path, crafted))
     assert code == 1 and js["culprit"] == 1, out
-    assert "bob (seat 2) at fault (the deck audit: message describes another operation" in out
+    assert "bob (seat 2) at fault, fingerprint " in out, out
+    assert "(the deck audit: message describes another operation" in out, out
 
 
 def test_stall_then_send_never_names_the_seat_that_waited(game, tmp_path):

@@ -186,8 +186,8 @@ def test_an_echo_misstating_a_third_seats_commitment_names_nobody() -> None:
     v = audit(params, msgs, seat=0).verdict
     assert v.culprit is None and not v.clean, v
     v = audit(params, msgs, seat=1).verdict
-    assert v.culprit == 2 and "echo misstates seat 1" in v.reason, v
+    assert v.culprit == 2 and "echo misstates seat 2" in v.reason, v  # seat index 1, counted from 1
     reveal["echo"][1] = [b for s, b in msgs if s == 1 and b["step"] == "commit"][0]["commit"]
     reveal["echo"][2] = "ab" * 32
     v = audit(params, msgs, seat=0).verdict
-    assert v.culprit == 2 and "echo misstates seat 2" in v.reason, v
+    assert v.culprit == 2 and "echo misstates seat 3" in v.reason, v  # its own (index 2)
