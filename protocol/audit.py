@@ -61,11 +61,16 @@ class Verdict:
             return self.reason
         if self.clean:
             return "clean" if self.complete else f"no seat deviated; {self.reason}"
-        who = "no seat" if self.culprit is None else f"seat {self.culprit}"
+        who = "no seat" if self.culprit is None else f"seat {self.culprit + 1}"
         return f"{who} at op {self.op} {self.step}: {self.reason}"
 
 
 CLEAN = Verdict(True)
+
+
+def _seat(seat: int | None) -> str:
+    """A seat as every line shows it, counted from 1 (the wire counts from 0)."""
+    return "nobody" if seat is None else f"seat {seat + 1}"
 
 
 @dataclass
@@ -268,16 +273,16 @@ class _Auditor:
                 a = mine[0]
                 why = self.unsettled(a, step)
                 if why is None:
-                    self.stop(seat, op, step, f"stopped the table (blaming {a.culprit!r}: "
+                    self.stop(seat, op, step, f"stopped the table (blaming {_seat(a.culprit)}: "
                               f"{a.reason}) although every message it waited for was in the "
                               "record before its abort, and sound", complete=False)
             else:
                 a = next(iter(sorted(self.aborts, key=lambda a: a.at)), None)
                 why = None
             said = "" if a is None else (
-                f"; seat {a.seat} stopped the table at op {a.op} claiming {a.reason!r} "
-                f"(blaming {a.culprit!r}){': ' + why if why else ''}; nobody is named")
-            self.stop(None, op, step, f"the record stops here: seat {seat}'s {step} message is "
+                f"; seat {a.seat + 1} stopped the table at op {a.op} claiming {a.reason!r} "
+                f"(blaming {_seat(a.culprit)}){': ' + why if why else ''}; nobody is named")
+            self.stop(None, op, step, f"the record stops here: seat {seat + 1}'s {step} message is "
                       f"missing (it withheld it, left, or the record's owner stopped first){said}",
                       complete=False)
         return body  # type: ignore[return-value]
@@ -364,7 +369,7 @@ class _Auditor:
             for a in sorted(self.aborts, key=lambda a: a.at):
                 why = self.unsettled(a, None) if a.op < n_ops else "after the record's last operation"
                 if why is None:
-                    self.stop(a.seat, a.op, "abort", f"stopped the table blaming {a.culprit!r} "
+                    self.stop(a.seat, a.op, "abort", f"stopped the table blaming {_seat(a.culprit)} "
                               f"({a.reason}), but the record shows no deviation")
             if not self.outcomes or self.outcomes[-1]["kind"] != "end":
                 self.stop(None, n_ops, None, f"the record stops after operation {n_ops - 1}, "
