@@ -6,7 +6,7 @@ import json
 import logging
 import os
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -102,12 +102,23 @@ class ReplayDivergence(MeshError):
     """A peer re-running from its transcript tried to send something other than what it had sent."""
 
 
+def _seconds_from_env(name: str, default: float) -> float:
+    """A positive number of seconds from the environment variable ``name``, else ``default``."""
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if 0 < value < float("inf") else default
+
+
 @dataclass
 class Timings:
     """Liveness and retry timings in seconds. Defaults suit a LAN; tests use ``fast()``."""
 
     ping_after: float = 1.5  # a peer quiet this long is pinged
-    away_after: float = 6.0  # ... and this long is marked away
+    # ... and this long is marked away (6 s; ``P2PCARDS_AWAY_AFTER`` sets it, for the tests that
+    # cut a real program's link and must wait past it)
+    away_after: float = field(default_factory=lambda: _seconds_from_env("P2PCARDS_AWAY_AFTER", 6.0))
     heads_every: float = 1.0  # gossip our transcript heads at most this often when they change
     resend_after: float = 1.0  # a gap or a missing envelope persisting this long is re-requested
     handshake_timeout: float = 10.0

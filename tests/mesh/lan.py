@@ -70,11 +70,14 @@ class Lan:
     def heal(self, i: int) -> None:
         self._in(self.bridge, "link", "set", f"q{self.tag}b{i}", "up")
 
-    def p2pcards(self, i: int, *args: str, home: Path, stdin: int | None = subprocess.DEVNULL
-                 ) -> subprocess.Popen:
+    def p2pcards(self, i: int, *args: str, home: Path, stdin: int | None = subprocess.DEVNULL,
+                 away_after: float | None = None) -> subprocess.Popen:
         """``p2pcards ARGS`` on host ``i``; ``stdin=subprocess.PIPE`` keeps a person's input
-        open (a seat whose input ends has left the table)."""
+        open (a seat whose input ends has left the table); ``away_after`` sets the program's away
+        time (``P2PCARDS_AWAY_AFTER``; 6 s without it)."""
         env = {**os.environ, "P2PCARDS_HOME": str(home), "PYTHONUNBUFFERED": "1"}
+        if away_after is not None:
+            env["P2PCARDS_AWAY_AFTER"] = str(away_after)
         return subprocess.Popen(
             ["ip", "netns", "exec", self.hosts[i - 1], sys.executable, "-m", "p2pcards", *args],
             env=env, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -35,13 +35,18 @@ def lan():
         net.down()
 
 
+# The programs here mark a quiet peer away after 4 s instead of 6 s (P2PCARDS_AWAY_AFTER, set for
+# each program this file starts): the cuts below wait past it, and an away peer is pinged every
+# AWAY seconds, so it is seen back sooner after a heal.
+AWAY = 4.0
+
 # Every wait is bounded and generous (a loaded 2-core CI machine runs this beside the rest of the
 # suite): a healthy match ends in well under a minute; these only bound a hang.
 START, MATCH, END = 60.0, 240.0, 240.0
 
 
 def peer(lan, i: int, *args: str, home, stdin: int | None = subprocess.DEVNULL) -> Tapped:
-    return Tapped(lan.p2pcards(i, *args, home=home, stdin=stdin))
+    return Tapped(lan.p2pcards(i, *args, home=home, stdin=stdin, away_after=AWAY))
 
 
 def address_of(host: Tapped) -> tuple[str, str]:
@@ -198,13 +203,13 @@ def test_a_cut_host_heals_and_a_cut_at_the_last_move_still_shows_the_result_ever
     try:
         host.wait_for(" plays ", MATCH, count=4)
         lan.cut(1)  # the host's cable is pulled (on the bridge side), then plugged back
-        # 10 s: past the 6 s after which the others mark it away, and long enough that each
+        # past the AWAY s after which the others mark it away, and long enough that each
         # side's unanswered heartbeats close its end of the link (a new one is made on healing)
-        time.sleep(10.5)
+        time.sleep(AWAY + 4.5)
         lan.heal(1)
         host.wait_for("wins the match", MATCH)  # the last move is narrated
         lan.cut(2)  # bot2 loses its link as the match ends (the audit, the final checkpoint)
-        time.sleep(7.0)  # past the 6 s after which the others mark it away
+        time.sleep(AWAY + 1.0)  # past the AWAY s after which the others mark it away
         lan.heal(2)  # it comes back and finishes
         finish_all([host, *bots.values()])
         rc, out, err = host.finish(1)

@@ -1,10 +1,12 @@
 """The solver's battle model plays the same battles as the engine: in random games (random and
 heuristic decisions, every character), at each battle decision the model built from the engine
 state has the same legal actions, and after applying the same action it equals the model of the
-engine's next state (except across a reshuffle of the discard pile, whose order is random)."""
+engine's next state (except across a reshuffle of the discard pile, whose order is random).
+Quick in the suite (40 games, 6,309 battle decisions); ``P2PCARDS_LONG=1`` plays 120 (19,013)."""
 
 from __future__ import annotations
 
+import os
 import random
 
 from p2pcards.bots.go_out_girl import GoOutGirlBot
@@ -14,7 +16,7 @@ from solver.go_out_girl.convert import abstract, action_map, battle_from_game
 from solver.go_out_girl.model import GUARD, GUARD_A, LEAD, SHIAN, Battle, describe
 from solver.go_out_girl.policy import heuristic, rollout
 
-GAMES = 120
+GAMES = 120 if os.environ.get("P2PCARDS_LONG") == "1" else 40
 
 
 def test_model_in_lockstep_with_engine():
@@ -58,7 +60,7 @@ def test_model_in_lockstep_with_engine():
                 if model is not None:
                     assert model.winner == g.battle_winners[-1], f"seed {seed}: winner differs"
                 model = None
-    assert steps > 10_000
+    assert steps > GAMES * 250 // 3, steps  # 10,000 decisions in 120 games
     assert kinds >= {"R", "P", "G", "S", "W", "B", "X", "D", "C", "V", "K"}, kinds
 
 
