@@ -12,35 +12,27 @@ a valid signed stop there is still not borne out by the record (damaged, blaming
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from p2pcards.audit import audit_transcript
-from p2pcards.cli import app
 from protocol.envelope import CTL_DOMAIN, b64, canonical
 from protocol.identity import Identity
 from protocol.transcript import read_transcript
 from tests.table import transcript_mutants as tm
 
-pytestmark = [pytest.mark.network, pytest.mark.xdist_group("audit-stop-after-end")]
+pytestmark = pytest.mark.network
 
-runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory) -> tm.Game:
-    return tm.make_game(tmp_path_factory.mktemp("game"))
+    return tm.shared_game(tmp_path_factory)  # read only: the crafted records go to tmp_path
 
 
-def cli_audit(path: Path) -> tuple[int, str, dict[str, Any]]:
-    res = runner.invoke(app, ["audit", str(path)])
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
-    js = runner.invoke(app, ["audit", "--json", str(path)])
-    return res.exit_code, res.output, json.loads(js.output)
+cli_audit = tm.cli_audit
 
 
 def signed_stop(game: tm.Game, by: Identity, frm: int, to: int, culprit: int | None = 0,

@@ -10,31 +10,23 @@ his signed move; the same record without it names nobody."""
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from p2pcards.cli import app
 from tests.table import transcript_mutants as tm
 
-pytestmark = [pytest.mark.network, pytest.mark.xdist_group("audit-stopped-early")]
+pytestmark = pytest.mark.network
 
-runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory) -> tm.Game:
-    return tm.make_game(tmp_path_factory.mktemp("game"))
+    return tm.shared_game(tmp_path_factory)  # read only: the crafted records go to tmp_path
 
 
-def cli_audit(path: Path) -> tuple[int, str, dict[str, Any]]:
-    res = runner.invoke(app, ["audit", str(path)])
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
-    js = runner.invoke(app, ["audit", "--json", str(path)])
-    return res.exit_code, res.output, json.loads(js.output)
+cli_audit = tm.cli_audit
 
 
 def _game_moves(recs: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:

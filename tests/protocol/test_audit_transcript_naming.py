@@ -9,31 +9,23 @@ re-signed as each would (``tests.table.transcript_mutants``)."""
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from p2pcards.cli import app
 from tests.table import transcript_mutants as tm
 
-pytestmark = [pytest.mark.network, pytest.mark.xdist_group("audit-transcript-naming")]
+pytestmark = pytest.mark.network
 
-runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory) -> tm.Game:
-    return tm.make_game(tmp_path_factory.mktemp("game"))
+    return tm.shared_game(tmp_path_factory)  # read only: the crafted records go to tmp_path
 
 
-def cli_audit(path: Path) -> tuple[int, str, dict[str, Any]]:
-    res = runner.invoke(app, ["audit", str(path)])
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
-    js = runner.invoke(app, ["audit", "--json", str(path)])
-    return res.exit_code, res.output, json.loads(js.output)
+cli_audit = tm.cli_audit
 
 
 def _deck(r: dict[str, Any]) -> dict[str, Any] | None:

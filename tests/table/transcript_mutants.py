@@ -90,6 +90,21 @@ def shared_game(tmp_path_factory: Any, key: str = "game") -> Game:
 # ---- helpers --------------------------------------------------------------------------------
 
 
+def cli_audit(path: Path) -> tuple[int, str, dict[str, Any]]:
+    """``p2pcards audit PATH`` as a person runs it: (exit code, what it printed, its ``--json``)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from p2pcards.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["audit", str(path)])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    js = runner.invoke(app, ["audit", "--json", str(path)])
+    return res.exit_code, res.output, json.loads(js.output)
+
+
 def join(lines: list[bytes]) -> bytes:
     return b"".join(ln + b"\n" for ln in lines)
 
