@@ -82,6 +82,15 @@ def stop_line(culprit: int | None, reason: str) -> dict[str, Any]:
     return {"type": "stop", "culprit": culprit, "by": 0, "reason": reason}
 
 
+def assert_bob_named(game: tm.Game, tmp_path: Path, crafted: list[dict[str, Any]], why: str):
+    """The audit of ``crafted`` names bob (seat 2, his fingerprint) for ``why``, found by the
+    deck audit, and exits 1."""
+    code, out, js = cli_audit(write(game, tmp_path, crafted))
+    assert code == 1 and js["culprit"] == 1, out
+    assert "NOT clean: bob (seat 2) at fault, fingerprint " in out, out
+    assert f"(the deck audit: {why}" in out, out
+
+
 def test_a_deck_message_sent_twice_names_its_sender_not_alice(game, tmp_path):
     """#2: bob's shuffle comes twice (two envelopes, one body). Alice stops naming bob (a replay);
     bob's shares of the next operation arrive before her stop. The old audit skipped the copy as
@@ -99,10 +108,7 @@ def test_a_deck_message_sent_twice_names_its_sender_not_alice(game, tmp_path):
                                                               "shuffle", 1, reason)),
                                               copy.deepcopy(bob_next),
                                               stop_line(1, f"bob: {reason}")]
-    code, out, js = cli_audit(write(game, tmp_path, crafted))
-    assert code == 1 and js["culprit"] == 1, out
-    assert "NOT clean: bob (seat 2) at fault, fingerprint " in out, out
-    assert "(the deck audit: replayed message" in out, out
+    assert_bob_named(game, tmp_path, crafted, "replayed message")
 
 
 def test_a_message_with_another_descriptor_names_its_sender_not_alice(game, tmp_path):
@@ -119,10 +125,7 @@ def test_a_message_with_another_descriptor_names_its_sender_not_alice(game, tmp_
     reason = f"message describes another operation than {real['kind']}"
     crafted = head + [env_of(1, fake), env_of(0, abort(real, 0, "commit", 1, reason)),
                       stop_line(1, f"bob: {reason}")]
-    code, out, js = cli_audit(write(game, tmp_path, crafted))
-    assert code == 1 and js["culprit"] == 1, out
-    assert "bob (seat 2) at fault, fingerprint " in out, out
-    assert "(the deck audit: message describes another operation" in out, out
+    assert_bob_named(game, tmp_path, crafted, "message describes another operation")
 
 
 def test_stall_then_send_never_names_the_seat_that_waited(game, tmp_path):
