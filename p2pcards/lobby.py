@@ -584,8 +584,8 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             if now - reminded.get(("unreached", s), -1e9) >= REMIND_EVERY:
                 reminded[("unreached", s)] = now
                 how = "" if bot else f"; {_comeback(s)}"
-                say(f"** waiting for {mesh.name_of(s)}: our messages do not reach their program "
-                    f"({clock_text(now - since)}){how}")
+                say(f"** waiting for {mesh.name_of(s)} ({mesh.seat_text(s)}): our messages do not "
+                    f"reach their program ({clock_text(now - since)}){how}")
         if not away:
             reminded = {k: v for k, v in reminded.items() if isinstance(k, tuple)}
             continue
@@ -616,9 +616,9 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
                 how = "" if bot else f"; {_comeback(s)}"
-                say(f"** waiting for {mesh.name_of(s)} (away {clock_text(t)} of at most "
-                    f"{clock_text(wait)}; {clock_text(used)} of at most {clock_text(allowance)} in all this "
-                    f"match{how})")
+                say(f"** waiting for {mesh.name_of(s)} ({mesh.seat_text(s)}): away {clock_text(t)} of "
+                    f"at most {clock_text(wait)}; {clock_text(used)} of at most {clock_text(allowance)} "
+                    f"in all this match{how}")
 
 
 def _comeback(seat: int, command: str = "their join command") -> str:
@@ -637,7 +637,7 @@ async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot
         elif ev.kind == "left":
             say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) left the table.")
         elif ev.kind == "back":
-            say(f"** {ev.name} is back.")
+            say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) is back.")
         elif ev.kind == "stop":
             say(f"** the table stopped: {ev.detail}")
         elif ev.kind in ("equivocation", "fault"):

@@ -147,6 +147,9 @@ class AwayInSpells:
     def name_of(self, s: int) -> str:
         return NAMES[s]
 
+    def seat_text(self, s: int) -> str:
+        return f"seat {s + 1}, FAKE-{s + 1}"
+
     def unreached(self) -> set[int]:
         return set()
 

@@ -230,7 +230,8 @@ async def test_an_absent_player_ends_the_match_after_the_wait_naming_them(tmp_pa
             await bob.channel.recv("game", 10)
         assert info.value.culprit is None and info.value.claimed == 2  # alice's word, to bob
         assert f"naming carol (seat 3, {carol.roster[2].fingerprint})" in info.value.reason
-        assert any("waiting for carol (away" in s for s in said)
+        assert any(f"waiting for carol (seat 3, {carol.roster[2].fingerprint}): away" in s
+                   for s in said), said
     finally:
         await close_all([host, bob])
 

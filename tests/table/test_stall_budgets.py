@@ -107,7 +107,9 @@ async def test_an_honest_cut_and_a_few_short_absences_are_waited_for_and_never_n
     clock = time.monotonic()
     said = await watch(fake, 3.0, 8.0, progress=lambda: int(time.monotonic() - clock))
     assert fake.stopped is None, fake.stopped
-    assert any("waiting for bob (away" in s and "in all this match" in s for s in said), said
+    # the reminder tells bob apart from a look-alike name, as a line that blames him would
+    assert any("waiting for bob (seat 2, FAKE-2): away" in s and "in all this match" in s
+               for s in said), said
 
 
 @run_async(timeout=30)
