@@ -583,6 +583,23 @@ def _moves(entries: list[Any]) -> dict[tuple[int, int], Decision]:
     return moves
 
 
+def deck_params(t: Transcript, info: GameInfo, n_cards: int,
+                deck_msgs: list[tuple[int, Any]]) -> tuple[DeckParams, bool]:
+    """The deck's parameters of the record ``t``, and whether it was made before the deck bound
+    the players' keys. The roster's keys are in the description every seat's key share signs
+    (SPEC.md 2.1): a seat re-keyed in the file no longer matches the others' signed messages. A
+    record whose every key share binds the description without the keys (made before that
+    version) is read with that description. Raises ValueError for a bad table record."""
+    params = DeckParams(bytes.fromhex(t.table), deck_spec(info, keys_digest(t.roster)),
+                        n_cards, t.seats)
+    older = DeckParams(params.table_id, deck_spec(info, None), n_cards, t.seats)
+    descs = {b.get("desc") for s, b in deck_msgs if isinstance(b, dict) and b.get("op") == 0
+             and b.get("step") == "key"}
+    if descs == {older.digest.hex()}:
+        return older, True
+    return params, False
+
+
 def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     """The deck audit and the replay of the game, on the signed record."""
     names = rep.names
@@ -599,18 +616,11 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     deck = [e for e in entries if e.topic == "deck" and e.to is None and e.body is not None]
     deck_msgs = [(e.sender, e.body) for e in deck]
     try:
-        # the roster's keys are in the description every seat's key share signs (SPEC.md 2.1):
-        # a seat re-keyed in this file no longer matches the others' signed messages
-        params = DeckParams(bytes.fromhex(t.table), deck_spec(info, keys_digest(t.roster)),
-                            n_cards, t.seats)
-        older = DeckParams(params.table_id, deck_spec(info, None), n_cards, t.seats)
+        params, before_keys = deck_params(t, info, n_cards, deck_msgs)
     except ValueError as exc:
         rep.add("game description", False, f"line 1 (the table record): {exc}")
         return
-    descs = {b.get("desc") for s, b in deck_msgs if isinstance(b, dict) and b.get("op") == 0
-             and b.get("step") == "key"}
-    if descs == {older.digest.hex()}:  # every key share binds the description without the keys
-        params = older
+    if before_keys:
         rep.add("the players' keys", True, "this record was made before the deck bound every "
                 "seat's key into the game description (protocol/SPEC.md 2.1): the keys in this "
                 "file are vouched for by nobody but themselves, so compare the fingerprints with "

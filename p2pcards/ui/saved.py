@@ -338,8 +338,6 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     seat (whose own cards its journal completes) and a spectator can be replayed."""
     from protocol.audit import audit as deck_audit
     from protocol.envelope import is_int
-    from protocol.params import DeckParams
-    from protocol.roster import keys_digest
     from protocol.transcript import TranscriptError, read_transcript
 
     from ..audit import (
@@ -347,12 +345,15 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
         _events,
         _Journal,
         _JournalMismatch,
+        _moves,
         _read_journal,
         _Reorders,
         _seed_problem,
+        deck_params,
     )
     from ..engine import Action, Decide
-    from ..lobby import GameInfo, deck_spec
+    from ..lobby import GameInfo
+    from ..replay import DeckRequests
 
     try:
         t = read_transcript(path)
@@ -363,11 +364,12 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
         raise ConfigError(str(exc)) from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    deck = [e for e in t.entries if e.topic == "deck" and e.to is None and e.body is not None]
+    deck_msgs = [(e.sender, e.body) for e in deck]
     try:
         info = GameInfo.from_json(t.game_info)
         n_cards = new_game(info.game, info.players, info.options).n_cards
-        params = DeckParams(bytes.fromhex(t.table), deck_spec(info, keys_digest(t.roster)),
-                            n_cards, t.seats)
+        params, _ = deck_params(t, info, n_cards, deck_msgs)
     except (ConfigError, ValueError) as exc:
         raise ConfigError(f"{path}: line 1 (the table record): {exc}") from None
     names = [f"Seat {i + 1}" for i in range(t.seats)]
@@ -375,8 +377,6 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
         if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
             names[m["seat"]] = str(m.get("name", names[m["seat"]]))
     journal = _read_journal(str(path))
-    deck_msgs = [(e.sender, e.body) for e in t.entries
-                 if e.topic == "deck" and e.to is None and e.body is not None]
     if isinstance(journal, _Journal):  # used only as far as the signed record bears it out
         problem = _seed_problem(params, deck_msgs, t.seat, journal.seed, names[t.seat])
         journal = journal if problem is None else problem
@@ -393,7 +393,11 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
         raise ConfigError(f"{path}: a networked game replays as its owner's seat, seat {t.seat + 1}"
                           ", or as a spectator (--spectator): the other hands were never revealed")
     owner = (t.seat, journal.seed) if view is not None and isinstance(journal, _Journal) else None
-    d = deck_audit(params, deck_msgs, owner=owner)
+    # as p2pcards audit checks it: each message with its envelope, against the operations the
+    # game's signed moves make every engine issue
+    ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(t.entries))
+    d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
+                   owner=owner, seat=t.seat)
     if not d.verdict.clean:
         raise ConfigError(f"{path}: the deck audit fails ({d.verdict.reason}); see p2pcards audit")
     if not d.verdict.complete:

@@ -104,7 +104,8 @@ def test_the_audit_shows_each_seat_s_fingerprint_beside_its_name_and_the_culprit
 def test_a_record_made_before_the_keys_were_bound_still_audits_and_says_so(tmp_path, monkeypatch):
     """A record whose key shares bind the description without the keys (made before this
     version) is audited as before, with a line saying its keys are vouched for by nobody else,
-    instead of "the record's game description is not the one the peers played"."""
+    instead of "the record's game description is not the one the peers played". And it still
+    replays (``p2pcards replay``): the replay refused it with "the deck audit fails"."""
     import p2pcards.lobby as lobby
 
     monkeypatch.setattr(lobby, "keys_digest", lambda _roster: None)  # the description of old
@@ -113,3 +114,7 @@ def test_a_record_made_before_the_keys_were_bound_still_audits_and_says_so(tmp_p
     code, out, js = audit(g.path)
     assert code == 0 and "Verdict: clean" in out, out
     assert "[ok] the players' keys: this record was made before the deck bound every" in out, out
+    from p2pcards.ui import saved
+    s = saved.load_any(g.path)
+    assert s.finished and s.viewer == 0, s
+    assert saved.frames(s, 0)[-1].log[-1] == f"Result: {s.result_text}"
