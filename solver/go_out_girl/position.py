@@ -161,10 +161,16 @@ def parse(data: Any) -> Position:
             raise PositionError(f"{w}.locked", "the character in play cannot be locked")
         if len(locked) > 6:
             raise PositionError(f"{w}.locked", "too many characters locked for a match")
+        if ch is None and alive:  # a face-down character: one that survives the damage
+            most = max(LIFE[k] for k in range(8) if k not in locked)
+            if damage >= most:
+                raise PositionError(f"{w}.damage", f"{damage} reaches the life of every character "
+                                    f"the seat could hold (at most {most}), yet the seat is still "
+                                    "in the battle")
         pile = parse_cards(s.get("pile", []), f"{w}.pile")
         if viewer is not None and i != viewer and pile:
             raise PositionError(f"{w}.pile", "face-down damage of another seat is not in a view")
-        if alive and hand is not None and not hand and hidden == 0:
+        if alive and not hand and hidden == 0:  # no cards listed, or a count of 0
             raise PositionError(f"{w}.hand", "a seat in the battle with no cards would already "
                                 "have won")
         name = s.get("name")

@@ -372,3 +372,29 @@ def test_ootw_adventure_and_difficulty_default_when_absent_or_null():
     for doc in (absent, _ootw(adventure=None, difficulty=None)):
         result, _ = positions.solve(doc)
         assert result["won"] is True
+
+
+def _view(**west: Any) -> dict[str, Any]:
+    """docs/puzzles/hint-view.json with West's seat changed."""
+    doc = json.loads((DOCS / "hint-view.json").read_text())
+    doc["seats"][1].update(west)
+    return doc
+
+
+@pytest.mark.parametrize("west,message", [
+    # red team 7b #4: 'hint --position' answered for a battle West had already won ...
+    ({"hand": 0}, "seats[1].hand: a seat in the battle with no cards would already have won"),
+    # ... and for a face-down West with more damage than any character's life
+    ({"damage": 99}, "seats[1].damage: 99 reaches the life of every character the seat could "
+                     "hold (at most 7), yet the seat is still in the battle"),
+    ({"damage": 6, "locked": ["nerai"]}, "seats[1].damage: 6 reaches the life of every character "
+                                         "the seat could hold (at most 6), yet the seat is still "
+                                         "in the battle"),
+])
+def test_a_view_that_cannot_be_is_refused_as_a_full_position_is(west, message):
+    """docs/puzzles.md: "an alive seat has cards (an empty hand would already have won)"; "A
+    malformed or impossible position is refused with an error that names the field." A view's
+    card count of 0 and a face-down seat's damage past every life it could have were answered."""
+    with pytest.raises(PositionError) as e:
+        positions.hint(_view(**west))
+    assert str(e.value) == message
