@@ -85,9 +85,9 @@ def assert_named(peers: Sequence[DeckPeer], errors: Sequence[Any], culprit: int,
             continue
         assert isinstance(err, cls), f"seat {seat}: {err!r}"
         assert (err.peer, err.op, err.step) == (culprit, op, step), f"seat {seat}: {err!r}"
-        if cls is CheatDetected:  # the audit of an honest seat's record agrees
-            rec = peers[seat].record()
-            v = audit(rec["params"], rec["messages"]).verdict
+        if cls is CheatDetected:  # the audit of an honest seat's record agrees (given the
+            rec = peers[seat].record()  # engine's requests, as p2pcards audit derives them)
+            v = audit(rec["params"], rec["messages"], ops=peers[seat].ops).verdict
             assert (v.culprit, v.op, v.step) == (culprit, op, step), v
 
 
@@ -382,3 +382,44 @@ def test_a_member_message_from_another_seat_names_its_sender() -> None:
     rec = peers[0].record()
     v = audit(rec["params"], rec["messages"]).verdict
     assert (v.culprit, v.op, v.step) == (2, 3, "member")
+
+
+def _member_edit(change: Callable[[dict[str, Any]], None]) -> type[DeckPeer]:
+    def tamper(peer: DeckPeer, body: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
+        if body["step"] == "member":
+            change(body)
+        return [(None, body)]
+    return adversary(tamper)
+
+
+@pytest.mark.parametrize("change", [
+    lambda b: b.update(proofs="x"), lambda b: b.update(proofs=[]),
+    lambda b: b.update(proofs=[{}]), lambda b: b.update(proofs=b["proofs"] * 2),
+    lambda b: b["proofs"][0].update(c=b["proofs"][0]["c"][:-1]),
+    lambda b: b.update(prev="00" * 32), lambda b: b.update(extra=1),
+    lambda b: b.update({"in": [*b["in"], N - 1] if N - 1 not in b["in"] else b["in"][:-1]}),
+], ids=["proofs-str", "no-proof", "empty-proof", "two-proofs", "short-c", "prev", "extra-field",
+        "other-in"])
+def test_a_malformed_member_message_names_the_prover(change: Callable[[dict[str, Any]], None]
+                                                     ) -> None:
+    _, peers = make_table(SEATS, N, tag="malformed", classes={BY: _member_edit(change)})
+    cards = deal(peers)
+    errors = claim(peers, [0], sorted({cards[0], (cards[0] + 1) % N}))
+    assert_named(peers, errors, BY, 3, "member")
+
+
+def test_a_prover_sending_different_proofs_to_different_seats_is_named_by_the_mesh() -> None:
+    from protocol.errors import Equivocation
+
+    def tamper(peer: DeckPeer, body: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
+        if body["step"] != "member":
+            return [(None, body)]
+        other = {**body, "proofs": [dict(body["proofs"][0], c=body["proofs"][0]["c"][::-1])]}
+        return [(0, body), (2, other)]
+
+    _, peers = make_table(SEATS, N, tag="equivocate", classes={BY: adversary(tamper)})
+    cards = deal(peers)
+    errors = claim(peers, [0], sorted({cards[0], (cards[0] + 1) % N}))
+    for seat in (0, 2):
+        assert isinstance(errors[seat], (Equivocation, CheatDetected)), errors[seat]
+        assert (errors[seat].peer, errors[seat].op) == (BY, 3), errors[seat]
