@@ -22,6 +22,7 @@ from typing import Any
 from . import elgamal as eg
 from . import proofs as pf
 from .channel import Channel
+from .envelope import is_int
 from .errors import CheatDetected, DeckClosed, DeckError, DeckTimeout, PeerAborted, UndecodableCard
 from .group import Point, Scalar, base_mul
 from .kdf import PeerSecrets
@@ -183,9 +184,9 @@ class DeckPeer:
         ``allowed``) raises ``ValueError`` before anything is sent."""
         self._check_slots(slots)
         allowed_l = list(allowed)
-        if not slots or not 0 <= by < self.n or not allowed_l \
-                or allowed_l != sorted(set(allowed_l)) \
-                or any(not 0 <= v < self.params.n_cards for v in allowed_l):
+        if not slots or not is_int(by) or not 0 <= by < self.n or not allowed_l \
+                or any(not is_int(v) or not 0 <= v < self.params.n_cards for v in allowed_l) \
+                or allowed_l != sorted(set(allowed_l)):
             raise ValueError(f"bad claim: slots {list(slots)!r}, by {by!r}, in {allowed_l!r}")
         if by == self.seat:
             for s in slots:

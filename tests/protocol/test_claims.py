@@ -147,7 +147,8 @@ def test_the_holder_refuses_a_false_or_unknowable_claim_before_sending_anything(
     op, sent = me.op, len(me._public)
     for slots, allowed in (([0], false_set(cards, cards[0])),  # not in the set
                            ([0, 2], list(range(N))),  # slot 2: the prover does not know it
-                           ([0], [cards[0], cards[0]])):  # not a set
+                           ([0], [cards[0], cards[0]]),  # not a set
+                           ([0], [cards[0], True])):  # not a card number
         with pytest.raises(ValueError):
             run(me.prove(slots, BY, allowed))
     assert (me.op, len(me._public), me.failed) == (op, sent, None)
