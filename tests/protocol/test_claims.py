@@ -244,10 +244,6 @@ def shifted_d(peer: DeckPeer, op: int, desc: dict[str, Any], shares: Any) -> dic
     return {"prev": prev(peer, desc), "proofs": [proof]}
 
 
-#: the table of the running test (a tampering seat computes another seat's share from it)
-PEERS: list[DeckPeer] = []
-
-
 @pytest.mark.parametrize("build", [wrong_card, simulate_all, other_slot, shifted_d],
                          ids=lambda f: f.__name__)
 def test_a_false_claim_cannot_be_proven(build: Builder) -> None:
@@ -349,14 +345,16 @@ def test_a_withheld_proof_names_the_prover() -> None:
 
 
 def test_a_bad_share_from_a_third_seat_names_that_seat_not_the_prover() -> None:
+    table: list[DeckPeer] = []  # (the tampering seat computes seat 0's share from it)
+
     def tamper(peer: DeckPeer, body: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
         if body["kind"] == "prove" and body["step"] == "shares":
             # seat 0's share in place of its own: what would make D decode another way
-            body["shares"] = [g.mul(PEERS[0].x, PEERS[0].pub.cts[s][0]).hex() for s in body["slots"]]
+            body["shares"] = [g.mul(table[0].x, table[0].pub.cts[s][0]).hex() for s in body["slots"]]
         return [(None, body)]
 
     _, peers = make_table(SEATS, N, tag="third", classes={2: adversary(tamper)})
-    PEERS[:] = peers
+    table[:] = peers
     cards = deal(peers)
     errors = claim(peers, [0], [cards[0]])
     assert_named(peers, errors, 2, 3, "shares")
