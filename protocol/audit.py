@@ -78,7 +78,7 @@ class AuditReport:
     verdict: Verdict
     #: per operation, in order: the descriptor plus ``values`` (open: the cards, or ``None`` when
     #: the record cannot decode them; shuffle: ``None``, with ``input``: the hex digest of the
-    #: shuffled ciphertexts) or ``value`` (random)
+    #: shuffled ciphertexts) or ``value`` (random); a claim (``prove``) is its descriptor alone
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     #: the abort claims found in the record: (accuser, claimed culprit, reason)
     aborts: list[tuple[int, Any, str]] = field(default_factory=list)
@@ -263,6 +263,8 @@ class _Auditor:
         if desc["kind"] == "shuffle" and st == step == "shuffle":
             order = self.pub.shufflers(desc)
             return sender in order and seat in order and order.index(sender) < order.index(seat)
+        if desc["kind"] == "prove":
+            return (st, step) == ("shares", "member")
         return desc["kind"] == "random" and (st, step) == ("commit", "reveal")
 
     def msg(self, op: int, step: str, seat: int) -> dict[str, Any]:
@@ -438,6 +440,20 @@ class _Auditor:
                               "holds (a broken proof system, not a seat)")
                 values.append(c)
         self.outcomes.append({"op": op, **desc, "values": values})
+
+    def op_prove(self, op: int, desc: dict[str, Any]) -> None:
+        """A claim (SPEC.md 5.7): every seat's shares, then the prover's membership proofs
+        against the ``D_i`` computed from the record. The outcome holds no value."""
+        got: dict[int, list[Point]] = {}
+        for j in range(self.n):
+            plain, _ = self.pub.check_shares(op, desc, j, self.msg(op, "shares", j))
+            if plain is not None:
+                got[j] = plain
+        extra = sorted(s for (st, s) in self.byop.get(op, {}) if st == "member" and s != desc["by"])
+        if extra:
+            self.stop(extra[0], op, "member", "a member message from a seat that is not the prover")
+        self.pub.check_member(op, desc, self.msg(op, "member", desc["by"]), got)
+        self.outcomes.append({"op": op, **desc})
 
     def op_random(self, op: int, desc: dict[str, Any]) -> None:
         commits = []

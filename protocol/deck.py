@@ -22,6 +22,7 @@ from typing import Any
 from . import elgamal as eg
 from . import proofs as pf
 from .channel import Channel
+from .envelope import is_int
 from .errors import CheatDetected, DeckClosed, DeckError, DeckTimeout, PeerAborted, UndecodableCard
 from .group import Point, Scalar, base_mul
 from .kdf import PeerSecrets
@@ -175,6 +176,27 @@ class DeckPeer:
         assert out is not None
         return out
 
+    async def prove(self, slots: Sequence[int], by: int, allowed: Sequence[int]) -> None:
+        """A claim by seat ``by`` that the card in each of ``slots`` is one of ``allowed``, proven
+        in zero knowledge (SPEC.md 5.7): every seat calls it at the same operation; it returns
+        once every slot's proof has verified, and nobody learns more than the claim. At seat
+        ``by`` a claim it cannot prove (a slot whose card it does not know, a card not in
+        ``allowed``) raises ``ValueError`` before anything is sent."""
+        self._check_slots(slots)
+        allowed_l = list(allowed)
+        if not slots or not is_int(by) or not 0 <= by < self.n or not allowed_l \
+                or any(not is_int(v) or not 0 <= v < self.params.n_cards for v in allowed_l) \
+                or allowed_l != sorted(set(allowed_l)):
+            raise ValueError(f"bad claim: slots {list(slots)!r}, by {by!r}, in {allowed_l!r}")
+        if by == self.seat:
+            for s in slots:
+                if self.plain[s] is None:
+                    raise ValueError(f"seat {by + 1} does not know the card in slot {s}")
+                if self.plain[s] not in allowed_l:
+                    raise ValueError(f"slot {s} holds card {self.plain[s]}, not one of {allowed_l}")
+        desc = descriptor("prove", slots=list(slots), by=by, **{"in": allowed_l})
+        await self._run(desc, self._prove_op)
+
     async def random(self, n: int) -> int:
         """A joint random integer in ``[0, n)`` (commit-reveal). A seat that withholds its reveal
         is named and the deck stops: no value is ever drawn again."""
@@ -235,6 +257,8 @@ class DeckPeer:
     def _senders(self, op: int, desc: dict[str, Any], step: str) -> list[int]:
         if desc["kind"] == "shuffle":
             return self.pub.shufflers(desc)
+        if step == "member":
+            return [desc["by"]]
         return list(range(self.n))
 
     def _check_belongs(self, op: int, step: str, sender: int, body: dict[str, Any]) -> None:
@@ -442,6 +466,41 @@ class DeckPeer:
         for s, c in zip(S, values, strict=True):
             self.plain[s] = c
         return values
+
+    # ---- claims ------------------------------------------------------------------------------------
+    async def _prove_op(self, op: int, desc: dict[str, Any]) -> None:
+        """SPEC.md 5.7: the others' plain shares (the prover's message is empty), then the
+        prover's membership proofs, which every other seat checks against the ``D_i`` it
+        computes itself."""
+        S: list[int] = desc["slots"]
+        by, me = desc["by"], self.seat
+        fields = self.pub.make_shares(self.secrets, self.x, op, desc, me)
+        await self._bcast(op, desc, "shares", **fields)
+        got: dict[int, list[Point]] = {}
+        pending = [j for j in range(self.n) if j != me]
+        while pending:  # in arrival order, as for an opening
+            j, body = await self._wait_any(op, "shares", pending)
+            pending.remove(j)
+            plain, _ = (self.pub.check_shares(op, desc, j, body, False) if len(S) < THREAD_MIN
+                        else await _work(len(S), self.pub.check_shares, op, desc, j, body, False))
+            if plain is not None:
+                got[j] = plain
+        if me != by:
+            got[me] = [bytes.fromhex(d) for d in fields["shares"]]
+        work = len(S) * len(desc["in"])
+        if me == by:
+            try:
+                member = await _work(work, self.pub.make_member, self.secrets, self.x, op, desc, got)
+            except ValueError as exc:  # DeckPeer.prove refused a false claim: a bug
+                raise UndecodableCard(None, "member", f"{exc}: this seat's own claim does not "
+                                      "hold although it knew the cards (a bug)", op) from None
+            await self._bcast(op, desc, "member", **member)
+            return None
+        body = await self._wait(op, "member", by)
+        # (the slots are the public deck, which this seat did not publish alone: a wrong prev
+        # names the prover once the mesh had its grace, SPEC.md 5.3)
+        await _work(work, self.pub.check_member, op, desc, body, got, False)
+        return None
 
     # ---- joint randomness ----------------------------------------------------------------------------
     async def _random_op(self, op: int, desc: dict[str, Any]) -> int:

@@ -18,7 +18,7 @@ from . import elgamal as eg
 from . import proofs as pf
 from .envelope import is_int
 from .errors import CheatDetected, Equivocation
-from .group import Point, Scalar, add, base_mul, card_table, lp, u32, u64
+from .group import Point, Scalar, add, base_mul, card_table, lp, sub, u32, u64
 from .kdf import PeerSecrets
 from .params import MAX_SEATS, VERSION, DeckParams
 from .proof_common import hex32
@@ -32,6 +32,7 @@ DESC_FIELDS: dict[str, tuple[str, ...]] = {
     "shuffle": ("slots", "by"),
     "open": ("slots", "to"),
     "random": ("n",),
+    "prove": ("slots", "by", "in"),
     "end": (),
 }
 #: The fields of each step's message besides the envelope (``v op kind <desc> step seat``).
@@ -41,12 +42,13 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "shares": ("prev", "shares", "proof", "enc"),
     "commit": ("commit",),
     "reveal": ("nonce", "echo"),
+    "member": ("prev", "proofs"),
     "end": ("digest",),
     "abort": ("culprit", "about", "reason"),
 }
 STEPS_OF: dict[str, tuple[str, ...]] = {
     "key": ("key",), "shuffle": ("shuffle",), "open": ("shares",), "random": ("commit", "reveal"),
-    "end": ("end",),
+    "prove": ("shares", "member"), "end": ("end",),
 }
 
 
@@ -85,8 +87,9 @@ def _index_list(v: Any, bound: int, what: str, empty: bool = False) -> str | Non
 
 def descriptor_problem(desc: dict[str, Any], n_cards: int, seats: int) -> str | None:
     """What is wrong with an operation descriptor (``None``: well formed): slots are distinct
-    card positions, ``to`` is an ascending list of distinct seats, ``by`` a seat or ``null``, a
-    random range fits in 64 bits."""
+    card positions, ``to`` is an ascending list of distinct seats, ``by`` a seat or ``null`` (a
+    seat for a claim), a claim's ``in`` an ascending list of distinct cards, a random range fits
+    in 64 bits."""
     kind = desc.get("kind")
     if kind not in DESC_FIELDS:
         return f"unknown operation kind {kind!r}"
@@ -105,6 +108,19 @@ def descriptor_problem(desc: dict[str, Any], n_cards: int, seats: int) -> str | 
             return problem
         if to != sorted(to):
             return "to is not in ascending order"
+    elif kind == "prove":
+        problem = _index_list(desc.get("slots"), n_cards, "slots")
+        if problem:
+            return problem
+        by = desc.get("by")
+        if not is_int(by) or not 0 <= by < seats:
+            return f"by is {by!r}, not a seat"
+        allowed = desc.get("in")
+        problem = _index_list(allowed, n_cards, "in")
+        if problem:
+            return problem
+        if allowed != sorted(allowed):
+            return "in is not in ascending order"
     elif kind == "random":
         n = desc.get("n")
         if not is_int(n) or not 0 < n < 2**64:
@@ -364,8 +380,9 @@ class PublicDeck:
 
     # ---- openings ------------------------------------------------------------------------------
     def share_plan(self, desc: dict[str, Any], seat: int) -> list[int] | None:
-        """``None``: ``seat`` publishes plain shares; else the receivers it encrypts them to."""
-        to = desc["to"]
+        """``None``: ``seat`` publishes plain shares; else the receivers it encrypts them to. A
+        claim (``prove``) shares as an opening to its prover alone (SPEC.md 5.7)."""
+        to = [desc["by"]] if desc["kind"] == "prove" else desc["to"]
         if len(to) == self.n or seat not in to:
             return None
         return [r for r in to if r != seat]
@@ -432,6 +449,60 @@ class PublicDeck:
                     f"encrypted share proof for seat {r + 1}")
             out[r] = encs
         return None, out
+
+    # ---- claims (SPEC.md 5.7) -------------------------------------------------------------------
+    def member_input(self, desc: dict[str, Any]) -> bytes:
+        """``SHA-256("p2pcards/v2/member" || vec_digest(cts of S) || u32(k) || u32(v) ...)``."""
+        allowed = desc["in"]
+        return hashlib.sha256(b"p2pcards/v2/member" + vec_digest([self.cts[s] for s in desc["slots"]])
+                              + u32(len(allowed)) + b"".join(u32(v) for v in allowed)).digest()
+
+    def hidden(self, desc: dict[str, Any], shares: dict[int, Sequence[Point]]) -> list[Point]:
+        """``D_i = b − Σ_{j ≠ by} d_{j,s_i}``: each claimed card under the prover's key alone,
+        from the checked plain shares of every other seat."""
+        by = desc["by"]
+        out = []
+        for i, s in enumerate(desc["slots"]):
+            d = self.cts[s][1]
+            for j in range(self.n):
+                if j != by:
+                    d = sub(d, shares[j][i])
+            out.append(d)
+        return out
+
+    def make_member(self, sec: PeerSecrets, x: Scalar, op: int, desc: dict[str, Any],
+                    shares: dict[int, Sequence[Point]]) -> dict[str, Any]:
+        """The prover's ``member`` message. ``ValueError`` if a card of the slots is not in
+        ``in`` (the peer checks this before the operation starts: here it is a bug)."""
+        by, allowed = desc["by"], desc["in"]
+        points = [self.card_points[v] for v in allowed]
+        ctx = context(self.p, op, "member", by, self.member_input(desc))
+        seed = sec.seed32("proof", op, ctx)
+        proofs = []
+        for i, (s, d) in enumerate(zip(desc["slots"], self.hidden(desc, shares), strict=True)):
+            a = self.cts[s][0]
+            card = self.card_index.get(sub(d, eg.share(x, self.cts[s])))
+            if card not in allowed:
+                raise ValueError(f"slot {s} holds card {card}, not one of {allowed}")
+            proofs.append(pf.prove_member(x, i, a, d, points, allowed.index(card), ctx, seed))
+        return {"prev": vec_digest([self.cts[s] for s in desc["slots"]]).hex(), "proofs": proofs}
+
+    def check_member(self, op: int, desc: dict[str, Any], body: dict[str, Any],
+                     shares: dict[int, Sequence[Point]], provable: bool = True) -> None:
+        """The prover's ``member`` message, against the ``D_i`` this seat computes itself."""
+        by, S = desc["by"], desc["slots"]
+        c = Check(by, op, "member")
+        self.check_prev(c, body, vec_digest([self.cts[s] for s in S]), provable)
+        proofs = body["proofs"]
+        if not isinstance(proofs, list) or len(proofs) != len(S):
+            raise c.fail(f"proofs is not a list of {len(S)} proofs")
+        y_by = self.ys[by]
+        assert y_by is not None
+        points = [self.card_points[v] for v in desc["in"]]
+        ctx = context(self.p, op, "member", by, self.member_input(desc))
+        for i, (s, d) in enumerate(zip(S, self.hidden(desc, shares), strict=True)):
+            c.proof(pf.verify_member(y_by, i, self.cts[s][0], d, points, proofs[i], ctx),
+                    f"member proof of slot {s}")
 
     def decode(self, slot: int, shares: Sequence[Point]) -> int | None:
         return self.card_index.get(eg.decode(self.cts[slot], list(shares)))

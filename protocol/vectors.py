@@ -88,9 +88,17 @@ async def _transcript() -> dict[str, Any]:
         "op3 shuffle [0,3]": await both(lambda p: p.shuffle([0, 3])),
         "op4 reorder [1,2] by 1, mix": await both(lambda p: p.reorder([1, 2], 1, mix=True)),
         "op5 random 6": await both(lambda p: p.random(6)),
-        "op6 open all [2,4]": await both(lambda p: p.open_all([2, 4])),
-        "op7 end": [d.hex() for d in await both(lambda p: p.finish())],
     }
+    # a claim by seat 1 about the slot it alone knows (its hand-mixed card): it is one of two
+    slot = next(s for s in range(N_CARDS) if peers[1].known(s) is not None
+                and peers[0].known(s) is None)
+    held = peers[1].known(slot)
+    assert held is not None
+    allowed = sorted({held, (held + 1) % N_CARDS})
+    results[f"op6 prove [{slot}] by 1 in {allowed}"] = await both(
+        lambda p: p.prove([slot], 1, allowed))
+    results["op7 open all [2,4]"] = await both(lambda p: p.open_all([2, 4]))
+    results["op8 end"] = [d.hex() for d in await both(lambda p: p.finish())]
     record = peers[0].record()
     report = audit(record["params"], record["messages"])
     return {
@@ -106,7 +114,7 @@ async def _transcript() -> dict[str, Any]:
 #: ``6.0`` for ``6``), and each must be refused as malformed, naming seat 1 (SPEC.md 1, 5.1).
 REJECTED: list[tuple[int, list[Any], Any]] = [
     (1, ["v"], 3.0), (3, ["op"], True), (3, ["seat"], True), (3, ["slots", 1], True),
-    (8, ["by"], True), (10, ["n"], 6.0),
+    (8, ["by"], True), (10, ["n"], 6.0), (15, ["in", 0], 2.0),
 ]
 
 

@@ -128,6 +128,14 @@ def main() -> None:
     sp1 = P.prove_shares(xs[0], ten[:1], CTX, b"n")
     sp10 = P.prove_shares(xs[0], ten, CTX, b"n")
     kp = P.prove_key(xs[0], CTX, b"n")
+    # a claim (SPEC.md 5.7) by seat 0 about out[0], whose card is in the set: |in| = 8 and 70
+    held = eg.decode(out[0], [eg.share(x, out[0]) for x in xs])  # the card's point
+    hidden = g.add(held, eg.share(xs[0], out[0]))  # D: the card under seat 0's key alone
+    cards = [g.card_point(b"bench", "bench/v2", c) for c in range(N)]
+    t0 = cards.index(held)
+    sets = {k: sorted({t0, *[c for c in range(N) if c != t0][:k - 1]}) for k in (8, 70)}
+    mp = {k: P.prove_member(xs[0], 0, out[0][0], hidden, [cards[c] for c in v], v.index(t0), CTX,
+                            b"n") for k, v in sets.items()}
 
     ops: dict[str, Callable[[], Any]] = {
         "shuffle_prove_110": lambda: shuffle_prove(dealt, 1),
@@ -139,6 +147,12 @@ def main() -> None:
         "prove_shares_10": lambda: P.prove_shares(xs[0], ten, CTX, b"n"),
         "verify_shares_10": lambda: P.verify_shares(ys[0], ten, shares10, sp10, CTX),
         "prove_key": lambda: P.prove_key(xs[0], CTX, b"n"),
+        **{f"prove_member_{k}": (lambda v=v: P.prove_member(
+            xs[0], 0, out[0][0], hidden, [cards[c] for c in v], v.index(t0), CTX, b"n"))
+           for k, v in sets.items()},
+        **{f"verify_member_{k}": (lambda k=k, v=v: P.verify_member(
+            ys[0], 0, out[0][0], hidden, [cards[c] for c in v], mp[k], CTX))
+           for k, v in sets.items()},
         "verify_key": lambda: P.verify_key(ys[0], kp, CTX),
     }
     results: dict[str, Any] = {"cards": N, "seats": SEATS, "repeat": rep,

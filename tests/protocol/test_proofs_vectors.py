@@ -39,6 +39,9 @@ def build_vectors() -> dict:
     rhos = [g.hash_to_scalar(b"p2pcards/v2/vectors/rho", g.u32(i)) for i in range(2)]
     encs = [P.encrypt_share(xs[0], out[i], ys[2], rhos[i]) for i in range(2)]
     nxt = g.nonce_stream(b"seed", b"label")
+    # a claim by seat 0 that output 0 (card perm[0] = 2) is one of cards 1, 2, 3 (PROOFS.md 8)
+    hidden = g.sub(g.sub(out[0][1], shares[1][0]), shares[2][0])
+    member = P.prove_member(xs[0], 0, out[0][0], hidden, cards[1:4], 1, ctx, b"nonce seed")
     return {
         "about": "p2pcards deck v2 proof vectors; see protocol/PROOFS.md. Scalars are 32-byte "
                  "little-endian, points 32-byte ristretto255 encodings, all in lowercase hex.",
@@ -65,6 +68,8 @@ def build_vectors() -> dict:
                              "encs": [P.ct_to_json(e) for e in encs],
                              "proof": P.prove_encrypted_shares(xs[0], out[:2], ys[2], encs, rhos, ctx,
                                                                b"nonce seed")},
+        "member": {"by": 0, "index": 0, "cards": [1, 2, 3], "t": 1, "D": _h(hidden),
+                   "proof": member},
     }
 
 
@@ -85,10 +90,13 @@ def test_every_proof_in_the_vectors_verifies_from_the_file_alone() -> None:
     for j, yj in enumerate(ys):
         shares = [P.point_from_hex(d) for d in v["shares"]["shares"][j]]
         assert P.verify_shares(yj, out, shares, v["shares"]["proofs"][j], ctx) is None
+    points = v["cards"]["points"]
     encs = [P.ct_from_json(e) for e in v["encrypted_shares"]["encs"]]
     assert P.verify_encrypted_shares(ys[0], out[:2], ys[2], encs, v["encrypted_shares"]["proof"], ctx) is None
+    m = v["member"]
+    assert P.verify_member(ys[0], m["index"], out[0][0], bytes.fromhex(m["D"]),
+                           [bytes.fromhex(points[c]) for c in m["cards"]], m["proof"], ctx) is None
     # the decoded cards are the permuted card points
-    points = v["cards"]["points"]
     assert v["shares"]["decoded"] == [points[j] for j in v["shuffle"]["perm"]]
 
 
