@@ -6,14 +6,16 @@ from the signed moves of a game that issues proofs."""
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
 
 from p2pcards.audit import _events
 from p2pcards.deck_dealer import DeckDealer
-from p2pcards.engine import Prove, Proven, RuleViolation
-from p2pcards.replay import deck_op
+from p2pcards.engine import Decide, Decision, LocalDealer, Prove, Proven, RuleViolation
+from p2pcards.games import new_game
+from p2pcards.replay import DeckRequests, deck_op
 from tests.engine.test_prove import _deal
 
 
@@ -81,3 +83,45 @@ def test_deck_op_and_the_audit_outcome_of_a_proof():
     assert _events([{"kind": "random", "value": 1}, outcome]) == [
         _events([{"kind": "random", "value": 1}])[0], Proven((4, 9))]
 
+
+
+def _outcome(req: Any, ev: Any) -> dict[str, Any]:
+    """The audit's outcome of the deck operation that fulfilled ``req`` with ``ev``."""
+    op = deck_op(req)
+    if op["kind"] == "open":
+        return {**op, "values": list(ev.values)}
+    if op["kind"] == "random":
+        return {**op, "value": ev.value}
+    return op
+
+
+@pytest.mark.parametrize("game,players,seed", [("go-out-girl", 3, 2), ("girl-and-robot", 3, 2),
+                                               ("out-of-this-world", 3, 3)])
+def test_deck_requests_derive_every_proof_from_the_signed_moves(game, players, seed):
+    """A random game on the LocalDealer (every proof of an honest claim verifies on the
+    full-information engine); then the audit's ``DeckRequests``, fed the deck's outcomes
+    one by one and the signed moves, derives every operation the engines issued, the proofs
+    (kind "prove", with slots, claimant and allowed values) among them."""
+    rng = random.Random(seed)
+    g = new_game(game, players, {})
+    dealer = LocalDealer(seed)
+    moves: dict[tuple[int, int], Decision] = {}
+    reqs: list[Any] = []
+    outs: list[dict[str, Any]] = [{"kind": "key"}]
+    step = 0
+    while (req := g.pending()) is not None:
+        if isinstance(req, Decide):
+            d = Decision(req.player, rng.choice(g.legal(req.player)))
+            moves[step, req.player] = d
+            g.apply(d, trusted=True)
+        else:
+            ev = dealer.fulfil(g, req)
+            g.apply(ev)
+            reqs.append(req)
+            outs.append(_outcome(req, ev))
+        step += 1
+    assert any(isinstance(r, Prove) for r in reqs), "this game made no hidden claim"
+    derive = DeckRequests(game, players, {}, moves)
+    for k, req in enumerate(reqs, start=1):
+        assert derive(outs[:k]) == deck_op(req), f"operation {k}"
+    assert derive(outs) == {"kind": "end"}
