@@ -106,8 +106,9 @@ class DeckDealer:
             allowed = set(req.allowed)
             bad = [s for s in req.slots if view.values[s] is not None and view.values[s] not in allowed]
             if bad:
-                raise RuleViolation(req.by, f"cannot prove that slot {bad[0]} holds one of "
-                                            f"{list(req.allowed)}: its claim is false")
+                raise RuleViolation(req.by, f"cannot prove its claim about slot {bad[0]}: it holds "
+                                            f"{view.card_name(view.values[bad[0]])}, which the "
+                                            "claim does not allow")
         try:
             await self.deck.prove(list(req.slots), req.by, list(req.allowed))
         except ValueError as exc:

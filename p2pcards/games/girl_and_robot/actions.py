@@ -152,7 +152,7 @@ class ActionCards(Common):
         # "Search the Draw Pile for a Demon": none among the face-down cards, proven now
         down = [s for s in self.zones["draw"] if s not in self.faceup]
         self.prove(down, p, self.not_demons(),
-                   f"{self.pname(p)} searched the Draw Pile with Lure and said it holds no Demon",
+                   "searched the Draw Pile with Lure and said it holds no Demon",
                    "nodemon_proven", k=k)
 
     def _after_nodemon_proven(self, k: list) -> None:

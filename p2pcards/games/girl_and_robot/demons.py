@@ -36,7 +36,7 @@ class DemonsAndWeapons(Common):
         self.say(f"{self.pname(p)} places a weapon face down.")
         # "King's Sword / Pendant: Once played, place this Weapon face down": proven now
         self.prove([a.slot], p, [c for c in range(self.n_cards) if self.kind_of(c) in FACE_DOWN_WEAPONS],
-                   f"{self.pname(p)} placed a card face down as a King's Sword or a Pendant",
+                   "placed a card face down as a King's Sword or a Pendant",
                    "hide_proven")
 
     def _after_hide_proven(self) -> None:

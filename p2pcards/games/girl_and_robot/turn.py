@@ -286,7 +286,7 @@ class Turn(Common):
         self.safe[str(t["slot"])] = p
         # "not a Demon" is proven now, before the card is mixed into the hand
         self.prove([t["slot"]], p, self.not_demons(),
-                   f"{self.pname(p)} declared the card they drew safe (not a Demon)",
+                   "declared the card they drew safe (not a Demon)",
                    "safe_proven", p=p, slot=t["slot"], k=t["k"])
 
     def _after_safe_proven(self, p: int, slot: int, k: list) -> None:

@@ -426,8 +426,8 @@ class Game(GameState):
             alive = [k for k in possible if self.life(k) > self.damage[p]]
             if len(alive) < len(possible):
                 self.prove(self.zones[f"char{p}"], p, [self._b + 8 * p + k for k in alive],
-                           f"{self.pname(p)} passed to {self.damage[p]} damage, claiming a face-down "
-                           "character whose life that does not reach", "pass_proven", p=p, d=d)
+                           f"passed to {self.damage[p]} damage, claiming a face-down character whose "
+                           "life that does not reach", "pass_proven", p=p, d=d)
                 return
         self._after_pass_proven(p, d)
 

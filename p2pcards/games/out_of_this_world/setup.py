@@ -93,7 +93,7 @@ class SetUp(TableBase):
             # "If any of your cards are Foes, you must immediately place them face-up": declaring
             # none claims the hand holds no Foe, proven now
             self.prove(sorted(self.hand(p)), p, self.not_foes(),
-                       f"{self.pname(p)} declared no (more) Foes in their dealt hand",
+                       "declared no (more) Foes in their dealt hand",
                        "no_foes_proven")
             return
         for s in slots:
