@@ -546,7 +546,6 @@ class GameState:
         for s in slots:
             self.known[s] = k
 
-
     def _on_proven(self, ev: Proven, r: dict[str, Any]) -> None:
         """Seat ``r["by"]`` proved that the cards of ``r["slots"]`` are among ``r["allowed"]``.
         A copy that knows one of those cards checks it (the full-information copy checks every
