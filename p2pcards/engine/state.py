@@ -356,10 +356,15 @@ class GameState:
         now, in zero knowledge (``Prove``), and the game goes on with ``then(**kw)`` once it is
         proven. ``claim`` says what was claimed, for the ``RuleViolation`` a copy that knows the
         cards raises when the claim is false (see ``_on_proven``). With no slots the claim is
-        empty and the game goes on at once; with no allowed value it is false for everyone to
-        see, and ``by`` is named at once."""
+        empty, and when every card it does not allow lies face up elsewhere (known to every
+        seat) it is plain to all: either way no proof is needed and the game goes on at once.
+        With no allowed value it is false for everyone to see, and ``by`` is named at once."""
         vals = sorted(set(allowed))
-        if not slots:
+        inside = set(slots)
+        public = {self.values[s] for s, k in enumerate(self.known)
+                  if k == self.all_mask and s not in inside}
+        ok = set(vals) | public
+        if not slots or (vals and all(c in ok for c in range(self.n_cards))):
             getattr(self, "_after_" + then)(**kw)
             return
         if not vals:

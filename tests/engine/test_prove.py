@@ -153,3 +153,26 @@ def test_a_pending_prove_survives_json_and_clone():
     assert again == g == g.clone()
     assert again.pending() == g.pending()
     assert isinstance(again.pending(), Prove) and not isinstance(again.pending(), Decide)
+
+
+def test_a_claim_plain_from_the_public_cards_needs_no_proof():
+    """Every card the claim does not allow (5..9) lies face up elsewhere: the claim is true for
+    everyone to see, so no deck operation is spent on it."""
+    g = ClaimToy()
+    g.req = g.then = None
+    hand = 0
+    g.place(hand, "hand0")
+    g.known[hand] = 1
+    for s in range(1, N):
+        g.known[s] = g.all_mask if g.values[s] >= 5 else 0
+    g.decide(0)
+    g.apply(Decision(0, Action("low")))
+    assert g.pending() is None and g.outcome() == {"said": True}
+    g.known[9] = 0  # one high card is hidden again: the claim must be proven
+    h = ClaimToy()
+    h.req = h.then = None
+    h.place(hand, "hand0")
+    h.known = list(g.known)
+    h.decide(0)
+    h.apply(Decision(0, Action("low")))
+    assert isinstance(h.pending(), Prove)

@@ -68,11 +68,23 @@ def test_a_drawn_demon_declared_safe_names_the_drawer_at_the_declaration():
 
 def test_an_honest_safe_is_proven_and_the_turn_goes_on():
     """"If you draw a Demon card, reveal it to everyone!" A card that is not a Demon is
-    declared safe, proven, then mixed into the hand."""
-    g = rig(["girl", "queen"], draw=["*", "*"])
+    declared safe, proven, then mixed into the hand. (A Demon lies hidden in the Queen's hand,
+    so the claim is not plain from the public cards.)"""
+    g = rig(["girl", "queen"], hands={1: ["demon"]}, draw=["*", "*"])
     t = Table(g)
     t.end(0)  # pass_windows declares the drawn card safe
     assert any(isinstance(r, Prove) and r.by == 0 for r in t.requests)
+    assert g.phase == "turn" and g.turn == 1
+
+
+def test_a_safe_needs_no_proof_when_every_demon_is_face_up_elsewhere():
+    """"If you draw a Demon card, reveal it to everyone!" With every Demon out of the game, face
+    up, the drawn card is plainly not one: no deck operation is spent on the claim."""
+    g = rig(["girl", "queen"], draw=["*", "*"])
+    assert all(g.public(s) for s in range(g.n_cards) if g.kind_of(g.values[s]) == DEMON)
+    t = Table(g)
+    t.end(0)
+    assert not any(isinstance(r, Prove) for r in t.requests)
     assert g.phase == "turn" and g.turn == 1
 
 
@@ -116,7 +128,7 @@ def test_lure_saying_no_demon_while_one_lies_face_down_names_the_player():
 
 def test_lure_with_no_demon_in_the_pile_is_proven():
     """"Lure: Search the Draw Pile for a Demon, shuffle the pile..." """
-    g = rig(["girl", "queen"], hands={0: ["lure"]}, draw=["*", "*", "*"])
+    g = rig(["girl", "queen"], hands={0: ["lure"], 1: ["demon"]}, draw=["*", "*", "*"])
     t = Table(g)
     t.play(0, "lure")
     t.pass_all()
