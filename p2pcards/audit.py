@@ -66,6 +66,7 @@ from .engine import (
     Decision,
     Event,
     GameState,
+    Proven,
     RandomValue,
     Request,
     Revealed,
@@ -353,6 +354,8 @@ def _events(outcomes: list[dict[str, Any]]) -> list[Event]:
             events.append(Revealed(tuple(o["slots"]), None if vals is None else tuple(vals)))
         elif kind == "random":
             events.append(RandomValue(int(o["value"])))
+        elif kind == "prove":
+            events.append(Proven(tuple(o["slots"])))
     return events
 
 
@@ -692,7 +695,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     ordered = [decisions[k] for k in keys]
     steps = [step for step, _ in keys]
     partial = rep.stopped_early
-    outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random")]
+    outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random", "prove")]
     events = _events(outs)
     verdict = None
     if journal is not None:

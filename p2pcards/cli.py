@@ -565,8 +565,9 @@ def audit(
                                               show_default=False)],
     json_out: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
-    """Check a game's transcript: signatures and chains, the deck audit, and a replay of the whole
-    game on the full-information engine. Exits 1 on a bad game."""
+    """Check a game's transcript: signatures and chains, the deck audit (every proof, the proofs
+    of claims about hidden cards among them), and a replay of the whole game on this seat's view
+    (no hidden card is opened). Exits 1 on a bad game."""
     from pathlib import Path
 
     from .audit import audit_transcript

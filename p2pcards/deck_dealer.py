@@ -1,5 +1,7 @@
-"""The deck service as the engine's dealer: ``Shuffle``, ``Reveal`` and ``Random`` fulfilled by the
-mental-poker protocol (v2), interchangeable with ``LocalDealer``.
+"""The deck service as the engine's dealer: ``Shuffle``, ``Reveal``, ``Random`` and ``Prove``
+fulfilled by the mental-poker protocol (v2), interchangeable with ``LocalDealer``. A ``Prove``
+is ``DeckPeer.prove``: the claimant's zero-knowledge proof that the cards of some slots are among
+the allowed values, verified by every seat; its outcome ``Proven`` tells no value.
 
 Every seat runs one ``DeckDealer`` over its own ``DeckPeer``. All seats' engines issue the same
 requests in the same order, so each seat calls ``fulfil`` with the same request; each gets back the
@@ -20,6 +22,8 @@ from collections.abc import Callable, Sequence
 from p2pcards.engine import (
     Event,
     GameState,
+    Prove,
+    Proven,
     Random,
     RandomValue,
     Request,
@@ -58,6 +62,8 @@ class DeckDealer:
             event = Revealed(req.slots, None if vals is None else tuple(vals))
         elif isinstance(req, Random):
             event = RandomValue(await self.deck.random(req.n))
+        elif isinstance(req, Prove):
+            event = await self._prove(view, req)
         else:
             raise TypeError(f"the dealer does not fulfil {req!r}")
         self.log.append((req, event))
@@ -90,6 +96,26 @@ class DeckDealer:
         values = tuple(view.values[s] for s in order)
         self._agree(values, known)
         return Shuffled(req.slots, values)  # type: ignore[arg-type]
+
+    async def _prove(self, view: GameState, req: Prove) -> Proven:
+        """Every seat takes part in the proof of seat ``req.by``'s claim; it returns once the
+        proof verified (the deck names a seat whose proof fails). This seat, the claimant, will
+        not try to prove what its own view knows is false: its engine names it, as every other
+        copy that knew the card would."""
+        if req.by == self.seat:
+            allowed = set(req.allowed)
+            bad = [s for s in req.slots if view.values[s] is not None and view.values[s] not in allowed]
+            if bad:
+                raise RuleViolation(req.by, f"cannot prove its claim about slot {bad[0]}: it holds "
+                                            f"{view.card_name(view.values[bad[0]])}, which the "
+                                            "claim does not allow")
+        try:
+            await self.deck.prove(list(req.slots), req.by, list(req.allowed))
+        except ValueError as exc:
+            if req.by != self.seat:
+                raise
+            raise RuleViolation(req.by, f"cannot prove its claim ({exc})") from None
+        return Proven(req.slots)
 
     def _agree(self, values: tuple[int | None, ...], known: list[int | None]) -> None:
         for v, k in zip(values, known, strict=True):

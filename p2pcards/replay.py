@@ -19,6 +19,8 @@ from .engine import (
     Decision,
     Event,
     GameState,
+    Prove,
+    Proven,
     Random,
     RandomValue,
     Request,
@@ -136,13 +138,16 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
 def deck_op(req: Request) -> dict[str, Any]:
     """The deck operation descriptor (``protocol.steps``) a request of the engine is fulfilled
     by (``p2pcards.deck_dealer``): a shuffle of ``slots`` by ``by`` (a mix too), an opening of
-    ``slots`` to ``to``, a random value in ``[0, n)``."""
+    ``slots`` to ``to``, a random value in ``[0, n)``, a proof by ``by`` that the cards of
+    ``slots`` are among the values ``in``."""
     if isinstance(req, Shuffle):
         return {"kind": "shuffle", "slots": list(req.slots), "by": req.by}
     if isinstance(req, Reveal):
         return {"kind": "open", "slots": list(req.slots), "to": sorted(set(req.to))}
     if isinstance(req, Random):
         return {"kind": "random", "n": req.n}
+    if isinstance(req, Prove):
+        return {"kind": "prove", "slots": list(req.slots), "by": req.by, "in": list(req.allowed)}
     raise TypeError(f"no deck operation fulfils {req!r}")
 
 
@@ -187,6 +192,8 @@ class DeckRequests:
                                               None if vals is None else tuple(vals)))
                 elif kind == "random":
                     self.state.apply(RandomValue(int(o["value"])))
+                elif kind == "prove":
+                    self.state.apply(Proven(tuple(o["slots"])))
                 else:  # the end step: no operation follows
                     self.ended = True
                     return None

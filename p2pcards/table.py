@@ -3,7 +3,7 @@
 Every peer runs the same engine on its own view. At each step the pending request says what
 happens: the deciding seat's player chooses and broadcasts its action (topic ``game``); every
 other peer checks it with its own engine, so an illegal action stops the table and names its
-sender. ``Shuffle``/``Reveal``/``Random`` go to the dealer (the mental-poker deck service on a
+sender. ``Shuffle``/``Reveal``/``Random``/``Prove`` go to the dealer (the mental-poker deck service on a
 real table). Chat lines (topic ``chat``) follow the game's table-talk rules on both ends.
 
 When the game ends, the check: the dealer confirms every seat holds the same public deck record

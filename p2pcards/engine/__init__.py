@@ -7,6 +7,8 @@ from .requests import (
     Decide,
     Decision,
     Event,
+    Prove,
+    Proven,
     Random,
     RandomValue,
     Request,
@@ -23,6 +25,7 @@ from .state import SPECTATOR, GameState, join_names, mask_of, plural, project, s
 
 __all__ = [
     "Action", "Agent", "ConfigError", "Decide", "Decision", "Event", "GameState", "LocalDealer",
+    "Prove", "Proven",
     "Random", "RandomValue", "SPECTATOR", "Request", "Reveal", "Revealed", "RuleViolation", "Shuffle", "Shuffled",
     "event_from_json", "event_to_json", "join_names", "mask_of", "play", "plural", "project", "request_from_json", "request_to_json",
     "seats_of",

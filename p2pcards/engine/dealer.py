@@ -1,6 +1,6 @@
 """A trusted, seeded, in-process dealer, and the loop that drives a game with it.
 
-The ``LocalDealer`` fulfils ``Shuffle``, ``Reveal`` and ``Random`` for tests, the solver, offline
+The ``LocalDealer`` fulfils ``Shuffle``, ``Reveal``, ``Random`` and ``Prove`` for tests, the solver, offline
 play and benchmarks; the networked table fulfils the same requests with the mental-poker deck
 service. Engines cannot tell the difference.
 """
@@ -17,6 +17,8 @@ from .requests import (
     Decide,
     Decision,
     Event,
+    Prove,
+    Proven,
     Random,
     RandomValue,
     Request,
@@ -64,6 +66,10 @@ class LocalDealer:
             return Revealed(req.slots, tuple(state.values[s] for s in req.slots))  # type: ignore[misc]
         if isinstance(req, Random):
             return RandomValue(self.rng.randrange(req.n))
+        if isinstance(req, Prove):
+            # a trusted dealer proves whatever is asked: the full-information state checks the
+            # claim when the outcome is applied (``GameState._on_proven``) and names its seat
+            return Proven(req.slots)
         raise TypeError(f"the dealer does not fulfil {req!r}")
 
 

@@ -12,6 +12,10 @@ A state's ``pending()`` returns one request:
                              which card while p keeps knowing them (see ``GameState.mix_hand``);
 * ``Reveal(slots, to)``   -- the deck service opens these slots to the seats in ``to``;
 * ``Random(n)``           -- a joint random integer in ``[0, n)``;
+* ``Prove(slots, by, allowed)`` -- seat ``by`` proves, in zero knowledge, that every card in
+                             ``slots`` is one of the card values ``allowed`` (ascending, distinct,
+                             non-empty), and nothing else: a claim about a card that stays hidden,
+                             checked when it is made. Its outcome ``Proven(slots)`` has no values;
 * ``None``                -- the game is over.
 
 ``state.apply(event)`` takes a ``Decision`` or the outcome of a service request. Outcomes are
@@ -50,7 +54,14 @@ class Random:
     n: int
 
 
-Request = Decide | Shuffle | Reveal | Random
+@dataclass(frozen=True, slots=True)
+class Prove:
+    slots: tuple[int, ...]
+    by: int
+    allowed: tuple[int, ...]  # card values, ascending, distinct, non-empty
+
+
+Request = Decide | Shuffle | Reveal | Random | Prove
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +92,14 @@ class RandomValue:
     value: int
 
 
-Event = Decision | Shuffled | Revealed | RandomValue
+@dataclass(frozen=True, slots=True)
+class Proven:
+    """Seat ``by`` of the ``Prove`` proved its claim about ``slots``; no value is told."""
+
+    slots: tuple[int, ...]
+
+
+Event = Decision | Shuffled | Revealed | RandomValue | Proven
 
 
 def request_to_json(req: Request) -> dict[str, Any]:
@@ -93,6 +111,8 @@ def request_to_json(req: Request) -> dict[str, Any]:
         return {"type": "reveal", "slots": list(req.slots), "to": list(req.to)}
     if isinstance(req, Random):
         return {"type": "random", "n": req.n}
+    if isinstance(req, Prove):
+        return {"type": "prove", "slots": list(req.slots), "by": req.by, "allowed": list(req.allowed)}
     raise TypeError(f"not a request: {req!r}")
 
 
@@ -112,6 +132,11 @@ def request_from_json(d: dict[str, Any]) -> Request:
             return Reveal(_ints(d["slots"]), _ints(d["to"]))
         if kind == "random":
             return Random(int(d["n"]))
+        if kind == "prove":
+            allowed = _ints(d["allowed"])
+            if not allowed or list(allowed) != sorted(set(allowed)):
+                raise ValueError("allowed must be ascending, distinct and non-empty")
+            return Prove(_ints(d["slots"]), int(d["by"]), allowed)
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"malformed request {d!r}: {exc}") from None
     raise ValueError(f"unknown request type {d.get('type')!r}")
@@ -128,6 +153,8 @@ def event_to_json(ev: Event) -> dict[str, Any]:
                 "values": None if ev.values is None else list(ev.values)}
     if isinstance(ev, RandomValue):
         return {"type": "random", "value": ev.value}
+    if isinstance(ev, Proven):
+        return {"type": "proven", "slots": list(ev.slots)}
     raise TypeError(f"not an event: {ev!r}")
 
 
@@ -146,6 +173,8 @@ def event_from_json(d: dict[str, Any]) -> Event:
             return Revealed(_ints(d["slots"]), None if vals is None else _ints(vals))
         if kind == "random":
             return RandomValue(int(d["value"]))
+        if kind == "proven":
+            return Proven(_ints(d["slots"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"malformed event {d!r}: {exc}") from None
     raise ValueError(f"unknown event type {d.get('type')!r}")

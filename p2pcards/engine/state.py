@@ -30,6 +30,8 @@ from .requests import (
     Decide,
     Decision,
     Event,
+    Prove,
+    Proven,
     Random,
     RandomValue,
     Request,
@@ -120,6 +122,8 @@ class GameState:
             return Shuffle(tuple(r["slots"]), r["by"], bool(r.get("mix", False)))
         if t == "reveal":
             return Reveal(tuple(r["slots"]), tuple(r["to"]))
+        if t == "prove":
+            return Prove(tuple(r["slots"]), r["by"], tuple(r["allowed"]))
         return Random(r["n"])
 
     def legal(self, player: int) -> list[Action]:
@@ -207,6 +211,8 @@ class GameState:
         elif isinstance(event, RandomValue) and t == "random":
             if not 0 <= event.value < r["n"]:
                 raise RuleViolation(None, f"random value {event.value} out of range {r['n']}")
+        elif isinstance(event, Proven) and t == "prove":
+            self._on_proven(event, r)
         else:
             raise RuleViolation(None, f"{type(event).__name__} does not answer pending {t}")
         then = self.then
@@ -334,10 +340,38 @@ class GameState:
             if req.n < 1:
                 raise AssertionError("Random(n) needs n >= 1")
             self.req = {"type": "random", "n": req.n}
+        elif isinstance(req, Prove):
+            if not req.slots or not req.allowed or list(req.allowed) != sorted(set(req.allowed)):
+                raise AssertionError("Prove needs slots and ascending, distinct allowed values")
+            self.req = {"type": "prove", "slots": list(req.slots), "by": req.by,
+                        "allowed": list(req.allowed)}
         self.then = None if then is None else [then, kwargs]
 
     def decide(self, player: int) -> None:
         self.request(Decide(player))
+
+    def prove(self, slots: Sequence[int], by: int, allowed: Iterable[int], claim: str,
+              then: str, /, **kw: Any) -> None:
+        """Seat ``by`` claims that every card in ``slots`` is one of ``allowed``: it proves it
+        now, in zero knowledge (``Prove``), and the game goes on with ``then(**kw)`` once it is
+        proven. ``claim`` says what was claimed, for the ``RuleViolation`` a copy that knows the
+        cards raises when the claim is false (see ``_on_proven``). With no slots the claim is
+        empty, and when every card it does not allow lies face up elsewhere (known to every
+        seat) it is plain to all: either way no proof is needed and the game goes on at once.
+        With no allowed value it is false for everyone to see, and ``by`` is named at once."""
+        vals = sorted(set(allowed))
+        inside = set(slots)
+        public = {self.values[s] for s, k in enumerate(self.known)
+                  if k == self.all_mask and s not in inside}
+        ok = set(vals) | public
+        if not slots or (vals and all(c in ok for c in range(self.n_cards))):
+            getattr(self, "_after_" + then)(**kw)
+            return
+        if not vals:
+            raise RuleViolation(by, f"{claim}: no card could make that true")
+        self.request(Prove(tuple(slots), by, tuple(vals)), then, **kw)
+        assert self.req is not None
+        self.req["claim"] = claim
 
     def reveal(self, slots: Sequence[int], to: Iterable[int] | None, then: str, /, **kw: Any) -> None:
         """Open ``slots`` to the seats ``to`` (``None``: everyone). When every seat in ``to``
@@ -516,6 +550,19 @@ class GameState:
         k = (1 << by) if by_knows else 0
         for s in slots:
             self.known[s] = k
+
+    def _on_proven(self, ev: Proven, r: dict[str, Any]) -> None:
+        """Seat ``r["by"]`` proved that the cards of ``r["slots"]`` are among ``r["allowed"]``.
+        A copy that knows one of those cards checks it (the full-information copy checks every
+        claim, the claimant's own copy its own); the others learn only that it was proven."""
+        if list(ev.slots) != r["slots"]:
+            raise RuleViolation(None, "proven slots differ from the request")
+        allowed = set(r["allowed"])
+        for s in r["slots"]:
+            v = self.values[s]
+            if v is not None and v not in allowed:
+                claim = r.get("claim") or f"a claim about slot {s}"
+                raise RuleViolation(r["by"], f"{claim}, but it holds {self.card_name(v)}")
 
 
 def project(event: Event, req: Request, before: GameState, viewer: int) -> Event:

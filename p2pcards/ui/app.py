@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, OptionList, Static
 
-from ..engine import Action, Decide, GameState
+from ..engine import Action, Decide, GameState, Prove
 from . import arrange as arrange_ui
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import fit_cells, printable, type_a_number
@@ -401,6 +401,9 @@ class TableApp(App[Any]):
                 name = fit_cells(view.pname(req.player), TOP_NAME)  # the line is one row
                 text = f"{name}'s turn (seat {req.player + 1}) · {clock} · " \
                        f"{self.presenter.deciding(view, req.player)}"
+        elif isinstance(req, Prove):
+            name = fit_cells(view.pname(req.by), TOP_NAME)
+            text = f"the deck · {clock} · {name} proves a claim about a hidden card"
         else:
             text = f"the deck · {clock} · shuffling or dealing"
         if self.sub_title:

@@ -411,7 +411,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
             except ValueError as exc:
                 raise ConfigError(f"{path}: a malformed action ({exc})") from None
     ds = [decisions[k] for k in sorted(decisions)]
-    outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random")]
+    outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random", "prove")]
     deck_events = _events(outs)
     viewer = SPECTATOR if view is None else view
     fill = None

@@ -149,6 +149,13 @@ class ActionCards(Common):
         k = self.task["k"]
         self.task = None
         self.say(f"{self.pname(p)} finds no Demon in the Draw Pile.")
+        # "Search the Draw Pile for a Demon": none among the face-down cards, proven now
+        down = [s for s in self.zones["draw"] if s not in self.faceup]
+        self.prove(down, p, self.not_demons(),
+                   "searched the Draw Pile with Lure and said it holds no Demon",
+                   "nodemon_proven", k=k)
+
+    def _after_nodemon_proven(self, k: list) -> None:
         self._shuffle_pile(k)
 
     def _fx_magic_mirror(self, p: int, prm: dict, k: list) -> None:

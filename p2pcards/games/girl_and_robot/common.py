@@ -61,6 +61,10 @@ class Common(GameState):
     def kind_of(self, card: int) -> str:
         return self._kind[card]
 
+    def not_demons(self) -> list[int]:
+        """Every card that is not a Demon: what "the card I drew is not a Demon" allows."""
+        return [c for c in range(self.n_cards) if self._kind[c] != DEMON]
+
     def kind(self, slot: int) -> str | None:
         """The kind of card in ``slot`` as this view knows it."""
         v = self.values[slot]

@@ -34,6 +34,12 @@ class DemonsAndWeapons(Common):
         self.place(a.slot, f"weapons{p}")
         self.hidden[str(a.slot)] = p
         self.say(f"{self.pname(p)} places a weapon face down.")
+        # "King's Sword / Pendant: Once played, place this Weapon face down": proven now
+        self.prove([a.slot], p, [c for c in range(self.n_cards) if self.kind_of(c) in FACE_DOWN_WEAPONS],
+                   "placed a card face down as a King's Sword or a Pendant",
+                   "hide_proven")
+
+    def _after_hide_proven(self) -> None:
         self._resume()
 
     def _do_unleash(self, p: int, a: Action) -> None:

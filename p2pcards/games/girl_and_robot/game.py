@@ -26,9 +26,12 @@ Hidden information goes through the deck requests only:
 * Steal's random card is ``Random(len(hand))`` picking a slot of the (public) hand order.
 
 Claims that depend on hidden cards are checked when the cards are revealed (a card played face up
-must be what its player said). Two claims can stay hidden: "the card I drew is not a Demon" and
-"my face-down weapon is a King's Sword or a Pendant"; both are checked whenever the card is
-revealed later, and in full by the end-of-game audit on the full-information engine.
+must be what its player said). Three claims are about cards that can stay hidden: "the card I drew
+is not a Demon" (``safe``), "my face-down weapon is a King's Sword or a Pendant" (``hide``) and
+"Lure found no Demon among the Draw Pile's face-down cards" (``nodemon``). Each is proven the
+moment it is made, ``Prove(slots, by=claimant, allowed)`` with exactly the cards that make it
+true, a zero-knowledge proof that reveals nothing else; each is checked again whenever the card
+is revealed later.
 
 The rules live in rooms named for what they hold, one class each on the shared ``Common`` base
 (``common.py``: constants, cards, seats, turn order), and ``Game`` here is made of them all:

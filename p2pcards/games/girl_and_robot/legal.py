@@ -329,6 +329,9 @@ class Legal(Common):
         if ph == "lure" and k in ("lure", "nodemon"):
             if k == "lure" and a.slot not in self.zones["draw"]:
                 raise bad
+            if k == "nodemon" and any(s in self.faceup and self.kind(s) == DEMON
+                                      for s in self.zones["draw"]):
+                raise bad  # a face-up Demon in the pile is there for everyone to see
             return
         raise bad
 

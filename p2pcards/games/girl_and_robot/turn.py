@@ -284,7 +284,13 @@ class Turn(Common):
         t = self.task
         self.task = None
         self.safe[str(t["slot"])] = p
-        self._mix(p, [t["slot"]], t["k"])
+        # "not a Demon" is proven now, before the card is mixed into the hand
+        self.prove([t["slot"]], p, self.not_demons(),
+                   "declared the card they drew safe (not a Demon)",
+                   "safe_proven", p=p, slot=t["slot"], k=t["k"])
+
+    def _after_safe_proven(self, p: int, slot: int, k: list) -> None:
+        self._mix(p, [slot], k)
 
     def _end_turn(self) -> None:
         p = self.turn

@@ -11,9 +11,11 @@ Zones: ``deck``, ``discard``, ``field`` (the centre field), and per seat ``hand{
 ``locked{p}`` (characters that won a battle).
 
 Claims that depend on hidden cards are checked when the cards are revealed (a play is revealed to
-all at once); claims that never become visible (a pass that should have been a withdrawal) are
-checked when the character is revealed, and in full by the end-of-game audit on the
-full-information engine.
+all at once). A pass with a face-down character claims that the character's life is more than
+the damage: it is proven at once (``Prove`` of ``char{p}``: one of p's characters whose life the
+damage does not reach, revealing nothing else) unless every character p may still hold survives
+it, and a pass that none of them survives is refused outright. The character is checked again
+when it is revealed.
 """
 
 from __future__ import annotations
@@ -128,6 +130,15 @@ class Game(GameState):
 
     def life(self, character: int) -> int:
         return self._data.characters[character].life
+
+    def possible_characters(self, p: int) -> list[int]:
+        """The characters seat p may be using, from what is public: its revealed one, else every
+        one of its characters that has not won a battle (those are locked, face up)."""
+        if self.revealed[p] is not None:
+            return [self.revealed[p]]
+        locked = {self.character_of_card(v)[1] for s in self.zones[f"locked{p}"]
+                  if (v := self.values[s]) is not None}
+        return [k for k in range(8) if k not in locked]
 
     def wins_needed(self) -> int:
         return self._data.wins_needed[self.n_players]
@@ -306,6 +317,14 @@ class Game(GameState):
         rev = self.revealed[p]
         if a.kind in ("pass", "withdraw", "barrier", "reset") and top is None:
             raise RuleViolation(p, f"there is no tableau pile to {a.kind} against")
+        if a.kind == "pass" and top is not None and not any(
+                self.life(k) > self.damage[p] + top["damage"] for k in self.possible_characters(p)):
+            # "When passing, if the total damage including the damage received so far equals or
+            # exceeds the life of the character you are using, you are eliminated": no character
+            # p may hold survives this pass, and every copy can tell
+            raise RuleViolation(p, f"passed to {self.damage[p] + top['damage']} damage, which "
+                                   "reaches the life of every character they may hold: they "
+                                   "must withdraw")
         if a.kind in ("reveal", "barrier") and rev is not None:
             raise RuleViolation(p, "your character is already revealed")
         if a.kind == "reset":
@@ -400,6 +419,20 @@ class Game(GameState):
         niwa = self.revealed[p] == NIWA
         self.say(f"{self.pname(p)} passes and takes {d} damage"
                  f"{' (Awakening: draws double)' if niwa else ''}.")
+        if self.revealed[p] is None:
+            # the pass claims the face-down character survives it: proven now, unless every
+            # character p may hold does
+            possible = self.possible_characters(p)
+            alive = [k for k in possible if self.life(k) > self.damage[p]]
+            if len(alive) < len(possible):
+                self.prove(self.zones[f"char{p}"], p, [self._b + 8 * p + k for k in alive],
+                           f"passed to {self.damage[p]} damage, claiming a face-down character whose "
+                           "life that does not reach", "pass_proven", p=p, d=d)
+                return
+        self._after_pass_proven(p, d)
+
+    def _after_pass_proven(self, p: int, d: int) -> None:
+        niwa = self.revealed[p] == NIWA
         self.draw(p, 2 * d if niwa else d, "damage_drawn", p=p, d=d)
 
     def _after_damage_drawn(self, p: int, d: int, drawn: list[int]) -> None:

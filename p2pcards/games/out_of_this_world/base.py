@@ -6,9 +6,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ...engine import Action, ConfigError, GameState
+from ...engine import Action, ConfigError, GameState, RuleViolation
 from .data import Adventure, CardData, CardDef, Character
 from .sets import matching_sets
+
+#: The continuations of the reveals of hand cards, each with the argument naming the hand's
+#: holder: a Defeat set, a random discard by a Foe's effect, a Pass, an Equip, a Slingshot gift,
+#: a discard down to the hand limit, Leg it!
+HAND_REVEALS = {"defeat_shown": "p", "fx_discarded": "seat", "passed": "p", "equipped": "p",
+                "given": "p", "discarded": "p", "legged": "p"}
 
 DONE = Action("done")
 LEG_IT = Action("leg_it")
@@ -45,6 +51,27 @@ class TableBase(GameState):
 
     def cdef(self, card: int) -> CardDef:
         return self._cards[card]
+
+    def not_foes(self) -> list[int]:
+        """Every card that is not a Foe: what "my hand holds no Foe" allows."""
+        return [c for c, d in enumerate(self._cards) if not d.is_foe]
+
+    def _on_revealed(self, ev: Any, r: dict[str, Any]) -> None:
+        """A Foe shown out of a hand names the hand's holder: a Foe never enters a hand honestly
+        (one dealt is laid out at once, one taken from a stack goes in front of its taker), so
+        it was kept there against "If any of your cards are Foes, you must immediately place them
+        face-up next to your player board"."""
+        super()._on_revealed(ev, r)
+        then = self.then
+        holder_arg = HAND_REVEALS.get(then[0]) if then else None
+        if holder_arg is None:
+            return
+        holder = then[1][holder_arg]
+        for s in ev.slots:
+            c = self.card(s)
+            if c is not None and c.is_foe:
+                raise RuleViolation(holder, f"kept the Foe {c.name} in hand (it is shown out of "
+                                            f"{self.pname(holder)}'s hand)")
 
     def hand(self, p: int) -> list[int]:
         return self.zones[f"hand{p}"]

@@ -12,9 +12,10 @@ the top face up), and per seat ``hand{p}`` (private), ``foes{p}`` and ``equip{p}
 Hidden information goes through the deck requests only: the deck is shuffled by the service, a
 hand is revealed to its owner alone, each stack's top is revealed to all when it comes up, and
 everything the rules show openly (sets played, discards, Foes laid out at the deal) is revealed
-to all when it is played, then checked against the claim. Claims that never become visible
-(that a dealt hand holds no Foe) are checked by the end-of-game audit on the full-information
-engine.
+to all when it is played, then checked against the claim. The one claim about cards that stay
+hidden, that a dealt hand holds no Foe, is proven when it is made (``Prove`` of the hand's
+slots: none is a Foe, nothing else is revealed); and a Foe shown out of a hand later names the
+hand's holder (``TableBase._on_revealed``).
 
 The rules are split into rooms, one module each, which ``Game`` puts together:
 

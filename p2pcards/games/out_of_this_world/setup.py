@@ -90,12 +90,19 @@ class SetUp(TableBase):
     def _do_foes(self, p: int, a: Action) -> None:
         slots = sorted(a.slots)
         if not slots:
-            self.queue.pop(0)
-            self._next_declarer()
+            # "If any of your cards are Foes, you must immediately place them face-up": declaring
+            # none claims the hand holds no Foe, proven now
+            self.prove(sorted(self.hand(p)), p, self.not_foes(),
+                       "declared no (more) Foes in their dealt hand",
+                       "no_foes_proven")
             return
         for s in slots:
             self.place(s, f"foes{p}")
         self.reveal(slots, None, "foes_laid", p=p, slots=slots)
+
+    def _after_no_foes_proven(self) -> None:
+        self.queue.pop(0)
+        self._next_declarer()
 
     def _after_foes_laid(self, p: int, slots: list[int]) -> None:
         for s in slots:

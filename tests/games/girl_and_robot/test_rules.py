@@ -337,8 +337,8 @@ def test_a_dead_allys_cards_go_to_the_discard_pile_in_any_order():
 
 def test_drawn_card_claim_is_checked():
     """"If you draw a Demon card, reveal it to everyone!" Declaring a drawn Demon safe is a
-    violation: the full-information engine (tests, the end-of-game audit) refuses it at once,
-    and a seat that later sees the card blames the drawer."""
+    violation: the full-information engine refuses it at once, it is proven at once
+    (test_claims.py), and a seat that later sees the card blames the drawer too."""
     g = rig(["girl", "queen"], draw=["*", "demon"])
     t = Table(g)
     t.end(0)

@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from p2pcards.bots.base import RandomBot
-from p2pcards.engine import Action, Decision, LocalDealer, RuleViolation, play
+from p2pcards.engine import (
+    Action,
+    Decide,
+    Decision,
+    LocalDealer,
+    Prove,
+    Proven,
+    RuleViolation,
+    play,
+    project,
+)
 from p2pcards.games.go_out_girl.data import default
 from p2pcards.games.go_out_girl.game import Game
 
@@ -294,17 +304,117 @@ def test_cheating_play_is_named_when_revealed():
     assert err.value.player == 0 and "as 9" in err.value.reason
 
 
-def test_false_pass_is_caught_when_character_is_revealed():
-    """A "pass" that should have been a withdrawal is a hidden claim; a peer checks it as soon as
-    the character is revealed ("if the total damage ... equals or exceeds the life ... you are
-    eliminated")."""
+def _proof_pending(s, d, p):
+    """Apply seat p's pass to the full state unchecked (as a cheat's own engine would) and
+    return the request that follows it."""
+    s.apply(Decision(p, Action("pass")), trusted=True)
+    return s.pending()
+
+
+def test_a_face_down_pass_is_proven_at_once_and_a_false_one_names_the_passer():
+    """"When passing, if the total damage including the damage received so far equals or
+    exceeds the life of the character you are using, you are eliminated."
+    A pass with a face-down character claims its life is more than the damage.
+    The red team's move (round 7b): a face-down Kyoko (life 3) at 3 damage passes instead of
+    withdrawing. The pass is proven at once, before any card is drawn: the full-information
+    engine names seat 1 at the proof; seat 2's copy learns only that a proof was asked for."""
+    s, d = setup(3, {0: "6 6 2 2", 1: "1 2 3 4 5 6", 2: "G G"}, chars={1: "kyoko"})
+    play_cards(s, d, 0, "6")  # 3 damage
+    peer = s.view(2)
+    with pytest.raises(RuleViolation):
+        s.clone().apply(Decision(1, Action("pass")))  # its own engine refuses it
+    deck = list(s.zones["deck"])
+    peer.apply(Decision(1, Action("pass")))
+    req = _proof_pending(s, d, 1)
+    b = s._b + 8
+    survivors = tuple(b + k for k in range(8) if s.life(k) > 3)  # life 4..7: not Kyoko
+    assert req == Prove((s.zones["char1"][0],), 1, survivors)
+    assert peer.pending() == req
+    assert s.zones["deck"] == deck, "the claim is proven before the damage is drawn"
+    with pytest.raises(RuleViolation) as err:
+        s.apply(d.fulfil(s, req))
+    assert err.value.player == 1 and "passed to 3 damage" in err.value.reason
+    assert "Reigen Kyoko" in err.value.reason
+    peer.apply(Proven(req.slots))  # the others learn nothing but that it was proven
+    assert peer.values[s.zones["char1"][0]] is None
+
+
+def test_an_honest_face_down_pass_is_proven_and_the_battle_goes_on():
+    """"When passing, if the total damage including the damage received so far equals or
+    exceeds the life of the character you are using, you are eliminated."
+    Nerai (life 7) at 3 damage passes: proven (some characters, Kyoko's life 3,
+    would not survive it, so it is not clear from what is public), then the damage is drawn."""
+    s, d = setup(3, {0: "6 6 2 2", 1: "1 2 3 4 5 6", 2: "G G"}, chars={1: "nerai"})
+    play_cards(s, d, 0, "6")
+    s.apply(Decision(1, Action("pass")))
+    assert isinstance(s.pending(), Prove)
+    settle(s, d)
+    assert s.damage[1] == 3 and s.phase == "damage" and turn(s) == 1
+
+
+def test_a_pass_every_possible_character_survives_needs_no_proof():
+    """"When passing, if the total damage including the damage received so far equals or
+    exceeds the life of the character you are using, you are eliminated."
+    A 1-damage pass at no damage: every character has life 3 or more, so the
+    claim is clear from what is public and no deck operation is spent on it."""
+    s, d = setup(3, {0: "1 6 2 2", 1: "1 2 3 4 5 6", 2: "G G"}, chars={1: "kyoko"})
+    play_cards(s, d, 0, "2")  # 1 damage
+    s.apply(Decision(1, Action("pass")))
+    assert not isinstance(s.pending(), Prove)
+
+
+def test_a_pass_no_possible_character_survives_is_refused_by_every_copy():
+    """"When passing, if the total damage including the damage received so far equals or
+    exceeds the life of the character you are using, you are eliminated."
+    At 7 damage no character survives (the largest life is 7): a pass is
+    refused by every copy, a peer's too, with no proof needed."""
+    s, d = setup(3, {0: "6 6 2 2", 1: "1 2 3 4 5 6", 2: "G G"}, chars={1: "nerai"},
+                 damage={1: 4})
+    play_cards(s, d, 0, "6")  # 4 + 3
+    peer = s.view(2)
+    with pytest.raises(RuleViolation) as err:
+        peer.apply(Decision(1, Action("pass")))
+    assert err.value.player == 1 and "must withdraw" in err.value.reason
+
+
+def test_locked_characters_are_not_among_those_a_pass_may_claim():
+    """"When passing, if the total damage including the damage received so far equals or
+    exceeds the life of the character you are using, you are eliminated."
+    A character that won a battle is locked (face up), so it is no longer
+    among those a face-down seat may hold: Nerai locked, a 6-damage pass is survived by no one
+    (the next largest life is 6) and is refused."""
+    s, d = setup(3, {0: "6 6 2 2", 1: "1 2 3 4 5 6", 2: "G G"}, chars={1: "satsuki"},
+                 damage={1: 3})
+    nerai = next(x for x in s.zones["chars1"] if s.character_of_card(s.values[x])[1] == 0)
+    s.place(nerai, "locked1")
+    s.known[nerai] = s.all_mask
+    play_cards(s, d, 0, "6")  # 3 + 3 = 6: reaches every remaining life (at most 6)
+    with pytest.raises(RuleViolation) as err:
+        s.view(2).apply(Decision(1, Action("pass")))
+    assert err.value.player == 1
+
+
+def test_false_pass_is_still_caught_when_character_is_revealed():
+    """"When passing, if the total damage including the damage received so far equals or
+    exceeds the life of the character you are using, you are eliminated."
+    Defence in depth: should a false pass get through its proof (a broken deck
+    here: the proof is waved through), the check when the character is revealed still names it."""
     s, d = setup(3, {0: "6 6 2 2", 1: "1 2 3 4 5 6", 2: "G G"}, chars={1: "kyoko"})
     play_cards(s, d, 0, "6")
     peer = s.view(2)
-    lie = Decision(1, Action("pass"))  # 3 damage on life 3: should withdraw
-    with pytest.raises(RuleViolation):
-        s.clone().apply(lie)
-    lockstep(s, peer, d, lie)  # seat 2 cannot tell
+    peer.apply(Decision(1, Action("pass")))
+    req = _proof_pending(s, d, 1)
+    char = req.slots[0]
+    value, s.values[char] = s.values[char], None  # the broken deck: nobody checks the claim
+    s.apply(Proven(req.slots))
+    s.values[char] = value
+    peer.apply(Proven(req.slots))
+    while not isinstance(s.pending(), Decide):
+        r = s.pending()
+        before = s.clone()
+        ev = d.fulfil(s, r)
+        s.apply(ev)
+        peer.apply(project(ev, r, before, 2))
     for _ in range(3):
         lockstep(s, peer, d, Decision(1, Action("damage", slot=s.legal(1)[0].slot)))
     lockstep(s, peer, d, Decision(2, Action("guard", slot=s.hand(2)[0])))
@@ -325,6 +435,8 @@ def test_empty_deck_reshuffles_discard_pile():
         s.known[sl] = s.all_mask
     play_cards(s, d, 0, "6")
     s.apply(Decision(1, Action("pass")))
+    if isinstance(s.pending(), Prove):  # the face-down pass is proven first
+        s.apply(d.fulfil(s, s.pending()))
     req = s.pending()
     assert req.__class__.__name__ == "Shuffle" and set(req.slots) == set(deck[:-1])
     settle(s, d)
