@@ -369,9 +369,17 @@ class GameState:
             return
         if not vals:
             raise RuleViolation(by, f"{claim}: no card could make that true")
-        self.request(Prove(tuple(slots), by, tuple(vals)), then, **kw)
+        self.request(Prove(tuple(slots), by, tuple(vals)), "proven_remix",
+                     slots=list(slots), by=by, then_=then, kw=kw)
         assert self.req is not None
         self.req["claim"] = claim
+
+    def _after_proven_remix(self, slots: list[int], by: int, then_: str, kw: dict[str, Any]) -> None:
+        """After a proof the claimant mixes the claimed slots (a private reorder, which
+        re-encrypts them): the proof published every other seat's decryption share of their
+        ciphertexts, so a later opening of the same ciphertexts to seats without the claimant
+        would add the missing shares and show the card to everyone (protocol/SPEC.md 5.7)."""
+        self.request(Shuffle(tuple(slots), by, mix=True), then_, **kw)
 
     def reveal(self, slots: Sequence[int], to: Iterable[int] | None, then: str, /, **kw: Any) -> None:
         """Open ``slots`` to the seats ``to`` (``None``: everyone). When every seat in ``to``

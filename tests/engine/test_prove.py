@@ -115,7 +115,11 @@ def test_an_honest_claim_is_proven_and_the_game_goes_on():
     assert ev == Proven(req.slots)
     for c in [g, *copies.values()]:
         c.apply(ev)
-        assert c.outcome() == {"said": True}
+        # the claimant re-mixes the claimed slots (re-encrypting them: the proof published
+        # every other seat's share of their ciphertexts, SPEC 5.7), then the game goes on
+        assert c.pending() == Shuffle(req.slots, 0, mix=True)
+    g.apply(LocalDealer(0).fulfil(g, g.pending()))
+    assert g.outcome() == {"said": True}
 
 
 def test_a_false_claim_names_the_claimant_in_every_copy_that_knows_the_card():
@@ -135,7 +139,7 @@ def test_a_false_claim_names_the_claimant_in_every_copy_that_knows_the_card():
         c = copies[p]
         assert c.values[req.slots[0]] is None
         c.apply(ev)
-        assert c.outcome() == {"said": True}
+        assert c.pending() == Shuffle(req.slots, 0, mix=True)  # then the game goes on
 
 
 def test_proven_answers_only_a_pending_prove():

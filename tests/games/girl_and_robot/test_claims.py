@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.engine import SPECTATOR, Action, Decision, Prove, Proven, RuleViolation
+from p2pcards.engine import SPECTATOR, Action, Decision, Prove, Proven, RuleViolation, Shuffle
 from p2pcards.games.girl_and_robot.game import DEMON, FACE_DOWN_WEAPONS
 
 from .gar_rig import Table, rig
@@ -107,7 +107,11 @@ def test_an_honest_face_down_weapon_is_proven():
     t = Table(g)
     king = t.slot("kings_sword", "hand0")
     t.act(0, "hide", slot=king)
-    assert t.requests[-1] == Prove((king,), 0, t.requests[-1].allowed)
+    proofs = [r for r in t.requests if isinstance(r, Prove)]
+    assert proofs[-1] == Prove((king,), 0, proofs[-1].allowed)
+    # then the claimant re-mixes the claimed slot (SPEC 5.7: the proof published the others'
+    # shares of its ciphertext)
+    assert t.requests[t.requests.index(proofs[-1]) + 1] == Shuffle((king,), 0, mix=True)
     assert g.zone_of[king] == "weapons0" and not t.knows(1, king) and g.phase == "turn"
 
 
