@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -197,3 +198,75 @@ def scalar_arg(k: Any, what: str) -> int:
         return g.sc_int(g.validate_scalar(k))
     except g.InvalidScalar as exc:
         raise ValueError(f"{what}: {exc}") from None
+
+
+# ---- proofs already seen to hold -------------------------------------------------------------------
+#: How many verified proofs a process remembers (the oldest half is forgotten when full). A
+#: two-seat game of Go Out Girl verifies about 200 proofs.
+HELD_MAX = 4096
+_HELD: dict[bytes, None] = {}
+_HELD_LOCK = threading.Lock()
+
+
+def _held_key(name: str, args: tuple[Any, ...]) -> bytes | None:
+    """A digest of exactly these arguments, their types included: ``repr`` of the plain values a
+    verifier is given (bytes, str, int, bool, None, lists, tuples, dicts) tells apart every two
+    values that differ in any byte, in type (``1`` and ``True``, a list and a tuple) or in the
+    order of a dict's keys. Anything else (or a value too deep to ``repr``) is not remembered."""
+    try:
+        if not _plain(args, 0):
+            return None
+        return hashlib.blake2b(repr((name, args)).encode(), digest_size=32).digest()
+    except (RecursionError, ValueError, TypeError):
+        return None
+
+
+def _plain(v: Any, depth: int) -> bool:
+    t = type(v)
+    if t in (bytes, str, int, bool) or v is None:
+        return True
+    if depth > 8:
+        return False
+    if t in (list, tuple):
+        return all(_plain(x, depth + 1) for x in v)
+    if t is dict:
+        return all(type(k) is str and _plain(x, depth + 1) for k, x in v.items())
+    return False
+
+
+def remember_holds(verify: Callable[..., str | None]) -> Callable[..., str | None]:
+    """``verify`` (a ``verify_*`` of this package: deterministic, ``None`` when the proof holds)
+    run at most once per process on the same statement and proof. Only a proof that holds is
+    remembered, under a digest of every argument (statement, proof and context, byte for byte
+    and type for type); the same call again returns ``None`` without the multiplications. A
+    proof that fails is checked afresh every time, so its reason is always computed.
+
+    Where it saves: several seats in one process (tests, a bot host) each check the same shuffle
+    step; an audit in the process that played the game, or audits of one record over and over
+    (the audit's tests, a fuzzer), replay proofs already checked. No check is skipped: a proof
+    and statement are only ever taken as holding when these exact values held before."""
+    name = f"{verify.__module__}.{verify.__qualname__}"
+
+    def wrapper(*args: Any, **kwargs: Any) -> str | None:
+        key = _held_key(name, (*args, sorted(kwargs.items())))
+        if key is not None and key in _HELD:
+            return None
+        reason = verify(*args, **kwargs)
+        if reason is None and key is not None:
+            with _HELD_LOCK:
+                if len(_HELD) >= HELD_MAX:
+                    for old in list(_HELD)[:HELD_MAX // 2]:
+                        del _HELD[old]
+                _HELD[key] = None
+        return reason
+
+    wrapper.__name__, wrapper.__qualname__ = verify.__name__, verify.__qualname__
+    wrapper.__doc__, wrapper.__module__ = verify.__doc__, verify.__module__
+    wrapper.__wrapped__ = verify  # type: ignore[attr-defined]
+    return wrapper
+
+
+def forget_held() -> None:
+    """Forget every remembered proof (tests that count the work a verifier does)."""
+    with _HELD_LOCK:
+        _HELD.clear()

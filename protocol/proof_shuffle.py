@@ -27,6 +27,7 @@ from .proof_common import (
     get_point,
     get_scalar,
     nonces,
+    remember_holds,
     sc_hex,
     stmt_context,
     stmt_cts,
@@ -142,6 +143,7 @@ def prove_shuffle(y: Point, inputs: Sequence[Ciphertext], outputs: Sequence[Ciph
     }
 
 
+@remember_holds
 def verify_shuffle(y: Point, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], proof: Any,
                    context: bytes) -> str | None:
     """``None`` when ``proof`` shows ``outputs`` to be a re-encryption of a permutation of

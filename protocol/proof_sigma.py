@@ -19,6 +19,7 @@ from .proof_common import (
     enc_points,
     get_scalar,
     nonces,
+    remember_holds,
     sc_hex,
     scalar_arg,
     stmt_context,
@@ -100,6 +101,7 @@ def prove_shares(x: Scalar, cts: Sequence[Ciphertext], context: bytes, nonce_see
     return {"c": sc_hex(c), "z": sc_hex(w + c * xi)}
 
 
+@remember_holds
 def verify_shares(y_j: Point, cts: Sequence[Ciphertext], shares: Sequence[Point], proof: Any,
                   context: bytes) -> str | None:
     """``None`` when ``shares[i] = x·cts[i].a`` for every ``i`` with ``y_j = x·G``, else a reason."""
@@ -170,6 +172,7 @@ def prove_encrypted_shares(x: Scalar, cts: Sequence[Ciphertext], y_to: Point, en
     return {"c": sc_hex(c), "z1": sc_hex(w + c * xi), "z2": sc_hex(v + c * rho)}
 
 
+@remember_holds
 def verify_encrypted_shares(y_j: Point, cts: Sequence[Ciphertext], y_to: Point, encs: Sequence[Ciphertext],
                             proof: Any, context: bytes) -> str | None:
     """``None`` when every ``encs[i]`` encrypts ``x·cts[i].a`` under ``y_to`` with ``y_j = x·G``."""

@@ -23,7 +23,10 @@ from protocol.identity import Identity
 from protocol.transcript import read_transcript
 from tests.table import transcript_mutants as tm
 
-pytestmark = pytest.mark.network
+# one worker plays the shared game once for every module reading it, and its proofs, checked
+# live, are remembered there (protocol.proof_common.remember_holds): each audit of the record
+# or of a mutant of it re-checks only what differs
+pytestmark = [pytest.mark.network, pytest.mark.xdist_group("shared-game")]
 
 
 

@@ -24,9 +24,12 @@ from protocol.transcript import TranscriptError, read_transcript
 
 from . import transcript_mutants as tm
 
-# The game behind every mutant is played once per worker and shared with the audit tests
-# (tm.shared_game), so the module's tests spread over the workers like any others.
-pytestmark = [pytest.mark.network]
+# The game behind every mutant is played once and shared with the audit tests (tm.shared_game),
+# all in one worker (the "shared-game" group).
+# one worker plays the shared game once for every module reading it, and its proofs, checked
+# live, are remembered there (protocol.proof_common.remember_holds): each audit of the record
+# or of a mutant of it re-checks only what differs
+pytestmark = [pytest.mark.network, pytest.mark.xdist_group("shared-game")]
 
 LONG = os.environ.get("P2PCARDS_LONG") == "1"
 N_BYTE = 1600 if LONG else 44  # 4 of each of the 11 kinds (those that keep the signatures run a whole audit)
