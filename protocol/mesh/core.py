@@ -155,6 +155,11 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         # are in the clear at every peer, so every peer names its author (set by the table).
         self.public_topics: frozenset[str] = frozenset()
         self._resend_budget: dict[int, Bucket] = {}  # seat -> bytes we may resend at its asking
+        # digests of the bytes of every envelope we hold (a copy is dropped on them, unparsed),
+        # and per seat the copies it sent us and its budget of them
+        self._held_wire: set[bytes] = set()
+        self._copies: dict[int, int] = {}
+        self._copy_budget: dict[int, Bucket] = {}
         self._resend_asks: dict[int, Bucket] = {}  # seat -> its asks we may still answer
         self._future_bytes: dict[int, int] = {}
         self.away_since: dict[int, float] = {}
@@ -471,7 +476,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
                   self._peer_heads, self._behind_since, self._last_want, self._future,
                   self._unread_bytes, self._recorded_bytes, self._resend_budget,
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
-                  self._want_tries, self._topics_opened):
+                  self._want_tries, self._topics_opened, self._copies, self._copy_budget):
             d.pop(seat, None)
         for k in [k for k in self._box_keys if seat in k]:
             del self._box_keys[k]
