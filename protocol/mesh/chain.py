@@ -24,7 +24,9 @@ from ..envelope import (
     is_int,
     open_box,
     parse_canonical,
+    unb64,
 )
+from ..identity import verify
 from ..roster import Member, check_roster
 from .budget import (
     COPIES,
@@ -38,6 +40,7 @@ from .budget import (
 )
 from .channel import _CLOSED
 from .common import (
+    CTL_DOMAIN,
     K_ENV,
     K_RELAY,
     MAX_BATCH,
@@ -236,6 +239,11 @@ class ChainMixin:
         heads = self._parse_heads(msg["heads"])
         now = time.monotonic()
         self._peer_heads[seat] = [seq for seq, _ in heads]
+        cur = self._ctl_state.get(seat)
+        if cur is not None:
+            self._note_held(seat, cur[0], *heads[self.seat])
+            if msg.get("t") == "heads" and isinstance(msg.get("sig"), str):
+                self._latest_heads[seat] = msg  # its signed word, forwarded to the others
         digest = msg.get("roster")
         # compared once dealt in: before, a holding host may still change the roster
         if self._ready.is_set() and isinstance(digest, str) and digest != self.roster_digest:
@@ -285,6 +293,62 @@ class ChainMixin:
                 if mine_h is not None and mine_h != h:
                     self._ask_proof(seat, s, seq)
                 answers[s] = max(answers.get(s, -1), seq)
+
+    # -- what a seat holds of our chain, by its own signed word ---------------------------------
+    # A seat's heads say which of our envelopes it lacks (``Mesh.unreached``: a deck wait stands
+    # still for it). In one run of its program a seat never holds less than it once held, so
+    # what it signed it held -- in heads to us, or in heads to another seat that forwards them
+    # (a ``vouch``) -- it holds at least: a later claim to lack those contradicts itself, and
+    # the clock runs on that seat (red team 7a: a staller told one honest seat alone that he
+    # lacked its messages, froze its clock, and only the other honest seat named him).
+
+    def _note_held(self, seat: int, sess: Any, seq: int, h: str) -> None:
+        assert self.verifier is not None
+        cur = self._ctl_state.get(seat)
+        if cur is None or cur[0] != sess:  # another run of its program: its word now counts
+            return
+        if self.verifier.chains[self.seat].hash_at(seq) != h:  # not our chain as we sent it
+            return
+        old = self._held_ours.get(seat)
+        if old is None or old[0] != sess or old[1] < seq:
+            self._held_ours[seat] = (sess, seq)
+
+    def _vouch(self, now: float) -> None:
+        """Forward each seat's latest signed heads to the other seats, when it holds more of
+        their chain than we last forwarded (at most once per ``heads_every`` for each pair)."""
+        for s, msg in list(self._latest_heads.items()):
+            seqs = self._peer_heads.get(s)
+            if seqs is None or s in self.away:
+                continue
+            for t in self._members:
+                if t in (self.seat, s) or t >= len(seqs) or seqs[t] == 0 or t in self.away:
+                    continue
+                last = self._vouched.get((s, t))
+                if last is not None and (
+                        (last[0] == msg["sess"] and last[1] >= seqs[t])
+                        or now - last[2] < self.timings.heads_every):
+                    continue
+                self._vouched[(s, t)] = (msg["sess"], seqs[t], now)
+                self._send_ctl(t, "vouch", {"heads": msg})
+
+    def _on_vouch(self, seat: int, msg: Message) -> None:
+        """Another seat's signed heads, forwarded by ``seat``: what that seat holds of our chain."""
+        inner = msg["heads"]
+        if not isinstance(inner, dict) or inner.get("t") != "heads" or \
+                inner.get("table") != self.table:
+            raise ValueError("a vouch without a heads message of this table")
+        s = inner.get("from")
+        if not is_int(s) or s in (self.seat, seat) or s not in self._members:
+            raise ValueError("a vouch for no other seat")
+        cur = self._ctl_state.get(s)
+        if cur is None or inner.get("sess") != cur[0]:
+            return
+        unsigned = {k: v for k, v in inner.items() if k != "sig"}
+        if not verify(self._members[s].key, unb64(inner.get("sig"), "signature"),
+                      CTL_DOMAIN + canonical(unsigned)):
+            raise ValueError(f"a vouch with a bad signature for seat {s}")
+        heads = self._parse_heads(inner["heads"])
+        self._note_held(s, inner["sess"], *heads[self.seat])
 
     def _cp_done(self, seat: int, cp: str, target: list[int]) -> bool:
         answers = self._cp_answers.get(seat, {})

@@ -314,6 +314,8 @@ class TransportMixin:
                 self._on_proof(seat, msg)
             elif t == "evidence":
                 self._on_evidence(seat, msg)
+            elif t == "vouch":
+                self._on_vouch(seat, msg)
             elif t == "stop":
                 self._on_stop(seat, msg)
             else:
