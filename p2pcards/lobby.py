@@ -514,7 +514,9 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
     """Remind everyone whom the table waits for, with the time away; after ``wait`` seconds
     of absence end the match for everyone, naming who left. A peer cut off from everyone
     (all others away) is told so and names nobody. A peer we hear but whose own heads show our
-    messages do not reach it (a failed resume, a one-way link) is waited for and named too.
+    messages do not reach it (a failed resume, a one-way link) is waited for and said so; it is
+    not named here (the deck's clock names it once ``MAX_UNREACHED_PAUSE`` is spent, and at
+    once if its claim contradicts what it signed it held: ``Mesh.unreached``).
 
     Absence adds up while the game makes no progress (``progress()``, the table's step, stays
     the same): a seat that leaves and comes back for a moment, again and again, restarts

@@ -71,6 +71,12 @@ MAX_SEAT_BYTES = 64 * 1024 * 1024
 # that show a gap): a whole match fits in the burst, and a seat asking again and again for
 # everything (each ask a few hundred bytes) cannot keep us busy serialising it
 RESEND_BYTES = (8 * 1024 * 1024.0, 64 * 1024 * 1024.0)
+# copies of envelopes this program already holds, counted per seat of the connection they came
+# on, as (per second, burst): an honest seat sends one only in answer to our heads or a ``want``
+# that raced the envelope itself, a few dozen in a match with a cut link (measured, see
+# docs/network.md); a seat past the burst is flooding us with copies (each cost a full parse
+# and signature check before: a seat sent 700 a second and slowed a table 4x) and is named
+COPIES = (50.0, 5_000.0)
 
 
 class Bucket:

@@ -3,6 +3,7 @@ and equivocation and faults with their proof."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
@@ -23,9 +24,12 @@ from ..envelope import (
     is_int,
     open_box,
     parse_canonical,
+    unb64,
 )
+from ..identity import verify
 from ..roster import Member, check_roster
 from .budget import (
+    COPIES,
     MAX_FUTURE_BYTES,
     MAX_SEAT_BYTES,
     MAX_TOPICS,
@@ -36,6 +40,7 @@ from .budget import (
 )
 from .channel import _CLOSED
 from .common import (
+    CTL_DOMAIN,
     K_ENV,
     K_RELAY,
     MAX_BATCH,
@@ -61,6 +66,16 @@ class ChainMixin:
     def _on_env(self, data: bytes, direct: bool, rid: bytes | None = None) -> None:
         if self.verifier is None:
             return
+        # A copy of an envelope we already hold is found on its bytes, before it is parsed or
+        # its signature checked (2.5 ms for a 42 KB one: a seat resending one of its own 700
+        # times a second took a core of ours and slowed the table 4x). Different bytes for a
+        # seq we hold go the full way below: that may be an equivocation.
+        wire = self._wire_digest(data)
+        if wire in self._held_wire:
+            self._drop("duplicate envelope (the bytes of one this program holds: a replay, or a "
+                       "resend we no longer need)", logging.INFO)
+            self._copy_from(rid)
+            return
         try:
             env = parse_canonical(data, "envelope")
             status, h = self.verifier.classify(env)
@@ -72,6 +87,9 @@ class ChainMixin:
             self._drop(f"envelope rejected: {e}", logging.DEBUG if unknown else logging.WARNING)
             return
         sender = env["from"]
+        if status == DUPLICATE:  # checked against what we hold: its bytes are known from now on
+            self._held_wire.add(wire)
+            self._copy_from(rid)
         if sender == self.seat:
             if status != DUPLICATE:
                 self._drop(f"an envelope of our own seat we never sent (seq {env['seq']})")
@@ -101,7 +119,7 @@ class ChainMixin:
             self._known_max[sender] = max(self._known_max[sender], env["seq"])
             self._check_behind(sender, time.monotonic())
             return
-        self._accept(env, h, len(data))
+        self._accept(env, h, data)
         buf = self._future.get(sender)
         while buf:
             nxt = buf.pop(self.verifier.chains[sender].seq + 1, None)
@@ -126,14 +144,34 @@ class ChainMixin:
         if not buf:
             self._future_bytes.pop(sender, None)
 
-    def _accept(self, env: Message, h: str, size: int | None = None) -> None:
+    @staticmethod
+    def _wire_digest(data: bytes) -> bytes:
+        return hashlib.sha256(data).digest()
+
+    def _copy_from(self, rid: bytes | None) -> None:
+        """One more copy of an envelope we already held came on connection ``rid``: charged to
+        the seat that connection proved it is; a seat past ``COPIES`` floods and is named."""
+        seat = self.budgets.seat_of(rid) if rid is not None else None
+        if seat is None or seat == self.seat:
+            return  # a connection without a seat is held to the strangers' budget instead
+        now = time.monotonic()
+        n = self._copies[seat] = self._copies.get(seat, 0) + 1
+        bucket = self._copy_budget.get(seat)
+        if bucket is None:
+            bucket = self._copy_budget[seat] = Bucket(*COPIES, now)
+        if not bucket.take(1, now):  # (a stop naming nobody that came first is upgraded)
+            self.stop(seat, f"{self.name_of(seat)} sent {n:,} copies of messages this program "
+                      "already held (a flood)")
+
+    def _accept(self, env: Message, h: str, raw: bytes | None = None) -> None:
         assert self.verifier is not None
         sender, to = env["from"], env["to"]
         if to is not None and env["topic"] in self.public_topics:
             self._fault(sender, f"sent a {env['topic']} message to {self.name_of(to)} alone; "
                         "every seat must get those", (env,))
             return
-        size = len(canonical(env)) if size is None else size
+        raw = canonical(env) if raw is None else raw
+        size = len(raw)
         recorded = self._recorded_bytes[sender] = self._recorded_bytes.get(sender, 0) + size
         if recorded > MAX_SEAT_BYTES:  # not recorded: our disk is not theirs to fill
             self.stop(sender, f"{self.name_of(sender)} sent more than {MAX_SEAT_BYTES // 2**20} MiB "
@@ -150,6 +188,7 @@ class ChainMixin:
                 self._fault(sender, e.reason, (env,))
                 return
         self.verifier.append(env, h)
+        self._held_wire.add(self._wire_digest(raw))
         self._write({"type": "in", "env": env})
         if body is not None:
             self._deliver(sender, env["topic"], body)
@@ -200,6 +239,11 @@ class ChainMixin:
         heads = self._parse_heads(msg["heads"])
         now = time.monotonic()
         self._peer_heads[seat] = [seq for seq, _ in heads]
+        cur = self._ctl_state.get(seat)
+        if cur is not None:
+            self._note_held(seat, cur[0], *heads[self.seat])
+            if msg.get("t") == "heads" and isinstance(msg.get("sig"), str):
+                self._latest_heads[seat] = msg  # its signed word, forwarded to the others
         digest = msg.get("roster")
         # compared once dealt in: before, a holding host may still change the roster
         if self._ready.is_set() and isinstance(digest, str) and digest != self.roster_digest:
@@ -249,6 +293,62 @@ class ChainMixin:
                 if mine_h is not None and mine_h != h:
                     self._ask_proof(seat, s, seq)
                 answers[s] = max(answers.get(s, -1), seq)
+
+    # -- what a seat holds of our chain, by its own signed word ---------------------------------
+    # A seat's heads say which of our envelopes it lacks (``Mesh.unreached``: a deck wait stands
+    # still for it). In one run of its program a seat never holds less than it once held, so
+    # what it signed it held -- in heads to us, or in heads to another seat that forwards them
+    # (a ``vouch``) -- it holds at least: a later claim to lack those contradicts itself, and
+    # the clock runs on that seat (red team 7a: a staller told one honest seat alone that he
+    # lacked its messages, froze its clock, and only the other honest seat named him).
+
+    def _note_held(self, seat: int, sess: Any, seq: int, h: str) -> None:
+        assert self.verifier is not None
+        cur = self._ctl_state.get(seat)
+        if cur is None or cur[0] != sess:  # another run of its program: its word now counts
+            return
+        if self.verifier.chains[self.seat].hash_at(seq) != h:  # not our chain as we sent it
+            return
+        old = self._held_ours.get(seat)
+        if old is None or old[0] != sess or old[1] < seq:
+            self._held_ours[seat] = (sess, seq)
+
+    def _vouch(self, now: float) -> None:
+        """Forward each seat's latest signed heads to the other seats, when it holds more of
+        their chain than we last forwarded (at most once per ``heads_every`` for each pair)."""
+        for s, msg in list(self._latest_heads.items()):
+            seqs = self._peer_heads.get(s)
+            if seqs is None or s in self.away:
+                continue
+            for t in self._members:
+                if t in (self.seat, s) or t >= len(seqs) or seqs[t] == 0 or t in self.away:
+                    continue
+                last = self._vouched.get((s, t))
+                if last is not None and (
+                        (last[0] == msg["sess"] and last[1] >= seqs[t])
+                        or now - last[2] < self.timings.heads_every):
+                    continue
+                self._vouched[(s, t)] = (msg["sess"], seqs[t], now)
+                self._send_ctl(t, "vouch", {"heads": msg})
+
+    def _on_vouch(self, seat: int, msg: Message) -> None:
+        """Another seat's signed heads, forwarded by ``seat``: what that seat holds of our chain."""
+        inner = msg["heads"]
+        if not isinstance(inner, dict) or inner.get("t") != "heads" or \
+                inner.get("table") != self.table:
+            raise ValueError("a vouch without a heads message of this table")
+        s = inner.get("from")
+        if not is_int(s) or s in (self.seat, seat) or s not in self._members:
+            raise ValueError("a vouch for no other seat")
+        cur = self._ctl_state.get(s)
+        if cur is None or inner.get("sess") != cur[0]:
+            return
+        unsigned = {k: v for k, v in inner.items() if k != "sig"}
+        if not verify(self._members[s].key, unb64(inner.get("sig"), "signature"),
+                      CTL_DOMAIN + canonical(unsigned)):
+            raise ValueError(f"a vouch with a bad signature for seat {s}")
+        heads = self._parse_heads(inner["heads"])
+        self._note_held(s, inner["sess"], *heads[self.seat])
 
     def _cp_done(self, seat: int, cp: str, target: list[int]) -> bool:
         answers = self._cp_answers.get(seat, {})

@@ -155,6 +155,16 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         # are in the clear at every peer, so every peer names its author (set by the table).
         self.public_topics: frozenset[str] = frozenset()
         self._resend_budget: dict[int, Bucket] = {}  # seat -> bytes we may resend at its asking
+        # digests of the bytes of every envelope we hold (a copy is dropped on them, unparsed),
+        # and per seat the copies it sent us and its budget of them
+        self._held_wire: set[bytes] = set()
+        self._copies: dict[int, int] = {}
+        self._copy_budget: dict[int, Bucket] = {}
+        # per seat, (its session, the last seq of our chain it signed it holds), its latest
+        # signed heads, and per (seat, recipient) what of those we forwarded: ``_note_held``
+        self._held_ours: dict[int, tuple[str, int]] = {}
+        self._latest_heads: dict[int, Message] = {}
+        self._vouched: dict[tuple[int, int], tuple[str, int, float]] = {}
         self._resend_asks: dict[int, Bucket] = {}  # seat -> its asks we may still answer
         self._future_bytes: dict[int, int] = {}
         self.away_since: dict[int, float] = {}
@@ -471,12 +481,15 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
                   self._peer_heads, self._behind_since, self._last_want, self._future,
                   self._unread_bytes, self._recorded_bytes, self._resend_budget,
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
-                  self._want_tries, self._topics_opened):
+                  self._want_tries, self._topics_opened, self._copies, self._copy_budget,
+                  self._held_ours, self._latest_heads):
             d.pop(seat, None)
         for k in [k for k in self._box_keys if seat in k]:
             del self._box_keys[k]
         for k in [k for k in self._resent if seat in k]:
             del self._resent[k]
+        for k in [k for k in self._vouched if seat in k]:
+            del self._vouched[k]
         for st in (self._ever_heard, self.away, self.left):
             st.discard(seat)
         self._full.clear()
@@ -510,6 +523,11 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         out = set()
         for s, seqs in self._peer_heads.items():
             have = seqs[self.seat] if self.seat < len(seqs) else mine
+            held, cur = self._held_ours.get(s), self._ctl_state.get(s)
+            if held is not None and cur is not None and held[0] == cur[0]:
+                # what it signed it held, in this run of its program (to us or to another
+                # seat): a claim to lack those is its own contradiction, and waits for nothing
+                have = max(have, held[1])
             if have < mine and have < len(self._sent_at) and now - self._sent_at[have] > grace:
                 out.add(s)
         return out

@@ -321,3 +321,4 @@ class RecoveryMixin:
                 self._send_ctl(s, "link", self._link_payload())
         for s in list(self._behind_since):
             self._check_behind(s, now)
+        self._vouch(now)

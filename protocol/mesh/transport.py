@@ -78,6 +78,7 @@ class TransportMixin:
         self._write({"type": "out", "env": env})
         self._sent_at.append(time.monotonic())
         frame = canonical(env)
+        self._held_wire.add(self._wire_digest(frame))
         for s in self._members:
             if s != self.seat:
                 self._send_frames(s, [K_ENV, frame])
@@ -313,6 +314,8 @@ class TransportMixin:
                 self._on_proof(seat, msg)
             elif t == "evidence":
                 self._on_evidence(seat, msg)
+            elif t == "vouch":
+                self._on_vouch(seat, msg)
             elif t == "stop":
                 self._on_stop(seat, msg)
             else:

@@ -1,0 +1,151 @@
+"""Red team 7a, #2: a seated flooder of copies. Bob resends copies of his own valid, already
+accepted 42 KB envelope to alice hundreds of times a second. Each copy was parsed and its
+signature checked in full (2.5 ms) before it was found to be a duplicate and dropped without a
+count: the table ran 4x slower and nobody was named. Now a copy is found on its bytes before
+it is parsed, and a seat past a generous budget of copies is named as a flooder."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from protocol.envelope import canonical
+from protocol.mesh.common import K_ENV
+
+from .helpers import close_all, make_table, play, run_async, until
+
+pytestmark = pytest.mark.network
+
+ROUNDS = 150
+
+
+async def big_envelope(bob) -> bytes:
+    """Bob's largest kind of envelope (a deck shuffle is 42 KB), sent and accepted as usual."""
+    env = await asyncio.wait_for(_broadcast(bob), 5)
+    return canonical(env)
+
+
+async def _broadcast(bob):
+    await bob.channel.broadcast("blob", {"x": "ab" * 20_000})
+    return bob.verifier.chains[1].get(bob.verifier.chains[1].seq)
+
+
+async def flood(bob, frame: bytes, victims: tuple[int, ...], rate: float, sent: list[int]) -> None:
+    """``rate`` copies a second to each victim over bob's own connection to it."""
+    t0 = time.monotonic()
+    while True:
+        due = int((time.monotonic() - t0) * rate)
+        while sent[0] < due:
+            for v in victims:
+                bob._send_frames(v, [K_ENV, frame])
+            sent[0] += 1
+        await asyncio.sleep(0.005)
+
+
+async def rounds(meshes, n: int) -> float:
+    t0 = time.monotonic()
+    await asyncio.gather(*(play(m.channel, n) for m in meshes))
+    return time.monotonic() - t0
+
+
+@run_async(timeout=120)
+async def test_honest_seats_keep_their_pace_under_a_flood_of_copies(tmp_path, monkeypatch):
+    import protocol.mesh.chain as chain
+
+    monkeypatch.setattr(chain, "COPIES", (1e9, 1e9), raising=False)  # the pace alone: nobody named here
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    try:
+        frame = await big_envelope(bob)
+        await until(lambda: alice.verifier.chains[1].seq >= 1, what="the envelope")
+        quiet = await rounds(meshes, ROUNDS)
+        got = [0]
+        alice_frames = alice._on_frames
+
+        def count(frames):
+            got[0] += frames[-1] == frame
+            alice_frames(frames)
+        alice._on_frames = count
+        sent = [0]
+        task = asyncio.create_task(flood(bob, frame, (0,), 700, sent))
+        try:
+            flooded = await rounds(meshes, ROUNDS)
+        finally:
+            task.cancel()
+        print(f"\n{ROUNDS} rounds: {quiet:.2f} s quiet, {flooded:.2f} s under "
+              f"{sent[0] / flooded:.0f} copies/s sent, {got[0] / flooded:.0f}/s read by alice")
+        assert got[0] > 200, "the flood never reached alice"
+        assert flooded < 2 * quiet + 1.0, (quiet, flooded)
+        assert all(m.stopped is None for m in meshes)
+    finally:
+        await close_all(meshes)
+
+
+@pytest.mark.parametrize("victims", [(0,), (0, 2)], ids=["alice-only", "alice-and-carol"])
+@run_async(timeout=120)
+async def test_a_seat_flooding_copies_is_named(tmp_path, victims):
+    """Past the budget of copies (5,000, refilled 5 a second) each flooded seat names bob
+    itself; a seat he did not flood reads the flooded seat's claim naming him. No honest seat
+    is named anywhere."""
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    try:
+        frame = await big_envelope(bob)
+        await until(lambda: all(m.verifier.chains[1].seq >= 1 for m in (alice, carol)),
+                    what="the envelope")
+        sent = [0]
+        task = asyncio.create_task(flood(bob, frame, victims, 1500, sent))
+        try:
+            await until(lambda: all(meshes[v].stopped is not None
+                                    and meshes[v].stopped.culprit is not None for v in victims),
+                        timeout=30, what="the flooded seats to name someone")
+        finally:
+            task.cancel()
+        await until(lambda: all(m.stopped is not None for m in (alice, carol)), what="stops")
+        for v in victims:
+            st = meshes[v].stopped
+            assert st.culprit == 1, st
+            assert "bob sent" in st.reason and "copies of messages this program already held " \
+                "(a flood)" in st.reason, st.reason
+        for m in (alice, carol):
+            assert m.stopped.culprit in (1, None) and m.stopped.claimed in (1, None)
+            if m.seat not in victims:
+                assert m.stopped.claimed == 1, m.stopped
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_an_honest_match_with_a_cut_link_names_nobody_for_its_resends(tmp_path):
+    """The honest copies: bob's link to alice is cut one way for a while, then mended; the
+    resends that catch alice up (and the relays carol answers with) are the copies an honest
+    match makes. They are far below the budget, and nobody is named."""
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    cut = {"on": False}
+    bob_frames = bob._send_frames
+
+    def cut_to_alice(seat, frames):
+        if cut["on"] and seat == 0:
+            return
+        bob_frames(seat, frames)
+    bob._send_frames = cut_to_alice
+
+    async def on_round(r: int) -> None:
+        if r in (3, 12):
+            cut["on"] = True
+        if r in (6, 15):
+            await asyncio.sleep(1.5)
+            cut["on"] = False
+
+    try:
+        await asyncio.gather(*(play(m.channel, ROUNDS, on_round if m is bob else None)
+                               for m in meshes))
+        copies = {m.name: dict(m._copies) for m in meshes}
+        print(f"\ncopies an honest match with a cut link made: {copies}")
+        assert all(m.stopped is None for m in meshes)
+        assert max((n for c in copies.values() for n in c.values()), default=0) < 500
+    finally:
+        await close_all(meshes)
