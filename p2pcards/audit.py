@@ -587,20 +587,23 @@ def _moves(entries: list[Any]) -> dict[tuple[int, int], Decision]:
 
 
 def deck_params(t: Transcript, info: GameInfo, n_cards: int,
-                deck_msgs: list[tuple[int, Any]]) -> tuple[DeckParams, bool]:
-    """The deck's parameters of the record ``t``, and whether it was made before the deck bound
-    the players' keys. The roster's keys are in the description every seat's key share signs
-    (SPEC.md 2.1): a seat re-keyed in the file no longer matches the others' signed messages. A
-    record whose every key share binds the description without the keys (made before that
-    version) is read with that description. Raises ValueError for a bad table record."""
-    params = DeckParams(bytes.fromhex(t.table), deck_spec(info, keys_digest(t.roster)),
-                        n_cards, t.seats)
-    older = DeckParams(params.table_id, deck_spec(info, None), n_cards, t.seats)
+                deck_msgs: list[tuple[int, Any]]) -> tuple[DeckParams, bool, bool]:
+    """The deck's parameters of the record ``t``; whether it was made before the deck bound the
+    players' keys; whether its games proved their claims about hidden cards. The roster's keys
+    are in the description every seat's key share signs (SPEC.md 2.1): a seat re-keyed in the
+    file no longer matches the others' signed messages. A record whose every key share binds
+    the description of an earlier version (without the claims' proofs; without the keys either)
+    is read as that version made it. Raises ValueError for a bad table record."""
+    table = bytes.fromhex(t.table)
+    keys = keys_digest(t.roster)
+    params = DeckParams(table, deck_spec(info, keys), n_cards, t.seats)
     descs = {b.get("desc") for s, b in deck_msgs if isinstance(b, dict) and b.get("op") == 0
              and b.get("step") == "key"}
-    if descs == {older.digest.hex()}:
-        return older, True
-    return params, False
+    for roster, before_keys in ((keys, False), (None, True)):
+        older = DeckParams(table, deck_spec(info, roster, proofs=False), n_cards, t.seats)
+        if descs == {older.digest.hex()}:
+            return older, before_keys, False
+    return params, False, True
 
 
 def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
@@ -619,7 +622,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     deck = [e for e in entries if e.topic == "deck" and e.to is None and e.body is not None]
     deck_msgs = [(e.sender, e.body) for e in deck]
     try:
-        params, before_keys = deck_params(t, info, n_cards, deck_msgs)
+        params, before_keys, proofs = deck_params(t, info, n_cards, deck_msgs)
     except ValueError as exc:
         rep.add("game description", False, f"line 1 (the table record): {exc}")
         return
@@ -643,7 +646,8 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     owner = None if journal is None else (t.seat, journal.seed)
     # each message with its envelope (a second envelope for one step is a replay), in file
     # order, against the operations the game's signed moves make every engine issue
-    ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(entries))
+    ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(entries),
+                       proofs)
     d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
                    owner=owner, seat=t.seat)
     v = d.verdict
@@ -704,7 +708,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
             verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
                              events, viewer=t.seat,
                              fill=_checked_filler(reorders, journal.orders, outs),
-                             steps=steps, partial=partial)
+                             steps=steps, partial=partial, proofs=proofs)
             if verdict.clean and not verdict.stopped and \
                     reorders.orders_used < len(journal.orders):
                 raise _JournalMismatch(
@@ -719,7 +723,8 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
                     f"match {names[t.seat] or 'the owner'}'s signed messages")
     if verdict is None:
         verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
-                         events, viewer=SPECTATOR, steps=steps, partial=partial)
+                         events, viewer=SPECTATOR, steps=steps, partial=partial,
+                         proofs=proofs)
     rep.verdict = verdict
     who = "a spectator" if owner is None else f"{names[t.seat] or 'the owner'}'s view"
     if verdict.clean and verdict.stopped:

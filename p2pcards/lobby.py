@@ -367,17 +367,22 @@ def clock_text(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}" if s >= 60 else f"{s} s"
 
 
-def deck_spec(info: GameInfo, roster: str | None) -> str:
+def deck_spec(info: GameInfo, roster: str | None, proofs: bool = True) -> str:
     """The deck description every proof binds (protocol/SPEC.md "Parameters"): the game, its
     options, the player count, the deck protocol version and ``roster``, the digest of every
     seat's key (``protocol.roster.keys_digest``), as canonical JSON. With the keys in it, every
     seat's signed key share vouches for every other seat's key (a roster entry is signed by its
     own key only). ``roster=None``: the description of records made before it held the keys
-    (the audit still reads them)."""
+    (the audit still reads them). ``proofs``: the games prove their claims about hidden cards
+    (``GameState.proofs``); a program without them plays other deck operations, so the two must
+    not share a table, and the audit must know which a record is. ``False``: the description of
+    records made before (the audit still reads them)."""
     spec: dict[str, Any] = {"game": info.game, "players": info.players, "options": info.options,
                             "protocol": DECK_VERSION}
     if roster is not None:
         spec["roster"] = roster
+    if proofs:
+        spec["claims"] = 1
     return json.dumps(spec, sort_keys=True, separators=(",", ":"))
 
 

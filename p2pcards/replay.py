@@ -58,7 +58,8 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
            outcomes: Sequence[Event], *, expected_outcome: dict[str, Any] | None = None,
            viewer: int | None = None,
            fill: Callable[[int, GameState, Request, Event], Event] | None = None,
-           steps: Sequence[int] | None = None, partial: bool = False) -> Verdict:
+           steps: Sequence[int] | None = None, partial: bool = False,
+           proofs: bool = True) -> Verdict:
     """Replay ``decisions`` and the full-information ``outcomes`` (in request order) from a new
     game. The outcome of a ``Shuffle(by=seat)`` may carry the arranged values; any malformed or
     missing entry is reported as a verdict, never raised. ``viewer``: replay on that seat's view
@@ -70,8 +71,11 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
     one). A move for a step where another seat is to decide, or nobody is (the deck is at work),
     is its sender's, named out of turn wherever it lies in the record. ``partial``: the record
     stops before the game's end (a stopped table): running out of it is where the replay stops,
-    naming nobody (``Verdict(True, stopped=True)``); every move before is checked as usual."""
+    naming nobody (``Verdict(True, stopped=True)``); every move before is checked as usual.
+    ``proofs=False``: a record made before claims were proven (``GameState.proofs``)."""
     state: GameState = new_game(game, players, options)
+    if not proofs:
+        state.proofs = False  # type: ignore[misc]
     if viewer is not None:
         state = state.view(viewer)
     di = oi = 0
@@ -161,8 +165,10 @@ class DeckRequests:
     replay of the game names it): from there on, no operation is known."""
 
     def __init__(self, game: str, players: int, options: dict[str, Any],
-                 moves: dict[tuple[int, int], Decision]) -> None:
+                 moves: dict[tuple[int, int], Decision], proofs: bool = True) -> None:
         self.state = new_game(game, players, options).view(SPECTATOR)
+        if not proofs:  # a record made before claims were proven: no prove operations
+            self.state.proofs = False  # type: ignore[misc]
         self.players = players
         self.moves = moves
         self.step = 0

@@ -86,6 +86,10 @@ class GameState:
     #: of slots), "seat", "int", "str" or "bool"; a name ending in "?" may be left out. A kind not
     #: listed is left to ``validate``. ``None``: the game checks the shape of its actions itself.
     ACTION_ARGS: ClassVar[dict[str, dict[str, str]] | None] = None
+    #: Claims about hidden cards are proven when made (``prove``). ``False`` only to replay a
+    #: record made before they were (its deck holds no proofs; set on the instance, so clones,
+    #: views and JSON keep it): the claims are then taken as made, as that version did.
+    proofs: ClassVar[bool] = True
 
     # ---- construction -------------------------------------------------------------------------
     def __init__(self, n_players: int, n_cards: int, config: dict[str, Any] | None = None) -> None:
@@ -364,7 +368,7 @@ class GameState:
         public = {self.values[s] for s, k in enumerate(self.known)
                   if k == self.all_mask and s not in inside}
         ok = set(vals) | public
-        if not slots or (vals and all(c in ok for c in range(self.n_cards))):
+        if not slots or not self.proofs or (vals and all(c in ok for c in range(self.n_cards))):
             getattr(self, "_after_" + then)(**kw)
             return
         if not vals:

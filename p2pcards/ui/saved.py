@@ -36,6 +36,7 @@ from .text import no_file
 
 FORMAT = "p2pcards-local-game"
 SUFFIX = ".game"
+VERSION = 2  # of a local save: 2 since its claims about hidden cards are proven (Prove/Proven events); 1 before
 
 
 def tables_dir(home: str | None = None) -> Path:
@@ -79,7 +80,7 @@ class Recorder:
         #: why the record stopped before the game did (a full disk...), said to the player
         self.error: str | None = None
         self.steps = 0
-        self._write({"format": FORMAT, "version": 1, "game": game, "players": players,
+        self._write({"format": FORMAT, "version": VERSION, "game": game, "players": players,
                      "options": options, "names": names, "seat": seat, "created": time.time()})
         if self.error is not None:
             raise ConfigError(f"cannot save the game in {path}: {self._why}; the game is "
@@ -129,6 +130,9 @@ class SavedGame:
     #: whose view ``events`` are (a networked game reveals nothing hidden, so its record holds
     #: one view: the owner's, with its seat journal, or a spectator's); ``None``: full information
     viewer: int | None = None
+    #: its claims about hidden cards were proven (``GameState.proofs``): every record but those
+    #: made before (a local save of version 1, a transcript whose deck bound no claims)
+    proofs: bool = True
 
     @property
     def finished(self) -> bool:
@@ -159,8 +163,9 @@ def _header(p: Path, head: dict[str, Any]) -> SavedGame:
     version, game, players = field_("version"), field_("game"), field_("players")
     options, names, seat, created = head.get("options") or {}, field_("names"), \
         head.get("seat"), field_("created")
-    if version != 1 or not is_int(version):
-        raise ValueError(f"version is {_json(version)}, not 1: written by another p2pcards")
+    if version not in (1, VERSION) or not is_int(version):
+        raise ValueError(f"version is {_json(version)}, not 1 or {VERSION}: written by another "
+                         "p2pcards")
     if not isinstance(game, str) or not game:
         raise ValueError(f"game is {_json(game)}, not a game's name")
     try:
@@ -180,7 +185,8 @@ def _header(p: Path, head: dict[str, Any]) -> SavedGame:
     if not (isinstance(created, int | float) and not isinstance(created, bool)
             and 0 <= created <= MAX_TIME):  # NaN fails both comparisons
         raise ValueError(f"created is {_json(created)}, not a time")
-    return SavedGame(p, game, players, dict(options), list(names), seat, float(created))
+    return SavedGame(p, game, players, dict(options), list(names), seat, float(created),
+                     proofs=version >= 2)
 
 
 def read(path: str | Path) -> SavedGame:
@@ -240,6 +246,8 @@ def frames(g: SavedGame, seat: int | None) -> list[Frame]:
                           "(or as a spectator): the other hands were never revealed")
     try:
         state = new_game(g.game, g.players, {**g.options, "names": g.names})
+        if not g.proofs:
+            state.proofs = False  # type: ignore[misc]
     except ConfigError as exc:
         raise ConfigError(f"{g.path}: {exc}") from None
     if g.viewer is not None:
@@ -369,7 +377,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     try:
         info = GameInfo.from_json(t.game_info)
         n_cards = new_game(info.game, info.players, info.options).n_cards
-        params, _ = deck_params(t, info, n_cards, deck_msgs)
+        params, _, proofs = deck_params(t, info, n_cards, deck_msgs)
     except (ConfigError, ValueError) as exc:
         raise ConfigError(f"{path}: line 1 (the table record): {exc}") from None
     names = [f"Seat {i + 1}" for i in range(t.seats)]
@@ -395,7 +403,8 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     owner = (t.seat, journal.seed) if view is not None and isinstance(journal, _Journal) else None
     # as p2pcards audit checks it: each message with its envelope, against the operations the
     # game's signed moves make every engine issue
-    ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(t.entries))
+    ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(t.entries),
+                       proofs)
     d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
                    owner=owner, seat=t.seat)
     if not d.verdict.clean:
@@ -419,6 +428,8 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
         fill = _checked_filler(_Reorders(params, deck_msgs, d.outcomes, t.seat, journal.seed),
                                journal.orders, outs)
     state = new_game(info.game, info.players, {**info.options, "names": names}).view(viewer)
+    if not proofs:
+        state.proofs = False  # type: ignore[misc]
     events: list[Event] = []
     di = oi = 0
     while (req := state.pending()) is not None:
@@ -442,4 +453,4 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
             raise ConfigError(f"{path}: the game does not replay ({exc}); see p2pcards audit") from None
         events.append(ev)
     return SavedGame(Path(path), info.game, info.players, info.options, names, t.seat,
-                     t.created, events, state.result_text(), viewer)
+                     t.created, events, state.result_text(), viewer, proofs)

@@ -106,15 +106,44 @@ def test_a_record_made_before_the_keys_were_bound_still_audits_and_says_so(tmp_p
     version) is audited as before, with a line saying its keys are vouched for by nobody else,
     instead of "the record's game description is not the one the peers played". And it still
     replays (``p2pcards replay``): the replay refused it with "the deck audit fails"."""
-    import p2pcards.lobby as lobby
-
-    monkeypatch.setattr(lobby, "keys_digest", lambda _roster: None)  # the description of old
-    g = tm.make_game(tmp_path)
-    monkeypatch.undo()
+    g = made_by_an_earlier_version(tmp_path, monkeypatch, keys=False)
     code, out, js = audit(g.path)
     assert code == 0 and "Verdict: clean" in out, out
     assert "[ok] the players' keys: this record was made before the deck bound every" in out, out
+    assert_it_replays(g)
+
+
+def made_by_an_earlier_version(tmp_path: Path, monkeypatch: Any, keys: bool) -> tm.Game:
+    """A game played as programs before claims were proven played it (no ``prove`` operation,
+    a description without ``claims``), and before the deck bound the keys unless ``keys``."""
+    import functools
+
+    import p2pcards.lobby as lobby
+    from p2pcards.engine.state import GameState
+
+    with monkeypatch.context() as m:
+        m.setattr(GameState, "proofs", False)
+        m.setattr(lobby, "deck_spec", functools.partial(lobby.deck_spec, proofs=False))
+        if not keys:
+            m.setattr(lobby, "keys_digest", lambda _roster: None)
+        return tm.make_game(tmp_path)
+
+
+def assert_it_replays(g: tm.Game) -> None:
     from p2pcards.ui import saved
     s = saved.load_any(g.path)
-    assert s.finished and s.viewer == 0, s
+    assert s.finished and s.viewer == 0 and not s.proofs, s
     assert saved.frames(s, 0)[-1].log[-1] == f"Result: {s.result_text}"
+
+
+def test_a_record_made_before_claims_were_proven_still_audits_and_replays(tmp_path, monkeypatch):
+    """Its deck holds no proofs where this version's engine asks for one (a Go Out Girl pass with
+    a face-down character): the audit derived a ``prove`` operation there and named the honest
+    player whose message was of the old kind ("alice (seat 1) at fault ... message describes
+    another operation"), and the replay refused the record. Such a record is read as its own
+    version played it."""
+    g = made_by_an_earlier_version(tmp_path, monkeypatch, keys=True)
+    code, out, js = audit(g.path)
+    assert code == 0 and "Verdict: clean" in out and js["culprit"] is None, out
+    assert_it_replays(g)
+
