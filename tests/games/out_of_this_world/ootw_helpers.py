@@ -180,3 +180,16 @@ def find(legal: list[Action], kind: str, **want: Any) -> Action:
         if a.kind == kind and all(a.get(k) == v for k, v in want.items()):
             return a
     raise AssertionError(f"no legal {kind} {want} in {legal}")
+
+
+def dealt(tops: list[str]) -> tuple[Game, RiggedDealer, int]:
+    """A 4-seat game at the first declaration (of the Foes dealt), the deck dealt top first
+    from ``tops``, two cards a player from the first Vocal Player, who is returned."""
+    d = RiggedDealer(0, tops=[tops])
+    g = Game.new(4, {"names": NAMES[:4]})
+    run(g, d)
+    while g.step == "character":
+        act(g, decider(g), g.legal(decider(g))[0], d)
+    first = g.vocal
+    assert g.step == "declare" and decider(g) == first
+    return g, d, first

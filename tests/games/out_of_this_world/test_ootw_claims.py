@@ -11,21 +11,8 @@ from __future__ import annotations
 import pytest
 
 from p2pcards.engine import Decision, Prove, Proven, RuleViolation
-from p2pcards.games.out_of_this_world.game import Game
 
-from .ootw_helpers import NAMES, A, RiggedDealer, act, at_turn, decider, keys, rig, run, start
-
-
-def dealt(tops: list[str]) -> tuple[Game, RiggedDealer, int]:
-    """A 4-seat game at the first declaration, the first Vocal Player dealt ``tops[:2]``."""
-    d = RiggedDealer(0, tops=[tops])
-    g = Game.new(4, {"names": NAMES[:4]})
-    run(g, d)
-    while g.step == "character":
-        act(g, decider(g), g.legal(decider(g))[0], d)
-    first = g.vocal
-    assert g.step == "declare" and decider(g) == first
-    return g, d, first
+from .ootw_helpers import A, at_turn, dealt, decider, keys, rig, run, start
 
 
 def test_declaring_no_foe_while_holding_one_names_the_declarer_at_the_declaration():

@@ -9,7 +9,7 @@ from p2pcards.engine import ConfigError, Decision, LocalDealer, Random, RuleViol
 from p2pcards.games import new_game
 from p2pcards.games.out_of_this_world.game import Game
 
-from .ootw_helpers import NAMES, A, RiggedDealer, act, decider, keys, run, start
+from .ootw_helpers import NAMES, A, RiggedDealer, act, dealt, decider, keys, run, start
 
 
 def difficult_in_deck(g: Game) -> int:
@@ -118,14 +118,8 @@ def test_initial_deal_foes_go_face_up_and_the_player_draws_again():
     """"If any of your cards are Foes, you must immediately place them face-up next to your
     player board and draw more cards until you have 2 Item cards in your hand." """
     # the deck is dealt top first, two cards per player from the first Vocal Player
-    d = RiggedDealer(0, tops=[["slime_blob", "yo_yo"] + ["kazoo"] * 3 + ["dice"] * 3 +
-                              ["alley_cat", "wrench"]])
-    g = Game.new(4, {"names": NAMES[:4]})
-    run(g, d)
-    while g.step == "character":
-        act(g, decider(g), g.legal(decider(g))[0], d)
-    first = g.vocal
-    assert g.step == "declare" and decider(g) == first
+    g, d, first = dealt(["slime_blob", "yo_yo"] + ["kazoo"] * 3 + ["dice"] * 3 +
+                        ["alley_cat", "wrench"])
     assert keys(g, g.hand(first)) == ["slime_blob", "yo_yo"]
     (declare,) = g.legal(first)
     assert keys(g, declare.slots) == ["slime_blob"]
