@@ -56,9 +56,14 @@ from typing import Any
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from protocol import group as g  # noqa: E402
-from protocol import sodium  # noqa: E402
+from protocol import (
+    proof_common,  # noqa: E402
+    sodium,  # noqa: E402
+)
 from protocol.channel import Channel, InMemoryHub, Message  # noqa: E402
 from protocol.deck import DeckPeer  # noqa: E402
+
+proof_common.REMEMBER = False  # time every verification, as each program does it once
 
 CARDS = 110
 SEATS = 5

@@ -34,7 +34,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from protocol import elgamal as eg  # noqa: E402
 from protocol import group as g  # noqa: E402
+from protocol import proof_common  # noqa: E402
 from protocol import proofs as P  # noqa: E402
+
+proof_common.REMEMBER = False  # time every verification, as each program does it once
 
 N = 110
 SEATS = 5
