@@ -343,6 +343,10 @@ def _judged_checks(rep: TranscriptAudit) -> None:
             rep.add("a message judged at the time", False, j)
 
 
+#: the kinds of deck outcome that are events of the game (the key and end steps are not)
+EVENT_KINDS = ("shuffle", "open", "random", "prove")
+
+
 def _events(outcomes: list[dict[str, Any]]) -> list[Event]:
     events: list[Event] = []
     for o in outcomes:
@@ -699,7 +703,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     ordered = [decisions[k] for k in keys]
     steps = [step for step, _ in keys]
     partial = rep.stopped_early
-    outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random", "prove")]
+    outs = [o for o in d.outcomes if o.get("kind") in EVENT_KINDS]
     events = _events(outs)
     verdict = None
     if journal is not None:

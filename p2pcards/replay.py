@@ -73,9 +73,7 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
     stops before the game's end (a stopped table): running out of it is where the replay stops,
     naming nobody (``Verdict(True, stopped=True)``); every move before is checked as usual.
     ``proofs=False``: a record made before claims were proven (``GameState.proofs``)."""
-    state: GameState = new_game(game, players, options)
-    if not proofs:
-        state.proofs = False  # type: ignore[misc]
+    state: GameState = new_game(game, players, options, proofs=proofs)
     if viewer is not None:
         state = state.view(viewer)
     di = oi = 0
@@ -166,9 +164,8 @@ class DeckRequests:
 
     def __init__(self, game: str, players: int, options: dict[str, Any],
                  moves: dict[tuple[int, int], Decision], proofs: bool = True) -> None:
-        self.state = new_game(game, players, options).view(SPECTATOR)
-        if not proofs:  # a record made before claims were proven: no prove operations
-            self.state.proofs = False  # type: ignore[misc]
+        # proofs=False: a record made before claims were proven holds no prove operations
+        self.state = new_game(game, players, options, proofs=proofs).view(SPECTATOR)
         self.players = players
         self.moves = moves
         self.step = 0

@@ -27,8 +27,14 @@ def game_class(name: str) -> type[GameState]:
     return importlib.import_module(module).Game
 
 
-def new_game(name: str, players: int, options: dict[str, Any] | None = None) -> GameState:
-    return game_class(name).new(players, options or {})
+def new_game(name: str, players: int, options: dict[str, Any] | None = None, *,
+             proofs: bool = True) -> GameState:
+    """A new game. ``proofs=False``: to replay a record made before claims about hidden cards
+    were proven (``GameState.proofs``; clones, views and JSON keep it)."""
+    state = game_class(name).new(players, options or {})
+    if not proofs:
+        state.proofs = False  # type: ignore[misc]
+    return state
 
 
 def state_from_json(data: Any) -> GameState:

@@ -245,9 +245,7 @@ def frames(g: SavedGame, seat: int | None) -> list[Frame]:
         raise ConfigError(f"{g.path}: this record replays only {_as(g.viewer, g.names)} "
                           "(or as a spectator): the other hands were never revealed")
     try:
-        state = new_game(g.game, g.players, {**g.options, "names": g.names})
-        if not g.proofs:
-            state.proofs = False  # type: ignore[misc]
+        state = new_game(g.game, g.players, {**g.options, "names": g.names}, proofs=g.proofs)
     except ConfigError as exc:
         raise ConfigError(f"{g.path}: {exc}") from None
     if g.viewer is not None:
@@ -349,6 +347,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     from protocol.transcript import TranscriptError, read_transcript
 
     from ..audit import (
+        EVENT_KINDS,
         _checked_filler,
         _events,
         _Journal,
@@ -420,16 +419,15 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
             except ValueError as exc:
                 raise ConfigError(f"{path}: a malformed action ({exc})") from None
     ds = [decisions[k] for k in sorted(decisions)]
-    outs = [o for o in d.outcomes if o.get("kind") in ("shuffle", "open", "random", "prove")]
+    outs = [o for o in d.outcomes if o.get("kind") in EVENT_KINDS]
     deck_events = _events(outs)
     viewer = SPECTATOR if view is None else view
     fill = None
     if owner is not None and isinstance(journal, _Journal):
         fill = _checked_filler(_Reorders(params, deck_msgs, d.outcomes, t.seat, journal.seed),
                                journal.orders, outs)
-    state = new_game(info.game, info.players, {**info.options, "names": names}).view(viewer)
-    if not proofs:
-        state.proofs = False  # type: ignore[misc]
+    state = new_game(info.game, info.players, {**info.options, "names": names},
+                     proofs=proofs).view(viewer)
     events: list[Event] = []
     di = oi = 0
     while (req := state.pending()) is not None:
