@@ -327,6 +327,18 @@ def check_signature(env: Message, public_key: bytes) -> None:
         raise EnvelopeError(f"bad signature for seat {env['from']}", env, env["from"])
 
 
+def ctl_signature_problem(msg: Message, public_key: bytes) -> str | None:
+    """``None`` if the control message ``msg`` (a mesh ``heads``, ``stop``, ...) carries
+    ``public_key``'s signature over the rest of it, else why not: the live mesh, a forwarded
+    ``vouch`` and a transcript's signed stop all check it so."""
+    try:
+        sig = unb64(msg.get("sig"), "signature")
+        data = CTL_DOMAIN + canonical({k: v for k, v in msg.items() if k != "sig"})
+    except (TypeError, ValueError) as e:
+        return f"an unreadable signature ({e})"
+    return None if verify(public_key, sig, data) else "a bad signature"
+
+
 def check_foreign(env: Any, table: str, seats: int, key_of: Any) -> tuple[Message, str]:
     """Shape, table and signature of an envelope handed over as evidence, not for one's own
     chain: a live program's check of a forwarded pair, and the audit's of a transcript's fault

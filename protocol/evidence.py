@@ -12,16 +12,13 @@ not follow). A transcript is exactly such a forwarder; there is no second checke
 from __future__ import annotations
 
 from .envelope import (
-    CTL_DOMAIN,
     EnvelopeError,
     Message,
-    canonical,
     check_foreign,
+    ctl_signature_problem,
     equivocation_of,
     is_int,
-    unb64,
 )
-from .identity import verify
 
 
 def check_fault(rec: Message, table: str, seats: int, keys: dict[int, bytes]) -> str | None:
@@ -79,15 +76,7 @@ def check_stop(rec: Message, table: str, seats: int, owner: int, keys: dict[int,
         return "its signed stop is not from the seat the line says stopped the table"
     if not (to == owner or frm == owner) or not is_int(to):
         return "its signed stop was sent to another seat, by another"
-    try:
-        sig = unb64(msg.get("sig"), "signature")
-    except ValueError:
-        return "its signed stop has no readable signature"
-    unsigned = {k: v for k, v in msg.items() if k != "sig"}
-    try:
-        data = CTL_DOMAIN + canonical(unsigned)
-    except (TypeError, ValueError):
-        return "its signed stop cannot be read"
-    if not verify(keys[frm], sig, data):
-        return "its signed stop's signature does not verify"
+    problem = ctl_signature_problem(msg, keys[frm])
+    if problem is not None:
+        return f"its signed stop has {problem} (it does not verify)"
     return None

@@ -19,14 +19,13 @@ from ..envelope import (
     Message,
     canonical,
     check_foreign,
+    ctl_signature_problem,
     envelope_hash,
     equivocation_of,
     is_int,
     open_box,
     parse_canonical,
-    unb64,
 )
-from ..identity import verify
 from ..roster import Member, check_roster
 from .budget import (
     COPIES,
@@ -40,7 +39,6 @@ from .budget import (
 )
 from .channel import _CLOSED
 from .common import (
-    CTL_DOMAIN,
     K_ENV,
     K_RELAY,
     MAX_BATCH,
@@ -343,10 +341,9 @@ class ChainMixin:
         cur = self._ctl_state.get(s)
         if cur is None or inner.get("sess") != cur[0]:
             return
-        unsigned = {k: v for k, v in inner.items() if k != "sig"}
-        if not verify(self._members[s].key, unb64(inner.get("sig"), "signature"),
-                      CTL_DOMAIN + canonical(unsigned)):
-            raise ValueError(f"a vouch with a bad signature for seat {s}")
+        problem = ctl_signature_problem(inner, self._members[s].key)
+        if problem is not None:
+            raise ValueError(f"a vouch with {problem} for seat {s}")
         heads = self._parse_heads(inner["heads"])
         self._note_held(s, inner["sess"], *heads[self.seat])
 

@@ -18,14 +18,13 @@ from ..envelope import (
     b64,
     box_key,
     canonical,
+    ctl_signature_problem,
     envelope_hash,
     is_int,
     json_items,
     parse_canonical,
     seal,
-    unb64,
 )
-from ..identity import verify
 from .budget import MAX_PARTS, UNAUTH_MAX_ITEMS, short
 from .common import (
     CTL_DOMAIN,
@@ -273,14 +272,9 @@ class TransportMixin:
         if member is None or seat == self.seat:
             self._drop(f"control message from unknown seat {seat}", logging.DEBUG)
             return
-        unsigned = {k: v for k, v in msg.items() if k != "sig"}
-        try:
-            sig = unb64(msg.get("sig"), "signature")
-        except ValueError as e:
-            self._drop(f"control message from seat {seat}: {e}")
-            return
-        if not verify(member.key, sig, CTL_DOMAIN + canonical(unsigned)):
-            self._drop(f"control message with a bad signature for seat {seat}")
+        problem = ctl_signature_problem(msg, member.key)
+        if problem is not None:
+            self._drop(f"control message with {problem} for seat {seat}")
             return
         if msg.get("to") != self.seat:
             self._drop(f"control message from seat {seat} addressed to another seat")
