@@ -442,18 +442,7 @@ class DeckPeer:
         if me in to:  # this seat's own share: only a receiver needs it (a plain one is published)
             got[me] = ([bytes.fromhex(d) for d in fields["shares"]] if fields["shares"] is not None
                        else [eg.share(self.x, ct) for ct in cur])
-        pending = [j for j in range(self.n) if j != me]
-        while pending:  # in arrival order: what has come is checked while the rest comes
-            j, body = await self._wait_any(op, "shares", pending)
-            pending.remove(j)
-            # (the opened slots are the public deck, which this seat did not publish alone: a
-            # wrong prev names its sender once the mesh had its grace, SPEC.md 5.3)
-            plain, enc = (self.pub.check_shares(op, desc, j, body, False) if len(S) < THREAD_MIN
-                          else await _work(len(S), self.pub.check_shares, op, desc, j, body, False))
-            if plain is not None:
-                got[j] = plain
-            elif me in enc:
-                got[j] = [eg.decode(e, [eg.share(self.x, e)]) for e in enc[me]]
+        got.update(await self._others_shares(op, desc))
         if me not in to:
             return None
         values: list[int] = []
@@ -467,6 +456,25 @@ class DeckPeer:
             self.plain[s] = c
         return values
 
+    async def _others_shares(self, op: int, desc: dict[str, Any]) -> dict[int, list[Point]]:
+        """Every other seat's checked ``shares`` message of an opening or a claim: its plain
+        shares, or the share it encrypted to this seat (decrypted), by seat."""
+        n_slots, me = len(desc["slots"]), self.seat
+        got: dict[int, list[Point]] = {}
+        pending = [j for j in range(self.n) if j != me]
+        while pending:  # in arrival order: what has come is checked while the rest comes
+            j, body = await self._wait_any(op, "shares", pending)
+            pending.remove(j)
+            # (the slots are the public deck, which this seat did not publish alone: a wrong
+            # prev names its sender once the mesh had its grace, SPEC.md 5.3)
+            plain, enc = (self.pub.check_shares(op, desc, j, body, False) if n_slots < THREAD_MIN
+                          else await _work(n_slots, self.pub.check_shares, op, desc, j, body, False))
+            if plain is not None:
+                got[j] = plain
+            elif me in enc:
+                got[j] = [eg.decode(e, [eg.share(self.x, e)]) for e in enc[me]]
+        return got
+
     # ---- claims ------------------------------------------------------------------------------------
     async def _prove_op(self, op: int, desc: dict[str, Any]) -> None:
         """SPEC.md 5.7: the others' plain shares (the prover's message is empty), then the
@@ -476,15 +484,7 @@ class DeckPeer:
         by, me = desc["by"], self.seat
         fields = self.pub.make_shares(self.secrets, self.x, op, desc, me)
         await self._bcast(op, desc, "shares", **fields)
-        got: dict[int, list[Point]] = {}
-        pending = [j for j in range(self.n) if j != me]
-        while pending:  # in arrival order, as for an opening
-            j, body = await self._wait_any(op, "shares", pending)
-            pending.remove(j)
-            plain, _ = (self.pub.check_shares(op, desc, j, body, False) if len(S) < THREAD_MIN
-                        else await _work(len(S), self.pub.check_shares, op, desc, j, body, False))
-            if plain is not None:
-                got[j] = plain
+        got = await self._others_shares(op, desc)
         if me != by:
             got[me] = [bytes.fromhex(d) for d in fields["shares"]]
         work = len(S) * len(desc["in"])
