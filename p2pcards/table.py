@@ -146,6 +146,10 @@ class Table:
                                            f"(deck step {exc.step})",
                                            inferred=isinstance(exc, PeerAborted)
                                            or exc.confirm) from None
+                    except RuleViolation as exc:  # this seat's own claim is false (a modified
+                        # program, or a bug): its dealer refuses to prove it, and it stops
+                        culprit = self.seat if exc.player is None else exc.player
+                        raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
                     timings["deck_s"] += time.perf_counter() - t0
                     self._apply(ev, None)
                 self.step += 1

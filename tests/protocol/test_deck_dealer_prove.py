@@ -1,5 +1,5 @@
 """``Prove`` on the networked side: the ``DeckDealer`` fulfils it with ``DeckPeer.prove`` (a fake
-deck here until the real operation lands on branch claimdeck), the audit's descriptor and outcome
+deck here; the real one is in tests/protocol/test_claims.py), the audit's descriptor and outcome
 of a proof (``replay.deck_op``, ``audit._events``), and the operations ``DeckRequests`` derives
 from the signed moves of a game that issues proofs."""
 
@@ -125,3 +125,27 @@ def test_deck_requests_derive_every_proof_from_the_signed_moves(game, players, s
     for k, req in enumerate(reqs, start=1):
         assert derive(outs[:k]) == deck_op(req), f"operation {k}"
     assert derive(outs) == {"kind": "end"}
+
+
+def test_a_table_whose_own_claim_is_false_stops_naming_its_own_seat_not_a_traceback():
+    """A modified program that skipped its own check reaches its dealer with a false claim: the
+    dealer refuses to prove it (above). The table turns that into a stop naming this seat, as
+    it does for every other rule broken, instead of letting a RuleViolation escape the match."""
+    from p2pcards.table import Table, TableStopped
+    from protocol.channel import ChannelClosed
+
+    class Channel:
+        async def recv(self, topic):
+            raise ChannelClosed("closed")
+
+    class Dealer:
+        async def fulfil(self, view, req, arrange=None):
+            raise RuleViolation(0, "cannot prove its claim about slot 4: it holds 8, which the "
+                                   "claim does not allow")
+
+    table = Table("go-out-girl", 2, {}, 0, Channel(), Dealer(), None,  # type: ignore[arg-type]
+                  names=["alice", "bob"], say=lambda s: None, audit=False)
+    with pytest.raises(TableStopped) as e:
+        asyncio.run(table.run())
+    assert e.value.culprit == 0
+    assert e.value.reason.startswith("alice: cannot prove its claim about slot 4")
