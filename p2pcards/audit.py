@@ -60,6 +60,7 @@ from protocol.steps import PublicDeck, vec_digest
 from protocol.transcript import Transcript, TranscriptError, read_transcript
 
 from .engine import (
+    SECRECY,
     SPECTATOR,
     Action,
     ConfigError,
@@ -591,7 +592,7 @@ def _moves(entries: list[Any]) -> dict[tuple[int, int], Decision]:
 
 
 def deck_params(t: Transcript, info: GameInfo, n_cards: int,
-                deck_msgs: list[tuple[int, Any]]) -> tuple[DeckParams, bool, bool]:
+                deck_msgs: list[tuple[int, Any]]) -> tuple[DeckParams, bool, int]:
     """The deck's parameters of the record ``t``; whether it was made before the deck bound the
     players' keys; whether its games proved their claims about hidden cards. The roster's keys
     are in the description every seat's key share signs (SPEC.md 2.1): a seat re-keyed in the
@@ -603,11 +604,11 @@ def deck_params(t: Transcript, info: GameInfo, n_cards: int,
     params = DeckParams(table, deck_spec(info, keys), n_cards, t.seats)
     descs = {b.get("desc") for s, b in deck_msgs if isinstance(b, dict) and b.get("op") == 0
              and b.get("step") == "key"}
-    for roster, before_keys in ((keys, False), (None, True)):
-        older = DeckParams(table, deck_spec(info, roster, proofs=False), n_cards, t.seats)
+    for roster, before_keys, secrecy in ((keys, False, 1), (keys, False, 0), (None, True, 0)):
+        older = DeckParams(table, deck_spec(info, roster, secrecy), n_cards, t.seats)
         if descs == {older.digest.hex()}:
-            return older, before_keys, False
-    return params, False, True
+            return older, before_keys, secrecy
+    return params, False, SECRECY
 
 
 def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
@@ -626,7 +627,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     deck = [e for e in entries if e.topic == "deck" and e.to is None and e.body is not None]
     deck_msgs = [(e.sender, e.body) for e in deck]
     try:
-        params, before_keys, proofs = deck_params(t, info, n_cards, deck_msgs)
+        params, before_keys, secrecy = deck_params(t, info, n_cards, deck_msgs)
     except ValueError as exc:
         rep.add("game description", False, f"line 1 (the table record): {exc}")
         return
@@ -651,7 +652,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     # each message with its envelope (a second envelope for one step is a replay), in file
     # order, against the operations the game's signed moves make every engine issue
     ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(entries),
-                       proofs)
+                       secrecy)
     d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
                    owner=owner, seat=t.seat)
     v = d.verdict
@@ -712,7 +713,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
             verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
                              events, viewer=t.seat,
                              fill=_checked_filler(reorders, journal.orders, outs),
-                             steps=steps, partial=partial, proofs=proofs)
+                             steps=steps, partial=partial, secrecy=secrecy)
             if verdict.clean and not verdict.stopped and \
                     reorders.orders_used < len(journal.orders):
                 raise _JournalMismatch(
@@ -728,7 +729,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     if verdict is None:
         verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
                          events, viewer=SPECTATOR, steps=steps, partial=partial,
-                         proofs=proofs)
+                         secrecy=secrecy)
     rep.verdict = verdict
     who = "a spectator" if owner is None else f"{names[t.seat] or 'the owner'}'s view"
     if verdict.clean and verdict.stopped:

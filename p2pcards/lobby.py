@@ -34,7 +34,7 @@ from protocol.roster import keys_digest
 
 from . import __version__
 from .deck_dealer import DeckDealer
-from .engine import ConfigError, Event, GameState, Request, Shuffle
+from .engine import SECRECY, ConfigError, Event, GameState, Request, Shuffle
 from .games import game_class, new_game
 from .table import Table, TableResult, TableStopped
 
@@ -367,22 +367,23 @@ def clock_text(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}" if s >= 60 else f"{s} s"
 
 
-def deck_spec(info: GameInfo, roster: str | None, proofs: bool = True) -> str:
+def deck_spec(info: GameInfo, roster: str | None, secrecy: int = SECRECY) -> str:
     """The deck description every proof binds (protocol/SPEC.md "Parameters"): the game, its
     options, the player count, the deck protocol version and ``roster``, the digest of every
     seat's key (``protocol.roster.keys_digest``), as canonical JSON. With the keys in it, every
     seat's signed key share vouches for every other seat's key (a roster entry is signed by its
     own key only). ``roster=None``: the description of records made before it held the keys
-    (the audit still reads them). ``proofs``: the games prove their claims about hidden cards
-    (``GameState.proofs``); a program without them plays other deck operations, so the two must
-    not share a table, and the audit must know which a record is. ``False``: the description of
-    records made before (the audit still reads them)."""
+    (the audit still reads them). ``secrecy``: how the games keep hidden cards hidden
+    (``GameState.secrecy``, written as ``"claims"``): programs of different levels issue other
+    deck operations, so they must not share a table, and the audit must know which a record is.
+    A lower level: the description of records made by an earlier version (the audit still reads
+    them)."""
     spec: dict[str, Any] = {"game": info.game, "players": info.players, "options": info.options,
                             "protocol": DECK_VERSION}
     if roster is not None:
         spec["roster"] = roster
-    if proofs:
-        spec["claims"] = 1
+    if secrecy:
+        spec["claims"] = secrecy
     return json.dumps(spec, sort_keys=True, separators=(",", ":"))
 
 

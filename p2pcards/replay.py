@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import (
+    SECRECY,
     SPECTATOR,
     Decide,
     Decision,
@@ -59,7 +60,7 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
            viewer: int | None = None,
            fill: Callable[[int, GameState, Request, Event], Event] | None = None,
            steps: Sequence[int] | None = None, partial: bool = False,
-           proofs: bool = True) -> Verdict:
+           secrecy: int = SECRECY) -> Verdict:
     """Replay ``decisions`` and the full-information ``outcomes`` (in request order) from a new
     game. The outcome of a ``Shuffle(by=seat)`` may carry the arranged values; any malformed or
     missing entry is reported as a verdict, never raised. ``viewer``: replay on that seat's view
@@ -72,8 +73,8 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
     is its sender's, named out of turn wherever it lies in the record. ``partial``: the record
     stops before the game's end (a stopped table): running out of it is where the replay stops,
     naming nobody (``Verdict(True, stopped=True)``); every move before is checked as usual.
-    ``proofs=False``: a record made before claims were proven (``GameState.proofs``)."""
-    state: GameState = new_game(game, players, options, proofs=proofs)
+    ``secrecy``: that of the version that made the record (``GameState.secrecy``)."""
+    state: GameState = new_game(game, players, options, secrecy=secrecy)
     if viewer is not None:
         state = state.view(viewer)
     di = oi = 0
@@ -163,9 +164,9 @@ class DeckRequests:
     replay of the game names it): from there on, no operation is known."""
 
     def __init__(self, game: str, players: int, options: dict[str, Any],
-                 moves: dict[tuple[int, int], Decision], proofs: bool = True) -> None:
-        # proofs=False: a record made before claims were proven holds no prove operations
-        self.state = new_game(game, players, options, proofs=proofs).view(SPECTATOR)
+                 moves: dict[tuple[int, int], Decision], secrecy: int = SECRECY) -> None:
+        # secrecy: that of the version that made the record (which deck operations it issued)
+        self.state = new_game(game, players, options, secrecy=secrecy).view(SPECTATOR)
         self.players = players
         self.moves = moves
         self.step = 0

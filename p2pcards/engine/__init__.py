@@ -21,12 +21,12 @@ from .requests import (
     request_from_json,
     request_to_json,
 )
-from .state import SPECTATOR, GameState, join_names, mask_of, plural, project, seats_of
+from .state import SECRECY, SPECTATOR, GameState, join_names, mask_of, plural, project, seats_of
 
 __all__ = [
     "Action", "Agent", "ConfigError", "Decide", "Decision", "Event", "GameState", "LocalDealer",
     "Prove", "Proven",
-    "Random", "RandomValue", "SPECTATOR", "Request", "Reveal", "Revealed", "RuleViolation", "Shuffle", "Shuffled",
+    "Random", "RandomValue", "SECRECY", "SPECTATOR", "Request", "Reveal", "Revealed", "RuleViolation", "Shuffle", "Shuffled",
     "event_from_json", "event_to_json", "join_names", "mask_of", "play", "plural", "project", "request_from_json", "request_to_json",
     "seats_of",
 ]

@@ -75,6 +75,17 @@ def seats_of(mask: int, n_players: int) -> tuple[int, ...]:
     return tuple(s for s in range(n_players) if mask >> s & 1)
 
 
+#: The engine's secrecy levels, each the deck operations a version of the program issues (and
+#: the ``"claims"`` of the deck's game description, ``lobby.deck_spec``):
+#: 0 -- claims about hidden cards taken as made (records made before 3 Dec 2026);
+#: 1 -- claims proven when made (``prove``), each followed by a re-mix of its slots by the
+#:      claimant;
+#: 2 -- no ciphertext's plain decryption shares ever add up to a card some seat may not see: the
+#:      engine re-encrypts a slot before an opening or a claim that would publish the last one
+#:      missing (``_reencrypt_first``), and a claim needs no re-mix after it.
+SECRECY = 2
+
+
 class GameState:
     game: ClassVar[str] = ""  # registry short name, e.g. "go-out-girl"
     min_players: ClassVar[int] = 2
@@ -86,10 +97,10 @@ class GameState:
     #: of slots), "seat", "int", "str" or "bool"; a name ending in "?" may be left out. A kind not
     #: listed is left to ``validate``. ``None``: the game checks the shape of its actions itself.
     ACTION_ARGS: ClassVar[dict[str, dict[str, str]] | None] = None
-    #: Claims about hidden cards are proven when made (``prove``). ``False`` only to replay a
-    #: record made before they were (its deck holds no proofs; set on the instance, so clones,
-    #: views and JSON keep it): the claims are then taken as made, as that version did.
-    proofs: ClassVar[bool] = True
+    #: How the engine keeps hidden cards hidden, by the version of the records it makes
+    #: (``SECRECY``). Set lower on the instance only to replay a record an earlier version made
+    #: (clones, views and JSON keep it), so the replay issues the deck operations that version did.
+    secrecy: ClassVar[int] = SECRECY
 
     # ---- construction -------------------------------------------------------------------------
     def __init__(self, n_players: int, n_cards: int, config: dict[str, Any] | None = None) -> None:
@@ -100,6 +111,10 @@ class GameState:
         self.zone_of: list[str] = [""] * n_cards
         self.values: list[int | None] = list(range(n_cards))
         self.known: list[int] = [self.all_mask] * n_cards
+        # the seats whose plain decryption share of each slot's current ciphertext the deck has
+        # published (an opening to some seats publishes the others'; a claim every seat's but
+        # the claimant's); a re-encryption clears it (see ``_reencrypt_first``)
+        self.exposed: list[int] = [0] * n_cards
         self.req: dict[str, Any] | None = None  # the pending request, as JSON
         self.then: list[Any] | None = None  # continuation: [name, kwargs]
         self.drawing: dict[str, Any] | None = None  # a draw in progress (see ``draw``)
@@ -368,22 +383,59 @@ class GameState:
         public = {self.values[s] for s, k in enumerate(self.known)
                   if k == self.all_mask and s not in inside}
         ok = set(vals) | public
-        if not slots or not self.proofs or (vals and all(c in ok for c in range(self.n_cards))):
+        if not slots or self.secrecy < 1 or (vals and all(c in ok for c in range(self.n_cards))):
             getattr(self, "_after_" + then)(**kw)
             return
         if not vals:
             raise RuleViolation(by, f"{claim}: no card could make that true")
-        self.request(Prove(tuple(slots), by, tuple(vals)), "proven_remix",
-                     slots=list(slots), by=by, then_=then, kw=kw)
+        if self._reencrypt_first(slots, self.all_mask & ~(1 << by), 1 << by,
+                                 ["prove", [list(slots), by, vals, claim, then], kw]):
+            return
+        if self.secrecy >= 2:
+            self.request(Prove(tuple(slots), by, tuple(vals)), then, **kw)
+        else:
+            self.request(Prove(tuple(slots), by, tuple(vals)), "proven_remix",
+                         slots=list(slots), by=by, then_=then, kw=kw)
         assert self.req is not None
         self.req["claim"] = claim
 
     def _after_proven_remix(self, slots: list[int], by: int, then_: str, kw: dict[str, Any]) -> None:
-        """After a proof the claimant mixes the claimed slots (a private reorder, which
-        re-encrypts them): the proof published every other seat's decryption share of their
-        ciphertexts, so a later opening of the same ciphertexts to seats without the claimant
-        would add the missing shares and show the card to everyone (protocol/SPEC.md 5.7)."""
+        """Secrecy 1 only (records made before ``_reencrypt_first``): after a proof the claimant
+        mixed the claimed slots (a private reorder, which re-encrypts them)."""
         self.request(Shuffle(tuple(slots), by, mix=True), then_, **kw)
+
+    def _reencrypt_first(self, slots: Sequence[int], publish: int, learn: int, op: list[Any]) -> bool:
+        """Before an opening or a claim that publishes the plain shares of the seats in
+        ``publish`` (and shows the cards to the seats in ``learn``): if that would complete the
+        shares of a slot's current ciphertext -- every seat's published, by this operation and
+        the ones before since its last re-encryption -- while some seat may still not see its
+        card, anyone could decode the card from the public record (protocol/SPEC.md 5.7, "shares
+        add up"). So the slot is re-encrypted first: one seat that knows its card mixes it alone
+        (``Shuffle((slot,), by=that seat, mix=True)``: a private re-encryption that moves
+        nothing, and the seats that knew the card still do), or, when no seat knows it, every
+        seat shuffles it in turn. Then ``op`` (``[method, args, kw]``) runs again, and checks the
+        next slot. Returns whether a re-encryption was requested. Secrecy 2 and later."""
+        if self.secrecy < 2:
+            return False
+        exposed = self._exposure()
+        for s in slots:
+            if exposed[s] | publish == self.all_mask and self.known[s] | learn != self.all_mask:
+                knowers = seats_of(self.known[s], self.n_players)
+                by = knowers[0] if knowers else None
+                self.request(Shuffle((s,), by, mix=by is not None), "reencrypted", op=op)
+                return True
+        return False
+
+    def _after_reencrypted(self, op: list[Any]) -> None:
+        method, args, kw = op
+        getattr(self, method)(*args, **kw)
+
+    def _exposure(self) -> list[int]:
+        """``exposed``, made on first use for a state read from before it existed."""
+        exposed = self.__dict__.get("exposed")
+        if exposed is None:
+            exposed = self.exposed = [0] * self.n_cards
+        return exposed
 
     def reveal(self, slots: Sequence[int], to: Iterable[int] | None, then: str, /, **kw: Any) -> None:
         """Open ``slots`` to the seats ``to`` (``None``: everyone). When every seat in ``to``
@@ -397,6 +449,9 @@ class GameState:
             # the cards become public anyway: open them to everyone, which tells no seat anything
             # new and lets public copies (spectators, logs) learn them too
             seats = tuple(range(self.n_players))
+        elif self._reencrypt_first(slots, self.all_mask & ~m, m,
+                                   ["reveal", [list(slots), list(seats), then], kw]):
+            return
         self.request(Reveal(tuple(slots), seats), then, **kw)
 
     def draw(self, p: int, n: int, then: str, /, **kw: Any) -> None:
@@ -538,8 +593,11 @@ class GameState:
                 if old is not None and old != v:
                     raise RuleViolation(None, f"slot {s} revealed as {v}, known to hold {old}")
                 self.values[s] = v
+        exposed = self._exposure()
         for s in slots:
             self.known[s] |= m
+            if m != self.all_mask:
+                exposed[s] |= self.all_mask & ~m  # the others' shares were published
 
     def _on_shuffled(self, ev: Shuffled, r: dict[str, Any]) -> None:
         slots = list(ev.slots)
@@ -547,6 +605,26 @@ class GameState:
             raise RuleViolation(None, "shuffled slots differ from the request")
         by = r["by"]
         by_knows = by is not None and all(self.known[s] >> by & 1 for s in slots)
+        exposed = self._exposure()
+        if by is not None and not by_knows:
+            # a seat reordering cards it does not know can still follow each ciphertext back,
+            # and carry the shares published before onto it: count them as still published
+            carried = 0
+            for s in slots:
+                carried |= exposed[s]
+            for s in slots:
+                exposed[s] = carried
+        else:
+            for s in slots:
+                exposed[s] = 0  # re-encrypted: the shares published before fit no ciphertext now
+        if by_knows and len(slots) == 1 and self.secrecy >= 2:
+            # one slot re-encrypted by a seat that knows it (``_reencrypt_first``): nothing
+            # moved, so whoever knew the card still does
+            if self.viewer in (None, by):
+                v = ev.values
+                if v is None or list(v) != [self.values[slots[0]]]:
+                    raise RuleViolation(by, "a re-encryption changed the card in its slot")
+            return
         sees = self.viewer is None or (by_knows and self.viewer == by)
         if sees:
             vals = ev.values
@@ -570,7 +648,9 @@ class GameState:
         if list(ev.slots) != r["slots"]:
             raise RuleViolation(None, "proven slots differ from the request")
         allowed = set(r["allowed"])
+        exposed = self._exposure()
         for s in r["slots"]:
+            exposed[s] |= self.all_mask & ~(1 << r["by"])  # every share but the claimant's
             v = self.values[s]
             if v is not None and v not in allowed:
                 claim = r.get("claim") or f"a claim about slot {s}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..engine import ConfigError, GameState
+from ..engine import SECRECY, ConfigError, GameState
 
 GAMES: dict[str, str] = {
     "go-out-girl": "p2pcards.games.go_out_girl",
@@ -28,12 +28,12 @@ def game_class(name: str) -> type[GameState]:
 
 
 def new_game(name: str, players: int, options: dict[str, Any] | None = None, *,
-             proofs: bool = True) -> GameState:
-    """A new game. ``proofs=False``: to replay a record made before claims about hidden cards
-    were proven (``GameState.proofs``; clones, views and JSON keep it)."""
+             secrecy: int = SECRECY) -> GameState:
+    """A new game. ``secrecy`` below ``SECRECY``: to replay a record an earlier version made
+    (``GameState.secrecy``; clones, views and JSON keep it)."""
     state = game_class(name).new(players, options or {})
-    if not proofs:
-        state.proofs = False  # type: ignore[misc]
+    if secrecy != SECRECY:
+        state.secrecy = secrecy  # type: ignore[misc]
     return state
 
 

@@ -22,6 +22,7 @@ from protocol.envelope import is_int
 from protocol.transcript import MAX_TIME
 
 from ..engine import (
+    SECRECY,
     SPECTATOR,
     ConfigError,
     Decision,
@@ -36,7 +37,11 @@ from .text import no_file
 
 FORMAT = "p2pcards-local-game"
 SUFFIX = ".game"
-VERSION = 2  # of a local save: 2 since its claims about hidden cards are proven (Prove/Proven events); 1 before
+VERSION = 3  # of a local save
+#: the engine's secrecy (``GameState.secrecy``) of each version of a local save: 1 before claims
+#: about hidden cards were proven, 2 with their Prove/Proven events, 3 with the re-encryptions
+#: that keep shares from adding up
+SECRECY_OF = {1: 0, 2: 1, 3: SECRECY}
 
 
 def tables_dir(home: str | None = None) -> Path:
@@ -130,9 +135,9 @@ class SavedGame:
     #: whose view ``events`` are (a networked game reveals nothing hidden, so its record holds
     #: one view: the owner's, with its seat journal, or a spectator's); ``None``: full information
     viewer: int | None = None
-    #: its claims about hidden cards were proven (``GameState.proofs``): every record but those
-    #: made before (a local save of version 1, a transcript whose deck bound no claims)
-    proofs: bool = True
+    #: the engine's secrecy of the version that made it (``GameState.secrecy``; lower for a local
+    #: save of an earlier version, or a transcript whose deck's description says so)
+    secrecy: int = SECRECY
 
     @property
     def finished(self) -> bool:
@@ -163,8 +168,8 @@ def _header(p: Path, head: dict[str, Any]) -> SavedGame:
     version, game, players = field_("version"), field_("game"), field_("players")
     options, names, seat, created = head.get("options") or {}, field_("names"), \
         head.get("seat"), field_("created")
-    if version not in (1, VERSION) or not is_int(version):
-        raise ValueError(f"version is {_json(version)}, not 1 or {VERSION}: written by another "
+    if not is_int(version) or version not in SECRECY_OF:
+        raise ValueError(f"version is {_json(version)}, not 1 to {VERSION}: written by another "
                          "p2pcards")
     if not isinstance(game, str) or not game:
         raise ValueError(f"game is {_json(game)}, not a game's name")
@@ -186,7 +191,7 @@ def _header(p: Path, head: dict[str, Any]) -> SavedGame:
             and 0 <= created <= MAX_TIME):  # NaN fails both comparisons
         raise ValueError(f"created is {_json(created)}, not a time")
     return SavedGame(p, game, players, dict(options), list(names), seat, float(created),
-                     proofs=version >= 2)
+                     secrecy=SECRECY_OF[version])
 
 
 def read(path: str | Path) -> SavedGame:
@@ -245,7 +250,7 @@ def frames(g: SavedGame, seat: int | None) -> list[Frame]:
         raise ConfigError(f"{g.path}: this record replays only {_as(g.viewer, g.names)} "
                           "(or as a spectator): the other hands were never revealed")
     try:
-        state = new_game(g.game, g.players, {**g.options, "names": g.names}, proofs=g.proofs)
+        state = new_game(g.game, g.players, {**g.options, "names": g.names}, secrecy=g.secrecy)
     except ConfigError as exc:
         raise ConfigError(f"{g.path}: {exc}") from None
     if g.viewer is not None:
@@ -376,7 +381,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     try:
         info = GameInfo.from_json(t.game_info)
         n_cards = new_game(info.game, info.players, info.options).n_cards
-        params, _, proofs = deck_params(t, info, n_cards, deck_msgs)
+        params, _, secrecy = deck_params(t, info, n_cards, deck_msgs)
     except (ConfigError, ValueError) as exc:
         raise ConfigError(f"{path}: line 1 (the table record): {exc}") from None
     names = [f"Seat {i + 1}" for i in range(t.seats)]
@@ -403,7 +408,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     # as p2pcards audit checks it: each message with its envelope, against the operations the
     # game's signed moves make every engine issue
     ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(t.entries),
-                       proofs)
+                       secrecy)
     d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
                    owner=owner, seat=t.seat)
     if not d.verdict.clean:
@@ -427,7 +432,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
         fill = _checked_filler(_Reorders(params, deck_msgs, d.outcomes, t.seat, journal.seed),
                                journal.orders, outs)
     state = new_game(info.game, info.players, {**info.options, "names": names},
-                     proofs=proofs).view(viewer)
+                     secrecy=secrecy).view(viewer)
     events: list[Event] = []
     di = oi = 0
     while (req := state.pending()) is not None:
@@ -451,4 +456,4 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
             raise ConfigError(f"{path}: the game does not replay ({exc}); see p2pcards audit") from None
         events.append(ev)
     return SavedGame(Path(path), info.game, info.players, info.options, names, t.seat,
-                     t.created, events, state.result_text(), viewer, proofs)
+                     t.created, events, state.result_text(), viewer, secrecy)

@@ -70,9 +70,12 @@ class ClaimToy(GameState):
         return {"said": self.said} if self.said else None
 
 
-def _deal(card: int) -> tuple[ClaimToy, dict[int, GameState]]:
-    """The toy with ``card`` dealt to seat 0 and the claim pending; every seat's copy too."""
+def _deal(card: int, secrecy: int | None = None) -> tuple[ClaimToy, dict[int, GameState]]:
+    """The toy with ``card`` dealt to seat 0 and the claim pending; every seat's copy too (of
+    an engine of ``secrecy``, or today's)."""
     g = ClaimToy()
+    if secrecy is not None:
+        g.secrecy = secrecy
     order = [s for s in range(N) if s != card] + [card]  # card ends on top of the deck
     copies = {p: g.view(p) for p in (0, 1, SPECTATOR)}
     req = g.pending()
@@ -115,11 +118,23 @@ def test_an_honest_claim_is_proven_and_the_game_goes_on():
     assert ev == Proven(req.slots)
     for c in [g, *copies.values()]:
         c.apply(ev)
-        # the claimant re-mixes the claimed slots (re-encrypting them: the proof published
-        # every other seat's share of their ciphertexts, SPEC 5.7), then the game goes on
+        assert c.pending() is None and c.outcome() == {"said": True}
+        # every seat's share but the claimant's is now public (SPEC 5.7): a later opening of
+        # the slot to seats without the claimant re-encrypts it first (test_reencrypt.py)
+        assert c.exposed[req.slots[0]] == c.all_mask & ~1
+
+
+def test_an_engine_of_secrecy_1_re_mixes_after_every_claim():
+    """As records made before the re-encryptions replay: the claimant re-mixed the claimed slots
+    after every proof."""
+    g2, copies2 = _deal(2, secrecy=1)
+    req = g2.pending()
+    ev = LocalDealer(0).fulfil(g2, req)
+    for c in [g2, *copies2.values()]:
+        c.apply(ev)
         assert c.pending() == Shuffle(req.slots, 0, mix=True)
-    g.apply(LocalDealer(0).fulfil(g, g.pending()))
-    assert g.outcome() == {"said": True}
+    g2.apply(LocalDealer(0).fulfil(g2, g2.pending()))
+    assert g2.outcome() == {"said": True}
 
 
 def test_a_false_claim_names_the_claimant_in_every_copy_that_knows_the_card():
@@ -139,7 +154,7 @@ def test_a_false_claim_names_the_claimant_in_every_copy_that_knows_the_card():
         c = copies[p]
         assert c.values[req.slots[0]] is None
         c.apply(ev)
-        assert c.pending() == Shuffle(req.slots, 0, mix=True)  # then the game goes on
+        assert c.pending() is None and c.outcome() == {"said": True}  # the game goes on
 
 
 def test_proven_answers_only_a_pending_prove():

@@ -105,6 +105,8 @@ def check_mixed(state, mixes: list[Shuffle]) -> None:
     another seat knows."""
     while mixes:
         req = mixes.pop()
+        if len(req.slots) == 1:
+            continue  # a re-encryption (GameState._reencrypt_first): nothing moved, nobody forgets
         for s in req.slots:
             assert state.known[s] == 1 << req.by, f"slot {s} of seat {req.by}'s mixed hand is " \
                                                   f"known to seats {state.known[s]:b}"

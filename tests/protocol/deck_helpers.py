@@ -107,9 +107,12 @@ def adversary(tamper: Callable[..., list[tuple[int | None, dict[str, Any]]]]) ->
 def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
                    ) -> dict[str, list[tuple[int, int, int | None]]]:
     """What a passive listener holding every public deck message can decode: it follows every
-    slot's ciphertext through the shuffles and, for every opening, combines every plain share
-    published. Returns ``(op, slot, card or None)`` for the openings to everyone (``"public"``)
-    and to some seats only (``"private"``)."""
+    slot's ciphertext through the shuffles and pools every plain decryption share published of
+    each ciphertext, across operations (an opening to some seats publishes the others' shares,
+    a claim every share but the claimant's: SPEC 5.7, "shares add up"). Returns ``(op, slot,
+    card or None)`` for the openings to everyone (``"public"``), and for every opening to some
+    seats only and every claim (``"private"``): the card the listener decodes from all the
+    shares of that ciphertext published by then, or None while one is missing."""
     from protocol import elgamal as eg
     from protocol.group import add, card_table
     from protocol.proofs import ct_from_json, point_from_hex
@@ -120,10 +123,12 @@ def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
         if isinstance(b, dict) and b.get("step") != "abort":
             byop.setdefault(b["op"], {})[(b["step"], s)] = b
     cts: list[Any] = []
+    pool: dict[tuple[int, str], dict[int, Any]] = {}  # (slot, its ciphertext) -> seat -> share
     out: dict[str, list[tuple[int, int, int | None]]] = {"public": [], "private": []}
     for op in sorted(byop):
         msgs = byop[op]
-        kind = next(iter(msgs.values()))["kind"]
+        first = next(iter(msgs.values()))
+        kind = first["kind"]
         if kind == "key":
             ys = [point_from_hex(msgs[("key", j)]["y"]) for j in range(params.seats)]
             y = ys[0]
@@ -133,16 +138,18 @@ def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
             cts = [eg.public_encrypt(pt, y) for pt in points]
         elif kind == "shuffle":
             last = max(j for (st, j) in msgs if st == "shuffle") if msgs else None
-            body = msgs[("shuffle", last)] if last is not None and \
-                next(iter(msgs.values()))["by"] is None else next(iter(msgs.values()))
+            body = msgs[("shuffle", last)] if last is not None and first["by"] is None else first
             for s, ct in zip(body["slots"], body["cts"], strict=True):
                 cts[s] = ct_from_json(ct)
-        elif kind == "open":
-            first = next(iter(msgs.values()))
-            public = len(first["to"]) == params.seats
+        elif kind in ("open", "prove"):
+            public = kind == "open" and len(first["to"]) == params.seats
             for i, s in enumerate(first["slots"]):
-                shares = [point_from_hex(m["shares"][i]) for m in msgs.values() if m["shares"]]
-                c = index.get(eg.decode(cts[s], shares))  # type: ignore[arg-type]
+                shared = pool.setdefault((s, repr(cts[s])), {})
+                for (step, j), m in msgs.items():
+                    if step == "shares" and m.get("shares"):
+                        shared[j] = point_from_hex(m["shares"][i])
+                c = index.get(eg.decode(cts[s], list(shared.values()))) \
+                    if len(shared) == params.seats else None  # type: ignore[arg-type]
                 out["public" if public else "private"].append((op, s, c))
     return out
 

@@ -13,7 +13,7 @@ import pytest
 
 from p2pcards.audit import _events
 from p2pcards.deck_dealer import DeckDealer
-from p2pcards.engine import Decide, Decision, LocalDealer, Prove, Proven, RuleViolation, Shuffle
+from p2pcards.engine import Decide, Decision, LocalDealer, Prove, Proven, RuleViolation
 from p2pcards.games import new_game
 from p2pcards.replay import DeckRequests, deck_op
 from tests.engine.test_prove import _deal
@@ -50,8 +50,8 @@ def test_each_seat_fulfils_a_prove_with_the_deck_and_gets_proven_without_values(
         assert ev == Proven(req.slots)
         assert deck.calls == [(list(req.slots), 0, list(req.allowed))]
         assert dealer.log == [(req, ev)]
-        copies[seat].apply(ev)  # the claimant re-mixes the claimed slots next (SPEC 5.7)
-        assert copies[seat].pending() == Shuffle(req.slots, 0, mix=True)
+        copies[seat].apply(ev)
+        assert copies[seat].pending() is None  # the toy is over once its claim is proven
 
 
 def test_the_claimant_with_a_false_claim_is_named_before_it_asks_the_deck():

@@ -113,37 +113,43 @@ def test_a_record_made_before_the_keys_were_bound_still_audits_and_says_so(tmp_p
     assert_it_replays(g)
 
 
-def made_by_an_earlier_version(tmp_path: Path, monkeypatch: Any, keys: bool) -> tm.Game:
-    """A game played as programs before claims were proven played it (no ``prove`` operation,
-    a description without ``claims``), and before the deck bound the keys unless ``keys``."""
+def made_by_an_earlier_version(tmp_path: Path, monkeypatch: Any, keys: bool,
+                               secrecy: int = 0) -> tm.Game:
+    """A game played as programs of the engine's ``secrecy`` played it: 0, before claims were
+    proven (no ``prove`` operation, a description without ``claims``); 1, with claims proven and
+    each followed by a re-mix, but no re-encryption before shares add up (``"claims": 1``). And
+    before the deck bound the keys unless ``keys``."""
     import functools
 
     import p2pcards.lobby as lobby
     from p2pcards.engine.state import GameState
 
     with monkeypatch.context() as m:
-        m.setattr(GameState, "proofs", False)
-        m.setattr(lobby, "deck_spec", functools.partial(lobby.deck_spec, proofs=False))
+        m.setattr(GameState, "secrecy", secrecy)
+        m.setattr(lobby, "deck_spec", functools.partial(lobby.deck_spec, secrecy=secrecy))
         if not keys:
             m.setattr(lobby, "keys_digest", lambda _roster: None)
         return tm.make_game(tmp_path)
 
 
-def assert_it_replays(g: tm.Game) -> None:
+def assert_it_replays(g: tm.Game, secrecy: int = 0) -> None:
     from p2pcards.ui import saved
     s = saved.load_any(g.path)
-    assert s.finished and s.viewer == 0 and not s.proofs, s
+    assert s.finished and s.viewer == 0 and s.secrecy == secrecy, s
     assert saved.frames(s, 0)[-1].log[-1] == f"Result: {s.result_text}"
 
 
-def test_a_record_made_before_claims_were_proven_still_audits_and_replays(tmp_path, monkeypatch):
-    """Its deck holds no proofs where this version's engine asks for one (a Go Out Girl pass with
-    a face-down character): the audit derived a ``prove`` operation there and named the honest
-    player whose message was of the old kind ("alice (seat 1) at fault ... message describes
-    another operation"), and the replay refused the record. Such a record is read as its own
-    version played it."""
-    g = made_by_an_earlier_version(tmp_path, monkeypatch, keys=True)
+@pytest.mark.parametrize("secrecy", [0, 1])
+def test_a_record_made_by_an_earlier_engine_still_audits_and_replays(tmp_path, monkeypatch,
+                                                                     secrecy):
+    """Secrecy 0: its deck holds no proofs where this version's engine asks for one (a Go Out
+    Girl pass with a face-down character): the audit derived a ``prove`` operation there and
+    named the honest player whose message was of the old kind ("alice (seat 1) at fault ...
+    message describes another operation"), and the replay refused the record. Secrecy 1: its
+    deck holds a re-mix after each proof, which this version no longer makes. Such a record is
+    read as its own version played it."""
+    g = made_by_an_earlier_version(tmp_path, monkeypatch, keys=True, secrecy=secrecy)
     code, out, js = audit(g.path)
     assert code == 0 and "Verdict: clean" in out and js["culprit"] is None, out
-    assert_it_replays(g)
+    assert_it_replays(g, secrecy)
 

@@ -173,24 +173,29 @@ def test_a_finished_networked_transcript_replays_as_its_owner_or_a_spectator(tmp
         saved.load_any(forged, 0)
 
 
-def test_a_local_game_saved_before_claims_were_proven_still_replays(home, monkeypatch):
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_local_game_saved_by_an_earlier_version_still_replays(home, monkeypatch, version):
     """A save of version 1 holds no ``Proven`` events where this version's engine asks for a
-    proof (a pass with a face-down character): it replays as its own version played it, and a
-    save of today (version 2) with its proofs."""
+    proof (a pass with a face-down character), and one of version 2 a re-mix after each proof
+    that this version no longer makes: each replays as its own version played it, and a save of
+    today (version 3) with its proofs."""
     from p2pcards.engine import Proven
     from p2pcards.engine.state import GameState
 
+    secrecy = saved.SECRECY_OF[version]
     with monkeypatch.context() as m:  # (not undo(): the home fixture's own patch stays)
-        m.setattr(GameState, "proofs", False)
-        m.setattr(saved, "VERSION", 1)
+        m.setattr(GameState, "secrecy", secrecy)
+        m.setattr(saved, "VERSION", version)
         old = play_local("go-out-girl", 3, 2, 3, {}, inp=lambda p: "1", out=io.StringIO(),
                          save=True)
     (path,) = saved.find_local_games()
     g = saved.read(path)
-    assert not g.proofs and not any(isinstance(e, Proven) for e in g.events)
+    assert g.secrecy == secrecy
+    assert any(isinstance(e, Proven) for e in g.events) == (secrecy >= 1)
     assert saved.frames(g, 0)[-1].view.outcome() == old.outcome()
     new = play_local("go-out-girl", 3, 2, 3, {}, inp=lambda p: "1", out=io.StringIO(), save=True)
     (path2,) = [p for p in saved.find_local_games() if str(p) != str(path)]
     g2 = saved.read(path2)
-    assert g2.proofs and any(isinstance(e, Proven) for e in g2.events), "seed 3 proves a pass"
+    assert g2.secrecy == saved.SECRECY_OF[saved.VERSION] == GameState.secrecy
+    assert any(isinstance(e, Proven) for e in g2.events), "seed 3 proves a pass"
     assert saved.frames(g2, 0)[-1].view.outcome() == new.outcome()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pcards.engine import SPECTATOR, Action, Decision, Prove, Proven, RuleViolation, Shuffle
+from p2pcards.engine import SPECTATOR, Action, Decision, Prove, Proven, RuleViolation
 from p2pcards.games.girl_and_robot.game import DEMON, FACE_DOWN_WEAPONS
 
 from .gar_rig import Table, rig
@@ -109,9 +109,9 @@ def test_an_honest_face_down_weapon_is_proven():
     t.act(0, "hide", slot=king)
     proofs = [r for r in t.requests if isinstance(r, Prove)]
     assert proofs[-1] == Prove((king,), 0, proofs[-1].allowed)
-    # then the claimant re-mixes the claimed slot (SPEC 5.7: the proof published the others'
-    # shares of its ciphertext)
-    assert t.requests[t.requests.index(proofs[-1]) + 1] == Shuffle((king,), 0, mix=True)
+    # the proof published every share of its ciphertext but the holder's (SPEC 5.7): the slot
+    # is re-encrypted before any later opening to seats without the holder (test_reencrypt.py)
+    assert g.exposed[king] == g.all_mask & ~1
     assert g.zone_of[king] == "weapons0" and not t.knows(1, king) and g.phase == "turn"
 
 
@@ -152,3 +152,24 @@ def test_lure_saying_no_demon_beside_a_face_up_demon_is_refused_by_every_copy():
         with pytest.raises(RuleViolation) as e:
             t.views[q].clone().apply(Decision(0, Action("nodemon")))
         assert e.value.player == 0
+
+
+def test_a_weapon_shown_to_the_ally_and_then_placed_face_down_stays_hidden_from_the_queen():
+    """"Allies ... can talk and show their cards to each other during the game." "King's Sword:
+    Once played, place this Weapon face down." Showing the card to the Robot publishes the
+    Girl's and the Queen's decryption shares of its ciphertext; the face-down claim publishes
+    every share but the Girl's: together, every share, and the Queen (or anyone holding the
+    record) read the card (red team 8). The Girl now re-encrypts the slot between the two,
+    and the Robot, who was shown the card, still knows it."""
+    from p2pcards.engine import Shuffle
+
+    g = rig(["girl", "robot", "queen"], hands={0: ["kings_sword"]}, weapons={0: []},
+            draw=["*", "*"])
+    t = Table(g)
+    king = t.slot("kings_sword", "hand0")
+    t.act(0, "show", slots=[king])
+    assert t.knows(1, king) and not t.knows(2, king)
+    t.act(0, "hide", slot=king)
+    proof = next(i for i, r in enumerate(t.requests) if isinstance(r, Prove))
+    assert t.requests[proof - 1] == Shuffle((king,), 0, mix=True)
+    assert g.zone_of[king] == "weapons0" and t.knows(1, king) and not t.knows(2, king)

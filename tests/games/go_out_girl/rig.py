@@ -67,7 +67,7 @@ def setup(players: int = 3, hands: dict[int, str] | None = None,
     for n in reversed(parse_cards(deck_top)):
         sl = take(s, n)
         s.place(sl, "deck")
-        s.known[sl] = 0
+        s.known[sl] = s.exposed[sl] = 0  # as in a freshly shuffled deck
     return s, LocalDealer(seed)
 
 
