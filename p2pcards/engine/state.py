@@ -377,7 +377,9 @@ class GameState:
         cards raises when the claim is false (see ``_on_proven``). With no slots the claim is
         empty, and when every card it does not allow lies face up elsewhere (known to every
         seat) it is plain to all: either way no proof is needed and the game goes on at once.
-        With no allowed value it is false for everyone to see, and ``by`` is named at once."""
+        With no allowed value it is false for everyone to see, and ``by`` is named at once; so is
+        a claim about a card every seat sees that is not allowed (secrecy 2: such a card is
+        checked by every copy and left out of the proof)."""
         vals = sorted(set(allowed))
         inside = set(slots)
         public = {self.values[s] for s, k in enumerate(self.known)
@@ -388,6 +390,17 @@ class GameState:
             return
         if not vals:
             raise RuleViolation(by, f"{claim}: no card could make that true")
+        if self.secrecy >= 2:
+            # a card every seat sees needs no proof: every copy checks it here (secrecy 1
+            # proved it too, publishing nothing new)
+            for s in slots:
+                if self.known[s] == self.all_mask and self.values[s] not in vals:
+                    raise RuleViolation(by, f"{claim}, but it holds "
+                                            f"{self.card_name(self.values[s])}")
+            slots = [s for s in slots if self.known[s] != self.all_mask]
+            if not slots:
+                getattr(self, "_after_" + then)(**kw)
+                return
         if self._reencrypt_first(slots, self.all_mask & ~(1 << by), 1 << by,
                                  ["prove", [list(slots), by, vals, claim, then], kw]):
             return

@@ -195,3 +195,34 @@ def test_a_claim_plain_from_the_public_cards_needs_no_proof():
     h.decide(0)
     h.apply(Decision(0, Action("low")))
     assert isinstance(h.pending(), Prove)
+
+
+class FaceUpToy(ClaimToy):
+    """The toy with the dealt card shown to everyone before seat 0 says it is low."""
+
+    game = "claim-toy-face-up"
+
+    def _after_dealt(self) -> None:
+        self.place(self.zones["deck"][-1], "hand0")
+        self.reveal(self.zones["hand0"], None, "seen")
+
+
+@pytest.mark.parametrize("card", [2, 8])
+def test_a_claim_about_a_card_every_seat_sees_is_checked_by_every_copy_without_a_proof(card):
+    """A proof about a card every seat sees publishes nothing new and proves nothing a copy
+    cannot check itself (the red team's listener counted such claims as reads): every copy
+    checks it at once, a true one goes on with no ``Prove``, a false one names seat 0."""
+    g = FaceUpToy()
+    dealer = LocalDealer(0)
+    order = [s for s in range(N) if s != card] + [card]
+    g.apply(Shuffled(tuple(range(N)), tuple(order)))
+    g.apply(dealer.fulfil(g, g.pending()))
+    copies = [g, g.view(1), g.view(SPECTATOR)]
+    for c in copies:
+        if card in LOW:
+            c.apply(Decision(0, Action("low")))
+            assert c.pending() is None and c.outcome() == {"said": True}
+        else:
+            with pytest.raises(RuleViolation) as e:
+                c.apply(Decision(0, Action("low")))
+            assert e.value.player == 0 and "but it holds 8" in e.value.reason

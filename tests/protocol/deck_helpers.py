@@ -112,7 +112,8 @@ def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
     a claim every share but the claimant's: SPEC 5.7, "shares add up"). Returns ``(op, slot,
     card or None)`` for the openings to everyone (``"public"``), and for every opening to some
     seats only and every claim (``"private"``): the card the listener decodes from all the
-    shares of that ciphertext published by then, or None while one is missing."""
+    shares of that ciphertext published by then, or None while one is missing. An operation on
+    a ciphertext already opened to everyone counts as public."""
     from protocol import elgamal as eg
     from protocol.group import add, card_table
     from protocol.proofs import ct_from_json, point_from_hex
@@ -124,6 +125,7 @@ def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
             byop.setdefault(b["op"], {})[(b["step"], s)] = b
     cts: list[Any] = []
     pool: dict[tuple[int, str], dict[int, Any]] = {}  # (slot, its ciphertext) -> seat -> share
+    opened: set[tuple[int, str]] = set()  # (slot, its ciphertext) opened to everyone
     out: dict[str, list[tuple[int, int, int | None]]] = {"public": [], "private": []}
     for op in sorted(byop):
         msgs = byop[op]
@@ -142,8 +144,11 @@ def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
             for s, ct in zip(body["slots"], body["cts"], strict=True):
                 cts[s] = ct_from_json(ct)
         elif kind in ("open", "prove"):
-            public = kind == "open" and len(first["to"]) == params.seats
+            to_all = kind == "open" and len(first["to"]) == params.seats
             for i, s in enumerate(first["slots"]):
+                public = to_all or (s, repr(cts[s])) in opened
+                if to_all:
+                    opened.add((s, repr(cts[s])))
                 shared = pool.setdefault((s, repr(cts[s])), {})
                 for (step, j), m in msgs.items():
                     if step == "shares" and m.get("shares"):
