@@ -56,6 +56,7 @@ from protocol.kdf import PeerSecrets
 from protocol.params import DeckParams
 from protocol.proof_common import ct_from_json, ct_to_json
 from protocol.roster import keys_digest
+from protocol.seating import Seating
 from protocol.steps import PublicDeck, vec_digest
 from protocol.transcript import Transcript, TranscriptError, read_transcript
 
@@ -75,7 +76,7 @@ from .engine import (
     Shuffled,
 )
 from .games import new_game
-from .lobby import PUBLIC_TOPICS, GameInfo, deck_spec
+from .lobby import PUBLIC_TOPICS, GameInfo, deck_spec, describe_game
 from .replay import DeckRequests, Verdict, replay
 from .ui.text import outcome_words, printable
 
@@ -611,6 +612,18 @@ def deck_params(t: Transcript, info: GameInfo, n_cards: int,
     return params, False, SECRECY
 
 
+def _seating(t: Transcript) -> Seating | None:
+    """The table and its host's key as the record gives them, to weigh the host-signed games
+    the key shares show when their descriptions differ (SPEC.md 5.2). The host's key is the
+    file's, but every envelope of the host's was verified with it, and its signature over a
+    game is checked against it: a key changed in the file makes its games unsigned."""
+    for m in t.roster:
+        if isinstance(m, dict) and m.get("seat") == 0:
+            with contextlib.suppress(TypeError, ValueError):
+                return Seating(t.table, bytes.fromhex(m.get("key")), describe_game)
+    return None
+
+
 def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     """The deck audit and the replay of the game, on the signed record."""
     names = rep.names
@@ -654,7 +667,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(entries),
                        secrecy)
     d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
-                   owner=owner, seat=t.seat)
+                   owner=owner, seat=t.seat, seating=_seating(t))
     v = d.verdict
     if v.older:  # a record of an older deck version: not checked, nobody blamed
         rep.add("deck audit", False, v.reason)

@@ -31,6 +31,7 @@ from protocol.mesh import Mesh, Timings
 from protocol.params import TOPIC as DECK_TOPIC
 from protocol.params import VERSION as DECK_VERSION
 from protocol.roster import keys_digest
+from protocol.seating import Seating, evidence
 
 from . import __version__
 from .deck_dealer import DeckDealer
@@ -387,6 +388,21 @@ def deck_spec(info: GameInfo, roster: str | None, secrecy: int = SECRECY) -> str
     return json.dumps(spec, sort_keys=True, separators=(",", ":"))
 
 
+def describe_game(game_info: Any, keys: str) -> str:
+    """The deck description ``D`` of a game_info and keys digest (``ValueError``: no game)."""
+    return deck_spec(GameInfo.from_json(game_info), keys)
+
+
+def seating(mesh: Mesh) -> Seating:
+    """The game the host signed to this seat, which its key share shows, and how to weigh
+    another seat's (protocol/seating.py, SPEC.md 5.2). A transcript from before the welcome
+    carried the host's signature over the game has none to show (a mismatch names nobody)."""
+    sig = mesh.game_sig
+    mine = None if sig is None else evidence(mesh.game_info, sig,
+                                             [(m.seat, m.key) for m in mesh.roster])
+    return Seating(mesh.table, mesh.roster[0].key, describe_game, mine)
+
+
 async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = print,
                     deck_timeout: float = DECK_TIMEOUT, on_table: Callable[[Table], Any] | None = None,
                     bot: bool = False, checkpoint_timeout: float = 30.0,
@@ -420,7 +436,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     patient = PatientChannel(mesh.channel, mesh, late_after=late_after or DECK_ALLOWANCE,
                              late_budget=late_budget or DECK_LATE_BUDGET)
     deck = DeckPeer(patient, bytes.fromhex(mesh.table), deck_spec(info, keys_digest(mesh.roster)),
-                    n_cards, journal.seed(), timeout=deck_timeout)
+                    n_cards, journal.seed(), timeout=deck_timeout, seating=seating(mesh))
     from .bots.registry import make_bot
 
     table = Table(info.game, info.players, info.options, mesh.seat, mesh.channel,

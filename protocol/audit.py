@@ -29,6 +29,7 @@ from .errors import DeckError
 from .group import Point
 from .kdf import PeerSecrets
 from .params import VERSION, DeckParams
+from .seating import FIELD, Seating
 from .steps import (
     PublicDeck,
     canonical,
@@ -116,7 +117,8 @@ OpsOracle = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
 
 def audit(params: DeckParams | dict[str, Any], messages: Iterable[Any],
           ops: Sequence[dict[str, Any]] | OpsOracle | None = None,
-          owner: tuple[int, bytes] | None = None, seat: int | None = None) -> AuditReport:
+          owner: tuple[int, bytes] | None = None, seat: int | None = None,
+          seating: Seating | None = None) -> AuditReport:
     """Audit a deck record. ``messages``: the deck messages as ``(sender, body)`` pairs (the
     authenticated sender, not the body's claim), in the order they were recorded (file order:
     it shows whether an abort came after the messages its sender waited for), each one message
@@ -128,7 +130,9 @@ def audit(params: DeckParams | dict[str, Any], messages: Iterable[Any],
     messages, and a message that disagrees with another names nobody (a vote is no proof).
     ``owner``: the seat and seed of the record's owner, to decode the cards opened to it.
     ``seat``: the record owner's seat (default ``owner``'s): an echo that misstates a third
-    seat's commitment names nobody (SPEC 5.5), as it does live."""
+    seat's commitment names nobody (SPEC 5.5), as it does live. ``seating``: the table and its
+    host's key, to weigh the host-signed games key shares show when their descriptions differ
+    (SPEC 5.2); without it, or in a record whose shares show none, a mismatch names nobody."""
     if isinstance(params, dict):
         params = DeckParams.from_json(params)
     messages = list(messages)
@@ -139,12 +143,13 @@ def audit(params: DeckParams | dict[str, Any], messages: Iterable[Any],
             raise TypeError("ops derived by a function: not memoised")
         key = hashlib.sha256(canonical([params.to_json(), messages, ops,
                                         None if owner is None else [owner[0], owner[1].hex()],
-                                        seat])).digest()
+                                        seat, None if seating is None else seating.ident()])
+                             ).digest()
     except (TypeError, ValueError, AttributeError):
         key = None
     if key is not None and key in _MEMO:
         return copy.deepcopy(_MEMO[key])
-    report = _Auditor(params, messages, ops, owner, seat).run()
+    report = _Auditor(params, messages, ops, owner, seat, seating).run()
     if key is not None:
         _MEMO[key] = copy.deepcopy(report)
         while len(_MEMO) > 8:
@@ -158,8 +163,10 @@ _MEMO: dict[bytes, AuditReport] = {}
 class _Auditor:
     def __init__(self, params: DeckParams, messages: list[Any],
                  ops: Sequence[dict[str, Any]] | OpsOracle | None,
-                 owner: tuple[int, bytes] | None, seat: int | None = None) -> None:
+                 owner: tuple[int, bytes] | None, seat: int | None = None,
+                 seating: Seating | None = None) -> None:
         self.p = params
+        self.seating = seating
         self.n = params.seats
         self.pub = PublicDeck(params)
         self.messages = messages
@@ -397,6 +404,14 @@ class _Auditor:
             self.stop(None, op, "key", "the record's game description is not the one the peers "
                       "played (every seat's key share binds another one: the file's game or the "
                       "keys of its roster were changed)")
+        shares = [(j, b) for j, b in enumerate(bodies) if isinstance(b, dict)]
+        if self.seating is not None and len({str(b.get("desc")) for _, b in shares}) > 1 and \
+                any(FIELD in b for _, b in shares):
+            # the shares show the games the host signed to their senders (SPEC 5.2): a share
+            # its own evidence does not back names its sender; two host-signed games, the host
+            # (the record may stop before every share: the ones it holds are weighed)
+            culprit, why = self.seating.judge_all(shares)
+            self.stop(culprit, op, "key", why)
         ys: list[Point] = []
         for j in range(self.n):
             body = self.msg(op, "key", j)

@@ -27,6 +27,7 @@ from .errors import CheatDetected, DeckClosed, DeckError, DeckTimeout, PeerAbort
 from .group import Point, Scalar, base_mul
 from .kdf import PeerSecrets
 from .params import TOPIC, DeckParams
+from .seating import Seating
 from .steps import (
     DESC_FIELDS,
     PublicDeck,
@@ -89,10 +90,12 @@ class DeckPeer:
 
     ``seed`` (32 bytes, e.g. ``secrets.token_bytes(32)``) is the root of every secret of this
     peer; keep it (privately) to resume after a crash: it is never sent to anyone. ``timeout``
-    bounds every wait for one message (seconds)."""
+    bounds every wait for one message (seconds). ``seating``: the game the host signed to this
+    seat, which its key share shows, and how to weigh another seat's when their descriptions
+    differ (SPEC.md 5.2); without it a mismatch names nobody."""
 
     def __init__(self, channel: Channel, table_id: bytes, deck_spec: str, n_cards: int, seed: bytes,
-                 timeout: float = 60.0) -> None:
+                 timeout: float = 60.0, seating: Seating | None = None) -> None:
         if channel.seats < 2:
             raise ValueError("a deck needs at least two seats")
         self.ch = channel
@@ -101,7 +104,7 @@ class DeckPeer:
         self.params = DeckParams(bytes(table_id), deck_spec, n_cards, channel.seats)
         self.timeout = timeout
         self.secrets = PeerSecrets(seed)
-        self.pub = PublicDeck(self.params)
+        self.pub = PublicDeck(self.params, seating)  # seating: the host-signed game (SPEC 5.2)
         self.x: Scalar = self.secrets.key(self.params.table_id, self.params.digest)
         # what this seat knows: the initial deck is public (slot s holds card s)
         self.plain: list[int | None] = list(range(n_cards))

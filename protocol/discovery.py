@@ -54,6 +54,8 @@ from typing import Any
 from zeroconf import (
     BadTypeInNameException,
     DNSAddress,
+    DNSOutgoing,
+    DNSQuestion,
     DNSService,
     DNSText,
     InterfaceChoice,
@@ -63,6 +65,7 @@ from zeroconf import (
     ServiceStateChange,
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _TYPE_A, _TYPE_SRV, _TYPE_TXT
 
 log = logging.getLogger("p2pcards.discovery")
 
@@ -316,6 +319,7 @@ async def browse(
     heard = _Answers()
     aiozc.zeroconf.async_add_listener(heard, None)
     browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE_TYPE, handlers=[on_change])
+    addresses = asyncio.ensure_future(_ask_addresses(aiozc, heard))
     found: list[TableInfo] = []
     try:
         await asyncio.sleep(timeout)
@@ -323,6 +327,8 @@ async def browse(
         for name in sorted(names):
             found.extend(t for t in heard.tables(name) if game is None or t.game == game)
     finally:
+        addresses.cancel()
+        await asyncio.gather(addresses, return_exceptions=True)
         aiozc.zeroconf.async_remove_listener(heard)
         await browser.async_cancel()
         if owned:
@@ -334,32 +340,57 @@ async def browse(
 #: seconds. They were asked one at a time, 1.5 s each for a name nobody answers for, so a
 #: forger's packet of 200 names (PTR records cost nothing) held ``join`` for five minutes.
 ASK_SECONDS = 1.5
-#: At most this many names are asked; the names whose answer was already heard come first
-#: (an honest host's answer arrives with its name), and every name's answers heard while
-#: looking are listed whether it was asked or not.
+#: At most this many names are asked (and addresses, at a time); the names whose answer was
+#: already heard come first (an honest host's answer arrives with its name), and every name's
+#: answers heard while looking are listed whether it was asked or not.
 ASK_NAMES = 64
+#: While ``browse`` lasts, the A record of every server an SRV record named, and no address was
+#: heard for yet, is asked for again every this many seconds. A host's A record can come late
+#: or not at all: a LAN loses packets, a responder that multicast it within the last second
+#: holds the next copy back for a second or more (RFC 6762 section 14), and its answer to a
+#: "QU" question goes by unicast, which reaches only one of the mDNS stacks of a machine.
+ASK_ADDRESS_SECONDS = 0.5
+
+
+def _ask(aiozc: AsyncZeroconf, questions: list[tuple[str, int]]) -> None:
+    """Multicast "QM" questions (multicast answers), with no known answers: every responder
+    answers, whatever this browser's cache holds."""
+    if not questions:
+        return
+    out = DNSOutgoing(_FLAGS_QR_QUERY)
+    for name, kind in questions:
+        out.add_question(DNSQuestion(name, kind, _CLASS_IN))
+    try:
+        aiozc.zeroconf.async_send(out)
+    except Exception as e:  # a browse lists what it heard, whatever the socket says
+        log.info("asking for %d records failed: %s", len(questions), e)
+
+
+async def _ask_addresses(aiozc: AsyncZeroconf, heard: _Answers) -> None:
+    """Ask for the A record of every server heard without one, every ``ASK_ADDRESS_SECONDS``,
+    until cancelled."""
+    while True:
+        await asyncio.sleep(ASK_ADDRESS_SECONDS)
+        _ask(aiozc, [(s, _TYPE_A) for s in heard.servers_without_address()[:ASK_NAMES]])
 
 
 async def _ask_all(aiozc: AsyncZeroconf, heard: _Answers, names: set[str]) -> None:
-    """Ask for every name's SRV, TXT and address records together, within ``ASK_SECONDS``;
-    what the cache holds then counts as one more answer under each name."""
-    order = sorted(names, key=lambda n: (n not in heard.srv or n not in heard.txt, n))
+    """Ask every name heard for its SRV and TXT records (and every server without an address
+    for its A record), twice within ``ASK_SECONDS``; the listener keeps what comes.
 
-    async def ask(name: str) -> None:
-        info = AsyncServiceInfo(SERVICE_TYPE, name)
-        if await info.async_request(aiozc.zeroconf, ASK_SECONDS * 1000):
-            heard.add_info(info)
-
-    tasks = [asyncio.ensure_future(ask(name)) for name in order[:ASK_NAMES]]
-    if not tasks:
+    The questions go to the network even when the cache already holds an answer for the name. A
+    forged answer under a host's exact name has the host's very PTR record, so while mallory
+    repeated hers, every PTR query of the browser carried it as a known answer and the host's
+    responder never answered (nor sent its SRV, TXT and A records with it); the lookup this asked
+    with then found mallory's SRV, TXT and A in the cache, complete, and asked nobody. The host's
+    table went unlisted in nine browses out of ten."""
+    order = sorted(names, key=lambda n: (n not in heard.srv or n not in heard.txt, n))[:ASK_NAMES]
+    if not order:
         return
-    _, pending = await asyncio.wait(tasks, timeout=ASK_SECONDS + 0.5)
-    for t in pending:
-        t.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
-    for t in tasks:
-        if t.done() and not t.cancelled() and t.exception() is not None:
-            log.info("asking for an announcement failed: %s", t.exception())
+    for _ in range(2):
+        _ask(aiozc, [(n, t) for n in order for t in (_TYPE_SRV, _TYPE_TXT)] +
+             [(s, _TYPE_A) for s in heard.servers_without_address()[:ASK_NAMES]])
+        await asyncio.sleep(ASK_SECONDS / 2)
 
 
 def _txt_props(raw: bytes) -> dict[bytes, bytes | None]:
@@ -429,14 +460,15 @@ class _Answers(RecordUpdateListener):
         else:
             self.txt.setdefault(name, {})[ident] = txt  # the latest free seats of that table
 
-    def add_info(self, info: AsyncServiceInfo) -> None:
-        if info.server and info.port:
-            self.srv.setdefault(info.name, set()).add((info.server.lower(), info.port))
-            known = self.addrs.setdefault(info.server.lower(), [])
-            for ip in info.parsed_addresses(IPVersion.V4Only):
-                if ip not in known:
-                    known.append(ip)
-        self._text(info.name, info.properties)
+    def servers_without_address(self) -> list[str]:
+        """The servers SRV records answered with (goodbyes aside) that no A record was heard
+        for, the ones of names with a TXT record first."""
+        out: dict[str, bool] = {}
+        for name, targets in self.srv.items():
+            for server, _ in targets:
+                if not self.addrs.get(server):
+                    out[server] = out.get(server, False) or name in self.txt
+        return sorted(out, key=lambda s: (not out[s], s))
 
     def _place(self, server: str, port: int, stated: set[str]) -> tuple[str, int]:
         """Where an SRV target sends a joiner: the first address heard for its server that a

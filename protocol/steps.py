@@ -22,6 +22,7 @@ from .group import Point, Scalar, add, base_mul, card_table, lp, sub, u32, u64
 from .kdf import PeerSecrets
 from .params import MAX_SEATS, VERSION, DeckParams
 from .proof_common import hex32
+from .seating import Seating
 
 Ciphertext = tuple[Point, Point]
 
@@ -254,6 +255,9 @@ class Check:
 _WANT = {(kind, step): frozenset({"v", "op", "kind", "step", "seat", *DESC_FIELDS[kind],
                                   *STEP_FIELDS[step]})
          for kind in DESC_FIELDS for step in STEP_FIELDS}
+#: fields a message may carry besides: a key share's host-signed game (``seated``, SPEC.md 5.2;
+#: records made before it have none)
+_MAY = {("key", "key"): frozenset({"seated"})}
 
 
 def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
@@ -278,7 +282,7 @@ def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
     if step != "abort" and step not in STEPS_OF[desc["kind"]]:
         return f"step {step} does not belong to a {desc['kind']} operation"
     want = _WANT[desc["kind"], step]
-    if body.keys() != want:
+    if body.keys() - _MAY.get((desc["kind"], step), frozenset()) != want:
         extra, missing = sorted(set(body) - want), sorted(want - set(body))
         return f"fields {'missing: ' + ', '.join(missing) if missing else ''}" \
                f"{'; ' if missing and extra else ''}{'unexpected: ' + ', '.join(extra) if extra else ''}"
@@ -293,8 +297,11 @@ def envelope(op: int, desc: dict[str, Any], step: str, seat: int, /, **fields: A
 class PublicDeck:
     """The public state of a table's deck and every receiver check (SPEC.md "Receiver checks")."""
 
-    def __init__(self, params: DeckParams) -> None:
+    def __init__(self, params: DeckParams, seating: Seating | None = None) -> None:
         self.p = params
+        #: the host-signed game this seat was seated at, and how to weigh another seat's
+        #: (SPEC.md 5.2); ``None``: a deck without a host (key shares carry no ``seated``)
+        self.seating = seating
         self.n = params.seats
         self.card_points, self.card_index = card_table(params.table_id, params.deck_spec,
                                                        params.n_cards)
@@ -311,17 +318,26 @@ class PublicDeck:
         x = sec.key(self.p.table_id, self.p.digest)
         ctx = self.key_context(seat)
         proof = pf.prove_key(x, ctx, sec.seed32("proof", 0, ctx))
-        return x, {"desc": self.p.digest.hex(), "y": base_mul(x).hex(), "proof": proof}
+        fields = {"desc": self.p.digest.hex(), "y": base_mul(x).hex(), "proof": proof}
+        if self.seating is not None and self.seating.mine is not None:
+            fields["seated"] = self.seating.mine
+        return x, fields
 
     def check_key(self, seat: int, body: dict[str, Any]) -> Point:
         c = Check(seat, 0, "key")
         if c.hex32(body["desc"], "desc") != self.p.digest:
             # the seat was told another game than this seat: the host seated them at different
-            # games, or the message lies. Nothing signed says which (the host's signature over the
-            # other description would), so nobody is named (SPEC.md 5.2)
-            raise Equivocation(None, "key", f"seat {seat + 1} plays another game description than "
-                               "this seat: the host told one of them another game, or that seat's "
-                               "message lies; nothing signed says which, so nobody is named", 0, seat)
+            # games, or the message lies. The host's signature over the game the share shows
+            # says which (SPEC.md 5.2); a deck without a host (no seating) names nobody
+            if self.seating is None or self.seating.mine is None:
+                raise Equivocation(None, "key", f"seat {seat + 1} plays another game description "
+                                   "than this seat: the host told one of them another game, or "
+                                   "that seat's message lies; nothing signed says which, so "
+                                   "nobody is named", 0, seat)
+            culprit, lies, why = self.seating.judge(seat, body)
+            if lies:
+                raise CheatDetected(seat, "key", why, 0)
+            raise Equivocation(culprit, "key", why, 0, seat)
         y = c.point(body["y"], "y")
         if y in [v for i, v in enumerate(self.ys) if i != seat]:
             raise c.fail("the key share repeats another seat's")

@@ -27,6 +27,7 @@ from ..envelope import (
 from ..identity import Identity
 from ..params import MAX_SEATS
 from ..roster import Member, check_name, entry_payload, normalize_address, roster_digest
+from ..seating import sign_game
 from ..tablecode import code_key, new_code, new_table_id, normalize_code, transport_secret
 from ..transcript import (
     TRANSCRIPT_VERSION,
@@ -373,6 +374,15 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
     @property
     def roster(self) -> list[Member]:
         return [self._members[s] for s in sorted(self._members)]
+
+    @property
+    def game_sig(self) -> str | None:
+        """The host's signature over this table's game (``protocol.seating``): the host's own,
+        or the one its welcome gave us (``None``: a transcript from before it was kept)."""
+        if self.seat == 0:
+            return sign_game(self.identity, self.table, self.game_info)
+        sig = self.notes.get("game_sig")
+        return sig if isinstance(sig, str) else None
 
     @property
     def roster_digest(self) -> str:

@@ -30,6 +30,7 @@ from ..roster import (
     names_clash,
     normalize_address,
 )
+from ..seating import game_signed
 from ..tablecode import code_key, code_proof, proofs_equal
 from ..transcript import (
     read_transcript,
@@ -149,6 +150,13 @@ class HandshakeMixin:
                     raise ValueError("the roster does not hold the peer we talked to")
             except (KeyError, ValueError, TypeError) as e:
                 raise JoinFailed(f"{address} sent a malformed welcome ({e})") from None
+            # the host's (seat 0's) signature over the game: our key share shows it (SPEC.md
+            # 5.2), so a host seating us at another game than the others is named by every seat,
+            # and nobody can say it of an honest host. Any seated peer answers a rejoin, with the
+            # signature its own welcome gave it: a rejoin goes on without it (ours is kept)
+            host_key = next((m.key for m in roster if m.seat == 0), None)
+            signed = host_key is not None and game_signed(host_key, table, game_info,
+                                                          w.get("game_sig"))
             try:  # the host's seating rules, re-checked here: a modified host could skip them
                 check_roster(roster)
             except ValueError as e:
@@ -163,6 +171,9 @@ class HandshakeMixin:
                     w.get("seat"),
                 )
                 rejoin = False
+            if not signed and not rejoin:
+                raise JoinFailed(f"{address} sent a welcome without the host's signature over the "
+                                 "table's game: a program of another version, or a changed one")
             if rejoin:
                 if not path.exists():
                     raise MeshError(
@@ -177,6 +188,9 @@ class HandshakeMixin:
                 self._dealer_addr[rseat] = address
                 owned = False
                 self._restore(tr)
+                if self.notes.get("game_sig") is None and signed and \
+                        canonical(game_info) == canonical(self.game_info):
+                    self.note("game_sig", w["game_sig"])  # (a transcript from before it was kept)
                 self._start()
                 self._link_all(force=True)
                 return
@@ -188,6 +202,7 @@ class HandshakeMixin:
             self._dealer_addr[rseat] = address
             owned = False
             self._open_transcript(fresh=True)
+            self.note("game_sig", w["game_sig"])  # what the host seated us at, for the key step
             if not self._sealed:  # a restart before the deal must wait for the seal too
                 self.note("hold", True)
             if self._transport_secret is not None:  # for a resume without the code
@@ -414,6 +429,7 @@ class HandshakeMixin:
             "seats": self.seats,
             "seat": seat,
             "game_info": self.game_info,
+            "game_sig": self.game_sig,
             "rejoin": rejoin,
             "yourseq": self.verifier.chains[seat].seq if self.verifier is not None else 0,
             "hproof": hproof,

@@ -39,7 +39,8 @@ def hello(i: int) -> bytes:
     if not KEYS:
         KEYS.extend(_keys(64))
     msg = {"addr": f"tcp://127.0.0.1:{20000 + i % 1000}", "key": KEYS[i % len(KEYS)],
-           "name": f"x{i % 1000}", "nonce": secrets.token_hex(32), "t": "hello", "v": 2}
+           "name": f"x{i % 1000}", "nonce": secrets.token_hex(32), "t": "hello",
+           "v": 3}  # MESH_VERSION (protocol/mesh/common.py)
     return json.dumps(msg, sort_keys=True, separators=(",", ":")).encode()
 
 

@@ -109,20 +109,24 @@ async def test_an_answer_with_another_fingerprint_under_the_hosts_name_is_refuse
     showed one line, with whichever fingerprint answered last; the joiner, seated at alice's
     real table, was then told that alice's table "is not the table it claims to be". An answer
     whose fingerprint is not the one in its own name is refused: the one line left is alice's,
-    with her fingerprint."""
+    with her fingerprint.
+
+    Mallory's repeated answer also has alice's very PTR record, so every PTR query of a browse
+    carried it as a known answer and alice's responder never answered it; the browse then found
+    mallory's SRV, TXT and A records in its cache and asked nobody. After the first look alice's
+    table went unlisted (in nine browses out of ten, back to back on 127.0.0.1). Now the browse
+    asks every name's SRV and TXT records of the network itself."""
     alice, ad, mallory, name, fp = await alice_and_mallory(tmp_path, "fake", repeat=True)
     try:
         listed = 0
-        for _ in range(4):  # mallory's answer is never listed; alice's is, when she answers
-            # (while mallory keeps announcing, alice's responder may fall silent: then the
-            # name is not listed at all, which sends nobody anywhere)
+        for _ in range(4):  # mallory's answer is never listed; alice's is
             found = [t for t in await browse(1.5, interfaces=LO) if t.name == name]
             assert [t.fingerprint for t in found] in ([fp], []), found
             for t in found:
                 listed += 1
                 assert t.address == alice.address.removeprefix("tcp://")
                 assert "announcements under one name" not in str(t)
-        assert listed >= 1
+        assert listed >= 3, f"alice's table listed in {listed} browses of 4"  # (a loaded machine)
     finally:
         await end(alice, ad, mallory)
 

@@ -251,8 +251,10 @@ def test_degenerate_operations() -> None:
 def test_seats_told_different_games_stop_at_the_key_step_naming_nobody() -> None:
     """Seat 3 plays another game (another description): the key-share step, the table's first
     operation, binds each seat's description digest, so every seat stops there. Nobody is named:
-    the host may have seated seat 3 at another game, or seat 3's message lies, and nothing signed
-    says which (SPEC.md 5.2). (This test pinned seat 0, the host, before: a bare claim framed it.)"""
+    the host may have seated seat 3 at another game, or seat 3's message lies, and in a deck
+    without the host's signed games (no ``seating``) nothing signed says which (SPEC.md 5.2;
+    tests/protocol/test_seating.py has them). (This test pinned seat 0, the host, before: a bare
+    claim framed it.)"""
 
     async def main() -> list[Any]:
         hub = InMemoryHub(3)

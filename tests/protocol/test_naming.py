@@ -44,8 +44,9 @@ def audits(peers: Sequence[DeckPeer], honest: Sequence[int]) -> list[Any]:
 def test_a_joiner_claiming_another_game_does_not_get_the_honest_host_named() -> None:
     """Red team 6a #1: bob (seat index 1) zeroes the ``desc`` of his key share -- a bare claim
     that the host told him another game. Before, every honest seat and the audit of every honest
-    record named the host alice (seat index 0). Now nobody names alice: the live seats and the
-    audits name nobody (nothing signed shows who told whom which game)."""
+    record named the host alice (seat index 0). Now nobody names alice: in a deck without the
+    host's signed games (no ``seating``, as here) the live seats and the audits name nobody;
+    with them bob is named (tests/protocol/test_seating.py, tests/table/test_seated_game.py)."""
     def tamper(peer: DeckPeer, body: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
         if body["step"] == "key":
             body["desc"] = "00" * 32
