@@ -3,8 +3,11 @@ is registered for ``--bot-level strong``, and keeps its escapes where the heuris
 
 The battle is seeded (deals, bots and search), so its result is fixed; it is compared with the
 heuristic bot in the strong bot's place on the same seeds (sides alternated). At these 12
-two-player games the strong bot wins 8 and the heuristic bot 3 (with the rules-gar branch's
-rules: 10 and 5); the test asks for a majority and at least 4 more wins than the heuristic bot.
+two-player games the strong bot wins 9 and the heuristic bot 7 (counted 3 Dec 2026, seed by
+seed: strong 0 1 4 5 6 7 9 10 11, heuristic 0 1 3 5 7 10 11); the test asks for a majority and
+more wins than the heuristic bot. A quicker default would not keep that margin (the first 6
+seeds: 4 and 4; the first 8: 6 and 5, one game apart, for a quarter less time), so the test keeps
+its 12 games (about 15 s of CPU).
 ``scripts/bench_solver.py`` measures the four-player share on many more games."""
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ def test_strong_beats_heuristic_in_a_seeded_battle():
     strong = sum(team_battle(seed, 2, StrongBot, GirlAndRobotBot) for seed in SEEDS)
     equal = sum(team_battle(seed, 2, GirlAndRobotBot, GirlAndRobotBot) for seed in SEEDS)
     # With the rules as printed (issue 14: no self-targeted "next player", Act II out) these
-    # seeds give 10 strong wins against 7 for the heuristic bot in the same seat; the benchmark
+    # seeds give 9 strong wins against 7 for the heuristic bot in the same seat; the benchmark
     # measures the margin over many more games (scripts/bench_solver.py --games gar).
     assert strong > len(SEEDS) // 2, (strong, equal)
     assert strong > equal, (strong, equal)

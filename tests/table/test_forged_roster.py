@@ -24,7 +24,9 @@ from protocol.roster import entry_payload
 
 from . import transcript_mutants as tm
 
-pytestmark = [pytest.mark.network, pytest.mark.xdist_group("forged-roster")]
+# the game is the one the audit tests share (tm.shared_game, played once in the "shared-game"
+# group's worker); the records made by an earlier version below are played here
+pytestmark = [pytest.mark.network, pytest.mark.xdist_group("shared-game")]
 
 runner = CliRunner()
 VICTIM = 1  # bob; the file is alice's (seat 0), the forger's own transcript
@@ -32,7 +34,7 @@ VICTIM = 1  # bob; the file is alice's (seat 0), the forger's own transcript
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory) -> tm.Game:
-    return tm.make_game(tmp_path_factory.mktemp("game"))
+    return tm.shared_game(tmp_path_factory)  # read only: the forged records go to tmp_path
 
 
 def audit(path: Path) -> tuple[int, str, dict[str, Any]]:

@@ -244,6 +244,8 @@ def net_game(tmp_path_factory):
     return tm.shared_game(tmp_path_factory)
 
 
+# in the worker that plays the audit tests' shared game (tm.shared_game), not a game of its own
+@pytest.mark.xdist_group("shared-game")
 def test_replay_seat_1_without_the_seat_journal_says_the_journal_is_missing(net_game, home):
     """Red team: 'replay FILE --seat 1' on a networked transcript copied without its .seat
     journal said "a networked game replays as its owner's seat, seat 1 (with good.seat), or as

@@ -121,6 +121,8 @@ def test_a_record_that_does_not_fit_the_game_is_refused(game):
         saved.frames(saved.read(path), 0)
 
 
+# in the worker that plays the audit tests' shared game (tm.shared_game), not a game of its own
+@pytest.mark.xdist_group("shared-game")
 def test_a_finished_networked_transcript_replays_as_its_owner_or_a_spectator(tmp_path_factory):
     """A real two-peer game over loopback (the mental-poker deck): its transcript replays, with
     the deck audit's outcomes, as its owner's seat (the seat journal beside it completes the
