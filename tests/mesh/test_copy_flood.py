@@ -195,3 +195,54 @@ async def test_an_honest_match_with_a_cut_link_names_nobody_for_its_resends(tmp_
         assert not any(refused.values()), refused  # an honest program sends none
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=150)
+async def test_a_lossy_duplicating_mesh_names_nobody_and_refuses_nothing(tmp_path):
+    """The honest path under stress: for most of a match every seat's frames to every other
+    seat are lost one time in five and sent twice one time in five (resends, relays and their
+    copies race each other), and each link is cut one way for a while and mended. Nobody is
+    named, no honest envelope is refused, and the copies stay far below their budget."""
+    import random
+
+    meshes = await make_table(tmp_path, 3)
+    rnd = random.Random(8)
+    state = {"lossy": False, "cut": None}
+
+    def lossy(mesh):
+        real = mesh._send_frames
+
+        def send(seat, frames):
+            if state["cut"] == (mesh.seat, seat):
+                return
+            if state["lossy"] and frames[0] == K_ENV:
+                x = rnd.random()
+                if x < 0.2:
+                    return
+                if x < 0.4:
+                    real(seat, frames)
+            real(seat, frames)
+        mesh._send_frames = send
+
+    for m in meshes:
+        lossy(m)
+
+    async def on_round(r: int) -> None:
+        state["lossy"] = 5 <= r < 120
+        if r % 30 == 10:
+            state["cut"] = (r // 30 % 3, (r // 30 + 1) % 3)
+        if r % 30 == 20:
+            await asyncio.sleep(0.5)
+            state["cut"] = None
+
+    try:
+        await asyncio.gather(*(play(m.channel, ROUNDS, on_round if m.seat == 0 else None)
+                               for m in meshes))
+        copies = {m.name: dict(m._copies) for m in meshes}
+        refused = {m.name: dict(m._rejects) for m in meshes}
+        print(f"\ncopies a lossy, duplicating match made: {copies}; refused: {refused}")
+        assert all(m.stopped is None for m in meshes)
+        assert not any(refused.values()), refused
+        assert max((n for c in copies.values() for n in c.values()), default=0) < 2_000
+    finally:
+        await close_all(meshes)
