@@ -75,12 +75,12 @@ def problem(data: bytes, wire: bytes, verifier: Verifier, sender: int | None = N
         if chain.hash_at(seq) == wire.hex():  # an envelope's hash is that of its bytes
             return HELD
         if held["sig"] == m["sig"].decode():  # other bytes under the signature of ours
-            return (f"a changed copy of seat {seat + 1}'s envelope {seq} (its signature, on "
-                    "other content)")
+            return (f"a changed copy of seat {seat + 1}'s message {seq}, under that "
+                    "message's signature")
     unsigned = data[: m.start("sig") - 7] + data[m.end("sig") + 2:]  # '"sig":"' and '",'
     if held is not None and sender == seat and held_unsigned is not None and \
             hashlib.sha256(unsigned).digest() == held_unsigned(seat, seq):
-        return f"a copy of its own envelope {seq} with its signature changed"
+        return f"a copy of its own message {seq} with its signature changed"
     sig = base64.b64decode(m["sig"])
     if not verify(key, sig, ENV_DOMAIN + unsigned):
         return f"bad signature for seat {seat} (or not in canonical form)"

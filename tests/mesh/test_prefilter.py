@@ -139,7 +139,7 @@ def test_the_altered_copies_are_refused_cheaply(ids):
     # from bob's own connection, the signature-altered copy of his held envelope is found
     # by its content, without checking the signature
     why = problem(sig, _wire(sig), v, 1, held_unsigned)
-    assert isinstance(why, str) and "its own envelope 1 with its signature changed" in why
+    assert isinstance(why, str) and "its own message 1 with its signature changed" in why
 
     def cost(fn, n=20) -> float:  # the best of 5 runs: the machine's load moves the others
         best = float("inf")
