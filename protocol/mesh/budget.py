@@ -83,7 +83,7 @@ COPIES = (50.0, 5_000.0)
 # only what it checked and holds (measured: 0 in the whole of tests/mesh and tests/table). The
 # burst lets a one-off -- a peer's bug, a frame from an older program -- pass with a warning; the
 # refill (one every 5 s) lets a broken envelope that is asked for again once a second (``want``)
-# name its sender after about half a minute, when the table could not go on anyway. A flood of
+# name its sender within half a minute, when the table could not go on anyway. A flood of
 # altered copies (a signature character changed: each cost a full parse and a signature check,
 # 2.75 ms for 42 KB, and went uncounted) names its sender at the 21st.
 REJECTS = (0.2, 20.0)
