@@ -65,10 +65,10 @@ def problem(data: bytes, wire: bytes, verifier: Verifier, sender: int | None = N
         return f"wrong table {table} (this table is {verifier.table})"
     seat, seq = int(m["from"]), int(m["seq"])
     if seat >= verifier.seats:
-        return f"sender seat {seat} is not a seat of this table"
+        return f"sender seat {seat + 1} is not a seat of this table"
     key = verifier.keys.get(seat)
     if key is None:
-        return f"seat {seat} has no key yet"
+        return f"seat {seat + 1} has no key yet"
     chain = verifier.chains[seat]
     held = chain.get(seq)
     if held is not None:
@@ -83,5 +83,6 @@ def problem(data: bytes, wire: bytes, verifier: Verifier, sender: int | None = N
         return f"a copy of its own message {seq} with its signature changed"
     sig = base64.b64decode(m["sig"])
     if not verify(key, sig, ENV_DOMAIN + unsigned):
-        return f"bad signature for seat {seat} (or not in canonical form)"
+        return (f"a bad signature for seat {seat + 1}'s message {seq} (or not in canonical "
+                "form)")
     return None

@@ -246,3 +246,46 @@ async def test_a_lossy_duplicating_mesh_names_nobody_and_refuses_nothing(tmp_pat
         assert max((n for c in copies.values() for n in c.values()), default=0) < 2_000
     finally:
         await close_all(meshes)
+
+
+@pytest.mark.parametrize("seats,persistent", [(3, False), (3, True), (2, True)],
+                         ids=["one-off", "every-time-relayed", "every-time-alone"])
+@run_async(timeout=120)
+async def test_one_damaged_envelope_is_a_warning_one_that_stays_damaged_names_its_sender(
+        tmp_path, seats, persistent):
+    """A peer's bug: bob's program damages one envelope to alice (one signature character).
+    Sent once and then resent intact, it is a warning and the table plays on. Damaged every time
+    bob sends it again, alice gets it from carol (who holds it intact), and the table plays on
+    too. With nobody else to get it from, the table cannot go on without it: alice names bob
+    for what he sent, within half a minute."""
+    meshes = await make_table(tmp_path, seats)
+    alice, bob = meshes[:2]
+    real = bob._send_frames
+    damaged = [0]
+
+    def buggy(seat, frames):
+        if seat == 0 and frames[0] == K_ENV and b'"seq":5,' in frames[1] and \
+                (persistent or damaged[0] == 0):
+            damaged[0] += 1
+            frames = [K_ENV, altered(frames[1], "sig")]
+        real(seat, frames)
+    bob._send_frames = buggy
+    try:
+        t0 = time.monotonic()
+        task = asyncio.gather(*(play(m.channel, 40) for m in meshes))
+        if seats > 2:
+            await task
+            print(f"\n{damaged[0]} damaged sends; refused at alice: {alice._rejects}")
+            assert all(m.stopped is None for m in meshes)
+            assert 1 <= alice._rejects.get(1, 0) < 20, alice._rejects
+            return
+        await until(lambda: alice.stopped is not None, timeout=60, what="alice's stop")
+        took = time.monotonic() - t0
+        print(f"\nbob named after {took:.1f} s, {damaged[0]} damaged sends: {alice.stopped.reason}")
+        task.cancel()
+        assert alice.stopped.culprit == 1
+        assert "bob sent 21 messages this program had to refuse" in alice.stopped.reason
+        assert "bad signature" in alice.stopped.reason
+        assert took < 30
+    finally:
+        await close_all(meshes)
