@@ -77,6 +77,17 @@ RESEND_BYTES = (8 * 1024 * 1024.0, 64 * 1024 * 1024.0)
 # docs/network.md); a seat past the burst is flooding us with copies (each cost a full parse
 # and signature check before: a seat sent 700 a second and slowed a table 4x) and is named
 COPIES = (50.0, 5_000.0)
+# envelopes a seat's connection sent that this program rejected (not in canonical form, a bad
+# signature, another table, a bad shape, a seat without a key once every seat is known), as
+# (per second, burst). An honest program never sends one: it signs its own envelopes and relays
+# only what it checked and holds (measured: 0 in the whole of tests/mesh and tests/table). The
+# burst lets a one-off -- a peer's bug, a frame from an older program -- pass with a warning (a
+# seat that holds the envelope intact relays it); with nobody to relay it (two seats) a broken
+# envelope asked for again about once a second (``want``) names its sender within half a
+# minute, when the table could not go on anyway. A flood of
+# altered copies (a signature character changed: each cost a full parse and a signature check,
+# 2.75 ms for 42 KB, and went uncounted) names its sender at the 21st.
+REJECTS = (0.2, 20.0)
 
 
 class Bucket:

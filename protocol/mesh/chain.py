@@ -27,12 +27,14 @@ from ..envelope import (
     parse_canonical,
 )
 from ..roster import Member, check_roster
+from . import prefilter
 from .budget import (
     COPIES,
     MAX_FUTURE_BYTES,
     MAX_SEAT_BYTES,
     MAX_TOPICS,
     MAX_UNREAD_BYTES,
+    REJECTS,
     RESEND_BYTES,
     Bucket,
     one_line,
@@ -74,6 +76,19 @@ class ChainMixin:
                        "resend we no longer need)", logging.INFO)
             self._copy_from(rid)
             return
+        # Then what can be refused without parsing: the header at the envelope's end, and its
+        # signature over the bytes as they came (red team 8: copies with one signature
+        # character changed, or one space added, were parsed in full and went uncounted).
+        why = prefilter.problem(data, wire, self.verifier, self.budgets.seat_of(rid),
+                                self._held_unsigned)
+        if why is prefilter.HELD:
+            self._held_wire.add(wire)
+            self._drop("duplicate envelope (one this program holds)", logging.INFO)
+            self._copy_from(rid)
+            return
+        if why is not None:
+            self._rejected(rid, why)
+            return
         try:
             env = parse_canonical(data, "envelope")
             status, h = self.verifier.classify(env)
@@ -81,8 +96,7 @@ class ChainMixin:
             self._equivocation(e.seat, e.first, e.second, e.reason)
             return
         except (ValueError, EnvelopeError) as e:
-            unknown = isinstance(e, EnvelopeError) and e.reason.endswith("has no key yet")
-            self._drop(f"envelope rejected: {e}", logging.DEBUG if unknown else logging.WARNING)
+            self._rejected(rid, e.reason if isinstance(e, EnvelopeError) else str(e))
             return
         sender = env["from"]
         if status == DUPLICATE:  # checked against what we hold: its bytes are known from now on
@@ -145,6 +159,38 @@ class ChainMixin:
     @staticmethod
     def _wire_digest(data: bytes) -> bytes:
         return hashlib.sha256(data).digest()
+
+    def _held_unsigned(self, seat: int, seq: int) -> bytes:
+        """``prefilter.unsigned_digest`` of the envelope we hold at ``seat``'s ``seq``, kept
+        once asked (a flood of re-signed copies asks again and again)."""
+        assert self.verifier is not None
+        h = self.verifier.chains[seat].hash_at(seq)
+        d = self._unsigned_digests.get(h)
+        if d is None:
+            env = self.verifier.chains[seat].get(seq)
+            assert env is not None
+            d = self._unsigned_digests[h] = prefilter.unsigned_digest(env)
+        return d
+
+    def _rejected(self, rid: bytes | None, reason: str) -> None:
+        """An envelope that came on connection ``rid`` was refused for ``reason``: charged to the
+        seat that connection proved it is (an honest program sends none); a seat past
+        ``REJECTS`` floods and is named. Before every seat is known, an envelope of a seat we
+        hold no key for may be a newcomer's, racing its seating: not charged."""
+        unknown = reason.endswith("has no key yet") and not self._full.is_set()
+        self._drop(f"envelope rejected: {reason}", logging.DEBUG if unknown else logging.WARNING)
+        seat = self.budgets.seat_of(rid) if rid is not None else None
+        if unknown or seat is None or seat == self.seat:
+            return  # a connection without a seat is held to the strangers' budget instead
+        now = time.monotonic()
+        n = self._rejects[seat] = self._rejects.get(seat, 0) + 1
+        bucket = self._reject_budget.get(seat)
+        if bucket is None:
+            bucket = self._reject_budget[seat] = Bucket(*REJECTS, now)
+        if not bucket.take(1, now):
+            self.stop(seat, f"{self.name_of(seat)} sent {n:,} messages this program had to "
+                      f"refuse (forged, damaged or not of this table; the last: "
+                      f"{one_line(reason, 100)}): an honest program sends none (a flood)")
 
     def _copy_from(self, rid: bytes | None) -> None:
         """One more copy of an envelope we already held came on connection ``rid``: charged to

@@ -161,6 +161,10 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
         self._held_wire: set[bytes] = set()
         self._copies: dict[int, int] = {}
         self._copy_budget: dict[int, Bucket] = {}
+        # per seat, the envelopes its connections sent that we refused, and its budget of them
+        self._rejects: dict[int, int] = {}
+        self._reject_budget: dict[int, Bucket] = {}
+        self._unsigned_digests: dict[str | None, bytes] = {}  # prefilter.unsigned_digest by hash
         # per seat, (its session, the last seq of our chain it signed it holds), its latest
         # signed heads, and per (seat, recipient) what of those we forwarded: ``_note_held``
         self._held_ours: dict[int, tuple[str, int]] = {}
@@ -492,6 +496,7 @@ class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
                   self._unread_bytes, self._recorded_bytes, self._resend_budget,
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
                   self._want_tries, self._topics_opened, self._copies, self._copy_budget,
+                  self._rejects, self._reject_budget,
                   self._held_ours, self._latest_heads):
             d.pop(seat, None)
         for k in [k for k in self._box_keys if seat in k]:
