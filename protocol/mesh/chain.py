@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..channel import TableStop
@@ -179,33 +180,35 @@ class ChainMixin:
         hold no key for may be a newcomer's, racing its seating: not charged."""
         unknown = reason.endswith("has no key yet") and not self._full.is_set()
         self._drop(f"envelope rejected: {reason}", logging.DEBUG if unknown else logging.WARNING)
-        seat = self.budgets.seat_of(rid) if rid is not None else None
-        if unknown or seat is None or seat == self.seat:
-            return  # a connection without a seat is held to the strangers' budget instead
-        now = time.monotonic()
-        n = self._rejects[seat] = self._rejects.get(seat, 0) + 1
-        bucket = self._reject_budget.get(seat)
-        if bucket is None:
-            bucket = self._reject_budget[seat] = Bucket(*REJECTS, now)
-        if not bucket.take(1, now):
-            self.stop(seat, f"{self.name_of(seat)} sent {n:,} messages this program had to "
-                      f"refuse (forged, damaged or not of this table; the last: "
-                      f"{one_line(reason, 100)}): an honest program sends none (a flood)")
+        if not unknown:
+            self._charge(rid, self._rejects, self._reject_budget, REJECTS, lambda who, n: (
+                f"{who} sent {n:,} messages this program had to refuse (forged, damaged or not "
+                f"of this table; the last: {one_line(reason, 100)}): an honest program sends "
+                "none (a flood)"))
 
     def _copy_from(self, rid: bytes | None) -> None:
         """One more copy of an envelope we already held came on connection ``rid``: charged to
         the seat that connection proved it is; a seat past ``COPIES`` floods and is named."""
+        self._charge(rid, self._copies, self._copy_budget, COPIES, lambda who, n: (
+            f"{who} sent {n:,} copies of messages this program already held (a flood)"))
+
+    def _charge(self, rid: bytes | None, counts: dict[int, int], buckets: dict[int, Bucket],
+                budget: tuple[float, float], words: Callable[[str, int], str]) -> None:
+        """One more of something an honest program sends little or none of, on connection
+        ``rid``: counted for the seat that connection proved it is, against its ``budget``
+        (rate, burst); past it the seat is named, in ``words(name, count)``. A connection
+        without a seat is held to the strangers' budget instead. (A stop naming nobody that
+        came first is upgraded.)"""
         seat = self.budgets.seat_of(rid) if rid is not None else None
         if seat is None or seat == self.seat:
-            return  # a connection without a seat is held to the strangers' budget instead
+            return
         now = time.monotonic()
-        n = self._copies[seat] = self._copies.get(seat, 0) + 1
-        bucket = self._copy_budget.get(seat)
+        n = counts[seat] = counts.get(seat, 0) + 1
+        bucket = buckets.get(seat)
         if bucket is None:
-            bucket = self._copy_budget[seat] = Bucket(*COPIES, now)
-        if not bucket.take(1, now):  # (a stop naming nobody that came first is upgraded)
-            self.stop(seat, f"{self.name_of(seat)} sent {n:,} copies of messages this program "
-                      "already held (a flood)")
+            bucket = buckets[seat] = Bucket(*budget, now)
+        if not bucket.take(1, now):
+            self.stop(seat, words(self.name_of(seat), n))
 
     def _accept(self, env: Message, h: str, raw: bytes | None = None) -> None:
         assert self.verifier is not None
