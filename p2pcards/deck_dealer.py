@@ -114,6 +114,12 @@ class DeckDealer:
         except ValueError as exc:
             if req.by != self.seat:
                 raise
+            if all(view.values[s] is not None for s in req.slots):
+                # the engine knows every card and the claim is true (above), yet the deck cannot
+                # prove it: this program's two records disagree, a fault in it and not a cheat
+                raise DeckError(None, "prove", "the deck and the engine disagree on the cards of "
+                                f"this seat's claim ({exc}): a fault in this program, not a "
+                                "cheat") from None
             raise RuleViolation(req.by, f"cannot prove its claim ({exc})") from None
         return Proven(req.slots)
 

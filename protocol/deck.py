@@ -412,9 +412,13 @@ class DeckPeer:
                     raise
                 mine = False
         old = [self.plain[s] for s in S]
+        # a private reorder of one slot moves nothing (its proof shows the one card re-encrypted):
+        # every seat that knew the card still does (the engine's re-encryption, SPEC 5.7)
+        keep = by is not None and len(S) == 1
         for i, s in enumerate(S):
             self.pub.cts[s] = cur[i]
-            self.plain[s] = old[my_perm[i]] if by == me and my_perm is not None else None
+            if not keep:
+                self.plain[s] = old[my_perm[i]] if by == me and my_perm is not None else None
         self._order, self._mix = None, False
         return [self.plain[s] for s in S]
 

@@ -422,3 +422,20 @@ def test_a_prover_sending_different_proofs_to_different_seats_is_named_by_the_me
     for seat in (0, 2):
         assert isinstance(errors[seat], (Equivocation, CheatDetected)), errors[seat]
         assert (errors[seat].peer, errors[seat].op) == (BY, 3), errors[seat]
+
+
+def test_a_seat_shown_a_card_still_proves_its_claim_after_the_holder_re_encrypts_it():
+    """Red team 9: the engine re-encrypts a slot before its shares could add up (a one-slot
+    private reorder by a seat that knows the card, SPEC 5.7) and every seat that knew the card
+    still knows it -- but the deck forgot it at every seat but the re-encrypter, so a later claim
+    by another seat that knew it was refused by that seat's own deck, and its own program named
+    that honest seat. A one-slot reorder moves nothing: every seat keeps what it knew."""
+    peers = make_table(SEATS, N, tag="keep")[1]
+    cards = deal(peers)  # slots 0 and 1 known to the prover alone
+    async def main() -> None:
+        await ok(peers, lambda p: p.open([0], [0, BY]))  # shown to seat 0 as well
+        await ok(peers, lambda p: p.reorder([0], 0, mix=True))  # seat 0 re-encrypts it
+    run(main())
+    assert [p.plain[0] for p in peers] == [cards[0], cards[0], None]
+    errors = claim(peers, [0], [cards[0]])
+    assert errors == [None] * SEATS, errors

@@ -76,6 +76,24 @@ def test_a_deck_refusing_the_claimants_proof_names_the_claimant():
     assert e.value.player == 0
 
 
+def test_a_deck_that_cannot_prove_a_true_claim_its_engine_knows_names_nobody():
+    """The engine knows the card and the claim is true, yet the deck refuses: this program's two
+    records disagree (red team 9 found one, a deck that forgot a re-encrypted card). That is a
+    fault in this program, not a cheat: the stop names nobody, not the honest claimant."""
+    from protocol.errors import DeckError
+
+    g, copies = _deal(2)
+    req = g.pending()
+
+    class Forgetful(FakeDeck):
+        async def prove(self, slots, by, allowed):
+            raise ValueError(f"seat {by + 1} does not know the card in slot {slots[0]}")
+
+    with pytest.raises(DeckError) as e:
+        _fulfil(DeckDealer(Forgetful(0), 0), copies[0], req)  # type: ignore[arg-type]
+    assert e.value.peer is None and "a fault in this program, not a cheat" in e.value.reason
+
+
 def test_deck_op_and_the_audit_outcome_of_a_proof():
     req = Prove((4, 9), 2, (1, 3, 5))
     assert deck_op(req) == {"kind": "prove", "slots": [4, 9], "by": 2, "in": [1, 3, 5]}
