@@ -124,6 +124,14 @@ class ChainMixin:
             self._heard(sender)
         if status == FUTURE:
             buf = self._future[sender]
+            earlier = buf.get(env["seq"])
+            if earlier is not None:  # one is buffered at that number already
+                if earlier[1] != h:  # two signed envelopes numbered alike: an equivocation
+                    self._equivocation(sender, earlier[0], env, f"seat {sender + 1} signed two "
+                                       f"different envelopes with seq {env['seq']}")
+                else:
+                    self._copy_from(rid)  # a copy of one we hold, ahead of a gap
+                return
             size = len(data)
             held = self._future_bytes.get(sender, 0)
             if len(buf) < MAX_FUTURE and held + size <= MAX_FUTURE_BYTES:

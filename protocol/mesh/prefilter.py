@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from ..envelope import ENV_DOMAIN, Message, Verifier, canonical
 from ..identity import verify
+from .common import MAX_FUTURE
 
 TAIL = re.compile(
     rb',"from":(?P<from>0|[1-9][0-9]*),"prev":"[0-9a-f]{64}",'
@@ -70,6 +71,9 @@ def problem(data: bytes, wire: bytes, verifier: Verifier, sender: int | None = N
     if key is None:
         return f"seat {seat + 1} has no key yet"
     chain = verifier.chains[seat]
+    if seq > chain.seq + MAX_FUTURE:  # (red team 9: signed envelopes numbered 1,000,000)
+        return (f"seat {seat + 1}'s message {seq:,}, {seq - chain.seq:,} past the last one this "
+                f"program holds: no program runs more than {MAX_FUTURE:,} ahead")
     held = chain.get(seq)
     if held is not None:
         if chain.hash_at(seq) == wire.hex():  # an envelope's hash is that of its bytes

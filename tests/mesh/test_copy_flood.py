@@ -289,3 +289,49 @@ async def test_one_damaged_envelope_is_a_warning_one_that_stays_damaged_names_it
         assert took < 30
     finally:
         await close_all(meshes)
+
+
+@pytest.mark.parametrize("ahead", ["far", "near"])
+@run_async(timeout=120)
+async def test_a_seat_flooding_its_own_envelopes_from_ahead_is_named(tmp_path, ahead):
+    """Red team 9, #2: bob signs distinct 42 KB envelopes of his own, all numbered 1,000,000.
+    Each passed every check, was parsed in full and buffered to wait for the gap before it, and
+    replaced the last one at that number: the buffer never filled, nothing was counted, nobody
+    was named, and the table ran many times slower. Now an envelope more than ``MAX_FUTURE``
+    ahead of what this program holds is refused on its bytes (no program runs that far ahead)
+    and charged to bob; and a second, different envelope at a number already buffered is an
+    equivocation, proven by the two signed envelopes, like two for a number already held."""
+    from protocol.envelope import seal
+
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    try:
+        await big_envelope(bob)
+        await until(lambda: alice.verifier.chains[1].seq >= 1, what="the envelope")
+        seq = 10 ** 6 if ahead == "far" else bob.verifier.chains[1].seq + 5
+        frames = [canonical(seal(bob.identity, bob.table, bob.seat, seq, "ab" * 32, "blob",
+                                 {"x": "ab" * 20_000, "n": i}, None, None)) for i in range(40)]
+        sent = [0]
+
+        async def flood() -> None:
+            while True:
+                bob._send_frames(0, [K_ENV, frames[sent[0] % len(frames)]])
+                sent[0] += 1
+                await asyncio.sleep(0.002)
+
+        task = asyncio.create_task(flood())
+        try:
+            await until(lambda: alice.stopped is not None, timeout=30, what="alice to stop")
+        finally:
+            task.cancel()
+        st = alice.stopped
+        assert st.culprit == 1, st
+        if ahead == "far":
+            assert "messages this program had to refuse" in st.reason, st.reason
+            assert "past the last one this program holds" in st.reason, st.reason
+            assert sent[0] >= 21
+        else:
+            assert "two different envelopes" in st.reason, st.reason
+            assert len(alice.equivocations) == 1 and alice.equivocations[0].seat == 1
+    finally:
+        await close_all(meshes)
