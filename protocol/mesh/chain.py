@@ -137,6 +137,13 @@ class ChainMixin:
             if len(buf) < MAX_FUTURE and held + size <= MAX_FUTURE_BYTES:
                 buf[env["seq"]] = (env, h)
                 self._future_bytes[sender] = held + size
+            elif self.budgets.seat_of(rid) == sender:
+                # from its author, more ahead of a gap than a whole match holds (a match is a
+                # few hundred envelopes, 2 MB, a seat): each was parsed for nothing. A relay
+                # is not charged: it may forward an author's long, valid chain
+                self._rejected(rid, f"more of seat {sender + 1}'s messages ahead of one this "
+                               "program lacks than a whole match holds")
+                return
             self._known_max[sender] = max(self._known_max[sender], env["seq"])
             self._check_behind(sender, time.monotonic())
             return

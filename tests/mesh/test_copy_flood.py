@@ -291,25 +291,32 @@ async def test_one_damaged_envelope_is_a_warning_one_that_stays_damaged_names_it
         await close_all(meshes)
 
 
-@pytest.mark.parametrize("ahead", ["far", "near"])
+@pytest.mark.parametrize("ahead", ["far", "near", "full"])
 @run_async(timeout=120)
-async def test_a_seat_flooding_its_own_envelopes_from_ahead_is_named(tmp_path, ahead):
+async def test_a_seat_flooding_its_own_envelopes_from_ahead_is_named(tmp_path, monkeypatch, ahead):
     """Red team 9, #2: bob signs distinct 42 KB envelopes of his own, all numbered 1,000,000.
     Each passed every check, was parsed in full and buffered to wait for the gap before it, and
     replaced the last one at that number: the buffer never filled, nothing was counted, nobody
     was named, and the table ran many times slower. Now an envelope more than ``MAX_FUTURE``
     ahead of what this program holds is refused on its bytes (no program runs that far ahead)
     and charged to bob; and a second, different envelope at a number already buffered is an
-    equivocation, proven by the two signed envelopes, like two for a number already held."""
+    equivocation, proven by the two signed envelopes, like two for a number already held.
+    ``full``: distinct numbers within reach, past what the buffer holds (here 200 KB instead of
+    32 MiB, more than a whole match): each one its author sends past it is refused and charged."""
+    import protocol.mesh.chain as chain
     from protocol.envelope import seal
+
+    if ahead == "full":
+        monkeypatch.setattr(chain, "MAX_FUTURE_BYTES", 200_000)
 
     meshes = await make_table(tmp_path, 3)
     alice, bob, carol = meshes
     try:
         await big_envelope(bob)
         await until(lambda: alice.verifier.chains[1].seq >= 1, what="the envelope")
-        seq = 10 ** 6 if ahead == "far" else bob.verifier.chains[1].seq + 5
-        frames = [canonical(seal(bob.identity, bob.table, bob.seat, seq, "ab" * 32, "blob",
+        first = 10 ** 6 if ahead == "far" else bob.verifier.chains[1].seq + 5
+        frames = [canonical(seal(bob.identity, bob.table, bob.seat,
+                                 first + (i if ahead == "full" else 0), "ab" * 32, "blob",
                                  {"x": "ab" * 20_000, "n": i}, None, None)) for i in range(40)]
         sent = [0]
 
@@ -326,9 +333,10 @@ async def test_a_seat_flooding_its_own_envelopes_from_ahead_is_named(tmp_path, a
             task.cancel()
         st = alice.stopped
         assert st.culprit == 1, st
-        if ahead == "far":
+        if ahead in ("far", "full"):
             assert "messages this program had to refuse" in st.reason, st.reason
-            assert "past the last one this program holds" in st.reason, st.reason
+            assert ("past the last one this program holds" if ahead == "far" else
+                    "than a whole match holds") in st.reason, st.reason
             assert sent[0] >= 21
         else:
             assert "two different envelopes" in st.reason, st.reason
