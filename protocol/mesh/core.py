@@ -51,11 +51,12 @@ from .common import (
     raise_fd_limit,
 )
 from .handshake import HandshakeMixin
+from .intake import IntakeMixin
 from .recovery import RecoveryMixin
 from .transport import TransportMixin
 
 
-class Mesh(TransportMixin, HandshakeMixin, ChainMixin, RecoveryMixin):
+class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixin):
     """One seat's view of a table and its sockets. Build with ``host``, ``join`` or ``resume``."""
 
     def __init__(

@@ -86,18 +86,18 @@ async def test_honest_seats_keep_their_pace_under_a_flood_of_copies(tmp_path, mo
     code of red team 8 parsed every one of those). The wall times are printed, not asserted
     (the suite's load moves them: the old code ran 8x slower under this flood, this one about
     1.3x on an idle machine)."""
-    import protocol.mesh.chain as chain
+    import protocol.mesh.intake as intake
 
     # the pace alone: nobody named here
-    monkeypatch.setattr(chain, "COPIES", (1e9, 1e9), raising=False)
-    monkeypatch.setattr(chain, "REJECTS", (1e9, 1e9), raising=False)
+    monkeypatch.setattr(intake, "COPIES", (1e9, 1e9))
+    monkeypatch.setattr(intake, "REJECTS", (1e9, 1e9))
     parsed = [0]
-    real_parse = chain.parse_canonical
+    real_parse = intake.parse_canonical
 
     def counting_parse(data, *args, **kw):
         parsed[0] += len(data) > 40_000  # bob's big envelope, or a copy of it
         return real_parse(data, *args, **kw)
-    monkeypatch.setattr(chain, "parse_canonical", counting_parse)
+    monkeypatch.setattr(intake, "parse_canonical", counting_parse)
     meshes = await make_table(tmp_path, 3)
     alice, bob, carol = meshes
     try:
@@ -303,11 +303,11 @@ async def test_a_seat_flooding_its_own_envelopes_from_ahead_is_named(tmp_path, m
     equivocation, proven by the two signed envelopes, like two for a number already held.
     ``full``: distinct numbers within reach, past what the buffer holds (here 200 KB instead of
     32 MiB, more than a whole match): each one its author sends past it is refused and charged."""
-    import protocol.mesh.chain as chain
+    import protocol.mesh.intake as intake
     from protocol.envelope import seal
 
     if ahead == "full":
-        monkeypatch.setattr(chain, "MAX_FUTURE_BYTES", 200_000)
+        monkeypatch.setattr(intake, "MAX_FUTURE_BYTES", 200_000)
 
     meshes = await make_table(tmp_path, 3)
     alice, bob, carol = meshes

@@ -1,0 +1,189 @@
+"""The intake of envelope bytes: what a program does with each envelope frame before the chain
+accepts it (``ChainMixin._accept``). A copy of one held is found on its bytes, what can be
+refused is refused on its bytes (``prefilter``), the rest is parsed and classified; an envelope
+from ahead of a gap waits in a bounded buffer; and what a seat's connection sends that an
+honest program never sends (copies, refused envelopes) is charged to that seat, which is named
+past its budget (``COPIES``, ``REJECTS``)."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+
+from ..envelope import (
+    DUPLICATE,
+    FUTURE,
+    NEW,
+    EnvelopeError,
+    Equivocation,
+    canonical,
+    parse_canonical,
+)
+from . import prefilter
+from .budget import COPIES, MAX_FUTURE_BYTES, REJECTS, Bucket, one_line
+from .common import MAX_FUTURE
+
+
+class IntakeMixin:
+    def _on_env(self, data: bytes, direct: bool, rid: bytes | None = None) -> None:
+        if self.verifier is None:
+            return
+        # A copy of an envelope we already hold is found on its bytes, before it is parsed or
+        # its signature checked (2.5 ms for a 42 KB one: a seat resending one of its own 700
+        # times a second took a core of ours and slowed the table 4x). Different bytes for a
+        # seq we hold go the full way below: that may be an equivocation.
+        wire = self._wire_digest(data)
+        if wire in self._held_wire:
+            self._drop("duplicate envelope (the bytes of one this program holds: a replay, or a "
+                       "resend we no longer need)", logging.INFO)
+            self._copy_from(rid)
+            return
+        # Then what can be refused without parsing: the header at the envelope's end, and its
+        # signature over the bytes as they came (red team 8: copies with one signature
+        # character changed, or one space added, were parsed in full and went uncounted).
+        why = prefilter.problem(data, wire, self.verifier, self.budgets.seat_of(rid),
+                                self._held_unsigned)
+        if why is prefilter.HELD:
+            self._held_wire.add(wire)
+            self._drop("duplicate envelope (one this program holds)", logging.INFO)
+            self._copy_from(rid)
+            return
+        if why is not None:
+            self._rejected(rid, why)
+            return
+        try:
+            env = parse_canonical(data, "envelope")
+            status, h = self.verifier.classify(env)
+        except Equivocation as e:
+            self._equivocation(e.seat, e.first, e.second, e.reason)
+            return
+        except (ValueError, EnvelopeError) as e:
+            self._rejected(rid, e.reason if isinstance(e, EnvelopeError) else str(e))
+            return
+        sender = env["from"]
+        if status == DUPLICATE:  # checked against what we hold: its bytes are known from now on
+            self._held_wire.add(wire)
+            self._copy_from(rid)
+        if sender == self.seat:
+            if status != DUPLICATE:
+                self._drop(f"an envelope of our own seat we never sent (seq {env['seq']})")
+            return
+        if status == DUPLICATE:
+            self._drop(
+                f"duplicate envelope seat {sender} seq {env['seq']} (a replay, or a resend we no longer need)",
+                logging.INFO,
+            )
+            return
+        # Presence: a new envelope that came straight from its author. Anyone can forward a signed
+        # envelope, and as a direct frame too: only a connection that proved it is the author's
+        # (its own fresh control message on it, ``_on_ctl``) says the author is there, and only
+        # with the next envelope of its chain -- one ahead of a gap, or one already buffered, is
+        # no news from it (a forwarder sent alice one of bob's later envelopes again and again,
+        # while withholding the one she lacked: alice held bob present, her clocks ran, and she
+        # named him). Nor does an envelope seat a connection: that takes a control message.
+        if direct and status == NEW and self.budgets.seat_of(rid) == sender:
+            self._heard(sender)
+        if status == FUTURE:
+            buf = self._future[sender]
+            earlier = buf.get(env["seq"])
+            if earlier is not None:  # one is buffered at that number already
+                if earlier[1] != h:  # two signed envelopes numbered alike: an equivocation
+                    self._equivocation(sender, earlier[0], env, f"seat {sender + 1} signed two "
+                                       f"different envelopes with seq {env['seq']}")
+                else:
+                    self._copy_from(rid)  # a copy of one we hold, ahead of a gap
+                return
+            size = len(data)
+            held = self._future_bytes.get(sender, 0)
+            if len(buf) < MAX_FUTURE and held + size <= MAX_FUTURE_BYTES:
+                buf[env["seq"]] = (env, h)
+                self._future_bytes[sender] = held + size
+            elif self.budgets.seat_of(rid) == sender:
+                # from its author, more ahead of a gap than a whole match holds (a match is a
+                # few hundred envelopes, 2 MB, a seat): each was parsed for nothing. A relay
+                # is not charged: it may forward an author's long, valid chain
+                self._rejected(rid, f"more of seat {sender + 1}'s messages ahead of one this "
+                               "program lacks than a whole match holds")
+                return
+            self._known_max[sender] = max(self._known_max[sender], env["seq"])
+            self._check_behind(sender, time.monotonic())
+            return
+        self._accept(env, h, data)
+        buf = self._future.get(sender)
+        while buf:
+            nxt = buf.pop(self.verifier.chains[sender].seq + 1, None)
+            if nxt is None:
+                break
+            self._future_bytes[sender] = max(
+                0, self._future_bytes.get(sender, 0) - len(canonical(nxt[0]))
+            )
+            try:
+                status, h = self.verifier.classify(nxt[0])
+            except Equivocation as e:
+                self._equivocation(e.seat, e.first, e.second, e.reason)
+                break
+            except EnvelopeError as e:
+                self._drop(f"buffered envelope rejected: {e}")
+                break
+            if status == NEW:
+                self._accept(nxt[0], h)
+        if buf:  # drop what the chain has passed
+            for seq in [q for q in buf if q <= self.verifier.chains[sender].seq]:
+                del buf[seq]
+        if not buf:
+            self._future_bytes.pop(sender, None)
+
+    @staticmethod
+    def _wire_digest(data: bytes) -> bytes:
+        return hashlib.sha256(data).digest()
+
+    def _held_unsigned(self, seat: int, seq: int) -> bytes:
+        """``prefilter.unsigned_digest`` of the envelope we hold at ``seat``'s ``seq``, kept
+        once asked (a flood of re-signed copies asks again and again)."""
+        assert self.verifier is not None
+        h = self.verifier.chains[seat].hash_at(seq)
+        d = self._unsigned_digests.get(h)
+        if d is None:
+            env = self.verifier.chains[seat].get(seq)
+            assert env is not None
+            d = self._unsigned_digests[h] = prefilter.unsigned_digest(env)
+        return d
+
+    def _rejected(self, rid: bytes | None, reason: str) -> None:
+        """An envelope that came on connection ``rid`` was refused for ``reason``: charged to the
+        seat that connection proved it is (an honest program sends none); a seat past
+        ``REJECTS`` floods and is named. Before every seat is known, an envelope of a seat we
+        hold no key for may be a newcomer's, racing its seating: not charged."""
+        unknown = reason.endswith("has no key yet") and not self._full.is_set()
+        self._drop(f"envelope rejected: {reason}", logging.DEBUG if unknown else logging.WARNING)
+        if not unknown:
+            self._charge(rid, self._rejects, self._reject_budget, REJECTS, lambda who, n: (
+                f"{who} sent {n:,} messages this program had to refuse (forged, damaged or not "
+                f"of this table; the last: {one_line(reason, 100)}): an honest program sends "
+                "none (a flood)"))
+
+    def _copy_from(self, rid: bytes | None) -> None:
+        """One more copy of an envelope we already held came on connection ``rid``: charged to
+        the seat that connection proved it is; a seat past ``COPIES`` floods and is named."""
+        self._charge(rid, self._copies, self._copy_budget, COPIES, lambda who, n: (
+            f"{who} sent {n:,} copies of messages this program already held (a flood)"))
+
+    def _charge(self, rid: bytes | None, counts: dict[int, int], buckets: dict[int, Bucket],
+                budget: tuple[float, float], words: Callable[[str, int], str]) -> None:
+        """One more of something an honest program sends little or none of, on connection
+        ``rid``: counted for the seat that connection proved it is, against its ``budget``
+        (rate, burst); past it the seat is named, in ``words(name, count)``. A connection
+        without a seat is held to the strangers' budget instead. (A stop naming nobody that
+        came first is upgraded.)"""
+        seat = self.budgets.seat_of(rid) if rid is not None else None
+        if seat is None or seat == self.seat:
+            return
+        now = time.monotonic()
+        n = counts[seat] = counts.get(seat, 0) + 1
+        bucket = buckets.get(seat)
+        if bucket is None:
+            bucket = buckets[seat] = Bucket(*budget, now)
+        if not bucket.take(1, now):
+            self.stop(seat, words(self.name_of(seat), n))
