@@ -27,7 +27,7 @@ from protocol.deck import DeckPeer
 from protocol.envelope import is_int
 from protocol.errors import DeckTimeout
 from protocol.identity import Identity
-from protocol.mesh import Mesh, Timings
+from protocol.mesh import Mesh, MeshError, Timings
 from protocol.params import TOPIC as DECK_TOPIC
 from protocol.params import VERSION as DECK_VERSION
 from protocol.roster import keys_digest
@@ -403,6 +403,31 @@ def seating(mesh: Mesh) -> Seating:
     return Seating(mesh.table, mesh.roster[0].key, describe_game, mine)
 
 
+async def until_dealt(mesh: Mesh, say: Callable[[str], Any] = print) -> None:
+    """Wait for the deal: every seat taken, the roster sealed, every peer heard. Before it
+    nothing is dealt and nothing can be resumed, so a joiner does not wait for a host that
+    went away (its machine failed, its program was killed: nobody stopped the host's bots)
+    longer than the table's own wait: ``MeshError`` naming the host. Bots and joiners used
+    to wait for a deal that never came, a bot for its whole patience (30 minutes)."""
+    wait = GameInfo.from_json(mesh.game_info).wait
+    told = False
+    while True:
+        with contextlib.suppress(TimeoutError):
+            await mesh.wait_full(0.5)
+            return
+        if mesh.seat == 0 or 0 not in mesh.away:
+            told = False
+            continue
+        if not told:
+            told = True
+            say(f"{mesh.name_of(0)}, the host, is not answering; without them there is no deal. "
+                f"Waiting {clock_text(wait)} for them to come back.")
+        gone = time.monotonic() - mesh.away_since.get(0, time.monotonic())
+        if gone > wait:
+                raise MeshError(f"{mesh.name_of(0)}, the host, went away before the deal and did "
+                                f"not come back within {clock_text(wait)}; nothing was dealt")
+
+
 async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = print,
                     deck_timeout: float = DECK_TIMEOUT, on_table: Callable[[Table], Any] | None = None,
                     bot: bool = False, checkpoint_timeout: float = 30.0,
@@ -413,7 +438,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     longer than the table's wait ends it too, naming them. The result is recorded before the
     final checkpoint, so no trouble on the links after the last move can take it away."""
     mesh.public_topics = PUBLIC_TOPICS  # every seat gets every move
-    await mesh.wait_full()
+    await until_dealt(mesh, say)
     info = GameInfo.from_json(mesh.game_info)
     if info.players != mesh.seats:  # the host's own description of its table does not add up
         raise ConfigError(f"{mesh.name_of(0)}'s table has {mesh.seats} seats but describes a game "

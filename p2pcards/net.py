@@ -19,7 +19,17 @@ from protocol.transcript import find_transcripts, read_transcript
 from .bots.registry import make_bot
 from .checks import checked_address, checked_bind, checked_code, checked_name
 from .engine import ConfigError
-from .lobby import BOTS_FINISH, WAIT, GameInfo, bots_end, clock_text, end_bots, play_seat, spawn_bot
+from .lobby import (
+    BOTS_FINISH,
+    WAIT,
+    GameInfo,
+    bots_end,
+    clock_text,
+    end_bots,
+    play_seat,
+    spawn_bot,
+    until_dealt,
+)
 from .table import TableResult
 from .ui.text import printable, type_a_number, wrap_cells
 
@@ -367,7 +377,7 @@ async def _play(mesh: Mesh, player: Any, screen: bool = False) -> TableResult:
 
     if not isinstance(player, TerminalPlayer):
         return await play_seat(mesh, player, say=say, bot=True)
-    await mesh.wait_full()
+    await until_dealt(mesh, say)
     intro = ["Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
                                      for s in range(mesh.seats)),
              f"Roster code: {_digest(mesh)} — read it aloud: everyone should see the same one.",

@@ -111,6 +111,78 @@ def test_a_host_that_quits_before_the_deal_takes_its_bots_with_it(tmp_path, how)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_a_host_killed_between_full_and_the_deal_does_not_leave_its_bots_behind(tmp_path):
+    """The host's machine fails after its bots sat down but before the deal (no goodbye: its
+    program cannot stop them). Nothing was dealt, so nothing waits to be resumed past the
+    table's --wait: the bots give up then, saying why. They used to wait for a deal that never
+    came for their whole patience (1800 s); CI caught it as 'the bots outlived the table's wait'
+    when a loaded host was killed just before it dealt."""
+    master, slave = pty.openpty()  # the host's input is a terminal: it holds the deal
+    host = subprocess.Popen(
+        [sys.executable, "-m", "p2pcards", "host", "go-out-girl", "--players", "3", "--bots", "2",
+         "--bind", "127.0.0.1", "--no-discovery", "--plain", "--name", "alice", "--wait", "2"],
+        env=env_for(tmp_path / "host"), stdin=slave, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    os.close(slave)
+    bots: list[int] = []
+    try:
+        lines = read_until(host, ADDRESS_RE.pattern)
+        address = ADDRESS_RE.search(lines[-1]).group(1)
+        read_until(host, r"bot\d .* joined at seat")
+        read_until(host, r"bot\d .* joined at seat")
+        bots = processes_with(f"p2pcards bot {address} ")
+        assert len(bots) == 2, bots
+        host.kill()  # no goodbye, no end_bots
+        host.communicate()
+        time.sleep(1.0)
+        assert sorted(processes_with(f"p2pcards bot {address} ")) == sorted(bots)
+        assert gone_within(bots, 30.0) == [], "the bots waited on for a deal that never came"
+    finally:
+        os.close(master)
+        if host.poll() is None:
+            host.kill()
+            host.communicate()
+        for pid in processes_with(" bot ") if bots else []:
+            if pid in bots:
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_person_who_joined_is_told_when_the_host_is_gone_before_the_deal(tmp_path):
+    """The same failure seen by a person who joined: told that the host is not answering and
+    for how long the table waits, then one line saying nothing was dealt (exit 1, no
+    traceback) -- not 'Waiting for the table to fill...' for ever."""
+    master, slave = pty.openpty()
+    host = subprocess.Popen(
+        [sys.executable, "-m", "p2pcards", "host", "go-out-girl", "--players", "3",
+         "--bind", "127.0.0.1", "--no-discovery", "--plain", "--name", "alice", "--wait", "2"],
+        env=env_for(tmp_path / "host"), stdin=slave, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    os.close(slave)
+    join = None
+    try:
+        lines = read_until(host, ADDRESS_RE.pattern)
+        address, code = ADDRESS_RE.search(lines[-1]).groups()
+        join = subprocess.Popen(
+            [sys.executable, "-m", "p2pcards", "join", address, "--code", code, "--plain",
+             "--name", "bob"], env=env_for(tmp_path / "bob"), stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        read_until(host, r"bob .* joined at seat")
+        host.kill()
+        host.communicate()
+        out, err = join.communicate(timeout=60)
+        assert "Traceback" not in out + err, out + err
+        assert join.returncode == 1, (out, err)
+        assert "alice, the host, is not answering" in out and "Waiting 2 s" in out, out
+        assert "alice, the host, went away before the deal" in err and "nothing was dealt" in err, err
+    finally:
+        os.close(master)
+        for p in (host, join):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.communicate()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_a_host_gone_mid_match_leaves_its_bots_to_the_table(tmp_path):
     """After the deal it is different: a host whose program ends mid-match keeps its seat
     ('join --resume' takes it back), so its bots stay at the table -- and end by themselves
