@@ -409,6 +409,10 @@ async def until_dealt(mesh: Mesh, say: Callable[[str], Any] = print) -> None:
     went away (its machine failed, its program was killed: nobody stopped the host's bots)
     longer than the table's own wait: ``MeshError`` naming the host. Bots and joiners used
     to wait for a deal that never came, a bot for its whole patience (30 minutes)."""
+    seat_path = mesh.transcript_path.with_suffix(".seat") if mesh.transcript_path else None
+    if seat_path is not None and seat_path.is_file() and SeatJournal.read_only(seat_path).has_seed():
+        await mesh.wait_full()  # dealt before: a seat coming back waits as it always did
+        return
     wait = GameInfo.from_json(mesh.game_info).wait
     told = False
     while True:

@@ -167,12 +167,14 @@ def test_a_person_who_joined_is_told_when_the_host_is_gone_before_the_deal(tmp_p
              "--name", "bob"], env=env_for(tmp_path / "bob"), stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         read_until(host, r"bob .* joined at seat")
+        seated = read_until(join, r"Waiting for the table to fill")  # bob knows he is seated
         host.kill()
         host.communicate()
         out, err = join.communicate(timeout=60)
+        out = "".join(seated) + out
         assert "Traceback" not in out + err, out + err
         assert join.returncode == 1, (out, err)
-        assert "alice, the host, is not answering" in out and "Waiting 2 s" in out, out
+        assert "alice, the host, is not answering" in out and "Waiting 2 s" in out, (out, err)
         assert "alice, the host, went away before the deal" in err and "nothing was dealt" in err, err
     finally:
         os.close(master)
