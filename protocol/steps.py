@@ -390,6 +390,9 @@ class PublicDeck:
         outs = c.cts(body["cts"], len(cur), "cts", check=False)
         if len(set(outs)) != len(outs):
             raise c.fail("two outputs are the same ciphertext (a duplicate)")
+        if not set(outs).isdisjoint(cur):  # r = 0: an honest seat's happens with odds 2^-252
+            raise c.fail("an output is one of the inputs unchanged (a re-encryption without "
+                         "randomness: the decryption shares already published of it stay valid)")
         ctx = context(self.p, op, "shuffle", seat, inp)
         c.proof(pf.verify_shuffle(self.y, list(cur), outs, body["proof"], ctx), "shuffle proof")
         return outs
