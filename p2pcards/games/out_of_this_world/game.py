@@ -217,6 +217,8 @@ class Game(SetUp, Rounds, Turn, Items, Foes, TableTalk, Text, TableBase):
         (same rules class) in the hand: the form ``legal`` lists."""
         classes = self._classes(p)
         args = dict(a.args)
+        if args.get("twice") is False:  # spelt out at its default: the same move as without it
+            del args["twice"]  # (every copy accepts it then; the others' copies always did)
         if classes is None or a.kind in ("foes",):
             if "slots" in args:
                 args["slots"] = sorted(args["slots"])
@@ -231,7 +233,7 @@ class Game(SetUp, Rounds, Turn, Items, Foes, TableTalk, Text, TableBase):
             for s in args["slots"]:
                 v = self.values[s]
                 if v is None:
-                    return a
+                    return Action(a.kind, **args)
                 need[self._cls[v]] = need.get(self._cls[v], 0) + 1
             args["slots"] = sorted(s for cid, n in need.items() for s in classes.get(cid, [])[:n])
             for k in ("give", "keep"):
