@@ -473,7 +473,8 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                   names=names, say=say,
                   journal=journal.append, resume=resume,
                   turn_time=info.own_turn_time(bot), peer_turn_time=info.peer_turn_time(),
-                  stand_in=make_bot(info.game, mesh.seat, "easy", 7))
+                  stand_in=make_bot(info.game, mesh.seat, "easy",
+                                    int.from_bytes(os.urandom(4), "big")))
     if on_table is not None:
         on_table(table)
     q = mesh.subscribe()
