@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from p2pcards.engine import (
+    SPECTATOR,
     Event,
     GameState,
     Prove,
@@ -52,13 +53,16 @@ class DeckDealer:
         """The outcome of ``req`` for this seat's ``view`` (not yet applied to it). ``arrange``
         supplies the new order when ``req`` is ``Shuffle(by=this seat)``: the card now in
         ``result[i]`` moves to ``slots[i]``."""
-        if view.viewer is not None and view.viewer != self.seat:
+        if view.viewer not in (None, self.seat, SPECTATOR):  # (SPECTATOR: this seat's public
+            # copy, Table._settle: what the others' copies do, this seat's own cards unknown)
             raise ValueError(f"seat {self.seat}'s dealer was given seat {view.viewer}'s view")
         event: Event
         if isinstance(req, Shuffle):
             event = await self._shuffle(view, req, arrange)
         elif isinstance(req, Reveal):
             vals = await self.deck.open(req.slots, req.to)
+            if not view.sees(req.to):  # a public copy learns only what is opened to all
+                vals = None
             event = Revealed(req.slots, None if vals is None else tuple(vals))
         elif isinstance(req, Random):
             event = RandomValue(await self.deck.random(req.n))
@@ -77,7 +81,7 @@ class DeckDealer:
         by_knows = all(view.known[s] >> req.by & 1 for s in req.slots)
         if getattr(req, "mix", False):
             known = await self.deck.reorder(req.slots, req.by, mix=True)
-            if req.by != self.seat or not by_knows:
+            if req.by != self.seat or not by_knows or view.viewer == SPECTATOR:
                 return Shuffled(req.slots, None)
             perm = self.deck.orders[self.deck.op - 1]
             mixed = tuple(view.values[req.slots[p]] for p in perm)

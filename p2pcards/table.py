@@ -25,7 +25,7 @@ from protocol.channel import Channel, ChannelClosed
 from protocol.envelope import is_int
 from protocol.errors import DeckError, PeerAborted
 
-from .engine import Action, Decide, Decision, Event, GameState, Request, RuleViolation
+from .engine import SPECTATOR, Action, Decide, Decision, Event, GameState, Request, RuleViolation
 from .games import new_game
 from .replay import Verdict, replay
 from .ui.text import printable
@@ -136,16 +136,18 @@ class Table:
                         ev = await self._their_decision(req.player)
                         timings["wait_s"] += time.perf_counter() - t0
                         latencies.append(time.perf_counter() - t0)
-                    self._apply(ev, req.player)
+                    try:
+                        self._apply(ev, req.player)
+                    except TableStopped as finding:
+                        if req.player == self.seat:
+                            raise
+                        await self._settle(ev, finding)
                     self.decisions.append(ev)  # type: ignore[arg-type]
                 else:
                     try:
                         ev = await self.dealer.fulfil(self.state, req, self._arrange)
                     except DeckError as exc:  # the deck service caught a peer: stop, name it
-                        raise TableStopped(exc.peer, f"{self._name(exc.peer)}: {exc.reason} "
-                                           f"(deck step {exc.step})",
-                                           inferred=isinstance(exc, PeerAborted)
-                                           or exc.confirm) from None
+                        raise self._deck_stop(exc) from None
                     except RuleViolation as exc:  # this seat's own claim is false (a modified
                         # program, or a bug): its dealer refuses to prove it, and it stops
                         culprit = self.seat if exc.player is None else exc.player
@@ -165,6 +167,40 @@ class Table:
             timings["audit_s"] = time.perf_counter() - t0
         return TableResult(outcome, verdict, self.step, self.decisions, timings, latencies,
                            self.state.result_text())
+
+    def _deck_stop(self, exc: DeckError) -> TableStopped:
+        return TableStopped(exc.peer, f"{self._name(exc.peer)}: {exc.reason} (deck step "
+                            f"{exc.step})", inferred=isinstance(exc, PeerAborted) or exc.confirm)
+
+    async def _settle(self, ev: Decision, finding: TableStopped) -> None:
+        """A peer's move that this copy refuses (``finding``). When it breaks a rule only this
+        seat can see -- it is about a card this seat knows and some others do not (a card shown
+        to this seat, the Robot's hand to its owner) -- the others' copies take it, and their
+        next deck steps settle it: the claim's proof that the cheater cannot give, or the card's
+        opening. Stopping at once on this seat's own word left those steps undone, so only this
+        seat named the cheater and the others named nobody (red team 10 #2). So this seat takes
+        part in those steps from its public copy (what the others' copies hold: ``view(SPECTATOR)``),
+        and stops with what they find, which every seat finds alike; only when the game reaches
+        the next move with nothing found does it stop on its own finding, as before. A move the
+        public copy refuses too is refused by every copy: stop at once. Raises ``TableStopped``."""
+        public = self.state.view(SPECTATOR)
+        try:
+            public.apply(ev)
+        except RuleViolation:
+            raise finding from None
+        while (req := public.pending()) is not None and not isinstance(req, Decide):
+            try:
+                out = await self.dealer.fulfil(public, req)
+            except DeckError as exc:
+                raise self._deck_stop(exc) from None
+            except Exception:  # noqa: BLE001 -- a step this copy cannot take part in from there
+                raise finding from None
+            try:
+                public.apply(out)
+            except RuleViolation as exc:  # the opened card is not the one claimed: public now
+                culprit = exc.player if exc.player is not None else ev.player
+                raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
+        raise finding
 
     def _apply(self, ev: Event, player: int | None) -> None:
         try:

@@ -1,0 +1,120 @@
+"""A cheat only one honest seat can see is named by every honest seat (red team 10 #2).
+
+The Girl and the Robot, 3 seats, a real table over 127.0.0.1 (meshes, deck, engines). The
+cheater plays a card from a slot one honest seat knows (shown to it; the Robot's hand, which its
+owner sees) claiming it is another card. That seat's engine sees the lie at once; the other
+honest seat's cannot, and goes on to the step that settles the claim (the claim's proof, or the
+card's opening). The seat that saw it used to stop the table at once on its own word, so the
+other honest seat never reached that step and named nobody ("alice stopped the table, naming
+bob ... without a proof this program can check"), and its transcript's audit named nobody
+either. Now the seat that saw it takes part in that step from its public copy, and every honest
+seat names the cheater, with the same evidence, live and in the audit."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from p2pcards.bots.registry import make_bot
+from p2pcards.engine import Action, RuleViolation
+from p2pcards.lobby import play_seat
+from p2pcards.table import TableStopped
+from tests.mesh.helpers import close_all, run_async
+
+from .test_table_rules import table_of
+from .transcript_mutants import cli_audit
+
+pytestmark = pytest.mark.network
+
+GAME = "girl-and-robot"
+LONG = os.environ.get("P2PCARDS_LONG") == "1"
+GAMES = 12 if LONG else 8  # games tried until a chance arises (the deck is random)
+
+
+class PrivateLie:
+    """Plays as its easy bot until it finds a lie (its legal play with another slot of the
+    same zone, or another target) that exactly one honest copy refuses and the other accepts --
+    it looks at the honest copies themselves (``tables``) to find one quickly -- and plays it."""
+
+    needs_view = True
+
+    def __init__(self, seat: int, tables: dict, seed: int) -> None:
+        self.seat, self.tables = seat, tables
+        self.bot = make_bot(GAME, seat, "easy", seed)
+        self.done: tuple | None = None
+
+    def in_step(self, view) -> bool:
+        others = [q for q in self.tables if q != self.seat]
+        return len(others) == 2 and all(
+            self.tables[q].state.pending() == view.pending()
+            and self.tables[q].step == self.tables[self.seat].step for q in others)
+
+    async def decide(self, view, legal):
+        p = self.seat
+        others = [q for q in self.tables if q != p]
+        for _ in range(50):  # the honest copies catch up with this move (a loaded machine)
+            if self.done is not None or self.in_step(view):
+                break
+            await asyncio.sleep(0.1)
+        if self.done is None and self.in_step(view):
+            for a in legal:
+                lies = []
+                if a.get("slot") is not None:
+                    zone = view.zones[view.zone_of[a.slot]]
+                    lies += [Action(a.kind, **{**dict(a.args), "slot": s}) for s in zone
+                             if s != a.slot]
+                if a.get("target") is not None:
+                    lies += [Action(a.kind, **{**dict(a.args), "target": t})
+                             for t in range(view.n_players) if t != a.target]
+                for lie in lies:
+                    refused = []
+                    for q in others:
+                        try:
+                            self.tables[q].state.clone().check(p, lie)
+                        except RuleViolation:
+                            refused.append(q)
+                    if len(refused) == 1:
+                        self.done = (lie, refused[0])
+                        return lie
+        return self.bot.decide(view, legal)
+
+    def arrange(self, view, slots):
+        return self.bot.arrange(view, slots)
+
+
+@pytest.mark.parametrize("cheater", [0, 1, 2] if LONG else [1])  # (a chance arises soonest for 1)
+@run_async(timeout=300)
+async def test_a_lie_only_one_honest_seat_can_see_is_named_by_every_honest_seat(
+        tmp_path, monkeypatch, cheater):
+    for game in range(GAMES):
+        meshes = await table_of(tmp_path / str(game), 3, game=GAME)
+        tables: dict = {}
+        cheat = PrivateLie(cheater, tables, 11 + game)
+        try:
+            async def seat(m, tables=tables, cheat=cheat, game=game):
+                player = cheat if m.seat == cheater else make_bot(GAME, m.seat, "easy", m.seat + game)
+
+                def keep(table):
+                    tables[m.seat] = table
+                    if m.seat == cheater:  # a modified program: its own engine checks nothing
+                        monkeypatch.setattr(table.state, "validate", lambda p, a: None)
+                return await play_seat(m, player, on_table=keep, say=lambda s: None,
+                                       deck_timeout=20)
+
+            results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        finally:
+            await close_all(meshes)
+        if cheat.done is None:
+            continue  # no chance arose in this game: play another
+        lie, saw = cheat.done
+        for m, r in zip(meshes, results, strict=True):
+            if m.seat == cheater:
+                continue
+            assert isinstance(r, TableStopped), (m.seat, r)
+            assert r.culprit == cheater, (m.seat, lie, saw, r.culprit, r.reason)
+            code, out, js = cli_audit(m.transcript_path)
+            assert code == 1 and js.get("culprit") == cheater, (m.seat, out)
+        return
+    pytest.fail(f"no lie only one honest seat could see arose in {GAMES} games")
