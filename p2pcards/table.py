@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,9 @@ MAX_AHEAD = 10_000  # steps a peer's action may arrive ahead of ours (a bound on
 TALK_HISTORY = 512  # steps back a chat line may be judged at (its sender's step; issue 14 item 9)
 TALK_AHEAD = 64  # chat lines kept until our game reaches their sender's step
 CHAT_RATE, CHAT_BURST = 2.0, 8.0  # chat lines a second (and in a burst) shown from one sender
+#: this program's own randomness for the card a move names among equivalent ones (OS entropy:
+#: nobody can predict it from a seed or the record)
+_DISGUISE = random.SystemRandom()
 COUNTDOWN = 30.0  # the last seconds of a turn are counted down
 
 
@@ -230,7 +234,9 @@ class Table:
             except ValueError:
                 raise TableStopped(self.seat, "this seat's journal is damaged") from None
         else:
-            action = await self._timed_decide(legal)
+            # the move as sent: its cards picked at random among the equivalent ones, so the
+            # slot tells nobody where the rest of the hand lies (GameState.disguise)
+            action = self.state.disguise(self.seat, await self._timed_decide(legal), _DISGUISE)
             if self.journal is not None:
                 self.journal({"kind": "decision", "step": self.step, "action": action.to_json()})
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from .actions import Action
 from .errors import RuleViolation
@@ -82,13 +82,17 @@ def play(
     copies: dict[int, GameState] | None = None,
     max_steps: int = 1_000_000,
     on_step: Callable[[GameState, Event], None] | None = None,
+    disguise: Any = None,
 ) -> GameState:
     """Drive the full-information ``state`` to the end and return it.
 
     ``copies`` maps seats to their own copies of the game (made with ``state.view(seat)``,
     perhaps narrating): each is fed only the outcomes its seat may see, as a networked peer's
     is, and that seat's agent decides from it. ``views=True`` keeps a copy for every seat and
-    checks each against ``state.view(seat)`` after every step (slow; for tests)."""
+    checks each against ``state.view(seat)`` after every step (slow; for tests). ``disguise``
+    (a ``random.Random``): each decision is sent as ``disguise(p, action, disguise)`` names it,
+    as a table's seat sends its own (the card picked among the equivalent ones); ``None`` keeps
+    the actions as the agents chose them (repeatable simulations)."""
     copies = dict(copies or {})
     if views:
         for p in [*range(state.n_players), SPECTATOR]:
@@ -111,7 +115,10 @@ def play(
             legal = (v or state).legal(p)
             if not legal:
                 raise AssertionError(f"{state.game}: seat {p} must decide but has no legal action")
-            event: Event = Decision(p, agent.decide(v, legal))
+            action = agent.decide(v, legal)
+            if disguise is not None:
+                action = (v or state).disguise(p, action, disguise)
+            event: Event = Decision(p, action)
             state.apply(event, trusted=not views)
             for c in copies.values():
                 c.apply(event)

@@ -325,6 +325,77 @@ class GameState:
         matter to them (it is then random)."""
         return None
 
+    def disguise(self, player: int, action: Action, rng: Any) -> Action:
+        """The action ``player``'s own program sends for ``action``, a choice from ``legal``: the
+        same move with each card it names replaced by one picked at random (``rng``, the
+        sender's own: the table passes OS randomness) among the cards ``player`` knows to be
+        equivalent to it. ``legal`` lists one canonical slot per group of equivalent cards (the
+        lowest), so sending it as listed would tell every onlooker that no hidden card below it
+        is of that kind; ``validate`` accepts any equivalent slot. The default sends the action
+        as it is; a game whose actions name interchangeable cards overrides it, usually as
+        ``self._disguise_slots(player, action, rng, key)``. Pure: no mutation."""
+        return action
+
+    def _disguise_slots(self, p: int, action: Action, rng: Any, key: Any,
+                        only: Sequence[str] | None = None) -> Action:
+        """``disguise`` for the slot arguments of ``action`` (the ``slot``/``slots`` types of
+        ``ACTION_ARGS``, or those of them in ``only``): ``key(slot)`` is the card's equivalence class as seat ``p`` knows it,
+        or ``None`` for a slot the move fixes (it is kept). Two slots are interchangeable when
+        they sit in the same zone, have the same key and the same ``known`` mask -- a card
+        others know is never swapped for one they do not -- and every slot the action names is
+        mapped through one random permutation of each such class (so a slot named twice, e.g.
+        a pass's ``give`` among its ``slots``, stays consistent).
+
+        Why this leaks nothing: seen from a seat ``q`` that does not know them, the cards of a
+        class's slots were last mixed together by their holder (``mix_hand``) and have had the
+        same public history since (the same mask), so every arrangement of them that agrees with
+        the record is equally likely to ``q``. The move opens (or hands on) a card of kind ``k``
+        from one of them; the sender picks each such slot with probability ``1/n_k`` where
+        ``n_k`` is the number of kind-``k`` cards there, whatever the arrangement, so the
+        likelihood of seeing slot ``s`` named is the same for every arrangement with a ``k`` in
+        ``s`` -- the same as if the cards had been picked up blind -- and ``q`` learns only
+        the card that is shown, not where the others lie. The lowest slot, by contrast, has
+        likelihood 1 or 0 depending on the cards below it.
+
+        The result must pass ``check`` at this copy; if it does not (a game whose ``validate``
+        does not accept the equivalent card: a bug), the action is sent as it was."""
+        want = (self.ACTION_ARGS or {}).get(action.kind) or {}
+        names = [n.rstrip("?") for n, t in want.items() if t in ("slot", "slots")
+                 and (only is None or n.rstrip("?") in only)]
+        args = dict(action.args)
+        named: list[int] = []
+        for n in names:
+            v = args.get(n)
+            named += list(v) if isinstance(v, tuple) else [] if v is None else [v]
+        if not named or not all(isinstance(s, int) and 0 <= s < self.n_cards for s in named):
+            return action
+        perm: dict[int, int] = {}
+        for s in dict.fromkeys(named):
+            if s in perm:
+                continue
+            k = key(s) if self.zone_of[s] else None
+            if k is None:
+                perm[s] = s
+                continue
+            cell = [t for t in self.zones[self.zone_of[s]]
+                    if self.known[t] == self.known[s] and key(t) == k]
+            images = list(cell)
+            rng.shuffle(images)
+            perm.update(zip(cell, images, strict=True))
+        for n in names:
+            v = args.get(n)
+            if isinstance(v, tuple):  # sorted stays sorted, an order that matters stays
+                args[n] = tuple(sorted(perm[s] for s in v)) if list(v) == sorted(v) \
+                    else tuple(perm[s] for s in v)
+            elif v is not None:
+                args[n] = perm[v]
+        out = Action(action.kind, **args)
+        try:
+            self.check(p, out)
+        except RuleViolation:
+            return action
+        return out
+
     def chat_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not send a chat line now (``None``: it may). The table enforces it."""
         return None

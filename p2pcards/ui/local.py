@@ -187,7 +187,9 @@ def play_local(game: str, players: int, bots: int, seed: int | None, options: di
     try:
         final = play(state, agents, LocalDealer(rng.randrange(2**32)),
                      copies={watcher.viewer: watcher} if human is not None else {SPECTATOR: watcher},
-                     on_step=on_step)
+                     on_step=on_step,
+                     disguise=random.SystemRandom() if seed is None
+                     else random.Random(f"{seed}/disguise"))
     finally:
         if recorder is not None:
             if state.pending() is None:

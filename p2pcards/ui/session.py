@@ -57,6 +57,11 @@ class LocalGame:
         self.watcher = self.state.view(self.viewer)
         self.watcher.narrate()
         self.dealer = LocalDealer(self.rng.randrange(2**32))
+        # the card each move names, picked among the equivalent ones (GameState.disguise), so
+        # the saved record does not tell where the rest of a hand lies: OS randomness, or the
+        # seed's own stream when a seed makes the game repeatable
+        self.disguise_rng: random.Random = random.SystemRandom() if seed is None else \
+            random.Random(f"{seed}/disguise")
         self.recorder = Recorder(game, players, options, self.names, self.seat, home=home) \
             if save else None
 
@@ -81,7 +86,7 @@ class LocalGame:
                             action = await asyncio.to_thread(self.agents[p].decide, v, legal)
                         else:
                             action = self.agents[p].decide(v, legal)
-                    ev = Decision(p, action)
+                    ev = Decision(p, state.disguise(p, action, self.disguise_rng))
                     state.apply(ev)
                     watcher.apply(ev)
                 else:

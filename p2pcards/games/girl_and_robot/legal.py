@@ -270,6 +270,24 @@ class Legal(Common):
             return Action("unleash", **{**dict(a.args), "slot": d[0]}) if a.get("slot") in d else a
         return a
 
+    def disguise(self, player: int, action: Action, rng: Any) -> Action:
+        """The card a ``play``, ``hide``, ``cancel``, ``choose``, ``bury``, ``copy`` or ``lure``
+        names becomes a random one of the same kind in the same place (for a Lure, face up or
+        down alike) with the same knowledge, as ``_canonical`` allows (see
+        ``GameState.disguise``); a weapon or target named stays, and so does the flipped card."""
+        p = player
+        if self.phase == "flipped" or action.kind not in (
+                "play", "hide", "cancel", "choose", "bury", "copy", "lure"):
+            return action
+
+        def key(s: int) -> Any:
+            k = self.pkind(p, s)
+            if k is None:
+                return None
+            return (s in self.faceup, k) if action.kind == "lure" else k
+
+        return self._disguise_slots(p, action, rng, key, only=("slot",))
+
     def _check_show(self, p: int, a: Action) -> None:
         ally = self.living_ally(p)
         slots = a.slots

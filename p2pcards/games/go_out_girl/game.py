@@ -257,6 +257,18 @@ class Game(GameState):
                 self._canonical(player, action) not in self.legal(player):
             raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
 
+    def disguise(self, player: int, action: Action, rng: Any) -> Action:
+        """Each hand card the move names becomes a random one of the same number (a Guard any
+        Guard): ``legal`` lists the lowest slot (see ``GameState.disguise``)."""
+        hand = set(self.hand(player))
+
+        def key(s: int) -> int | None:
+            v = self.values[s]
+            return None if v is None or s not in hand else self.number(v)
+
+        return action if action.kind == "character" else \
+            self._disguise_slots(player, action, rng, key)
+
     def _canonical(self, p: int, a: Action) -> Action:
         """The same action with each card replaced by the lowest-numbered slot of an equivalent
         card (same number) in the hand: the form ``legal`` lists."""

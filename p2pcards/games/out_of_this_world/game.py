@@ -212,6 +212,20 @@ class Game(SetUp, Rounds, Turn, Items, Foes, TableTalk, Text, TableBase):
             if legal and self._canonical(player, action) not in legal:
                 raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
 
+    def disguise(self, player: int, action: Action, rng: Any) -> Action:
+        """Each hand card the move names (a pass's, an equip's or a defeat's Items, a discard, a
+        gift) becomes a random one of the same rules class; ``legal`` lists the lowest slot (see
+        ``GameState.disguise``). Foes, equipped Items and stacks are kept."""
+        if action.kind not in ("pass", "equip", "defeat", "discard", "give"):
+            return action
+        hand = set(self.hand(player))
+
+        def key(s: int) -> int | None:
+            v = self.values[s]
+            return None if v is None or s not in hand else self._cls[v]
+
+        return self._disguise_slots(player, action, rng, key)
+
     def _canonical(self, p: int, a: Action) -> Action:
         """The same action with each hand card replaced by the lowest slot of an equivalent card
         (same rules class) in the hand: the form ``legal`` lists."""
