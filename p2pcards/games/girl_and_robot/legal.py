@@ -252,12 +252,19 @@ class Legal(Common):
             self._check_show(p, a)
             return
         if self.phase in PUBLIC_PHASES or self.viewer is None or self.viewer == p:
-            if self._canonical(p, a) not in self.legal(p):
+            legal = self.legal(p)
+            if a not in legal and self._canonical(p, a) not in legal:
                 raise RuleViolation(p, f"{self.describe(a)} is not a legal action now")
             return
         self._check_public(p, a)
 
     def _canonical(self, p: int, a: Action) -> Action:
+        """The action as ``legal`` lists it: the card it names replaced by the lowest slot of the
+        same zone holding a card of the same kind (as p knows it). Not in phase ``flipped``:
+        the card just turned over is the one to play (Blind: "you must immediately play or
+        discard" it), and ``legal`` names its own slot even when a card of its kind lies lower."""
+        if self.phase == "flipped":
+            return a
         if a.kind in ("play", "hide", "cancel", "choose", "bury", "copy") and isinstance(a.get("slot"), int):
             return Action(a.kind, **{**dict(a.args), "slot": self._canon(p, a.slot)})
         if a.kind == "lure" and isinstance(a.get("slot"), int) and 0 <= a.slot < self.n_cards:
