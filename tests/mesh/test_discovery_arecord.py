@@ -148,10 +148,13 @@ async def test_a_forged_a_record_for_the_hosts_server_sends_no_script_to_mallory
         monkeypatch.setattr(discovery, "browse", ours)  # join's look (``browse`` here: the real)
         monkeypatch.setattr("sys.stdin.isatty", lambda: False)
         monkeypatch.setattr(net, "BROWSE_SECONDS", 1.5)
+        async def one(delay: float):  # a look beside a join's look
+            await asyncio.sleep(delay)
+            return await asyncio.gather(browse(1.5, interfaces=LO), net._pick_table("127.0.0.1"))
+
         listed, taken = 0, 0
-        for _ in range(3):  # three looks one after the other, each beside a join's look
-            found, picked = await asyncio.gather(browse(1.5, interfaces=LO),
-                                                 net._pick_table("127.0.0.1"))
+        # three rounds, a second apart (the flood's A records land at different points of each)
+        for found, picked in await asyncio.gather(*(one(d) for d in (0.0, 1.0, 2.0))):
             found = [t for t in found if t.fingerprint == me.fingerprint]
             assert all(t.host != EVIL for t in found), found
             assert [(t.address, t.conflict) for t in found] in ([(where, 0)], []), found
