@@ -564,7 +564,9 @@ async def test_a_paced_flood_of_valid_json_from_strangers_is_refused_unparsed(tm
     victim 150-190 ms of parsing before anything was authenticated -- a core's worth; the
     victim marked honest players away and named one. Now a connection that has proven no seat
     may only send small handshake and control frames: these are refused unparsed, and the table
-    plays on with nobody away or named."""
+    plays on with nobody away or named. Quick in the suite: one round of the 64 frames (the old
+    code spent 10-12 s parsing one round); ``P2PCARDS_LONG=1``: two rounds, 3.2 s apart."""
+    long = os.environ.get("P2PCARDS_LONG") == "1"
     meshes = await make_table(tmp_path, 3)
     victim = meshes[1]
     parsed: list[int] = []  # sizes of frames from connections without a seat that were parsed
@@ -583,7 +585,10 @@ async def test_a_paced_flood_of_valid_json_from_strangers_is_refused_unparsed(tm
     victim._on_env, victim._on_ctl = spy_env, spy_ctl
     try:
         await play(meshes[0].channel, 0)
-        flood = asyncio.create_task(attack("paced", victim.address, 7.0, meshes[0].code))
+        # (the attacker sends a round 1 s after it starts, then every 3.2 s until its time is
+        # up, and ends 3.2 s after its last round)
+        flood = asyncio.create_task(attack("paced", victim.address, 7.0 if long else 4.0,
+                                           meshes[0].code))
         await asyncio.sleep(1.5)
         results = await asyncio.wait_for(
             asyncio.gather(*(play(m.channel, 10) for m in meshes)), 60)
