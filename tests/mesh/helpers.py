@@ -163,3 +163,13 @@ class AwayInSpells:
             self.away, self.away_since = {1}, {1: time.monotonic()}
         elif not gone and 1 in self.away:
             self.away, self.away_since = set(), {}
+
+
+def short_claim_window(monkeypatch: Any, seconds: float = 0.5) -> None:
+    """The mesh's window after another peer's unproven claim (``CLAIM_WINDOW``, 3 s), shortened
+    for a test that only waits it out (nothing is to arrive in it)."""
+    import protocol.mesh.channel as mesh_channel
+    import protocol.mesh.transport as transport
+
+    monkeypatch.setattr(mesh_channel, "CLAIM_WINDOW", seconds)
+    monkeypatch.setattr(transport, "CLAIM_WINDOW", seconds)
