@@ -29,6 +29,7 @@ from .helpers import (
     play,
     raw_dealer,
     run_async,
+    short_claim_window,
     until,
 )
 
@@ -183,7 +184,8 @@ async def test_equivocation_stops_the_table_everywhere_naming_only_the_cheater(t
 
 
 @run_async(timeout=60)
-async def test_a_rule_break_stop_reaches_a_peer_that_did_not_see_it(tmp_path):
+async def test_a_rule_break_stop_reaches_a_peer_that_did_not_see_it(tmp_path, monkeypatch):
+    short_claim_window(monkeypatch)  # carol applies alice's claim once its window has passed
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes
     try:
@@ -217,9 +219,10 @@ async def test_quit_is_announced_at_once(tmp_path):
 
 
 @run_async(timeout=60)
-async def test_an_absent_player_ends_the_match_after_the_wait_naming_them(tmp_path):
+async def test_an_absent_player_ends_the_match_after_the_wait_naming_them(tmp_path, monkeypatch):
     from p2pcards.lobby import _watch_absence
 
+    short_claim_window(monkeypatch)  # bob applies alice's claim once its window has passed
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes
     said: list[str] = []
