@@ -166,10 +166,12 @@ class AwayInSpells:
 
 
 def short_claim_window(monkeypatch: Any, seconds: float = 0.5) -> None:
-    """The mesh's window after another peer's unproven claim (``CLAIM_WINDOW``, 3 s), shortened
-    for a test that only waits it out (nothing is to arrive in it)."""
+    """The window after another peer's unproven claim (``CLAIM_WINDOW``, 3 s), shortened where
+    the mesh and the lobby read it, for a test that only waits it out (nothing is to arrive in
+    it)."""
+    import p2pcards.lobby as lobby
     import protocol.mesh.channel as mesh_channel
     import protocol.mesh.transport as transport
 
-    monkeypatch.setattr(mesh_channel, "CLAIM_WINDOW", seconds)
-    monkeypatch.setattr(transport, "CLAIM_WINDOW", seconds)
+    for module in (mesh_channel, transport, lobby):
+        monkeypatch.setattr(module, "CLAIM_WINDOW", seconds)

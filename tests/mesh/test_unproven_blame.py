@@ -75,12 +75,15 @@ def stop_falsely(table, accused: int):
 
 
 @run_async(timeout=120)
-async def test_a_false_stop_in_a_real_match_blames_nobody_on_screen_in_record_or_audit(tmp_path):
+async def test_a_false_stop_in_a_real_match_blames_nobody_on_screen_in_record_or_audit(
+        tmp_path, monkeypatch):
     """The same through the real stack (mesh, deck, engines, the lobby's screen lines and the
     audit): bob's client stops a Go Out Girl match at his first wait, naming alice. Alice and
     carol each end with no culprit; what their screens say and what ``p2pcards audit`` says of
     their transcripts agree: bob's unproven claim, nobody recorded as culprit."""
     from tests.table.test_table_rules import table_of
+
+    short_claim_window(monkeypatch)  # (each waits out the claim's window: nothing comes in it)
 
     meshes = await table_of(tmp_path, 3)
     said: dict[int, list[str]] = {0: [], 1: [], 2: []}
