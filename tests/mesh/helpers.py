@@ -163,3 +163,15 @@ class AwayInSpells:
             self.away, self.away_since = {1}, {1: time.monotonic()}
         elif not gone and 1 in self.away:
             self.away, self.away_since = set(), {}
+
+
+def short_claim_window(monkeypatch: Any, seconds: float = 0.5) -> None:
+    """The window after another peer's unproven claim (``CLAIM_WINDOW``, 3 s), shortened where
+    the mesh and the lobby read it, for a test that only waits it out (nothing is to arrive in
+    it)."""
+    import p2pcards.lobby as lobby
+    import protocol.mesh.channel as mesh_channel
+    import protocol.mesh.transport as transport
+
+    for module in (mesh_channel, transport, lobby):
+        monkeypatch.setattr(module, "CLAIM_WINDOW", seconds)

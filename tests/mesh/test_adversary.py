@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from .helpers import (
     play,
     raw_dealer,
     run_async,
+    short_claim_window,
     until,
 )
 
@@ -66,17 +68,21 @@ def blamed(meshes: list[Mesh]) -> set[int]:
 
 @run_async(timeout=90)
 async def test_an_unauthenticated_flood_neither_stalls_the_table_nor_keeps_memory(tmp_path):
+    """``P2PCARDS_LONG=1`` floods for 4 s and plays 30 rounds under it (quick: 2 s, 10 rounds,
+    as in test_floods.py)."""
+    long = os.environ.get("P2PCARDS_LONG") == "1"
     meshes = await make_table(tmp_path, 3)
     victim = meshes[1]
     try:
         await play(meshes[0].channel, 0)  # warm up
         gc.collect()
         before = rss_mb()
-        flood = asyncio.create_task(attack("big", victim.address, 4.0, meshes[0].code))
+        flood = asyncio.create_task(attack("big", victim.address, 4.0 if long else 2.0,
+                                           meshes[0].code))
         parts = asyncio.create_task(attack("parts", victim.address, 1.0, meshes[0].code))
         # the table plays on while the victim is flooded: every round completes at every seat
         results = await asyncio.wait_for(
-            asyncio.gather(*(play(m.channel, 30) for m in meshes)), 60)
+            asyncio.gather(*(play(m.channel, 30 if long else 10) for m in meshes)), 60)
         assert len({r["common"] for r in results}) == 1
         sent = await flood
         await parts
@@ -178,7 +184,8 @@ async def test_equivocation_stops_the_table_everywhere_naming_only_the_cheater(t
 
 
 @run_async(timeout=60)
-async def test_a_rule_break_stop_reaches_a_peer_that_did_not_see_it(tmp_path):
+async def test_a_rule_break_stop_reaches_a_peer_that_did_not_see_it(tmp_path, monkeypatch):
+    short_claim_window(monkeypatch)  # carol applies alice's claim once its window has passed
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes
     try:
@@ -212,9 +219,10 @@ async def test_quit_is_announced_at_once(tmp_path):
 
 
 @run_async(timeout=60)
-async def test_an_absent_player_ends_the_match_after_the_wait_naming_them(tmp_path):
+async def test_an_absent_player_ends_the_match_after_the_wait_naming_them(tmp_path, monkeypatch):
     from p2pcards.lobby import _watch_absence
 
+    short_claim_window(monkeypatch)  # bob applies alice's claim once its window has passed
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes
     said: list[str] = []
@@ -559,7 +567,9 @@ async def test_a_paced_flood_of_valid_json_from_strangers_is_refused_unparsed(tm
     victim 150-190 ms of parsing before anything was authenticated -- a core's worth; the
     victim marked honest players away and named one. Now a connection that has proven no seat
     may only send small handshake and control frames: these are refused unparsed, and the table
-    plays on with nobody away or named."""
+    plays on with nobody away or named. Quick in the suite: one round of the 64 frames (the old
+    code spent 10-12 s parsing one round); ``P2PCARDS_LONG=1``: two rounds, 3.2 s apart."""
+    long = os.environ.get("P2PCARDS_LONG") == "1"
     meshes = await make_table(tmp_path, 3)
     victim = meshes[1]
     parsed: list[int] = []  # sizes of frames from connections without a seat that were parsed
@@ -578,7 +588,10 @@ async def test_a_paced_flood_of_valid_json_from_strangers_is_refused_unparsed(tm
     victim._on_env, victim._on_ctl = spy_env, spy_ctl
     try:
         await play(meshes[0].channel, 0)
-        flood = asyncio.create_task(attack("paced", victim.address, 7.0, meshes[0].code))
+        # (the attacker sends a round 1 s after it starts, then every 3.2 s until its time is
+        # up, and ends 3.2 s after its last round)
+        flood = asyncio.create_task(attack("paced", victim.address, 7.0 if long else 4.0,
+                                           meshes[0].code))
         await asyncio.sleep(1.5)
         results = await asyncio.wait_for(
             asyncio.gather(*(play(m.channel, 10) for m in meshes)), 60)

@@ -112,7 +112,9 @@ async def test_a_failed_resume_never_stops_the_table_and_the_others_say_they_wai
         await until(lambda: 2 not in alice.away and 2 not in bob.away, what="carol heard again")
         await until(lambda: 2 in alice.unreached() and 2 in bob.unreached(), timeout=30,
                     what="carol seen as unreached")
-        await asyncio.sleep(2 * STEP)  # longer than the step's timeout: it must not run out
+        # longer than the step's timeout (which would have run from when she was heard again,
+        # before the wait above): it must not run out
+        await asyncio.sleep(STEP + 2.0)
         for s in (0, 1):  # said, with the time, and not every second
             lines = [ln for ln in said[s] if "do not reach" in ln
                      and f"waiting for carol (seat 3, {alice.roster[2].fingerprint})" in ln]
