@@ -41,6 +41,17 @@ class Slow:
         return self.bot.arrange(view, slots)
 
 
+def short_claim_window(monkeypatch, seconds: float) -> None:
+    """Every program in this process gives another's unproven claim ``seconds`` (``CLAIM_WINDOW``,
+    3 s) to see the deviation for itself."""
+    import p2pcards.lobby as lobby
+    import protocol.mesh.channel as mesh_channel
+    import protocol.mesh.transport as mesh_transport
+
+    for module in (lobby, mesh_channel, mesh_transport):
+        monkeypatch.setattr(module, "CLAIM_WINDOW", seconds)
+
+
 def lie_once(table, lie):
     """``table``'s client, the first time it waits for another seat's move, first sends ``lie``
     (a game message built from the step it is at)."""
@@ -68,7 +79,11 @@ def lie_once(table, lie):
 ])
 @run_async(timeout=120)
 async def test_a_move_out_of_turn_is_named_at_once_while_the_player_thinks(tmp_path, what, lie,
-                                                                           named):
+                                                                           named, monkeypatch):
+    # The first honest seat to read the lie names it; the one thinking over her move gets that
+    # claim and, after the claim's window, reads what had arrived (the lie came with the claim,
+    # over loopback) and names it herself. A window of 1.5 s instead of 3 (each case waited it).
+    short_claim_window(monkeypatch, 1.5)
     meshes = await table_of(tmp_path, 3)
     liar = 2
     try:
