@@ -319,7 +319,7 @@ def test_an_honestly_stopped_game_audits_with_the_right_culprit(tmp_path):
     from p2pcards.lobby import play_seat
     from tests.mesh.helpers import close_all
     from tests.table.test_game_lies import forge_deck_message
-    from tests.table.test_table_rules import table_of
+    from tests.table.test_table_rules import honest_results, table_of
 
     async def go():
         meshes = await table_of(tmp_path, 3)
@@ -330,7 +330,7 @@ def test_an_honestly_stopped_game_audits_with_the_right_culprit(tmp_path):
                     on_table=(lambda t: forge_deck_message(t, 3)) if m.seat == 2 else None,
                     deck_timeout=20)
 
-            await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+            await honest_results(meshes, seat, 2)  # carol's own end is not waited for
             assert meshes[0].stopped is not None and meshes[0].stopped.culprit == 2
             return meshes[0].transcript_path
         finally:

@@ -4,6 +4,7 @@ it promises."""
 
 from __future__ import annotations
 
+import os
 import random
 
 from p2pcards.engine import Decide, Decision, LocalDealer, Random, RandomValue
@@ -13,7 +14,9 @@ from solver.out_of_this_world.position import build, parse
 
 from .ootw_solver_helpers import engine_value, random_position, round_over
 
-POSITIONS = 110
+# 55 random positions in the suite (it was 110: 4.4 s of CPU), three times 110 with
+# P2PCARDS_LONG=1; nearly all are small enough to check (55 of 55, 109 of 110)
+POSITIONS = 330 if os.environ.get("P2PCARDS_LONG") == "1" else 55
 SMALL = 400  # planner states: bigger positions are skipped (the engine search would be slow)
 
 
@@ -57,7 +60,7 @@ def test_planner_agrees_with_engine_search():
         checked += 1
         won += res.won
         chance += any(s.chance for s in res.line)
-    assert checked >= 90, checked
+    assert checked >= POSITIONS * 4 // 5, checked
     assert 0 < won < checked  # both kinds of answers occur
     assert chance > 0  # random discards occur in some lines
 

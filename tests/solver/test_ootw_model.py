@@ -7,6 +7,7 @@ the round with the engine's result and Time."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 
@@ -25,6 +26,10 @@ from solver.out_of_this_world.model import (
 
 ADVENTURES = ["patrol-the-block", "birthday-bash", "hit-the-books", "night-school",
               "stained-glass", "confrontation"]
+# 18 games in the suite (it was 36; 18 still reach every kind of model move, 4,754 steps and
+# 112 rounds), 72 with P2PCARDS_LONG=1
+LONG = os.environ.get("P2PCARDS_LONG") == "1"
+GAMES = 72 if LONG else 18
 CHARS = ["malala_bart", "zoe_zack", "rita_rick", "nina_ned", "penny_percy"]
 
 
@@ -50,7 +55,7 @@ def test_model_in_lockstep_with_engine():
     steps = 0
     kinds: Counter = Counter()
     rounds = 0
-    for seed in range(36):
+    for seed in range(GAMES):
         rng = random.Random(seed)
         n = 3 + seed % 3
         adv = ADVENTURES[seed % len(ADVENTURES)]
@@ -113,6 +118,6 @@ def test_model_in_lockstep_with_engine():
             if g.result != "won":
                 assert pending.time == g.time
             rounds += 1
-    assert steps > 5000, steps
-    assert rounds > 100, rounds
+    assert steps > 200 * GAMES, steps
+    assert rounds > 4 * GAMES, rounds
     assert set(kinds) >= {"T", "L", "N", "P", "E", "D", "S", "V", "X"}, kinds

@@ -9,7 +9,6 @@ cannot be right. Quick in the suite (one lie a game); ``P2PCARDS_LONG=1`` sends 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import random
@@ -22,7 +21,7 @@ from p2pcards.lobby import play_seat
 from p2pcards.table import TableStopped
 from tests.mesh.helpers import NAMES, close_all, run_async
 
-from .test_table_rules import table_of
+from .test_table_rules import honest_results, table_of
 
 pytestmark = pytest.mark.network
 
@@ -83,7 +82,7 @@ async def test_any_game_message_that_is_not_the_senders_move_names_it_everywhere
             hook = (lambda t: lie_at_random(t, rng, sent)) if m.seat == liar else None
             return await play_seat(m, bot, on_table=hook, say=lambda s: None, deck_timeout=20)
 
-        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        results = await honest_results(meshes, seat, liar, keep=lambda: not sent)
         if not sent:  # the game ended before the lie's moment: nothing to judge
             assert not any(isinstance(r, BaseException) for r in results), results
             return

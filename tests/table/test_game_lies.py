@@ -16,7 +16,7 @@ from p2pcards.table import TableStopped
 from tests.mesh.helpers import NAMES, close_all, run_async
 from tests.protocol.deck_helpers import at, places
 
-from .test_table_rules import table_of
+from .test_table_rules import honest_results, table_of
 
 pytestmark = pytest.mark.network
 
@@ -39,6 +39,17 @@ class Slow:
 
     def arrange(self, view, slots):
         return self.bot.arrange(view, slots)
+
+
+def short_claim_window(monkeypatch, seconds: float) -> None:
+    """Every program in this process gives another's unproven claim ``seconds`` (``CLAIM_WINDOW``,
+    3 s) to see the deviation for itself."""
+    import p2pcards.lobby as lobby
+    import protocol.mesh.channel as mesh_channel
+    import protocol.mesh.transport as mesh_transport
+
+    for module in (lobby, mesh_channel, mesh_transport):
+        monkeypatch.setattr(module, "CLAIM_WINDOW", seconds)
 
 
 def lie_once(table, lie):
@@ -68,7 +79,11 @@ def lie_once(table, lie):
 ])
 @run_async(timeout=120)
 async def test_a_move_out_of_turn_is_named_at_once_while_the_player_thinks(tmp_path, what, lie,
-                                                                           named):
+                                                                           named, monkeypatch):
+    # The first honest seat to read the lie names it; the one thinking over her move gets that
+    # claim and, after the claim's window, reads what had arrived (the lie came with the claim,
+    # over loopback) and names it herself. A window of 1.5 s instead of 3 (each case waited it).
+    short_claim_window(monkeypatch, 1.5)
     meshes = await table_of(tmp_path, 3)
     liar = 2
     try:
@@ -80,7 +95,7 @@ async def test_a_move_out_of_turn_is_named_at_once_while_the_player_thinks(tmp_p
             return await play_seat(m, slow[m.seat], say=lambda s: None, deck_timeout=20)
 
         slow = {m.seat: Slow(m.seat) for m in meshes if m.seat != liar}
-        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        results = await honest_results(meshes, seat, liar)
         honest = [r for i, r in enumerate(results) if i != liar]
         assert all(isinstance(r, TableStopped) for r in honest), results
         assert all(r.culprit == liar and NAMES[liar] in r.reason and named in r.reason
@@ -161,7 +176,7 @@ async def test_a_move_told_to_one_seat_only_is_named_by_everyone(tmp_path):
                                    on_table=whisper if m.seat == liar else None,
                                    say=lambda s: None, deck_timeout=3)
 
-        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        results = await honest_results(meshes, seat, liar)
         honest = [r for i, r in enumerate(results) if i != liar]
         assert all(isinstance(r, TableStopped) for r in honest), results
         assert all(r.culprit == liar and NAMES[liar] in r.reason for r in honest), results
@@ -211,7 +226,7 @@ async def test_a_lie_that_comes_after_anothers_stop_is_still_named_by_this_progr
             player = Slow(m.seat) if think else make_bot("go-out-girl", m.seat, "easy", m.seat)
             return await play_seat(m, player, say=lambda s: None, deck_timeout=20)
 
-        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        results = await honest_results(meshes, seat, liar)
         alice, bob = results[0], results[1]
         assert isinstance(bob, TableStopped) and bob.culprit == liar, results
         assert isinstance(alice, TableStopped) and alice.culprit == liar, results
@@ -258,7 +273,7 @@ async def test_a_forged_deck_message_that_comes_after_anothers_stop_is_named_her
                 on_table=(lambda t: forge_deck_message(t, 3)) if m.seat == liar else None,
                 deck_timeout=20)
 
-        results = await asyncio.gather(*(seat(m) for m in meshes), return_exceptions=True)
+        results = await honest_results(meshes, seat, liar)
         alice, bob = results[0], results[1]
         assert isinstance(bob, TableStopped) and bob.culprit == liar, results
         assert isinstance(alice, TableStopped) and alice.culprit == liar, results

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from tests.mesh.helpers import AwayInSpells, run_async
 
@@ -44,35 +45,40 @@ async def paused_while_away(wait: float, pause: float, back_after: float, times:
     return fake, said
 
 
-@run_async(30)
-async def test_a_pause_of_this_program_is_not_charged_to_a_seat_away_meanwhile():
-    """Bob is away 0.3 s, alice's program stands still 3 s (the wait is 2 s), bob's messages are
-    read 0.4 s after it resumes: about 0.7 s of bob's absence, nobody named. Before, bob was
-    named "away and did not come back within 0:02" as soon as alice's program ran again. The
-    person at alice's terminal is told that the program was paused and that the pause counts
-    against nobody."""
-    fake, said = await paused_while_away(wait=2.0, pause=3.0, back_after=0.4)
+def test_a_pause_of_this_program_is_charged_to_nobody_and_forgives_nothing_else():
+    """Three pauses of alice's program while bob is away, each watched in a thread of its own
+    with its own event loop (a pause stands one loop still, as a stop does, and not the
+    others'), side by side: the cases were one wait after another (5, 10 and 7.5 s).
+
+    Not charged: bob is away 0.3 s, alice's program stands still 3 s (the wait is 2 s), bob's
+    messages are read 0.4 s after it resumes: about 0.7 s of bob's absence, nobody named.
+    Before, bob was named "away and did not come back within 0:02" as soon as alice's program
+    ran again. The person at alice's terminal is told that the program was paused and that the
+    pause counts against nobody.
+
+    Nor against the match's allowance: four such pauses of 1.2 s, each under the 2 s wait, the
+    game moving in between: each was charged to bob, about 6.8 s in all, past the match's
+    allowance (3 waits, 6 s), and bob was named "away too often". Now he was away about 0.5 s
+    each time.
+
+    Forgiving the pause forgives nothing else: bob stays away after alice's program resumes,
+    and is named once his own time away (not counting the pause) reaches the wait."""
+    cases = {
+        "not charged": dict(wait=2.0, pause=3.0, back_after=0.4),
+        "allowance": dict(wait=2.0, pause=1.2, back_after=0.2, times=4, steps=True),
+        "still away": dict(wait=2.0, pause=3.0, back_after=2.6),
+    }
+    with ThreadPoolExecutor(len(cases)) as pool:
+        running = {k: pool.submit(asyncio.run, paused_while_away(**kw))  # type: ignore[arg-type]
+                   for k, kw in cases.items()}
+        (fake, said), (fake4, said4), (fake_away, said_away) = (
+            running[k].result(timeout=60) for k in cases)
     assert fake.stopped is None, fake.stopped
     assert any("this program was paused" in s and "not counted against anyone" in s
                for s in said), said
-
-
-@run_async(40)
-async def test_nor_against_the_match_allowance():
-    """Four such pauses of 1.2 s, each under the 2 s wait, the game moving in between: each
-    was charged to bob, about 6.8 s in all, past the match's allowance (3 waits, 6 s), and bob
-    was named "away too often". Now he was away about 0.5 s each time."""
-    fake, said = await paused_while_away(wait=2.0, pause=1.2, back_after=0.2, times=4,
-                                         steps=True)
-    assert fake.stopped is None, fake.stopped
-
-
-@run_async(30)
-async def test_a_seat_still_away_after_the_pause_is_named_on_its_own_time():
-    """Forgiving the pause forgives nothing else: bob stays away after alice's program resumes,
-    and is named once his own time away (not counting the pause) reaches the wait."""
-    fake, said = await paused_while_away(wait=2.0, pause=3.0, back_after=2.6)
-    assert fake.stopped is not None and fake.stopped.culprit == 1, (fake.stopped, said)
+    assert fake4.stopped is None, (fake4.stopped, said4)
+    assert fake_away.stopped is not None and fake_away.stopped.culprit == 1, (fake_away.stopped,
+                                                                              said_away)
 
 
 @run_async(30)

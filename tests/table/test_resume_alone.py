@@ -107,12 +107,22 @@ def still_resumable(home: Path, table: str) -> None:
     assert t.table == table and t.stop is None and not t.finished
 
 
-def test_join_resume_with_everyone_gone_says_whom_it_looks_for_and_gives_up_in_words(tmp_path):
-    table, host_addr = gone_table(tmp_path)
-    bob = tmp_path / "home1"
+def test_join_resume_gives_up_in_words_naming_whom_it_could_not_reach(tmp_path):
+    """Two resumes at once, each at its own table with its own homes (each waits the look's
+    10 s before it gives up: the waits overlap; they were two tests one after the other).
+
+    Everyone gone: bob's resume says at once which table and whom it looks for, keeps saying so
+    while it waits, and ends with one line: who could not be reached, and that it can be tried
+    again later.
+
+    One gone: alice's program is still there; carol's is gone for good. bob's resume hears
+    alice, says so, and in the end names carol alone."""
+    table, host_addr = gone_table(tmp_path / "gone")
+    bob = tmp_path / "gone" / "home1"
     proc = resume(bob)
     lines = Lines(proc)
     try:
+        rc3, out3, err3, table3 = asyncio.run(one_of_two_gone(tmp_path / "one"))
         # at once: which table, and whom it is looking for, where
         line = lines.until(r"Resuming table")
         assert table in line and "looking for" in line and "alice" in line and host_addr in line
@@ -131,6 +141,35 @@ def test_join_resume_with_everyone_gone_says_whom_it_looks_for_and_gives_up_in_w
     assert "could not reach alice" in errors[0] and host_addr in errors[0], errors[0]
     assert "join --resume" in errors[0] and "again later" in errors[0], errors[0]
     still_resumable(bob, table)
+    # the one gone is named, alone
+    assert rc3 == 1 and "Traceback" not in out3 + err3, (out3, err3)
+    assert "alice answered" in out3, out3
+    errors = [ln for ln in err3.splitlines() if ln.strip()]
+    assert len(errors) == 1 and "could not reach carol" in errors[0], err3
+    assert "alice" not in errors[0].split("could not reach", 1)[1].split(";")[0], errors[0]
+    still_resumable(tmp_path / "one" / "home1", table3)
+
+
+async def one_of_two_gone(tmp: Path) -> tuple[int, str, str, str]:
+    """A table of three whose bob and carol are gone, alice's program still there; bob's
+    ``join --resume`` to the end: (exit code, its output, its errors, the table)."""
+    bob = tmp / "home1"
+    alice, bob_mesh, carol = await saved_table(tmp, 3)
+    table = alice.table
+    await bob_mesh.close(announce=False)
+    await carol.close(announce=False)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "p2pcards", "join", "--resume", "--plain", "--bind", LOOPBACK,
+        env=env_for(bob), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await alice.close()
+    return proc.returncode, out.decode(), err.decode(), table
 
 
 def test_ctrl_c_while_looking_stops_at_once_and_keeps_the_seat(tmp_path):
@@ -157,38 +196,6 @@ def test_ctrl_c_while_looking_stops_at_once_and_keeps_the_seat(tmp_path):
     finally:
         again.kill()
         again.wait()
-
-
-def test_join_resume_names_the_one_who_does_not_answer(tmp_path):
-    """alice's program is still there; carol's is gone for good. bob's resume hears alice, says
-    so, and in the end names carol alone."""
-    bob = tmp_path / "home1"
-
-    async def run() -> tuple[int, str, str, str]:
-        alice, bob_mesh, carol = await saved_table(tmp_path, 3)
-        table = alice.table
-        await bob_mesh.close(announce=False)
-        await carol.close(announce=False)
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "p2pcards", "join", "--resume", "--plain", "--bind", LOOPBACK,
-            env=env_for(bob), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE)
-        try:
-            out, err = await asyncio.wait_for(proc.communicate(), 60)
-        finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
-            await alice.close()
-        return proc.returncode, out.decode(), err.decode(), table
-
-    rc, out, err, table = asyncio.run(run())
-    assert rc == 1 and "Traceback" not in out + err, (out, err)
-    assert "alice answered" in out, out
-    errors = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(errors) == 1 and "could not reach carol" in errors[0], err
-    assert "alice" not in errors[0].split("could not reach", 1)[1].split(";")[0], errors[0]
-    still_resumable(bob, table)
 
 
 def test_join_resume_with_the_others_there_says_so_and_sits_down(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -22,11 +23,25 @@ runner = CliRunner()
 pytestmark = pytest.mark.usefixtures("keep_the_loggers")
 
 
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A finished local Go Out Girl game, watched (every seat a bot), played once for the module
+    (each of the 30 damaged-header cases played it again): its saved file."""
+    home = tmp_path_factory.mktemp("played")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("P2PCARDS_HOME", str(home))
+        play_local("go-out-girl", 3, 3, 8, {}, out=io.StringIO(), save=True)
+    (path,) = saved.find_local_games(str(home))
+    return path
+
+
 @pytest.fixture
-def game(home):
-    """A finished local Go Out Girl game, watched (every seat a bot)."""
-    play_local("go-out-girl", 3, 3, 8, {}, out=io.StringIO(), save=True)
-    (path,) = saved.find_local_games()
+def game(home, played):
+    """That game's file, copied into this test's own data directory."""
+    path = saved.tables_dir(str(home)) / played.name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(played, path)
+    assert saved.find_local_games() == [path]
     return path
 
 
