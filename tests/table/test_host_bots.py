@@ -64,26 +64,39 @@ def gone_within(pids: list[int], seconds: float) -> list[int]:
     return left
 
 
+def holding_host(tmp_path: Path, *extra: str) -> tuple[int, subprocess.Popen]:
+    """A person at a terminal hosting a 3-seat table with two bots (its input a terminal: it
+    holds the deal); returns the terminal's master side and the host process."""
+    master, slave = pty.openpty()
+    host = subprocess.Popen(
+        [sys.executable, "-m", "p2pcards", "host", "go-out-girl", "--players", "3", "--bots", "2",
+         "--bind", "127.0.0.1", "--no-discovery", "--plain", "--name", "alice", *extra],
+        env=env_for(tmp_path / "host"), stdin=slave, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    os.close(slave)
+    return master, host
+
+
+def seated_bots(host: subprocess.Popen) -> tuple[str, list[int]]:
+    """The table's address and the pids of its two bots, once both sat down."""
+    lines = read_until(host, ADDRESS_RE.pattern)
+    address = ADDRESS_RE.search(lines[-1]).group(1)
+    read_until(host, r"bot\d .* joined at seat")
+    read_until(host, r"bot\d .* joined at seat")
+    bots = processes_with(f"p2pcards bot {address} ")
+    assert len(bots) == 2, bots
+    return address, bots
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 @pytest.mark.parametrize("how", ["quit", "ctrl-c", "terminal closed", "kill"])
 def test_a_host_that_quits_before_the_deal_takes_its_bots_with_it(tmp_path, how):
     """A person at a terminal hosts a 3-seat table with two bots; both bots sit down, nobody
     else comes, and the host leaves before the deal. Within a few seconds its bots are gone."""
-    master, slave = pty.openpty()  # the host's input is a terminal: it holds the deal
-    host = subprocess.Popen(
-        [sys.executable, "-m", "p2pcards", "host", "go-out-girl", "--players", "3", "--bots", "2",
-         "--bind", "127.0.0.1", "--no-discovery", "--plain", "--name", "alice"],
-        env=env_for(tmp_path / "host"), stdin=slave, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True)
-    os.close(slave)
+    master, host = holding_host(tmp_path)
     bots: list[int] = []
     try:
-        lines = read_until(host, ADDRESS_RE.pattern)
-        address = ADDRESS_RE.search(lines[-1]).group(1)
-        read_until(host, r"bot\d .* joined at seat")
-        read_until(host, r"bot\d .* joined at seat")
-        bots = processes_with(f"p2pcards bot {address} ")
-        assert len(bots) == 2, bots
+        address, bots = seated_bots(host)
         if how == "quit":
             os.write(master, b"quit\n")
         elif how == "ctrl-c":
@@ -117,21 +130,10 @@ def test_a_host_killed_between_full_and_the_deal_does_not_leave_its_bots_behind(
     table's --wait: the bots give up then, saying why. They used to wait for a deal that never
     came for their whole patience (1800 s); CI caught it as 'the bots outlived the table's wait'
     when a loaded host was killed just before it dealt."""
-    master, slave = pty.openpty()  # the host's input is a terminal: it holds the deal
-    host = subprocess.Popen(
-        [sys.executable, "-m", "p2pcards", "host", "go-out-girl", "--players", "3", "--bots", "2",
-         "--bind", "127.0.0.1", "--no-discovery", "--plain", "--name", "alice", "--wait", "2"],
-        env=env_for(tmp_path / "host"), stdin=slave, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True)
-    os.close(slave)
+    master, host = holding_host(tmp_path, "--wait", "2")
     bots: list[int] = []
     try:
-        lines = read_until(host, ADDRESS_RE.pattern)
-        address = ADDRESS_RE.search(lines[-1]).group(1)
-        read_until(host, r"bot\d .* joined at seat")
-        read_until(host, r"bot\d .* joined at seat")
-        bots = processes_with(f"p2pcards bot {address} ")
-        assert len(bots) == 2, bots
+        address, bots = seated_bots(host)
         host.kill()  # no goodbye, no end_bots
         host.communicate()
         time.sleep(1.0)
