@@ -451,7 +451,7 @@ def bot(
 ) -> None:
     """Sit a bot at a table, as its own process (run again after a crash to resume its seat)."""
     check_level(level)
-    from .net import bot_seat
+    from .botseat import bot_seat
 
     _network_errors(bot_seat)(address, code, name, level=level, bind=bind, json_result=json_result,
                               patience=patience)

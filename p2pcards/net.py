@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import shutil
 import subprocess
@@ -734,72 +733,3 @@ async def _pick_table(bind: str) -> Any:
         if text.isdigit() and 1 <= int(text) <= len(tables):
             return tables[int(text) - 1]
         say(f"{type_a_number(len(tables)).capitalize()}, or q.")
-
-
-async def _patience(mesh: Mesh, patience: float) -> None:
-    """Returns once some seat has been away for ``patience`` seconds in a row."""
-    since: float | None = None
-    while True:
-        await asyncio.sleep(1.0)
-        if mesh.away:
-            since = since or time.monotonic()
-            if time.monotonic() - since >= patience:
-                return
-        else:
-            since = None
-
-
-async def bot_seat(address: str, code: str | None, name: str, *, level: str, bind: str,
-                   json_result: bool, patience: float = 1800.0,
-                   home: str | None = None) -> TableResult:
-    address = checked_address(address)
-    checked_name(name)
-    bind = checked_bind(bind)
-    me = Identity.load_or_create(home)
-    t0 = time.perf_counter()
-    try:
-        mesh = await _join_or_record(me, address, code, name, bind, home)
-    except JoinRefused as exc:
-        raise MeshError(f"the table refused the bot: {exc.reason}") from None
-    if isinstance(mesh, tuple):
-        result, names, seat = mesh
-        v = result.verdict
-        if json_result:
-            print(json.dumps({
-                "seat": seat, "name": names[seat], "outcome": result.outcome,
-                "verdict": None if v is None else {"clean": v.clean, "culprit": v.culprit,
-                                                   "reason": v.reason},
-                "steps": 0, "wall_s": round(time.perf_counter() - t0, 3), "timings": {},
-                "from_record": True, "compared": False}), flush=True)
-        else:
-            _say_result(result, names)
-        return result
-    try:
-        info = GameInfo.from_json(mesh.game_info)
-        quiet = (lambda text: None) if json_result else say
-        bot = make_bot(info.game, mesh.seat, level, int.from_bytes(os.urandom(4), "big"))
-        game = asyncio.create_task(play_seat(mesh, bot, say=quiet, bot=True))
-        watch = asyncio.create_task(_patience(mesh, patience))
-        done, _ = await asyncio.wait({game, watch}, return_when=asyncio.FIRST_COMPLETED)
-        if game not in done:
-            game.cancel()
-            raise MeshError(f"gave up after waiting {patience:.0f} s for "
-                            f"{', '.join(mesh.waiting_for()) or 'an absent player'}; "
-                            "run the same command to sit the bot down again")
-        watch.cancel()
-        result = game.result()
-        if json_result:
-            v = result.verdict
-            print(json.dumps({
-                "seat": mesh.seat, "name": mesh.name, "outcome": result.outcome,
-                "verdict": None if v is None else {"clean": v.clean, "culprit": v.culprit,
-                                                   "reason": v.reason},
-                "steps": result.steps, "wall_s": round(time.perf_counter() - t0, 3),
-                "timings": {k: round(x, 3) for k, x in result.timings.items()},
-                "compared": result.compared,
-            }), flush=True)
-        else:
-            _results(mesh, result)
-        return result
-    finally:
-        await mesh.close()

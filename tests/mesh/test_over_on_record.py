@@ -10,8 +10,8 @@ import shutil
 
 import pytest
 
+from p2pcards.botseat import bot_seat
 from p2pcards.demo import local_match
-from p2pcards.net import bot_seat
 from protocol.identity import Identity
 from protocol.mesh import MeshError
 from protocol.transcript import find_transcripts, read_transcript

@@ -64,6 +64,16 @@ def gone_within(pids: list[int], seconds: float) -> list[int]:
     return left
 
 
+def clean_up(host: subprocess.Popen, bots: list[int]) -> None:
+    """Whatever a failed test left running: the host and the bots it started."""
+    if host.poll() is None:
+        host.kill()
+        host.communicate()
+    for pid in processes_with(" bot ") if bots else []:
+        if pid in bots:
+            os.kill(pid, signal.SIGKILL)
+
+
 def holding_host(tmp_path: Path, *extra: str) -> tuple[int, subprocess.Popen]:
     """A person at a terminal hosting a 3-seat table with two bots (its input a terminal: it
     holds the deal); returns the terminal's master side and the host process."""
@@ -115,12 +125,7 @@ def test_a_host_that_quits_before_the_deal_takes_its_bots_with_it(tmp_path, how)
         assert record.stop is not None and "closed before the deal" in record.stop["reason"]
     finally:
         os.close(master)
-        if host.poll() is None:
-            host.kill()
-            host.communicate()
-        for pid in processes_with(" bot ") if bots else []:
-            if pid in bots:
-                os.kill(pid, signal.SIGKILL)
+        clean_up(host, bots)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
@@ -141,12 +146,7 @@ def test_a_host_killed_between_full_and_the_deal_does_not_leave_its_bots_behind(
         assert gone_within(bots, 30.0) == [], "the bots waited on for a deal that never came"
     finally:
         os.close(master)
-        if host.poll() is None:
-            host.kill()
-            host.communicate()
-        for pid in processes_with(" bot ") if bots else []:
-            if pid in bots:
-                os.kill(pid, signal.SIGKILL)
+        clean_up(host, bots)
 
 
 def test_a_person_who_joined_is_told_when_the_host_is_gone_before_the_deal(tmp_path):
