@@ -106,12 +106,13 @@ def test_ctrl_c_in_a_match_says_the_command_that_takes_the_seat_back(monkeypatch
     """Red team: Ctrl-C in the middle of a match as host said "Run the same command again to
     rejoin your seat", but running `host` again opens a new table; the host's seat comes back
     with `p2pcards join --resume`."""
+    import p2pcards.botseat as botseat
     import p2pcards.net as net
 
     async def interrupted(*a, **kw):
         raise KeyboardInterrupt
-    for fn in ("host_table", "join_table", "bot_seat"):
-        monkeypatch.setattr(net, fn, interrupted)
+    for module, fn in ((net, "host_table"), (net, "join_table"), (botseat, "bot_seat")):
+        monkeypatch.setattr(module, fn, interrupted)
     res = runner.invoke(app, args, input="")
     assert res.exit_code == 130, res.output
     assert rejoin in res.output, res.output
