@@ -162,6 +162,9 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         self._held_wire: set[bytes] = set()
         self._copies: dict[int, int] = {}
         self._copy_budget: dict[int, Bucket] = {}
+        # per seat we asked for envelopes (``want``), how many copies it may send uncharged and
+        # until when: what we asked for may cross what its author sent us meanwhile
+        self._excused: dict[int, tuple[int, float]] = {}
         # per seat, the envelopes its connections sent that we refused, and its budget of them
         self._rejects: dict[int, int] = {}
         self._reject_budget: dict[int, Bucket] = {}
@@ -497,6 +500,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                   self._unread_bytes, self._recorded_bytes, self._resend_budget,
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
                   self._want_tries, self._topics_opened, self._copies, self._copy_budget,
+                  self._excused,
                   self._rejects, self._reject_budget,
                   self._held_ours, self._latest_heads):
             d.pop(seat, None)

@@ -166,7 +166,17 @@ class IntakeMixin:
 
     def _copy_from(self, rid: bytes | None) -> None:
         """One more copy of an envelope we already held came on connection ``rid``: charged to
-        the seat that connection proved it is; a seat past ``COPIES`` floods and is named."""
+        the seat that connection proved it is; a seat past ``COPIES`` floods and is named. A
+        seat we asked for envelopes (``want``) is excused as many as we asked for, for a while:
+        what it sends may cross what their author's own connection brought meanwhile."""
+        seat = self.budgets.seat_of(rid) if rid is not None else None
+        excused = self._excused.get(seat) if seat is not None else None
+        if excused is not None:
+            left, until = excused
+            if left > 0 and time.monotonic() < until:
+                self._excused[seat] = (left - 1, until)
+                return
+            del self._excused[seat]
         self._charge(rid, self._copies, self._copy_budget, COPIES, lambda who, n: (
             f"{who} sent {n:,} copies of messages this program already held (a flood)"))
 
