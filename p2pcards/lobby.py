@@ -43,6 +43,11 @@ DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
 # the topics every seat must get: a private message on one, signed by its author, is that
 # author's fault whoever judges it (the mesh at play, the audit afterwards)
 PUBLIC_TOPICS = frozenset({"game", DECK_TOPIC})
+# The most chat lines one player may send a table in a match (a chatty person sends a few
+# hundred in an evening): past it every program names them as flooding, at the same line. Under
+# it a flood is only cut on the screen (table.CHAT_RATE), and red team 11 slowed a table 3-4
+# times with 660 lines a second for as long as it liked.
+TOPIC_CAPS = {"chat": 2_000}
 # Slow drip: deck messages are made by programs, not people, so every present wait on a seat's
 # deck message beyond DECK_ALLOWANCE counts against that seat, and past DECK_LATE_BUDGET in all
 # over the match it is named. Measured (commit 9075205): an honest wait took at most 0.84 s
@@ -442,6 +447,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     longer than the table's wait ends it too, naming them. The result is recorded before the
     final checkpoint, so no trouble on the links after the last move can take it away."""
     mesh.public_topics = PUBLIC_TOPICS  # every seat gets every move
+    mesh.topic_caps = dict(TOPIC_CAPS)
     await until_dealt(mesh, say)
     info = GameInfo.from_json(mesh.game_info)
     if info.players != mesh.seats:  # the host's own description of its table does not add up

@@ -118,6 +118,26 @@ def json_items(data: bytes) -> int:
     return data.count(b",") + data.count(b"[") + data.count(b"{")
 
 
+# What a seat's envelopes may cost every peer over a match, in bytes as ``held_cost`` counts
+# them: a whole match of deck and game messages is a few MiB from every seat together, so a
+# seat past it is flooding (with chat the table does read, say) and every peer names it
+# (protocol/mesh/budget.py); a transcript holding more of one seat's is refused
+# (protocol/transcript.py).
+MAX_SEAT_BYTES = 64 * 1024 * 1024
+# An envelope's cost: its bytes, or ``ITEM_BYTES`` for each value it holds if that is more. A
+# parsed value takes 28-72 bytes of a program's memory however short its text: red team 11 sent
+# chat lines padded with 16,000 empty objects, 48 KB on the wire and 1.1 MB once read, and 60 MB
+# of them (within a budget of bytes) took every honest peer to 1.5 GB; a peer with 1 GB ran out,
+# fell silent and was named. Honest envelopes are mostly long strings: measured on a demo
+# match's transcript, their cost is 1.8 times their bytes.
+ITEM_BYTES = 64
+
+
+def held_cost(data: bytes) -> int:
+    """What holding the envelope with these canonical bytes costs, in bytes (see ``ITEM_BYTES``)."""
+    return max(len(data), ITEM_BYTES * json_items(data))
+
+
 def _too_deep(data: bytes, limit: int = MAX_DEPTH) -> bool:
     """Whether JSON text ``data`` nests deeper than ``limit``, read on the bytes at C speed
     (exact for valid JSON; anything else fails to parse anyway). Strings are cut out (escaped

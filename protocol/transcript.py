@@ -36,12 +36,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .envelope import (
+    MAX_SEAT_BYTES,
     NEW,
     EnvelopeError,
     Message,
     Verifier,
     box_key,
     canonical,
+    held_cost,
     is_int,
     open_box,
     parse_canonical,
@@ -52,6 +54,9 @@ from .params import MAX_SEATS
 from .roster import Member
 
 TRANSCRIPT_VERSION = 1
+#: The longest line a table writes: an envelope is at most a frame (512 KiB), a fault's evidence
+#: two of them; a longer line is refused before it is read whole.
+MAX_LINE = 4 * 1024 * 1024
 MAX_TIME = 253402300799  # 9999-12-31: a ``created`` time any platform can show
 
 
@@ -183,29 +188,39 @@ def read_transcript(
     never written (``torn_tail`` is set and ``valid_bytes`` says where the good part ends)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            return _read(path, f, identity, tolerate_torn_tail)
     except OSError as e:
         raise TranscriptError(path, None, f"cannot read: {e.strerror or e}") from None
-    if not data:
-        raise TranscriptError(path, None, "empty file: not a p2pcards transcript")
-    lines = data.split(b"\n")
-    torn = False
-    if lines[-1] == b"":
-        lines.pop()
-    elif tolerate_torn_tail:
-        lines.pop()
-        torn = True
-    else:
-        raise TranscriptError(
-            path, len(lines), "truncated line (no end of line): the file was cut short"
-        )
 
+
+def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: bool) -> Transcript:
+    """``read_transcript`` on the open file ``f``, a line at a time: what it holds is bounded
+    as a table bounds it (``MAX_LINE`` a line, ``MAX_SEAT_BYTES`` of each seat's envelopes as
+    ``held_cost`` counts them), so a crafted file cannot take the reader's memory."""
     t: Transcript | None = None
     verifier: Verifier | None = None
     keys: dict[int, bytes] = {}
     box_keys: dict[tuple[int, int], bytes] = {}
+    held: dict[int, int] = {}
     offset = 0
-    for n, raw in enumerate(lines, start=1):
+    torn = False
+    n = 0
+    while True:
+        raw = f.readline(MAX_LINE + 1)
+        if not raw:
+            break
+        n += 1
+        if not raw.endswith(b"\n"):
+            if len(raw) > MAX_LINE:
+                raise TranscriptError(path, n, f"a line longer than any record a table writes "
+                                      f"({MAX_LINE // 2**20} MiB)")
+            if tolerate_torn_tail:
+                torn = True
+                break
+            raise TranscriptError(path, n,
+                                  "truncated line (no end of line): the file was cut short")
+        raw = raw[:-1]
         offset += len(raw) + 1
         try:
             rec = parse_canonical(raw, "record")
@@ -240,6 +255,12 @@ def read_transcript(
                 raise TranscriptError(
                     path, n, f"an '{kind}' record of an envelope from seat {env['from']}"
                 )
+            cost = held[env["from"]] = held.get(env["from"], 0) + held_cost(canonical(env))
+            if cost > MAX_SEAT_BYTES:
+                raise TranscriptError(
+                    path, n, f"seat {env['from'] + 1}'s messages take more than "
+                    f"{MAX_SEAT_BYTES // 2**20} MiB to hold: more than any table accepts from "
+                    "one seat")
             verifier.append(env, h)
             t.entries.append(
                 Entry(n, kind, env, h, _body(path, n, env, t, identity, keys, box_keys))
@@ -264,6 +285,8 @@ def read_transcript(
         else:
             raise TranscriptError(path, n, f"unknown record type {kind!r}")
         t.valid_bytes = offset
+    if n == 0:
+        raise TranscriptError(path, None, "empty file: not a p2pcards transcript")
     if t is None:
         raise TranscriptError(path, 1, "no table record: not a p2pcards transcript")
     t.torn_tail = torn

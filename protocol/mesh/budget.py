@@ -15,6 +15,9 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from ..envelope import MAX_SEAT_BYTES as MAX_SEAT_BYTES  # re-exported: the budgets in one place
+from ..envelope import held_cost as held_cost
+
 MAX_PARTS = 3  # routing id, kind, payload: a message with more is drained and dropped
 # connections that hold no seat we keep a budget for. When they are all taken, a new one takes
 # the slot of the least recently heard connection of the address that holds the most slots: it
@@ -63,10 +66,11 @@ HELLOS = (0.5, 4.0)  # hellos answered per connection (an honest joiner sends on
 MAX_TOPICS = 32
 MAX_UNREAD_BYTES = 16 * 1024 * 1024  # bytes of one sender's messages waiting unread in inboxes
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # bytes of one sender's envelopes held ahead of a gap
-# bytes of one sender's envelopes we record (transcript, disk) while this program runs: a whole
-# match of deck and game messages is a few MiB from every seat together, so a seat past this is
-# flooding -- with chat the table does read, say -- and is named before our disk fills
-MAX_SEAT_BYTES = 64 * 1024 * 1024
+# bytes of one sender's envelopes we record (transcript, disk) and hold while this program runs,
+# counted by ``held_cost``: a whole match of deck and game messages is a few MiB from every seat
+# together, so a seat past ``MAX_SEAT_BYTES`` is flooding -- with chat the table does read, say --
+# and is named before our disk or memory fills (both in protocol/envelope.py: a transcript
+# holding more is refused too)
 # bytes of recorded envelopes we send again at one seat's request (``want``, ``link``, heads
 # that show a gap): a whole match fits in the burst, and a seat asking again and again for
 # everything (each ask a few hundred bytes) cannot keep us busy serialising it

@@ -28,6 +28,7 @@ from .budget import (
     MAX_UNREAD_BYTES,
     RESEND_BYTES,
     Bucket,
+    held_cost,
     one_line,
 )
 from .channel import _CLOSED
@@ -60,12 +61,21 @@ class ChainMixin:
             self._fault(sender, f"sent a {env['topic']} message to {self.name_of(to)} alone; "
                         "every seat must get those", (env,))
             return
+        cap = self.topic_caps.get(env["topic"])
+        if cap is not None:
+            counts = self._topic_counts.setdefault(sender, {})
+            n = counts[env["topic"]] = counts.get(env["topic"], 0) + 1
+            if n > cap:  # not recorded
+                self.stop(sender, f"{self.name_of(sender)} sent more than {cap:,} "
+                          f"{env['topic']} messages to this table (a flood)")
+                return
         raw = canonical(env) if raw is None else raw
-        size = len(raw)
+        size = held_cost(raw)
         recorded = self._recorded_bytes[sender] = self._recorded_bytes.get(sender, 0) + size
-        if recorded > MAX_SEAT_BYTES:  # not recorded: our disk is not theirs to fill
+        if recorded > MAX_SEAT_BYTES:  # not recorded: our disk and memory are not theirs to fill
             self.stop(sender, f"{self.name_of(sender)} sent more than {MAX_SEAT_BYTES // 2**20} MiB "
-                      "to this table (a whole match is a few MiB)")
+                      "to this table, counting what its messages take to hold (a whole match "
+                      "is a few MiB)")
             return
         body: Message | None = None
         if to is None:
@@ -94,7 +104,8 @@ class ChainMixin:
                           "topics")
                 return
             opened.add(topic)
-        unread = self._unread(sender, len(raw))
+        cost = held_cost(raw)
+        unread = self._unread(sender, cost)
         if check and unread > MAX_UNREAD_BYTES:
             self.stop(
                 sender,
@@ -105,7 +116,7 @@ class ChainMixin:
         # the author's seq rides along: after another peer's claim, what that peer had accepted
         # from each author (its heads) is still read here, and nothing after it (channel.recv)
         seq = self.verifier.chains[sender].seq if self.verifier is not None else 0
-        self._inbox(topic).put_nowait((sender, json.loads(raw), len(raw), seq, time.monotonic()))
+        self._inbox(topic).put_nowait((sender, json.loads(raw), cost, seq, time.monotonic()))
 
     def _unread(self, sender: int, delta: int) -> int:
         n = self._unread_bytes[sender] = max(0, self._unread_bytes.get(sender, 0) + delta)

@@ -156,6 +156,10 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # envelope on one tells one seat what the others never learn. Its topic and recipient
         # are in the clear at every peer, so every peer names its author (set by the table).
         self.public_topics: frozenset[str] = frozenset()
+        # Topics on which a sender may send at most so many envelopes (set by the table: chat);
+        # counted on the chain, so every peer names a flooder at the same envelope
+        self.topic_caps: dict[str, int] = {}
+        self._topic_counts: dict[int, dict[str, int]] = {}
         self._resend_budget: dict[int, Bucket] = {}  # seat -> bytes we may resend at its asking
         # digests of the bytes of every envelope we hold (a copy is dropped on them, unparsed),
         # and per seat the copies it sent us and its budget of them
@@ -500,7 +504,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                   self._unread_bytes, self._recorded_bytes, self._resend_budget,
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
                   self._want_tries, self._topics_opened, self._copies, self._copy_budget,
-                  self._excused,
+                  self._excused, self._topic_counts,
                   self._rejects, self._reject_budget,
                   self._held_ours, self._latest_heads):
             d.pop(seat, None)

@@ -22,7 +22,7 @@ from ..envelope import (
     parse_canonical,
 )
 from . import prefilter
-from .budget import COPIES, MAX_FUTURE_BYTES, REJECTS, Bucket, one_line
+from .budget import COPIES, MAX_FUTURE_BYTES, REJECTS, Bucket, held_cost, one_line
 from .common import MAX_FUTURE
 
 
@@ -95,7 +95,7 @@ class IntakeMixin:
                 else:
                     self._copy_from(rid)  # a copy of one we hold, ahead of a gap
                 return
-            size = len(data)
+            size = held_cost(data)
             held = self._future_bytes.get(sender, 0)
             if len(buf) < MAX_FUTURE and held + size <= MAX_FUTURE_BYTES:
                 buf[env["seq"]] = (env, h)
@@ -117,7 +117,7 @@ class IntakeMixin:
             if nxt is None:
                 break
             self._future_bytes[sender] = max(
-                0, self._future_bytes.get(sender, 0) - len(canonical(nxt[0]))
+                0, self._future_bytes.get(sender, 0) - held_cost(canonical(nxt[0]))
             )
             try:
                 status, h = self.verifier.classify(nxt[0])

@@ -54,6 +54,82 @@ async def test_a_seat_filling_everyones_transcript_with_chat_is_named(tmp_path, 
 
 
 @run_async(timeout=90)
+async def test_a_seat_past_the_tables_cap_of_chat_lines_is_named_by_every_peer(tmp_path):
+    """Red team 11, M1: 660 chat lines a second, within every byte and message budget, slowed a
+    table 3-4 times for as long as the flooder liked; the screens said "(carol is flooding the
+    chat; N lines dropped)" and nobody was named. Now the table caps the lines one seat may send
+    in a match (``lobby.TOPIC_CAPS``: 2,000) and every peer names the flooder at the same line,
+    counted on its chain."""
+    from p2pcards.lobby import TOPIC_CAPS
+
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    for m in meshes:
+        m.topic_caps = dict(TOPIC_CAPS)
+
+    async def reader(m):
+        while True:
+            await m.channel.recv("chat")
+
+    readers = [asyncio.create_task(reader(m)) for m in (host, bob)]
+    try:
+        for i in range(TOPIC_CAPS["chat"] + 200):
+            if carol.stopped is not None:
+                break
+            await carol.channel.broadcast("chat", {"text": "spam", "step": 0})
+            if i % 100 == 99:
+                await asyncio.sleep(0.01)
+        # each names carol on its own count (the first to stop is heard by the other as a claim,
+        # which its own count then confirms)
+        await until(lambda: all(m.stopped is not None and m.stopped.culprit == carol.seat
+                                for m in (host, bob)), 30, "both to name carol")
+        for m in (host, bob):
+            assert m.verifier.chains[carol.seat].seq == TOPIC_CAPS["chat"]
+        assert "carol sent more than 2,000 chat messages to this table (a flood)" in \
+            host.stopped.reason
+    finally:
+        for r in readers:
+            r.cancel()
+        await close_all(meshes)
+
+
+@run_async(timeout=90)
+async def test_a_seat_sending_messages_that_take_much_more_to_hold_than_to_send_is_named(tmp_path):
+    """Red team 11, H2: chat lines padded with 16,000 empty objects are 48 KB on the wire and
+    1.1 MB of this program's memory once read, and every peer keeps them for the match: 60 MB of
+    them, within the byte budget, took every honest peer to 1.5 GB, and one with 1 GB ran out,
+    fell silent and was named. Now what an envelope costs to hold is counted against the seat's
+    budget (64 MiB, the default here): bob is named by every peer after about 32 of them."""
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    pad = [{}] * 16_000
+
+    async def reader(m):  # the table reads chat: nothing waits unread
+        while True:
+            await m.channel.recv("chat")
+
+    readers = [asyncio.create_task(reader(m)) for m in (host, carol)]
+    try:
+        sent = 0
+        for _ in range(120):  # 5.8 MB on the wire; 130 MB at every peer were it all held
+            if bob.stopped is not None or host.stopped is not None:
+                break
+            await bob.channel.broadcast("chat", {"text": "x", "step": 0, "pad": pad})
+            sent += 1
+            await asyncio.sleep(0.01)
+        await until(lambda: host.stopped is not None and carol.stopped is not None, 30, "stop")
+        for m in (host, carol):
+            assert m.stopped.culprit == bob.seat, m.stopped
+        assert "counting what its messages take to hold" in host.stopped.reason
+        # what the others hold of bob's: about 32 padded lines (64 MiB at 2 MB each), not 120
+        assert host.verifier.chains[bob.seat].seq <= 40 and sent < 120
+    finally:
+        for r in readers:
+            r.cancel()
+        await close_all(meshes)
+
+
+@run_async(timeout=90)
 async def test_a_seat_asking_for_everything_again_and_again_gets_a_bounded_answer(tmp_path,
                                                                                    monkeypatch):
     """Each ``want`` is a few hundred signed bytes; answering one meant serialising and sending
