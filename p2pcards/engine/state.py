@@ -156,6 +156,12 @@ class GameState:
         if (self.viewer is None or self.viewer == player) and action not in self.legal(player):
             raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
 
+    def canonical(self, player: int, action: Action) -> Action:
+        """``action`` in the form ``legal(player)`` lists it: a game whose ``legal`` names one
+        canonical slot per group of equivalent cards maps each card to its group's (and its
+        ``validate`` accepts what maps into ``legal``). The default: the action itself."""
+        return action
+
     def check(self, player: int, action: Action) -> None:
         """The checks of an untrusted decision: its arguments' shape (``ACTION_ARGS``), then
         ``validate``; an action the rules still cannot read (a ``TypeError``, ``KeyError``...)
@@ -579,6 +585,22 @@ class GameState:
         A card that enters a hand is mixed with the others (``mix_hand``); ``draw`` does it by
         itself for ``hand{p}``. The default declares none (nothing is mixed)."""
         return {}
+
+    def interchangeable(self, seat: int) -> list[list[int]]:
+        """Groups of slots whose cards ``seat`` knows (and this copy holds) and whose order
+        among themselves means nothing: to the rules (no rule and no public field singles one
+        out) and to the other seats (the same zone, the same ``known`` mask, last mixed
+        together). A bot decides on a copy where each group's cards lie in one canonical order
+        (``p2pcards.bots.base.blind_view``), so its choice cannot depend on where the cards
+        lie. The default: each hand of ``hands()``, its slots ``seat`` knows split by mask."""
+        out: list[list[int]] = []
+        for zone in self.hands():
+            cells: dict[int, list[int]] = {}
+            for s in self.zones.get(zone, ()):
+                if self.known[s] >> seat & 1 and self.values[s] is not None:
+                    cells.setdefault(self.known[s], []).append(s)
+            out += [c for c in cells.values() if len(c) >= 2]
+        return out
 
     def mix_hand(self, zone: str, entered: Sequence[int], then: str, /, **kw: Any) -> None:
         """The cards ``entered`` the hand ``zone`` (declared in ``hands()``): its holder mixes

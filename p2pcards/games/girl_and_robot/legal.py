@@ -253,12 +253,12 @@ class Legal(Common):
             return
         if self.phase in PUBLIC_PHASES or self.viewer is None or self.viewer == p:
             legal = self.legal(p)
-            if a not in legal and self._canonical(p, a) not in legal:
+            if a not in legal and self.canonical(p, a) not in legal:
                 raise RuleViolation(p, f"{self.describe(a)} is not a legal action now")
             return
         self._check_public(p, a)
 
-    def _canonical(self, p: int, a: Action) -> Action:
+    def canonical(self, p: int, a: Action) -> Action:
         """The action as ``legal`` lists it: the card it names replaced by the lowest slot of the
         same zone holding a card of the same kind (as p knows it). Not in phase ``flipped``:
         the card just turned over is the one to play (Blind: "you must immediately play or
@@ -280,7 +280,7 @@ class Legal(Common):
     def disguise(self, player: int, action: Action, rng: Any) -> Action:
         """The card a ``play``, ``hide``, ``cancel``, ``choose``, ``bury``, ``copy`` or ``lure``
         names becomes a random one of the same kind in the same place (for a Lure, face up or
-        down alike) with the same knowledge, as ``_canonical`` allows (see
+        down alike) with the same knowledge, as ``canonical`` allows (see
         ``GameState.disguise``); a weapon or target named stays, and so does the flipped card."""
         p = player
         if self.phase == "flipped" or action.kind not in (
@@ -294,6 +294,21 @@ class Legal(Common):
             return (s in self.faceup, k) if action.kind == "lure" else k
 
         return self._disguise_slots(p, action, rng, key, only=("slot",))
+
+    def interchangeable(self, seat: int) -> list[list[int]]:
+        """As ``GameState.interchangeable`` for every hand (this game declares no ``hands()``;
+        the Girl may hold the Robot's cards in view), split by ``known`` mask, leaving out the
+        card the pending decision is about (the one just drawn or turned over)."""
+        task = self.task or {}
+        fixed = {task.get("slot"), *(task.get("slots") or ())}
+        out: list[list[int]] = []
+        for q in range(self.n_players):
+            cells: dict[int, list[int]] = {}
+            for s in self.hand(q):
+                if self.known[s] >> seat & 1 and self.values[s] is not None and s not in fixed:
+                    cells.setdefault(self.known[s], []).append(s)
+            out += [c for c in cells.values() if len(c) >= 2]
+        return out
 
     def _check_show(self, p: int, a: Action) -> None:
         ally = self.living_ally(p)

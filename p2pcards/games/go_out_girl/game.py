@@ -254,7 +254,7 @@ class Game(GameState):
     def validate(self, player: int, action: Action) -> None:
         self._check_public(player, action)
         if (self.viewer is None or self.viewer == player) and \
-                self._canonical(player, action) not in self.legal(player):
+                self.canonical(player, action) not in self.legal(player):
             raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
 
     def disguise(self, player: int, action: Action, rng: Any) -> Action:
@@ -269,7 +269,7 @@ class Game(GameState):
         return action if action.kind == "character" else \
             self._disguise_slots(player, action, rng, key)
 
-    def _canonical(self, p: int, a: Action) -> Action:
+    def canonical(self, p: int, a: Action) -> Action:
         """The same action with each card replaced by the lowest-numbered slot of an equivalent
         card (same number) in the hand: the form ``legal`` lists."""
         if a.kind == "character":

@@ -209,7 +209,7 @@ class Game(SetUp, Rounds, Turn, Items, Foes, TableTalk, Text, TableBase):
         self._check_public(player, action)
         if self.viewer is None or self.viewer == player:
             legal = self.legal(player)
-            if legal and self._canonical(player, action) not in legal:
+            if legal and self.canonical(player, action) not in legal:
                 raise RuleViolation(player, f"{self.describe(action)} is not a legal action now")
 
     def disguise(self, player: int, action: Action, rng: Any) -> Action:
@@ -226,7 +226,7 @@ class Game(SetUp, Rounds, Turn, Items, Foes, TableTalk, Text, TableBase):
 
         return self._disguise_slots(player, action, rng, key)
 
-    def _canonical(self, p: int, a: Action) -> Action:
+    def canonical(self, p: int, a: Action) -> Action:
         """The same action with each hand card replaced by the lowest slot of an equivalent card
         (same rules class) in the hand: the form ``legal`` lists."""
         classes = self._classes(p)

@@ -73,7 +73,7 @@ def test_random_actions_in_every_phase_are_refused_or_applied_cleanly():
                     other = rng.choice(s.zones[s.zone_of[a.slot]])
                     candidates.append(Action(a.kind, **{**dict(a.args), "slot": other}))
             for a in candidates:
-                legal = s._canonical(p, a) in s.legal(p)  # an equivalent card is accepted
+                legal = s.canonical(p, a) in s.legal(p)  # an equivalent card is accepted
                 for copy in (s, v):
                     try:
                         copy.clone().apply(Decision(p, a))
