@@ -607,6 +607,10 @@ def main() -> None:
     _log_to_file()
     try:
         app()
+    except MemoryError:  # not a bug of ours to report; saying so must not need memory either
+        _say("error: p2pcards ran out of memory. Saved games and transcripts are kept; close "
+             "other programs and try again.")
+        raise SystemExit(71) from None  # EX_OSERR
     except Exception as exc:  # noqa: BLE001 -- the last line of defence, never a raw traceback
         if isinstance(exc, OSError) and _output_broken(exc):
             _say(f"error: cannot write output: {exc.strerror or exc}")
@@ -667,7 +671,7 @@ def _say(line: str) -> None:
     """One line on standard error, in red; nothing if that cannot be written either."""
     import contextlib
 
-    with contextlib.suppress(OSError, ValueError):
+    with contextlib.suppress(OSError, ValueError, MemoryError):
         typer.secho(line, fg=typer.colors.RED, err=True)
 
 

@@ -621,6 +621,9 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
     for path in find_transcripts(home):
         try:
             t = read_transcript(path, me, tolerate_torn_tail=True)
+        except MemoryError:  # ours or not, say so: "nothing to resume" would be a lie
+            raise MeshError(f"this machine ran out of memory reading the record {path}; close "
+                            "other programs and try again (nothing was changed)") from None
         except Exception:  # noqa: BLE001 -- another identity's, or damaged: not ours to resume
             continue
         if t.key != me.key_hex:

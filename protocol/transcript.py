@@ -57,6 +57,9 @@ TRANSCRIPT_VERSION = 1
 #: The longest line a table writes: an envelope is at most a frame (512 KiB), a fault's evidence
 #: two of them; a longer line is refused before it is read whole.
 MAX_LINE = 4 * 1024 * 1024
+#: What the program's own ``note`` and ``fault`` records may take to hold, as ``held_cost`` counts
+#: them: a table writes a few notes (KiB) and a fault holds at most two envelopes (1 MiB).
+MAX_OWN_BYTES = 16 * 1024 * 1024
 MAX_TIME = 253402300799  # 9999-12-31: a ``created`` time any platform can show
 
 
@@ -203,6 +206,7 @@ def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: boo
     keys: dict[int, bytes] = {}
     box_keys: dict[tuple[int, int], bytes] = {}
     held: dict[int, int] = {}
+    own = 0
     offset = 0
     torn = False
     n = 0
@@ -237,6 +241,12 @@ def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: boo
             t.valid_bytes = offset
             continue
         assert verifier is not None
+        if kind in ("note", "fault"):  # this program's own: a handful of notes, a fault or two
+            own += held_cost(raw)
+            if own > MAX_OWN_BYTES:
+                raise TranscriptError(
+                    path, n, "the program's own notes and fault records take more than "
+                    f"{MAX_OWN_BYTES // 2**20} MiB to hold: more than any table writes")
         if kind == "roster":
             t.roster = _roster_record(path, n, rec, t, keys)
         elif kind in ("in", "out"):
@@ -255,16 +265,17 @@ def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: boo
                 raise TranscriptError(
                     path, n, f"an '{kind}' record of an envelope from seat {env['from']}"
                 )
-            cost = held[env["from"]] = held.get(env["from"], 0) + held_cost(canonical(env))
+            body = _body(path, n, env, t, identity, keys, box_keys)
+            # a private body opened is held as well (what the live program counted, ``_accept``)
+            cost = held[env["from"]] = held.get(env["from"], 0) + held_cost(canonical(env)) + (
+                held_cost(canonical(body)) if env["to"] is not None and body is not None else 0)
             if cost > MAX_SEAT_BYTES:
                 raise TranscriptError(
                     path, n, f"seat {env['from'] + 1}'s messages take more than "
                     f"{MAX_SEAT_BYTES // 2**20} MiB to hold: more than any table accepts from "
                     "one seat")
             verifier.append(env, h)
-            t.entries.append(
-                Entry(n, kind, env, h, _body(path, n, env, t, identity, keys, box_keys))
-            )
+            t.entries.append(Entry(n, kind, env, h, body))
         elif kind == "note":
             if not isinstance(rec.get("key"), str):
                 raise TranscriptError(path, n, "note without a key")

@@ -70,13 +70,6 @@ class ChainMixin:
                           f"{env['topic']} messages to this table (a flood)")
                 return
         raw = canonical(env) if raw is None else raw
-        size = held_cost(raw)
-        recorded = self._recorded_bytes[sender] = self._recorded_bytes.get(sender, 0) + size
-        if recorded > MAX_SEAT_BYTES:  # not recorded: our disk and memory are not theirs to fill
-            self.stop(sender, f"{self.name_of(sender)} sent more than {MAX_SEAT_BYTES // 2**20} MiB "
-                      "to this table, counting what its messages take to hold (a whole match "
-                      "is a few MiB)")
-            return
         body: Message | None = None
         if to is None:
             body = env["body"]
@@ -87,6 +80,15 @@ class ChainMixin:
                 self._stuck.add(sender)
                 self._fault(sender, e.reason, (env,))
                 return
+        # a box we open is held opened too, whenever our transcript is read with our identity
+        # (a comeback, an audit): its contents count, as ``read_transcript`` counts them
+        size = held_cost(raw) + (held_cost(canonical(body)) if to is not None and body is not None else 0)
+        recorded = self._recorded_bytes[sender] = self._recorded_bytes.get(sender, 0) + size
+        if recorded > MAX_SEAT_BYTES:  # not recorded: our disk and memory are not theirs to fill
+            self.stop(sender, f"{self.name_of(sender)} sent more than {MAX_SEAT_BYTES // 2**20} MiB "
+                      "to this table, counting what its messages take to hold (a whole match "
+                      "is a few MiB)")
+            return
         self.verifier.append(env, h)
         self._held_wire.add(self._wire_digest(raw))
         self._write({"type": "in", "env": env})

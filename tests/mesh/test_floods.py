@@ -235,3 +235,46 @@ async def test_a_flood_from_many_connections_at_once_neither_stalls_nor_keeps_me
         assert blamed(meshes) == set() and all(m.stopped is None for m in meshes)
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=90)
+async def test_a_private_box_counts_what_it_holds_once_opened(tmp_path):
+    """Red team 12, H1: the padded chat of round 11, sent to one seat alone in a private box, was
+    counted by its ciphertext only (one string). 58 MB of it passed every budget live; the
+    victim's own transcript then took 1.1 GB to read with its identity (a comeback reads it so),
+    and a victim with 900 MB could not come back and was named for staying away. Now the seat
+    that opens a box counts what it opened, as ``read_transcript`` counts it: carol names bob
+    after about 32 boxes (each counts as 2 MB), and her record still reads with her identity,
+    within the bound."""
+    from protocol.envelope import MAX_SEAT_BYTES
+    from protocol.transcript import read_transcript
+
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    pad = [{}] * 16_000  # 48 KB to box; counted as 2 MB to hold once opened
+
+    async def reader(m):
+        while True:
+            await m.channel.recv("chat")
+
+    readers = [asyncio.create_task(reader(m)) for m in (host, carol)]
+    try:
+        sent = 0
+        for _ in range(MAX_SEAT_BYTES // 1_000_000 + 20):  # 5.5 MB on the wire
+            if bob.stopped is not None or carol.stopped is not None:
+                break
+            await bob.channel.send(carol.seat, "chat", {"text": "x", "step": 0, "pad": pad})
+            sent += 1
+            await asyncio.sleep(0.01)
+        await until(lambda: carol.stopped is not None, 30, "carol to stop")
+        assert carol.stopped.culprit == bob.seat, carol.stopped
+        assert "bob sent more than 64 MiB to this table, counting what its messages take to " \
+            "hold" in carol.stopped.reason
+        assert 20 < sent < 40
+        # what carol's program kept, her identity reads back: the same count, under the bound
+        t = read_transcript(carol.transcript_path, carol.identity, tolerate_torn_tail=True)
+        assert sum(1 for e in t.entries if e.sender == bob.seat and e.topic == "chat") < sent
+    finally:
+        for r in readers:
+            r.cancel()
+        await close_all(meshes)

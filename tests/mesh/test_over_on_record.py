@@ -102,3 +102,24 @@ def test_join_resume_after_the_match_ended_shows_the_result_not_an_error(tmp_pat
     with pytest.raises(MeshError, match="no unfinished table"):
         asyncio.run(join_table(None, None, "x", bind="127.0.0.1", resume=True,
                                home=str(tmp_path / "empty")))
+
+
+def test_join_resume_that_runs_out_of_memory_reading_the_record_says_so(tmp_path, match,
+                                                                        monkeypatch):
+    """Red team 12, H1: a comeback on a machine short of memory read "there is no unfinished
+    table to resume on this machine" (the MemoryError was taken for another identity's record):
+    wrong, and the player gave up on a seat the table then named him for leaving."""
+    import p2pcards.net as net
+    from p2pcards.net import join_table
+
+    rep, bot1 = match
+    shutil.copytree(bot1, tmp_path / "bot1")
+
+    def short_of_memory(*a, **k):
+        raise MemoryError()
+
+    monkeypatch.setattr(net, "read_transcript", short_of_memory)
+    with pytest.raises(MeshError, match="ran out of memory reading the record .*nothing was "
+                                        "changed"):
+        asyncio.run(join_table(None, None, "bot1", bind="127.0.0.1", resume=True,
+                               home=str(tmp_path / "bot1")))

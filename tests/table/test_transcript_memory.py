@@ -57,3 +57,32 @@ def test_a_line_longer_than_any_record_is_refused_unread(game, tmp_path):
     path.write_bytes(game.lines[0] + b"\n" + b"[" + b"0," * (MAX_LINE // 2 + 10) + b"0]\n")
     code, out = run_audit(path)
     assert code != 0 and "a line longer than any record a table writes (4 MiB)" in out, out
+
+
+@pytest.mark.parametrize("kind", ["note", "fault"])
+def test_a_transcript_with_more_own_records_than_a_table_writes_is_refused(game, tmp_path, kind):
+    """Red team 12, M1: ``note`` and ``fault`` lines are this program's own, unsigned, and were
+    kept without bound: 1,000 crafted notes (50 MB on disk) took ``p2pcards audit`` to 1.2 GB
+    and read "Verdict: clean"; under a memory cap, a raw traceback. A table writes a handful of
+    notes and a fault or two: past 16 MiB of them (as ``held_cost`` counts), the file is
+    refused in one line."""
+    from protocol.transcript import MAX_OWN_BYTES
+
+    recs = tm.parse(game.lines)
+    pad = [{}] * 16_000  # about 2 MB to hold, 96 KB on disk
+    count = MAX_OWN_BYTES // 2_000_000 + 2
+    for i in range(count):
+        junk = ({"type": "note", "key": f"junk{i}", "value": pad} if kind == "note" else
+                {"type": "fault", "seat": pad, "reason": "x"})
+        recs.insert(2, junk)
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(tm.join(tm.encode(recs)))
+    code, out = run_audit(path)
+    assert code == 1 and "[DAMAGED]" in out, out
+    assert "notes and fault records take more than 16 MiB to hold" in out, out
+    with pytest.raises(TranscriptError, match="more than any table writes"):
+        read_transcript(path, tolerate_torn_tail=True)
+    # a few are only junk: the record reads, and the audit does not call it clean for them
+    del recs[2:count]
+    path.write_bytes(tm.join(tm.encode(recs)))
+    assert read_transcript(path).table == read_transcript(game.path).table

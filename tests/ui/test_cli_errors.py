@@ -61,3 +61,21 @@ def test_the_networks_log_lines_go_to_a_private_file_not_onto_the_screen(tmp_pat
     text = path.read_text()
     assert "fault by bob" in text and "ValueError: inside the network loop" in text
     assert path.stat().st_mode & 0o777 == 0o600 and home.stat().st_mode & 0o777 == 0o700
+
+
+def test_running_out_of_memory_says_so_without_a_traceback_or_a_crash_log(tmp_path, monkeypatch,
+                                                                          capsys):
+    """Red team 12: under a memory cap, a MemoryError raised again inside the crash log's own
+    traceback formatting reached the terminal raw. Running out of memory is not a bug to
+    report: one line says what happened and that nothing was lost."""
+    def hungry_app():
+        raise MemoryError()
+
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
+    monkeypatch.setattr(cli, "app", hungry_app)
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    assert e.value.code == 71
+    err = capsys.readouterr().err
+    assert "ran out of memory" in err and "transcripts are kept" in err and "Traceback" not in err
+    assert not (tmp_path / "crash.log").exists()
