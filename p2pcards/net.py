@@ -578,6 +578,8 @@ def _over_on_record(me: Identity, home: str | None, address: str,
     for path in find_transcripts(home):
         try:
             t = read_transcript(path, me, tolerate_torn_tail=True)
+        except MemoryError:  # said as such (cli.main), not taken for "no record of it"
+            raise
         except Exception:  # noqa: BLE001 -- an unreadable transcript is not this table's record
             continue
         roster = {m.get("seat"): m for m in t.roster if isinstance(m, dict)}
