@@ -14,6 +14,22 @@ from .helpers import close_all, make_table, play, run_async, until
 pytestmark = pytest.mark.network
 
 
+def read_chat(*meshes, heard: dict[int, int] | None = None) -> list[asyncio.Task]:
+    """What a table does with chat: read every line as it comes (counted in ``heard``)."""
+    async def reader(m):
+        while True:
+            await m.channel.recv("chat")
+            if heard is not None:
+                heard[m.seat] += 1
+
+    return [asyncio.create_task(reader(m)) for m in meshes]
+
+
+def cancel(tasks: list[asyncio.Task]) -> None:
+    for t in tasks:
+        t.cancel()
+
+
 @run_async(timeout=60)
 async def test_a_seat_filling_everyones_transcript_with_chat_is_named(tmp_path, monkeypatch):
     """Chat lines are read (so no unread budget applies) and shown cut to 500 characters, but
@@ -27,13 +43,7 @@ async def test_a_seat_filling_everyones_transcript_with_chat_is_named(tmp_path, 
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes
     heard = {0: 0, 2: 0}
-
-    async def reader(m):
-        while True:
-            await m.channel.recv("chat")
-            heard[m.seat] += 1
-
-    readers = [asyncio.create_task(reader(m)) for m in (host, carol)]
+    readers = read_chat(host, carol, heard=heard)
     try:
         before = {m.seat: os.path.getsize(m.transcript_path) for m in (host, carol)}
         for _ in range(40):  # 40 chat lines of 100 kB
@@ -48,8 +58,7 @@ async def test_a_seat_filling_everyones_transcript_with_chat_is_named(tmp_path, 
             assert os.path.getsize(m.transcript_path) - before[m.seat] <= cap + 200_000
         assert 0 < heard[0] < 40
     finally:
-        for r in readers:
-            r.cancel()
+        cancel(readers)
         await close_all(meshes)
 
 
@@ -66,12 +75,7 @@ async def test_a_seat_past_the_tables_cap_of_chat_lines_is_named_by_every_peer(t
     host, bob, carol = meshes
     for m in meshes:
         m.topic_caps = dict(TOPIC_CAPS)
-
-    async def reader(m):
-        while True:
-            await m.channel.recv("chat")
-
-    readers = [asyncio.create_task(reader(m)) for m in (host, bob)]
+    readers = read_chat(host, bob)
     try:
         for i in range(TOPIC_CAPS["chat"] + 200):
             if carol.stopped is not None:
@@ -88,8 +92,7 @@ async def test_a_seat_past_the_tables_cap_of_chat_lines_is_named_by_every_peer(t
         assert "carol sent more than 2,000 chat messages to this table (a flood)" in \
             host.stopped.reason
     finally:
-        for r in readers:
-            r.cancel()
+        cancel(readers)
         await close_all(meshes)
 
 
@@ -103,12 +106,7 @@ async def test_a_seat_sending_messages_that_take_much_more_to_hold_than_to_send_
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes
     pad = [{}] * 16_000
-
-    async def reader(m):  # the table reads chat: nothing waits unread
-        while True:
-            await m.channel.recv("chat")
-
-    readers = [asyncio.create_task(reader(m)) for m in (host, carol)]
+    readers = read_chat(host, carol)  # the table reads chat: nothing waits unread
     try:
         sent = 0
         for _ in range(120):  # 5.8 MB on the wire; 130 MB at every peer were it all held
@@ -124,8 +122,7 @@ async def test_a_seat_sending_messages_that_take_much_more_to_hold_than_to_send_
         # what the others hold of bob's: about 32 padded lines (64 MiB at 2 MB each), not 120
         assert host.verifier.chains[bob.seat].seq <= 40 and sent < 120
     finally:
-        for r in readers:
-            r.cancel()
+        cancel(readers)
         await close_all(meshes)
 
 
@@ -252,12 +249,7 @@ async def test_a_private_box_counts_what_it_holds_once_opened(tmp_path):
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes
     pad = [{}] * 16_000  # 48 KB to box; counted as 2 MB to hold once opened
-
-    async def reader(m):
-        while True:
-            await m.channel.recv("chat")
-
-    readers = [asyncio.create_task(reader(m)) for m in (host, carol)]
+    readers = read_chat(host, carol)
     try:
         sent = 0
         for _ in range(MAX_SEAT_BYTES // 1_000_000 + 20):  # 5.5 MB on the wire
@@ -275,6 +267,5 @@ async def test_a_private_box_counts_what_it_holds_once_opened(tmp_path):
         t = read_transcript(carol.transcript_path, carol.identity, tolerate_torn_tail=True)
         assert sum(1 for e in t.entries if e.sender == bob.seat and e.topic == "chat") < sent
     finally:
-        for r in readers:
-            r.cancel()
+        cancel(readers)
         await close_all(meshes)
