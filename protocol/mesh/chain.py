@@ -345,12 +345,27 @@ class ChainMixin:
         # not answer, or not to us), ask the peers that hold them, in turn. So an author that
         # sends its envelopes to some peers only cannot leave one peer without them, unable to
         # play on, for the others' clocks to name: every peer relays what it holds.
+        # A holder we asked that sent nothing of what its heads claimed (the gap is where it was)
+        # may be lying about the chain (red team 12: carol's heads claimed 1,000 of bob's
+        # envelopes bob never signed, and every ask earned her an excuse for 1,000 copies): while
+        # it claims the same it is not excused again, and is asked only every fourth round if
+        # the author can be asked (a slow honest holder is still asked, and trusted again once
+        # it delivers or its heads move).
+        last = self._asked_holder.pop(s, None)
+        if last is not None and have < last[1]:
+            self._failed_holder[(last[0], s)] = last[2]
+            self._excused.get(last[0], {}).pop(s, None)
+        elif last is not None:
+            self._failed_holder.pop((last[0], s), None)
         tries = self._want_tries.get(s, 0)
         holders = [p for p, seqs in sorted(self._peer_heads.items())
                    if p not in self.away and p not in (s, self.seat) and seqs[s] > have]
+        trusted = [p for p in holders if self._failed_holder.get((p, s)) != self._peer_heads[p][s]]
         target = s if s not in self.away else None
-        if holders and (target is None or tries % 2 == 1):
-            target = holders[(tries // 2) % len(holders)]
+        if trusted and (target is None or tries % 2 == 1):
+            target = trusted[(tries // 2) % len(trusted)]
+        elif holders and (target is None or tries % 4 == 1):
+            target = holders[(tries // 4) % len(holders)]
         if target is None:
             return
         # Only the gap: up to the first of s's envelopes we already hold ahead of it. Asked for
@@ -362,9 +377,18 @@ class ChainMixin:
         end = min(min(buffered) - 1 if buffered else self._known_max[s], have + MAX_BATCH)
         self._want_tries[s] = tries + 1
         self._last_want[s] = now
-        left, until = self._excused.get(target, (0, 0.0))
-        self._excused[target] = (min((left if until > now else 0) + end - have, 2 * MAX_BATCH),
-                                 now + 5 * self.timings.resend_after + 2.0)
+        claim = self._peer_heads[target][s] if target != s else None
+        if claim is not None:
+            self._asked_holder[s] = (target, have + 1, claim)
+        if claim is None or self._failed_holder.get((target, s)) != claim:
+            # copies of s's envelopes in the range asked for are excused, up to the number asked
+            asked = self._excused.setdefault(target, {})
+            first, last_seq, left, until = asked.get(s, (have + 1, end, 0, 0.0))
+            if until <= now:
+                first, last_seq, left = have + 1, end, 0
+            asked[s] = (min(first, have + 1), max(last_seq, end),
+                        min(left + end - have, 2 * MAX_BATCH),
+                        now + 5 * self.timings.resend_after + 2.0)
         log.debug("seat %d asks seat %d for seat %d's envelopes %d..%d", self.seat, target, s,
                   have + 1, end)
         self._send_ctl(target, "want", {"seat": s, "start": have + 1, "end": end})
