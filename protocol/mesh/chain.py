@@ -407,6 +407,9 @@ class ChainMixin:
         ):
             raise ValueError("bad want")
         end = min(end, start + MAX_BATCH - 1)
+        if s == seat:  # a program holds its own messages (its transcript): it never asks
+            self._useless(seat, "asked for its own messages")
+            return
         if s == self.seat:
             self._resend_own(seat, start - 1, force=True, end=end)
             return
@@ -527,10 +530,15 @@ class ChainMixin:
 
     def _on_proof(self, seat: int, msg: Message) -> None:
         assert self.verifier is not None
+        raw = msg["env"]
+        if not isinstance(raw, dict) or (seat, raw.get("from"), raw.get("seq")) not in \
+                self._proof_asked:  # an honest program sends one only when asked
+            self._useless(seat, "a proof this program did not ask for")
+            return
         try:
-            env, h = self._check_foreign(msg["env"])
+            env, h = self._check_foreign(raw)
         except EnvelopeError as e:
-            self._drop(f"proof from seat {seat} rejected: {e}")
+            self._useless(seat, f"a proof that is no signed message of this table ({e})")
             return
         s, seq = env["from"], env["seq"]
         mine = self.verifier.chains[s].get(seq)
@@ -542,17 +550,21 @@ class ChainMixin:
                 f"seat {s + 1} signed two different envelopes with seq {seq} (found comparing heads with seat {seat + 1})",
             )
 
-    def _on_evidence(self, seat: int, msg: Message) -> None:
+    def _on_evidence(self, seat: int, msg: Message, charge: bool = True) -> None:
+        """A pair of envelopes that should prove an equivocation: checked here, and the author
+        named if it does. Evidence that proves nothing is charged to ``seat`` (an honest program
+        sends evidence only of what it proved); a stop's proof (``charge`` false) is not."""
+        drop = self._useless if charge else lambda seat, what: self._drop(what)
         try:
             a, ha = self._check_foreign(msg["first"])
             b, hb = self._check_foreign(msg["second"])
         except EnvelopeError as e:
-            self._drop(f"evidence from seat {seat} rejected: {e}")
+            drop(seat, f"evidence that is no pair of signed messages of this table ({e})")
             return
         s = a["from"]
         what = equivocation_of(a, ha, b, hb)
         if what is None:
-            self._drop(f"evidence from seat {seat} proves nothing")
+            drop(seat, "evidence that proves nothing")
             return
         # in this program's own words: the forwarder's reason is its text, not a finding here
         self._equivocation(s, a, b, f"seat {s + 1} signed {what} (the pair, signed by seat "
@@ -653,7 +665,8 @@ class ChainMixin:
             # an equivocation proof we can check ourselves: we name the equivocator, whoever sent it
             before = len(self.equivocations)
             self._on_evidence(
-                seat, {"first": proof[0], "second": proof[1], "reason": msg.get("reason")}
+                seat, {"first": proof[0], "second": proof[1], "reason": msg.get("reason")},
+                charge=False,
             )
             if len(self.equivocations) > before or self.stopped is not None:
                 return

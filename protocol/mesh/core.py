@@ -174,6 +174,11 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         self._excused: dict[int, dict[int, tuple[int, int, int, float]]] = {}
         self._asked_holder: dict[int, tuple[int, int, int]] = {}
         self._failed_holder: dict[tuple[int, int], int] = {}
+        # per seat, its control messages' budgets by kind (``CTL_BUDGETS``), and those of its
+        # control messages that did nothing, with their budget (``USELESS``)
+        self._ctl_budget: dict[int, dict[str, Bucket]] = {}
+        self._useless_ctl: dict[int, int] = {}
+        self._useless_budget: dict[int, Bucket] = {}
         # per seat, the envelopes its connections sent that we refused, and its budget of them
         self._rejects: dict[int, int] = {}
         self._reject_budget: dict[int, Bucket] = {}
@@ -510,7 +515,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
                   self._want_tries, self._topics_opened, self._copies, self._copy_budget,
                   self._excused, self._topic_counts,
-                  self._rejects, self._reject_budget, self._asked_holder,
+                  self._rejects, self._reject_budget, self._asked_holder, self._ctl_budget,
+                  self._useless_ctl, self._useless_budget,
                   self._held_ours, self._latest_heads):
             d.pop(seat, None)
         for k in [k for k in self._box_keys if seat in k]:

@@ -22,7 +22,7 @@ from ..envelope import (
     parse_canonical,
 )
 from . import prefilter
-from .budget import COPIES, MAX_FUTURE_BYTES, REJECTS, Bucket, held_cost, one_line
+from .budget import COPIES, MAX_FUTURE_BYTES, REJECTS, USELESS, Bucket, held_cost, one_line
 from .common import MAX_FUTURE
 
 
@@ -189,15 +189,31 @@ class IntakeMixin:
         self._charge(rid, self._copies, self._copy_budget, COPIES, lambda who, n: (
             f"{who} sent {n:,} copies of messages this program already held (a flood)"))
 
+    def _useless(self, seat: int, what: str) -> None:
+        """A control message ``seat`` signed did nothing (``what``, in words): dropped, and
+        charged like a refused envelope (an honest program sends none); a seat past ``USELESS``
+        floods and is named."""
+        self._drop(f"a control message from seat {seat} that does nothing: {what}")
+        self._charge_seat(seat, self._useless_ctl, self._useless_budget, USELESS,
+                          lambda who, n: (
+                              f"{who} sent {n:,} control messages that do nothing (the last: "
+                              f"{one_line(what, 100)}): an honest program sends none (a flood)"))
+
     def _charge(self, rid: bytes | None, counts: dict[int, int], buckets: dict[int, Bucket],
                 budget: tuple[float, float], words: Callable[[str, int], str]) -> None:
         """One more of something an honest program sends little or none of, on connection
-        ``rid``: counted for the seat that connection proved it is, against its ``budget``
-        (rate, burst); past it the seat is named, in ``words(name, count)``. A connection
-        without a seat is held to the strangers' budget instead. (A stop naming nobody that
-        came first is upgraded.)"""
+        ``rid``: counted for the seat that connection proved it is (``_charge_seat``). A
+        connection without a seat is held to the strangers' budget instead."""
         seat = self.budgets.seat_of(rid) if rid is not None else None
-        if seat is None or seat == self.seat:
+        if seat is not None:
+            self._charge_seat(seat, counts, buckets, budget, words)
+
+    def _charge_seat(self, seat: int, counts: dict[int, int], buckets: dict[int, Bucket],
+                     budget: tuple[float, float], words: Callable[[str, int], str]) -> None:
+        """One more of something an honest program sends little or none of, from ``seat``:
+        counted against its ``budget`` (rate, burst); past it the seat is named, in
+        ``words(name, count)``. (A stop naming nobody that came first is upgraded.)"""
+        if seat == self.seat:
             return
         now = time.monotonic()
         n = counts[seat] = counts.get(seat, 0) + 1
