@@ -61,14 +61,8 @@ class ChainMixin:
             self._fault(sender, f"sent a {env['topic']} message to {self.name_of(to)} alone; "
                         "every seat must get those", (env,))
             return
-        cap = self.topic_caps.get(env["topic"])
-        if cap is not None:
-            counts = self._topic_counts.setdefault(sender, {})
-            n = counts[env["topic"]] = counts.get(env["topic"], 0) + 1
-            if n > cap:  # not recorded
-                self.stop(sender, f"{self.name_of(sender)} sent more than {cap:,} "
-                          f"{env['topic']} messages to this table (a flood)")
-                return
+        if self._over_cap(sender, env["topic"], to):  # not recorded
+            return
         raw = canonical(env) if raw is None else raw
         body: Message | None = None
         if to is None:
@@ -94,6 +88,25 @@ class ChainMixin:
         self._write({"type": "in", "env": env})
         if body is not None:
             self._deliver(sender, env["topic"], body)
+
+    def _over_cap(self, sender: int, topic: str, to: int | None, check: bool = True) -> bool:
+        """Count one more of ``sender``'s envelopes on a capped topic (``topic_caps``), per
+        recipient (``to``, or everyone): a line said to every listener is one envelope to each
+        (``Table.send_chat``), so the cap counts lines, whatever the number of seats. Past it
+        (``check``) the sender is named, at the same envelope by every peer (each holds them
+        all). Rebuilt from the transcript on a resume (``check`` false: every topic counted,
+        as the table sets its caps later)."""
+        cap = self.topic_caps.get(topic)
+        if cap is None and check:
+            return False
+        counts = self._topic_counts.setdefault(sender, {})
+        n = counts[(topic, to)] = counts.get((topic, to), 0) + 1
+        if not check or cap is None or n <= cap:
+            return False
+        who = "the table" if to is None else self.name_of(to)
+        self.stop(sender, f"{self.name_of(sender)} sent more than {cap:,} {topic} lines to "
+                  f"{who} in this match (a flood)")
+        return True
 
     def _deliver(self, sender: int, topic: str, body: Message, check: bool = True) -> None:
         """Queue a message for the table, within the sender's budget of topics and unread bytes:

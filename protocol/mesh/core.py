@@ -159,7 +159,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # Topics on which a sender may send at most so many envelopes (set by the table: chat);
         # counted on the chain, so every peer names a flooder at the same envelope
         self.topic_caps: dict[str, int] = {}
-        self._topic_counts: dict[int, dict[str, int]] = {}
+        self._topic_counts: dict[int, dict[tuple[str, int | None], int]] = {}
         self._resend_budget: dict[int, Bucket] = {}  # seat -> bytes we may resend at its asking
         # digests of the bytes of every envelope we hold (a copy is dropped on them, unparsed),
         # and per seat the copies it sent us and its budget of them

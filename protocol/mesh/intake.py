@@ -129,9 +129,10 @@ class IntakeMixin:
                 break
             if status == NEW:
                 self._accept(nxt[0], h)
-        if buf:  # drop what the chain has passed
+        if buf:  # drop what the chain has passed (it came another way), and its cost
             for seq in [q for q in buf if q <= self.verifier.chains[sender].seq]:
-                del buf[seq]
+                self._future_bytes[sender] = max(
+                    0, self._future_bytes.get(sender, 0) - held_cost(canonical(buf.pop(seq)[0])))
         if not buf:
             self._future_bytes.pop(sender, None)
 

@@ -85,7 +85,7 @@ async def test_a_seat_past_the_tables_cap_of_chat_lines_is_named_by_every_peer(t
                                 for m in (host, bob)), 30, "both to name carol")
         for m in (host, bob):
             assert m.verifier.chains[carol.seat].seq == TOPIC_CAPS["chat"]
-        assert "carol sent more than 2,000 chat messages to this table (a flood)" in \
+        assert "carol sent more than 2,000 chat lines to the table in this match (a flood)" in \
             host.stopped.reason
     finally:
         for r in readers:
