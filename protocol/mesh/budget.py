@@ -92,6 +92,37 @@ COPIES = (50.0, 5_000.0)
 # altered copies (a signature character changed: each cost a full parse and a signature check,
 # 2.75 ms for 42 KB, and went uncounted) names its sender at the 21st.
 REJECTS = (0.2, 20.0)
+# Control messages (signed by a seat, addressed to us) a seat may send us, per kind, as (per
+# second, burst). Each costs us its parse and a signature check (0.13-0.45 ms), some a reply or
+# two more checks; ``SEATED_MSGS`` alone let a seat send 4,000 a second of ones that do nothing
+# (red team 12: evidence proving nothing kept a 5-second match from ending in 300 s, nobody
+# named). Honest programs send a few a second: heads when their chains move (at most once per
+# ``heads_every``) and in answer to ours, the rest when something is missing or wrong.
+# Measured (docs/network.md): in the whole of tests/mesh and tests/table, whose timings are ten
+# times a real table's, no honest stream of one kind from one seat needed a burst of more than
+# 16 at these rates; in 5-seat matches with real timings, at most 6 of a kind in a second. So
+# the budgets leave ten times that. ``heads?`` is a heads that asks for an answer.
+CTL_BUDGETS: dict[str, tuple[float, float]] = {
+    "heads": (40.0, 200.0),
+    "heads?": (20.0, 100.0),
+    # a seat forwards each other seat's word at most once per ``heads_every`` for each pair:
+    # up to (seats - 2) / heads_every a second (16 seats, the tests' fast timings: 140)
+    "vouch": (160.0, 800.0),
+    "want": (40.0, 200.0),
+    "proof?": (40.0, 200.0),
+    "proof": (40.0, 200.0),
+    "link": (10.0, 50.0),
+    "roster": (10.0, 50.0),
+    "evidence": (1.0, 40.0),
+    "stop": (2.0, 20.0),
+    "bye": (2.0, 20.0),
+}
+# control messages of a seat that did nothing, as (per second, burst), charged like refused
+# envelopes (``REJECTS``): one over its kind's budget above (dropped unread), evidence that
+# proves nothing, a proof nobody asked for, a want for the asker's own messages, an unknown or a
+# malformed one. An honest program sends none (measured: none in tests/mesh and tests/table but
+# from the tests that send them on purpose); a seat past the burst is named.
+USELESS = (0.2, 20.0)
 
 
 class Bucket:

@@ -61,14 +61,8 @@ class ChainMixin:
             self._fault(sender, f"sent a {env['topic']} message to {self.name_of(to)} alone; "
                         "every seat must get those", (env,))
             return
-        cap = self.topic_caps.get(env["topic"])
-        if cap is not None:
-            counts = self._topic_counts.setdefault(sender, {})
-            n = counts[env["topic"]] = counts.get(env["topic"], 0) + 1
-            if n > cap:  # not recorded
-                self.stop(sender, f"{self.name_of(sender)} sent more than {cap:,} "
-                          f"{env['topic']} messages to this table (a flood)")
-                return
+        if self._over_cap(sender, env["topic"], to):  # not recorded
+            return
         raw = canonical(env) if raw is None else raw
         body: Message | None = None
         if to is None:
@@ -94,6 +88,25 @@ class ChainMixin:
         self._write({"type": "in", "env": env})
         if body is not None:
             self._deliver(sender, env["topic"], body)
+
+    def _over_cap(self, sender: int, topic: str, to: int | None, check: bool = True) -> bool:
+        """Count one more of ``sender``'s envelopes on a capped topic (``topic_caps``), per
+        recipient (``to``, or everyone): a line said to every listener is one envelope to each
+        (``Table.send_chat``), so the cap counts lines, whatever the number of seats. Past it
+        (``check``) the sender is named, at the same envelope by every peer (each holds them
+        all). Rebuilt from the transcript on a resume (``check`` false: every topic counted,
+        as the table sets its caps later)."""
+        cap = self.topic_caps.get(topic)
+        if cap is None and check:
+            return False
+        counts = self._topic_counts.setdefault(sender, {})
+        n = counts[(topic, to)] = counts.get((topic, to), 0) + 1
+        if not check or cap is None or n <= cap:
+            return False
+        who = "the table" if to is None else self.name_of(to)
+        self.stop(sender, f"{self.name_of(sender)} sent more than {cap:,} {topic} lines to "
+                  f"{who} in this match (a flood)")
+        return True
 
     def _deliver(self, sender: int, topic: str, body: Message, check: bool = True) -> None:
         """Queue a message for the table, within the sender's budget of topics and unread bytes:
@@ -345,12 +358,27 @@ class ChainMixin:
         # not answer, or not to us), ask the peers that hold them, in turn. So an author that
         # sends its envelopes to some peers only cannot leave one peer without them, unable to
         # play on, for the others' clocks to name: every peer relays what it holds.
+        # A holder we asked that sent nothing of what its heads claimed (the gap is where it was)
+        # may be lying about the chain (red team 12: carol's heads claimed 1,000 of bob's
+        # envelopes bob never signed, and every ask earned her an excuse for 1,000 copies): while
+        # it claims the same it is not excused again, and is asked only every fourth round if
+        # the author can be asked (a slow honest holder is still asked, and trusted again once
+        # it delivers or its heads move).
+        last = self._asked_holder.pop(s, None)
+        if last is not None and have < last[1]:
+            self._failed_holder[(last[0], s)] = last[2]
+            self._excused.get(last[0], {}).pop(s, None)
+        elif last is not None:
+            self._failed_holder.pop((last[0], s), None)
         tries = self._want_tries.get(s, 0)
         holders = [p for p, seqs in sorted(self._peer_heads.items())
                    if p not in self.away and p not in (s, self.seat) and seqs[s] > have]
+        trusted = [p for p in holders if self._failed_holder.get((p, s)) != self._peer_heads[p][s]]
         target = s if s not in self.away else None
-        if holders and (target is None or tries % 2 == 1):
-            target = holders[(tries // 2) % len(holders)]
+        if trusted and (target is None or tries % 2 == 1):
+            target = trusted[(tries // 2) % len(trusted)]
+        elif holders and (target is None or tries % 4 == 1):
+            target = holders[(tries // 4) % len(holders)]
         if target is None:
             return
         # Only the gap: up to the first of s's envelopes we already hold ahead of it. Asked for
@@ -362,9 +390,18 @@ class ChainMixin:
         end = min(min(buffered) - 1 if buffered else self._known_max[s], have + MAX_BATCH)
         self._want_tries[s] = tries + 1
         self._last_want[s] = now
-        left, until = self._excused.get(target, (0, 0.0))
-        self._excused[target] = (min((left if until > now else 0) + end - have, 2 * MAX_BATCH),
-                                 now + 5 * self.timings.resend_after + 2.0)
+        claim = self._peer_heads[target][s] if target != s else None
+        if claim is not None:
+            self._asked_holder[s] = (target, have + 1, claim)
+        if claim is None or self._failed_holder.get((target, s)) != claim:
+            # copies of s's envelopes in the range asked for are excused, up to the number asked
+            asked = self._excused.setdefault(target, {})
+            first, last_seq, left, until = asked.get(s, (have + 1, end, 0, 0.0))
+            if until <= now:
+                first, last_seq, left = have + 1, end, 0
+            asked[s] = (min(first, have + 1), max(last_seq, end),
+                        min(left + end - have, 2 * MAX_BATCH),
+                        now + 5 * self.timings.resend_after + 2.0)
         log.debug("seat %d asks seat %d for seat %d's envelopes %d..%d", self.seat, target, s,
                   have + 1, end)
         self._send_ctl(target, "want", {"seat": s, "start": have + 1, "end": end})
@@ -383,6 +420,9 @@ class ChainMixin:
         ):
             raise ValueError("bad want")
         end = min(end, start + MAX_BATCH - 1)
+        if s == seat:  # a program holds its own messages (its transcript): it never asks
+            self._useless(seat, "asked for its own messages")
+            return
         if s == self.seat:
             self._resend_own(seat, start - 1, force=True, end=end)
             return
@@ -503,10 +543,15 @@ class ChainMixin:
 
     def _on_proof(self, seat: int, msg: Message) -> None:
         assert self.verifier is not None
+        raw = msg["env"]
+        if not isinstance(raw, dict) or (seat, raw.get("from"), raw.get("seq")) not in \
+                self._proof_asked:  # an honest program sends one only when asked
+            self._useless(seat, "a proof this program did not ask for")
+            return
         try:
-            env, h = self._check_foreign(msg["env"])
+            env, h = self._check_foreign(raw)
         except EnvelopeError as e:
-            self._drop(f"proof from seat {seat} rejected: {e}")
+            self._useless(seat, f"a proof that is no signed message of this table ({e})")
             return
         s, seq = env["from"], env["seq"]
         mine = self.verifier.chains[s].get(seq)
@@ -518,17 +563,21 @@ class ChainMixin:
                 f"seat {s + 1} signed two different envelopes with seq {seq} (found comparing heads with seat {seat + 1})",
             )
 
-    def _on_evidence(self, seat: int, msg: Message) -> None:
+    def _on_evidence(self, seat: int, msg: Message, charge: bool = True) -> None:
+        """A pair of envelopes that should prove an equivocation: checked here, and the author
+        named if it does. Evidence that proves nothing is charged to ``seat`` (an honest program
+        sends evidence only of what it proved); a stop's proof (``charge`` false) is not."""
+        drop = self._useless if charge else lambda seat, what: self._drop(what)
         try:
             a, ha = self._check_foreign(msg["first"])
             b, hb = self._check_foreign(msg["second"])
         except EnvelopeError as e:
-            self._drop(f"evidence from seat {seat} rejected: {e}")
+            drop(seat, f"evidence that is no pair of signed messages of this table ({e})")
             return
         s = a["from"]
         what = equivocation_of(a, ha, b, hb)
         if what is None:
-            self._drop(f"evidence from seat {seat} proves nothing")
+            drop(seat, "evidence that proves nothing")
             return
         # in this program's own words: the forwarder's reason is its text, not a finding here
         self._equivocation(s, a, b, f"seat {s + 1} signed {what} (the pair, signed by seat "
@@ -629,7 +678,8 @@ class ChainMixin:
             # an equivocation proof we can check ourselves: we name the equivocator, whoever sent it
             before = len(self.equivocations)
             self._on_evidence(
-                seat, {"first": proof[0], "second": proof[1], "reason": msg.get("reason")}
+                seat, {"first": proof[0], "second": proof[1], "reason": msg.get("reason")},
+                charge=False,
             )
             if len(self.equivocations) > before or self.stopped is not None:
                 return

@@ -159,16 +159,26 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # Topics on which a sender may send at most so many envelopes (set by the table: chat);
         # counted on the chain, so every peer names a flooder at the same envelope
         self.topic_caps: dict[str, int] = {}
-        self._topic_counts: dict[int, dict[str, int]] = {}
+        self._topic_counts: dict[int, dict[tuple[str, int | None], int]] = {}
         self._resend_budget: dict[int, Bucket] = {}  # seat -> bytes we may resend at its asking
         # digests of the bytes of every envelope we hold (a copy is dropped on them, unparsed),
         # and per seat the copies it sent us and its budget of them
         self._held_wire: set[bytes] = set()
         self._copies: dict[int, int] = {}
         self._copy_budget: dict[int, Bucket] = {}
-        # per seat we asked for envelopes (``want``), how many copies it may send uncharged and
-        # until when: what we asked for may cross what its author sent us meanwhile
-        self._excused: dict[int, tuple[int, float]] = {}
+        # per seat we asked for envelopes (``want``), and per chain we asked it for, the range
+        # asked (first, last seq), how many copies in it the seat may send uncharged and until
+        # when: what we asked for may cross what its author sent us meanwhile. Per chain, the
+        # holder last asked (holder, first seq asked, what its heads claimed), and per (holder,
+        # chain) the claim of a holder that sent nothing of it when asked (``_check_behind``)
+        self._excused: dict[int, dict[int, tuple[int, int, int, float]]] = {}
+        self._asked_holder: dict[int, tuple[int, int, int]] = {}
+        self._failed_holder: dict[tuple[int, int], int] = {}
+        # per seat, its control messages' budgets by kind (``CTL_BUDGETS``), and those of its
+        # control messages that did nothing, with their budget (``USELESS``)
+        self._ctl_budget: dict[int, dict[str, Bucket]] = {}
+        self._useless_ctl: dict[int, int] = {}
+        self._useless_budget: dict[int, Bucket] = {}
         # per seat, the envelopes its connections sent that we refused, and its budget of them
         self._rejects: dict[int, int] = {}
         self._reject_budget: dict[int, Bucket] = {}
@@ -505,7 +515,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
                   self._want_tries, self._topics_opened, self._copies, self._copy_budget,
                   self._excused, self._topic_counts,
-                  self._rejects, self._reject_budget,
+                  self._rejects, self._reject_budget, self._asked_holder, self._ctl_budget,
+                  self._useless_ctl, self._useless_budget,
                   self._held_ours, self._latest_heads):
             d.pop(seat, None)
         for k in [k for k in self._box_keys if seat in k]:
@@ -514,6 +525,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
             del self._resent[k]
         for k in [k for k in self._vouched if seat in k]:
             del self._vouched[k]
+        for k in [k for k in self._failed_holder if seat in k]:
+            del self._failed_holder[k]
         for st in (self._ever_heard, self.away, self.left):
             st.discard(seat)
         self._full.clear()

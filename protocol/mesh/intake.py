@@ -22,7 +22,7 @@ from ..envelope import (
     parse_canonical,
 )
 from . import prefilter
-from .budget import COPIES, MAX_FUTURE_BYTES, REJECTS, Bucket, held_cost, one_line
+from .budget import COPIES, MAX_FUTURE_BYTES, REJECTS, USELESS, Bucket, held_cost, one_line
 from .common import MAX_FUTURE
 
 
@@ -38,7 +38,7 @@ class IntakeMixin:
         if wire in self._held_wire:
             self._drop("duplicate envelope (the bytes of one this program holds: a replay, or a "
                        "resend we no longer need)", logging.INFO)
-            self._copy_from(rid)
+            self._copy_from(rid, data)
             return
         # Then what can be refused without parsing: the header at the envelope's end, and its
         # signature over the bytes as they came (red team 8: copies with one signature
@@ -48,7 +48,7 @@ class IntakeMixin:
         if why is prefilter.HELD:
             self._held_wire.add(wire)
             self._drop("duplicate envelope (one this program holds)", logging.INFO)
-            self._copy_from(rid)
+            self._copy_from(rid, data)
             return
         if why is not None:
             self._rejected(rid, why)
@@ -65,7 +65,7 @@ class IntakeMixin:
         sender = env["from"]
         if status == DUPLICATE:  # checked against what we hold: its bytes are known from now on
             self._held_wire.add(wire)
-            self._copy_from(rid)
+            self._copy_from(rid, data)
         if sender == self.seat:
             if status != DUPLICATE:
                 self._drop(f"an envelope of our own seat we never sent (seq {env['seq']})")
@@ -93,7 +93,7 @@ class IntakeMixin:
                     self._equivocation(sender, earlier[0], env, f"seat {sender + 1} signed two "
                                        f"different envelopes with seq {env['seq']}")
                 else:
-                    self._copy_from(rid)  # a copy of one we hold, ahead of a gap
+                    self._copy_from(rid, data)  # a copy of one we hold, ahead of a gap
                 return
             size = held_cost(data)
             held = self._future_bytes.get(sender, 0)
@@ -129,9 +129,10 @@ class IntakeMixin:
                 break
             if status == NEW:
                 self._accept(nxt[0], h)
-        if buf:  # drop what the chain has passed
+        if buf:  # drop what the chain has passed (it came another way), and its cost
             for seq in [q for q in buf if q <= self.verifier.chains[sender].seq]:
-                del buf[seq]
+                self._future_bytes[sender] = max(
+                    0, self._future_bytes.get(sender, 0) - held_cost(canonical(buf.pop(seq)[0])))
         if not buf:
             self._future_bytes.pop(sender, None)
 
@@ -164,31 +165,56 @@ class IntakeMixin:
                 f"of this table; the last: {one_line(reason, 100)}): an honest program sends "
                 "none (a flood)"))
 
-    def _copy_from(self, rid: bytes | None) -> None:
-        """One more copy of an envelope we already held came on connection ``rid``: charged to
-        the seat that connection proved it is; a seat past ``COPIES`` floods and is named. A
-        seat we asked for envelopes (``want``) is excused as many as we asked for, for a while:
-        what it sends may cross what their author's own connection brought meanwhile."""
+    def _copy_from(self, rid: bytes | None, data: bytes) -> None:
+        """One more copy of an envelope we already held (``data``, its bytes) came on connection
+        ``rid``: charged to the seat that connection proved it is; a seat past ``COPIES`` floods
+        and is named. A seat we asked for envelopes (``want``) is excused as many as we asked
+        for, for a while, if they are of the chain and in the range we asked for: what it sends
+        may cross what their author's own connection brought meanwhile. (Round 11 excused any
+        copy: heads that lied about a chain earned a seat 10x its budget of copies of others.)"""
         seat = self.budgets.seat_of(rid) if rid is not None else None
-        excused = self._excused.get(seat) if seat is not None else None
-        if excused is not None:
-            left, until = excused
-            if left > 0 and time.monotonic() < until:
-                self._excused[seat] = (left - 1, until)
-                return
-            del self._excused[seat]
+        asked = self._excused.get(seat) if seat is not None else None
+        if asked:
+            i = data.rfind(b',"from":')
+            m = prefilter.TAIL.fullmatch(data, i) if i > 0 else None
+            s = int(m["from"]) if m is not None else None
+            excused = asked.get(s) if s is not None else None
+            if excused is not None:
+                start, end, left, until = excused
+                if left > 0 and time.monotonic() < until:
+                    if start <= int(m["seq"]) <= end:
+                        asked[s] = (start, end, left - 1, until)
+                        return
+                else:
+                    del asked[s]
         self._charge(rid, self._copies, self._copy_budget, COPIES, lambda who, n: (
             f"{who} sent {n:,} copies of messages this program already held (a flood)"))
+
+    def _useless(self, seat: int, what: str) -> None:
+        """A control message ``seat`` signed did nothing (``what``, in words): dropped, and
+        charged like a refused envelope (an honest program sends none); a seat past ``USELESS``
+        floods and is named."""
+        self._drop(f"a control message from seat {seat} that does nothing: {what}")
+        self._charge_seat(seat, self._useless_ctl, self._useless_budget, USELESS,
+                          lambda who, n: (
+                              f"{who} sent {n:,} control messages that do nothing (the last: "
+                              f"{one_line(what, 100)}): an honest program sends none (a flood)"))
 
     def _charge(self, rid: bytes | None, counts: dict[int, int], buckets: dict[int, Bucket],
                 budget: tuple[float, float], words: Callable[[str, int], str]) -> None:
         """One more of something an honest program sends little or none of, on connection
-        ``rid``: counted for the seat that connection proved it is, against its ``budget``
-        (rate, burst); past it the seat is named, in ``words(name, count)``. A connection
-        without a seat is held to the strangers' budget instead. (A stop naming nobody that
-        came first is upgraded.)"""
+        ``rid``: counted for the seat that connection proved it is (``_charge_seat``). A
+        connection without a seat is held to the strangers' budget instead."""
         seat = self.budgets.seat_of(rid) if rid is not None else None
-        if seat is None or seat == self.seat:
+        if seat is not None:
+            self._charge_seat(seat, counts, buckets, budget, words)
+
+    def _charge_seat(self, seat: int, counts: dict[int, int], buckets: dict[int, Bucket],
+                     budget: tuple[float, float], words: Callable[[str, int], str]) -> None:
+        """One more of something an honest program sends little or none of, from ``seat``:
+        counted against its ``budget`` (rate, burst); past it the seat is named, in
+        ``words(name, count)``. (A stop naming nobody that came first is upgraded.)"""
+        if seat == self.seat:
             return
         now = time.monotonic()
         n = counts[seat] = counts.get(seat, 0) + 1

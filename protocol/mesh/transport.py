@@ -25,7 +25,7 @@ from ..envelope import (
     parse_canonical,
     seal,
 )
-from .budget import MAX_PARTS, UNAUTH_MAX_ITEMS, short
+from .budget import CTL_BUDGETS, MAX_PARTS, UNAUTH_MAX_ITEMS, Bucket, one_line, short
 from .common import (
     CTL_DOMAIN,
     K_CTL,
@@ -285,6 +285,8 @@ class TransportMixin:
         if rid is not None:
             self.budgets.promote(rid, seat, time.monotonic())
         t = msg["t"]
+        if not self._ctl_allowed(seat, t, msg):
+            return
         try:
             if t == "bye":
                 try:
@@ -313,9 +315,29 @@ class TransportMixin:
             elif t == "stop":
                 self._on_stop(seat, msg)
             else:
-                self._drop(f"unknown control message {t!r} from seat {seat}")
+                self._useless(seat, f"a control message of no known kind ({one_line(t, 40)})")
         except (KeyError, TypeError, ValueError, IndexError) as e:
-            self._drop(f"malformed {t!r} from seat {seat} ({e})")
+            self._useless(seat, f"a malformed {one_line(t, 40)} ({one_line(e, 100)})")
+
+    def _ctl_allowed(self, seat: int, t: str, msg: Message) -> bool:
+        """Whether ``seat`` may send us one more control message of kind ``t`` (``CTL_BUDGETS``,
+        a heads asking an answer counted on its own): one over its kind's budget is dropped
+        unread and charged as doing nothing (``_useless``), so a seat flooding any kind is named
+        within a second."""
+        kind = "heads?" if t == "heads" and (msg.get("reply") is True or "cp" in msg) else t
+        budget = CTL_BUDGETS.get(kind)
+        if budget is None:
+            return True  # an unknown kind: charged when it is read
+        now = time.monotonic()
+        buckets = self._ctl_budget.setdefault(seat, {})
+        bucket = buckets.get(kind)
+        if bucket is None:
+            bucket = buckets[kind] = Bucket(*budget, now)
+        if bucket.take(1, now):
+            return True
+        self._useless(seat, f"more {kind} messages than an honest program sends "
+                      f"({budget[0]:g} a second)")
+        return False
 
     def _fresh(self, seat: int, msg: Message) -> bool:
         sess, boot, ctr = msg["sess"], msg["boot"], msg["ctr"]
