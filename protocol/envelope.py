@@ -138,6 +138,14 @@ def held_cost(data: bytes) -> int:
     return max(len(data), ITEM_BYTES * json_items(data))
 
 
+def envelope_cost(raw: bytes, to: int | None, body: Message | None) -> int:
+    """What holding an envelope costs (its canonical bytes ``raw``), with its private body when
+    the holder opened it (``body`` of an envelope ``to`` a seat): every budget of a seat's
+    envelopes counts this, live (``_accept``) and read back (``read_transcript``)."""
+    return held_cost(raw) + (held_cost(canonical(body)) if to is not None and body is not None
+                             else 0)
+
+
 def _too_deep(data: bytes, limit: int = MAX_DEPTH) -> bool:
     """Whether JSON text ``data`` nests deeper than ``limit``, read on the bytes at C speed
     (exact for valid JSON; anything else fails to parse anyway). Strings are cut out (escaped

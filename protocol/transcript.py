@@ -43,6 +43,7 @@ from .envelope import (
     Verifier,
     box_key,
     canonical,
+    envelope_cost,
     held_cost,
     is_int,
     open_box,
@@ -122,6 +123,7 @@ class Entry:
     env: Message
     hash: str
     body: Message | None
+    cost: int = 0  # what holding it costs as read (``envelope_cost``), as the live table counted
 
     @property
     def sender(self) -> int:
@@ -267,15 +269,15 @@ def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: boo
                 )
             body = _body(path, n, env, t, identity, keys, box_keys)
             # a private body opened is held as well (what the live program counted, ``_accept``)
-            cost = held[env["from"]] = held.get(env["from"], 0) + held_cost(canonical(env)) + (
-                held_cost(canonical(body)) if env["to"] is not None and body is not None else 0)
+            size = envelope_cost(canonical(env), env["to"], body)
+            cost = held[env["from"]] = held.get(env["from"], 0) + size
             if cost > MAX_SEAT_BYTES:
                 raise TranscriptError(
                     path, n, f"seat {env['from'] + 1}'s messages take more than "
                     f"{MAX_SEAT_BYTES // 2**20} MiB to hold: more than any table accepts from "
                     "one seat")
             verifier.append(env, h)
-            t.entries.append(Entry(n, kind, env, h, body))
+            t.entries.append(Entry(n, kind, env, h, body, size))
         elif kind == "note":
             if not isinstance(rec.get("key"), str):
                 raise TranscriptError(path, n, "note without a key")

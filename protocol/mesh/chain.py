@@ -16,6 +16,7 @@ from ..envelope import (
     canonical,
     check_foreign,
     ctl_signature_problem,
+    envelope_cost,
     envelope_hash,
     equivocation_of,
     is_int,
@@ -76,7 +77,7 @@ class ChainMixin:
                 return
         # a box we open is held opened too, whenever our transcript is read with our identity
         # (a comeback, an audit): its contents count, as ``read_transcript`` counts them
-        size = held_cost(raw) + (held_cost(canonical(body)) if to is not None and body is not None else 0)
+        size = envelope_cost(raw, to, body)
         recorded = self._recorded_bytes[sender] = self._recorded_bytes.get(sender, 0) + size
         if recorded > MAX_SEAT_BYTES:  # not recorded: our disk and memory are not theirs to fill
             self.stop(sender, f"{self.name_of(sender)} sent more than {MAX_SEAT_BYTES // 2**20} MiB "

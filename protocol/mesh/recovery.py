@@ -15,8 +15,6 @@ from ..channel import TableStop
 from ..envelope import (
     Equivocation,
     Message,
-    canonical,
-    held_cost,
 )
 from ..identity import Identity, fingerprint
 from ..roster import Member, normalize_address
@@ -147,9 +145,7 @@ class RecoveryMixin:
                 # each seat's budgets stand as they were (``_accept``: what its envelopes take
                 # to hold, a box we open with its contents; its lines on a capped topic), so a
                 # program back from a crash refuses a flooder's next envelope like every other
-                opened = e.to is not None and e.body is not None
-                self._recorded_bytes[e.sender] = self._recorded_bytes.get(e.sender, 0) + (
-                    held_cost(canonical(e.env)) + (held_cost(canonical(e.body)) if opened else 0))
+                self._recorded_bytes[e.sender] = self._recorded_bytes.get(e.sender, 0) + e.cost
                 self._over_cap(e.sender, e.topic, e.to, check=False)
                 if e.body is not None and (e.to is None or e.to == self.seat):
                     self._deliver(e.sender, e.topic, e.body, check=False)
