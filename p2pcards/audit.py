@@ -603,8 +603,10 @@ def deck_params(t: Transcript, info: GameInfo, n_cards: int,
     table = bytes.fromhex(t.table)
     keys = keys_digest(t.roster)
     params = DeckParams(table, deck_spec(info, keys), n_cards, t.seats)
-    descs = {b.get("desc") for s, b in deck_msgs if isinstance(b, dict) and b.get("op") == 0
-             and b.get("step") == "key"}
+    # whatever a signed body holds: a list there is no description (the deck audit names it)
+    descs = {d if isinstance(d, str) else repr(d)[:80] for s, b in deck_msgs
+             if isinstance(b, dict) and b.get("op") == 0 and b.get("step") == "key"
+             for d in [b.get("desc")]}
     for roster, before_keys, secrecy in ((keys, False, 1), (keys, False, 0), (None, True, 0)):
         older = DeckParams(table, deck_spec(info, roster, secrecy), n_cards, t.seats)
         if descs == {older.digest.hex()}:

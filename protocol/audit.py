@@ -31,6 +31,7 @@ from .kdf import PeerSecrets
 from .params import VERSION, DeckParams
 from .seating import FIELD, Seating
 from .steps import (
+    PREV_MISMATCH,
     PublicDeck,
     canonical,
     descriptor_of,
@@ -177,10 +178,30 @@ class _Auditor:
         self.owner = owner
         self.me = seat if is_int(seat) and 0 <= seat < self.n else None  # type: ignore[operator]
         self.x = None if owner is None else PeerSecrets(owner[1]).key(params.table_id, params.digest)
+        # The record's owner can rewrite its own messages in its own file (it holds its key), so
+        # what another seat signed against them is no proof against that seat until some seat
+        # other than the owner has confirmed them: ``owner_made``, the slots whose ciphertexts
+        # the owner's shuffle step made and no other seat's step has taken as input since.
+        self.owner_made: set[int] = set()
 
     def stop(self, culprit: int | None, op: int | None, step: str | None, reason: str,
              complete: bool = True) -> None:
         raise _Stop(Verdict(False, culprit, op, step, reason, complete))
+
+    def rests_on_owner(self, exc: DeckError, seat: int, slots: Sequence[int]) -> bool:
+        """Whether ``seat``'s deviation ``exc`` is its ``prev`` naming another input than the
+        owner's own output over ``slots``, which no other seat has confirmed. (Once its ``prev``
+        names that output, the seat has confirmed it, and a bad proof over it is its own.)"""
+        if self.me is None or seat == self.me or exc.reason != PREV_MISMATCH:
+            return False
+        return bool(self.owner_made.intersection(slots))
+
+    def unconfirmed(self, exc: DeckError, seat: int, op: int, step: str) -> None:
+        """A deviation that rests on the owner's unconfirmed messages names nobody."""
+        self.stop(None, op, step, f"seat {seat + 1}'s {step} message disagrees with this record "
+                  f"({exc.reason}) where the record holds its owner's own messages (seat "
+                  f"{self.me + 1}'s) that no other seat confirmed: the owner could have "  # type: ignore[operator]
+                  "rewritten them in its file, so nobody is named")
 
     def older_version(self) -> None:
         """A record in which no message has this version and some has an older one was made by an
@@ -397,7 +418,7 @@ class _Auditor:
     def op_key(self, op: int, desc: dict[str, Any]) -> None:
         bodies = [self.byop.get(op, {}).get(("key", j)) for j in range(self.n)]
         if all(b is not None and b["desc"] != self.p.digest.hex() for b in bodies) and \
-                len({b["desc"] for b in bodies}) == 1:  # type: ignore[index]
+                len({str(b["desc"]) for b in bodies}) == 1:  # type: ignore[index]
             # every seat bound one same description, not the record's: the (unsigned) table
             # record, or a seat's key in its (self-signed) roster, was changed after the game; no
             # seat deviated
@@ -425,7 +446,16 @@ class _Auditor:
         cur = [self.pub.cts[s] for s in S]
         inp = vec_digest(cur)
         for j in self.pub.shufflers(desc):
-            cur = self.pub.check_shuffle(op, j, cur, self.msg(op, "shuffle", j))
+            try:
+                cur = self.pub.check_shuffle(op, j, cur, self.msg(op, "shuffle", j))
+            except DeckError as exc:
+                if self.rests_on_owner(exc, j, S):
+                    self.unconfirmed(exc, j, op, "shuffle")
+                raise
+            if j == self.me:
+                self.owner_made.update(S)
+            else:  # it took the owner's output as its input: that output is confirmed
+                self.owner_made.difference_update(S)
         extra = [s for (st, s) in self.byop.get(op, {}) if s not in self.pub.shufflers(desc)]
         if extra:
             self.stop(extra[0], op, "shuffle", "a shuffle message from a seat that takes no step")
@@ -438,7 +468,12 @@ class _Auditor:
         got: dict[int, list[Point]] = {}
         me = None if self.owner is None else self.owner[0]
         for j in range(self.n):
-            plain, enc = self.pub.check_shares(op, desc, j, self.msg(op, "shares", j))
+            try:
+                plain, enc = self.pub.check_shares(op, desc, j, self.msg(op, "shares", j))
+            except DeckError as exc:
+                if self.rests_on_owner(exc, j, S):
+                    self.unconfirmed(exc, j, op, "shares")
+                raise
             if plain is not None:
                 got[j] = plain
             elif me is not None and me in enc:
@@ -467,7 +502,12 @@ class _Auditor:
         extra = sorted(s for (st, s) in self.byop.get(op, {}) if st == "member" and s != desc["by"])
         if extra:
             self.stop(extra[0], op, "member", "a member message from a seat that is not the prover")
-        self.pub.check_member(op, desc, self.msg(op, "member", desc["by"]), got)
+        try:
+            self.pub.check_member(op, desc, self.msg(op, "member", desc["by"]), got)
+        except DeckError as exc:
+            if self.rests_on_owner(exc, desc["by"], desc["slots"]):
+                self.unconfirmed(exc, desc["by"], op, "member")
+            raise
         self.outcomes.append({"op": op, **desc})
 
     def op_random(self, op: int, desc: dict[str, Any]) -> None:
@@ -477,14 +517,35 @@ class _Auditor:
         self.pub.commits_seen.update(commits)
         # as the owner checked them live: an echo misstating a third seat's commitment names
         # nobody (that seat equivocated, and the mesh's proof names it, or the echo lies)
-        nonces = [self.pub.check_reveal(op, j, self.msg(op, "reveal", j), commits, self.me)
-                  for j in range(self.n)]
+        # ... and one misstating the owner's own commitment names nobody either in an audit:
+        # the owner could have rewritten its commitment in its file
+        nonces = []
+        for j in range(self.n):
+            try:
+                nonces.append(self.pub.check_reveal(op, j, self.msg(op, "reveal", j), commits,
+                                                    self.me))
+            except DeckError as exc:
+                if self.me is not None and j != self.me and \
+                        exc.reason == f"echo misstates seat {self.me + 1}'s commitment":
+                    self.unconfirmed(exc, j, op, "reveal")
+                raise
         self.outcomes.append({"op": op, **desc, "value": random_value(self.p, op, desc["n"], nonces)})
 
     def op_end(self, op: int, desc: dict[str, Any]) -> None:
         want = record_digest([b for o, msgs in self.byop.items() if o < op for b in msgs.values()])
+        digests = [self.msg(op, "end", j)["digest"] for j in range(self.n)]
         for j in range(self.n):
-            if self.msg(op, "end", j)["digest"] != want.hex():
+            if not (isinstance(digests[j], str) and re.fullmatch("[0-9a-f]{64}", digests[j])):
+                self.stop(j, op, "end", "its digest of the public record is not a digest")
+            if digests[j] != want.hex():
+                # what the owner's own messages are, only the others' digests can confirm: one
+                # that differs names its seat when another seat's, not the owner's, agrees
+                if self.me is not None and j != self.me and not any(
+                        digests[k] == want.hex() for k in range(self.n) if k not in (j, self.me)):
+                    self.stop(None, op, "end", f"seat {j + 1}'s digest of the public record "
+                              "differs from this record, and no other seat's but the record "
+                              f"owner's (seat {self.me + 1}'s) agrees with it: the owner could "
+                              "have rewritten its own messages in its file, so nobody is named")
                 self.stop(j, op, "end", "its digest of the public record differs from this record")
         self.outcomes.append({"op": op, **desc})
 

@@ -53,6 +53,10 @@ STEPS_OF: dict[str, tuple[str, ...]] = {
 }
 
 
+#: a step whose input is another seat's output, naming another (SPEC.md 5.3)
+PREV_MISMATCH = "prev does not name the vector this step must take as input"
+
+
 def descriptor(kind: str, **fields: Any) -> dict[str, Any]:
     return {"kind": kind, **{k: fields[k] for k in DESC_FIELDS[kind]}}
 
@@ -376,7 +380,7 @@ class PublicDeck:
         the mesh proves) could explain it, and that proof names the equivocator instead."""
         if c.hex32(body["prev"], "prev") == inp:
             return
-        exc = c.fail("prev does not name the vector this step must take as input")
+        exc = c.fail(PREV_MISMATCH)
         exc.confirm = not provable
         raise exc
 

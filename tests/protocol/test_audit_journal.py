@@ -200,8 +200,9 @@ def test_edits_the_audit_does_not_read_change_nothing(game, tmp_path):
 
 
 def with_bobs_fault(g: tm.Game, kind: str) -> bytes:
-    """Alice's transcript with a fault of bob's in it, validly signed by bob: a bad end-of-game
-    digest (the deck audit names him) or his last move turned into a play of a slot that
+    """Alice's transcript with a fault of bob's in it, validly signed by bob: an end-of-game
+    digest that is no digest (the deck audit names him; a digest that only differs from
+    alice's record would not, at two seats: alice could have rewritten her own messages) or his last move turned into a play of a slot that
     does not exist (malformed whatever the deal: the replay names him; an Akane Barrier, used
     before, was sometimes legal and the test skipped)."""
     recs = tm.parse(g.lines)
@@ -209,7 +210,7 @@ def with_bobs_fault(g: tm.Game, kind: str) -> bytes:
             and r["env"].get("from") == 1 and isinstance(r["env"].get("body"), dict)]
     if kind == "deck":
         env = next(e for e in reversed(mine) if e["topic"] == "deck" and e["body"]["step"] == "end")
-        env["body"]["digest"] = "00" * 32
+        env["body"]["digest"] = "no digest"
     else:
         env = [e for e in mine if e["topic"] == "game"][-1]
         env["body"]["action"] = {"kind": "play", "count": 1, "number": 1, "slots": [9999]}
