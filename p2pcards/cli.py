@@ -581,6 +581,8 @@ def audit(
         fail(no_file(transcript))
     if Path(transcript).is_dir():
         fail(f"{transcript} is a folder, not a transcript (p2pcards tables lists them)")
+    if not Path(transcript).is_file():  # opening a pipe would wait for a writer for ever
+        fail(f"{transcript} is not a file (a pipe or a device), not a transcript")
     if is_local(transcript):
         fail(f"{transcript} is a local game: its dealer was this machine, so there is no deck "
              f"to audit; step through it with: p2pcards replay {transcript}")

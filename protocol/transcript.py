@@ -192,6 +192,8 @@ def read_transcript(
     With ``tolerate_torn_tail`` (crash recovery), a last line without its newline is treated as
     never written (``torn_tail`` is set and ``valid_bytes`` says where the good part ends)."""
     path = Path(path)
+    if path.exists() and not path.is_file():  # opening a pipe would wait for a writer for ever
+        raise TranscriptError(path, None, "not a file (a folder, a pipe or a device)")
     try:
         with path.open("rb") as f:
             return _read(path, f, identity, tolerate_torn_tail)
@@ -393,4 +395,6 @@ def find_transcripts(home: str | os.PathLike[str] | None = None) -> list[Path]:
     d = tables_dir(home)
     if not d.is_dir():
         return []
-    return sorted(d.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    # only files: a pipe or a device under the name would block whoever opened it
+    return sorted((p for p in d.glob("*.jsonl") if p.is_file()),
+                  key=lambda p: p.stat().st_mtime, reverse=True)

@@ -20,13 +20,21 @@ GAMES: dict[str, str] = {
 }
 
 
+MAX_BYTES = 1 << 20  # a position file is a few KB; /dev/zero is not one
 MAX_DIGITS = 100  # no number of a position needs more; Python refuses ints over 4,300 digits
 
 
 def read(path: str | Path) -> dict[str, Any]:
     path = Path(path)
+    if path.exists() and not path.is_file():  # opening a pipe would wait for a writer for ever
+        raise PositionError("", f"{path} is not a file (a folder, a pipe or a device)")
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise PositionError("", f"{path.name} is more than {MAX_BYTES // 2**20} MiB: too big "
+                                "to be a position (one is a few KB)")
+        text = raw.decode("utf-8")
     except OSError as exc:
         raise PositionError("", f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:

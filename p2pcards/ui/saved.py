@@ -52,8 +52,9 @@ def tables_dir(home: str | None = None) -> Path:
 
 def find_local_games(home: str | None = None) -> list[Path]:
     d = tables_dir(home)
-    return sorted(d.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True) \
-        if d.is_dir() else []
+    # only files: a pipe or a device under the name would block whoever opened it
+    return sorted((p for p in d.glob(f"*{SUFFIX}") if p.is_file()),
+                  key=lambda p: p.stat().st_mtime, reverse=True) if d.is_dir() else []
 
 
 class Recorder:
@@ -305,6 +306,8 @@ def load_any(path: str | Path, view: int | str | None = OWNER) -> SavedGame:
     if Path(path).is_dir():
         raise ConfigError(f"{path} is a folder (a directory), not a saved game (p2pcards tables "
                           "lists them)")
+    if Path(path).exists() and not Path(path).is_file():  # a pipe would block its reader
+        raise ConfigError(f"{path} is not a file (a pipe or a device), not a saved game")
     if is_local(path):
         return read(path)
     if not Path(path).exists():

@@ -437,3 +437,35 @@ def test_a_full_disk_before_the_game_does_not_start_it(home, monkeypatch):
     assert r.exit_code == 2, r.output
     assert "cannot save the game in" in r.output and "No space left on device" in r.output
     assert "the game is not started" in r.output and "Bot 1" not in r.output
+
+
+@pytest.mark.parametrize("command", [["replay", "{}", "--plain"], ["audit", "{}"], ["solve", "{}"],
+                                     ["hint", "--position", "{}"], ["tables"]])
+def test_a_pipe_given_or_saved_is_refused_in_words_not_waited_on(home, tmp_path, command):
+    """Red team 13, L1: 'solve', 'hint --position', 'audit' and 'replay' of a named pipe waited
+    on it for ever, silent; so did 'tables' and 'join --resume' with a pipe among the saved
+    games; 'solve /dev/zero' read until the memory was gone."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    tables = saved.tables_dir(str(home))
+    tables.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(tables / "x.jsonl")
+    os.mkfifo(tables / "local-1-go-out-girl.game")
+    args = [a.replace("{}", str(fifo)) for a in command]
+    out = subprocess.run([sys.executable, "-m", "p2pcards", *args], capture_output=True,
+                         text=True, timeout=60, stdin=subprocess.DEVNULL,
+                         env={**os.environ, "P2PCARDS_HOME": str(home)})
+    if command == ["tables"]:
+        assert out.returncode == 0 and "No saved games yet" in out.stdout, out
+    else:
+        assert out.returncode == 2 and "is not a file" in out.stderr, out
+        assert "Traceback" not in out.stderr
+
+
+def test_a_position_too_big_to_be_one_is_refused_unread(tmp_path):
+    big = tmp_path / "big.json"
+    big.write_text("[" + "0," * (1 << 20) + "0]")
+    for path, words in (("/dev/zero", "is not a file"), (big, "too big to be a position")):
+        out = subprocess.run([sys.executable, "-m", "p2pcards", "solve", str(path)],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and words in out.stderr, out
