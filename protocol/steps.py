@@ -541,7 +541,8 @@ class PublicDeck:
     def check_reveal(self, op: int, seat: int, body: dict[str, Any], commits: Sequence[bytes],
                      me: int | None) -> bytes:
         """The nonce of ``seat``'s reveal. ``me``: the checking seat, whose own commitment an
-        echo may not misstate; ``None``: an auditor, for whom the record's commitments are the
+        echo may not misstate (a third seat's misstated names the echoer with ``confirm``: after
+        the mesh's grace); ``None``: an auditor, for whom the record's commitments are the
         reference (a record holds the mesh's proof of any equivocation)."""
         c = Check(seat, op, "reveal")
         nonce = c.hex32(body["nonce"], "nonce")
@@ -553,11 +554,13 @@ class PublicDeck:
         for i in sorted(range(self.n), key=lambda i: i not in (me, seat)):
             if echo[i] == commits[i].hex():
                 continue
-            if me is None or i in (me, seat):  # what this seat sent, or the echoer's own
-                raise c.fail(f"echo misstates seat {i + 1}'s commitment")
-            # seat i equivocated or the echo lies: the mesh's proof of equivocation settles it
-            raise Equivocation(None, "reveal", f"seat {seat + 1} echoes another commitment from "
-                               f"seat {i + 1} than this seat received", op, seat)
+            exc = c.fail(f"echo misstates seat {i + 1}'s commitment")
+            # a third seat's: it equivocated, or the echo lies. As for a wrong ``prev`` (5.3),
+            # the table gives the mesh its grace to prove an equivocation, which names seat i;
+            # without one, the echoer is named (red team 13: it was nobody, so a seat lying about
+            # a third seat's commitment was named by that seat alone)
+            exc.confirm = me is not None and i not in (me, seat)
+            raise exc
         return nonce
 
 
