@@ -139,6 +139,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # and per (seat, recipient) the last of its words we forwarded (``_relay_presence``)
         self._through_state: dict[int, tuple[str, int, int]] = {}
         self._forwarded: dict[tuple[int, int], tuple[tuple[str, int], float]] = {}
+        self._pushed: dict[tuple[int, int], tuple[int, float]] = {}  # (author, to) -> (seq, when)
         self._last_ping: dict[int, float] = {}
         self._heads_sent: dict[int, tuple[Any, float]] = {}
         self._peer_heads: dict[int, list[int]] = {}
@@ -513,8 +514,9 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                   self._rejects, self._reject_budget,
                   self._held_ours, self._latest_heads, self._direct_at, self._through_state):
             d.pop(seat, None)
-        for k in [k for k in self._forwarded if seat in k]:
-            del self._forwarded[k]
+        for k in [k for k in (*self._forwarded, *self._pushed) if seat in k]:
+            self._forwarded.pop(k, None)
+            self._pushed.pop(k, None)
         for k in [k for k in self._box_keys if seat in k]:
             del self._box_keys[k]
         for k in [k for k in self._resent if seat in k]:

@@ -27,6 +27,8 @@ from ..transcript import (
     transcript_path,
 )
 from .common import (
+    K_RELAY,
+    MAX_BATCH,
     MeshError,
     MeshEvent,
     Timings,
@@ -271,13 +273,15 @@ class RecoveryMixin:
     # -- presence through the others ------------------------------------------------------------
     # A seat that hears another only through the others (a firewall, a one-way link, or a program
     # that never sends it a frame) is not without it: the table's envelopes reach it through
-    # relays (``want``), and its presence comes the same way. Its heads say which seats it has
-    # not heard directly for a while (``quiet``); a seat that hears one of those forwards that
-    # seat's latest signed heads to it (a ``vouch``), and a fresh one (a counter past every word
-    # of that program we have seen, and not older than its envelopes we hold) is as good as a
-    # frame of its own: the seat is there, dealt in, not away. Nobody can forge one; a relay can
-    # only hold some back (red team 12, H2: one silent joiner left an honest seat unready, and
-    # every other program named it when the deck's clock ran out).
+    # relays (``want``, and pushed: ``_push_relayed``), and its presence comes the same way. Its
+    # heads say which seats it has not heard directly for a while (``quiet``); a seat that hears
+    # one of those forwards that seat's latest signed heads to it (a ``vouch``), and a fresh one
+    # (a counter past every word of that program we have seen) is as good as a frame of its own:
+    # the seat is there, dealt in, not away. Nobody can forge one; a relay can only hold some
+    # back, or forward hoarded ones late, each once (red team 12, H2: one silent joiner left an
+    # honest seat unready, and every other program named it when the deck's clock ran out).
+    # (Not also "no older than its envelopes we hold": those are pushed faster than its heads
+    # come, and a busy seat was taken for away.)
 
     def _quiet(self, seat: int, now: float) -> bool:
         """Whether ``seat``'s own frames have not reached us for a while."""
@@ -301,12 +305,16 @@ class RecoveryMixin:
                                         or (sess == cur[0] and ctr > cur[2])):
                 return  # no newer than a word of that program we have seen
         heads = self._parse_heads(word["heads"])
-        if heads[seat][0] < self.verifier.chains[seat].seq:
-            return  # older than envelopes of its we hold
         problem = ctl_signature_problem(word, self._members[seat].key)
         if problem is not None:
             raise ValueError(f"a forwarded heads message with {problem} for seat {seat}")
         self._through_state[seat] = (sess, boot, ctr)
+        chains = self.verifier.chains
+        if all(seq > chains[s].seq or chains[s].hash_at(seq) == h
+               for s, (seq, h) in enumerate(heads)):
+            # what it holds, as it signed it (a checkpoint's last comparison, ``_cp_done``, and
+            # ``unreached`` read it); a different hash is left to the seats that hear it directly
+            self._peer_heads[seat] = [seq for seq, _ in heads]
         self._heard(seat, direct=False)
 
     def _relay_presence(self, now: float) -> None:
@@ -319,6 +327,8 @@ class RecoveryMixin:
             for d in quiet[: self.seats]:
                 if not is_int(d) or d in (self.seat, b) or d in self.away:
                     continue
+                if self._pusher(b, d):
+                    self._push_relayed(b, d, now)
                 word = self._latest_heads.get(d)
                 if word is None:
                     continue
@@ -327,6 +337,45 @@ class RecoveryMixin:
                     continue
                 self._forwarded[(d, b)] = (stamp, now)
                 self._send_ctl(b, "vouch", {"heads": word})
+
+    def _pusher(self, b: int, d: int) -> bool:
+        """Whether we are the one to push ``d``'s envelopes to ``b`` as they come (``b`` does not
+        hear ``d`` directly): the lowest seat that, by its own latest heads, hears both directly
+        (so that one seat pushes, not every one: a second copy would be charged as a copy)."""
+        now = time.monotonic()
+        if self._quiet(d, now) or self._quiet(b, now):
+            return False
+        for x in sorted(self._members):
+            if x == self.seat:
+                return True
+            if x in (b, d) or x in self.away:
+                continue
+            quiet = self._latest_heads.get(x, {}).get("quiet")
+            if x in self._latest_heads and not (isinstance(quiet, list) and
+                                                (b in quiet or d in quiet)):
+                return False  # x hears both and comes first: it pushes
+        return False
+
+    def _push_relayed(self, b: int, d: int, now: float) -> None:
+        """Send ``b`` the envelopes of ``d``'s we hold past what its heads show it holds (and
+        past what we pushed within ``resend_after``), as relays: without waiting for its ask,
+        each of ``d``'s messages reaches it about as fast as if ``d`` had sent it."""
+        assert self.verifier is not None
+        seqs = self._peer_heads.get(b)
+        if seqs is None or d >= len(seqs):
+            return
+        start, chain = seqs[d], self.verifier.chains[d]
+        last = self._pushed.get((d, b))
+        if last is not None and last[0] > start and now - last[1] < self.timings.resend_after:
+            start = last[0]  # pushed that far already: its heads will say
+        end = min(chain.seq, start + MAX_BATCH)
+        if end <= start:
+            return
+        self._pushed[(d, b)] = (end, now)
+        for seq in range(start + 1, end + 1):
+            env = chain.get(seq)
+            if env is None or not self._serve(b, K_RELAY, env, now):
+                break
 
     def heard_through_others(self) -> list[int]:
         """The seats heard since this program started only through the others' relays."""

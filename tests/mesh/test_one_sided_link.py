@@ -50,12 +50,12 @@ def one_sided(cut: dict[str, bool], both: bool) -> tuple[type[Mesh], type[Mesh]]
     return Bob, Carol
 
 
-async def seat_three(tmp_path, classes, info) -> list[Mesh]:
+async def seat_three(tmp_path, classes, info, seats: int = 3) -> list[Mesh]:
     t = Timings.fast()
-    alice = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=t, name=NAMES[0],
-                            game_info=info)
+    alice = await Mesh.host(identity(tmp_path, 0), seats, bind=LOOPBACK, timings=t,
+                            name=NAMES[0], game_info=info)
     meshes = [alice]
-    for i in range(1, 3):
+    for i in range(1, seats):
         meshes.append(await classes.get(i, Mesh).join(identity(tmp_path, i), alice.address,
                                                       alice.code, NAMES[i], bind=LOOPBACK,
                                                       timings=t))
@@ -72,14 +72,17 @@ def stops(meshes: list[Mesh]) -> dict[str, tuple]:
             for m in meshes if m.stopped is not None}
 
 
-@pytest.mark.parametrize("both", [False, True], ids=["carol-silent-to-bob", "link-cut-both-ways"])
+@pytest.mark.parametrize("both,seats", [(False, 3), (True, 3), (True, 4)],
+                         ids=["carol-silent-to-bob", "link-cut-both-ways", "cut-at-four-seats"])
 @run_async(timeout=240)
 async def test_a_seat_heard_only_through_the_others_is_dealt_in_and_nobody_is_named(tmp_path,
-                                                                                   both):
+                                                                                   both, seats):
+    """At four seats two programs could carry carol's messages to bob: one does (a second
+    copy of each would be charged to its sender as a copy)."""
     cut = {"on": True}
     bob_cls, carol_cls = one_sided(cut, both)
-    info = GameInfo("go-out-girl", 3, {}, wait=60.0, turn_time=3.0).to_json()
-    meshes = await seat_three(tmp_path, {BOB: bob_cls, CAROL: carol_cls}, info)
+    info = GameInfo("go-out-girl", seats, {}, wait=60.0, turn_time=3.0).to_json()
+    meshes = await seat_three(tmp_path, {BOB: bob_cls, CAROL: carol_cls}, info, seats)
     bob, carol = meshes[BOB], meshes[CAROL]
     lines = {m.name: [] for m in meshes}
     runs = [play(m, lines[m.name], deck_timeout=4.0) for m in meshes]
@@ -95,8 +98,11 @@ async def test_a_seat_heard_only_through_the_others_is_dealt_in_and_nobody_is_na
         if both:
             assert carol.heard_through_others() == [BOB]
             assert not [e for e in carol.events if e.kind == "away"], carol.events
-        # every envelope of carol's came to bob relayed, and the match was played through
+        # every envelope of carol's came to bob relayed, the match was played through, and
+        # the last comparison of records was made (carol's heads forwarded to bob)
         assert bob.verifier.chains[CAROL].seq == carol.verifier.chains[CAROL].seq > 10
+        assert all(r.compared for r in results)
+        print("copies at bob:", bob._copies, "at carol:", carol._copies)
     finally:
         for r in runs:
             r.cancel()
