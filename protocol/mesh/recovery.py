@@ -309,13 +309,29 @@ class RecoveryMixin:
         if problem is not None:
             raise ValueError(f"a forwarded heads message with {problem} for seat {seat}")
         self._through_state[seat] = (sess, boot, ctr)
+        now = time.monotonic()
+        if heads[seat][0] > self._known_max[seat]:  # it signed more than we hold: ask for it
+            self._known_max[seat] = heads[seat][0]
+            self._check_behind(seat, now)
         chains = self.verifier.chains
         if all(seq > chains[s].seq or chains[s].hash_at(seq) == h
                for s, (seq, h) in enumerate(heads)):
             # what it holds, as it signed it (a checkpoint's last comparison, ``_cp_done``, and
             # ``unreached`` read it); a different hash is left to the seats that hear it directly
             self._peer_heads[seat] = [seq for seq, _ in heads]
+        since = self._behind_since.get(seat)
+        if since is not None and now - since > self._starved_after():
+            # its word comes, its envelopes do not: a forwarder that passes on its presence and
+            # withholds its messages would have our clocks run on it. It is waited for (away),
+            # as one we cannot hear (red team 3, item 1)
+            return
         self._heard(seat, direct=False)
+
+    def _starved_after(self) -> float:
+        """How long we may lack an author's envelopes (that some seat showed us exist) before its
+        forwarded word stops counting as presence: a few asks of the holders, in turn."""
+        t = self.timings
+        return 3 * t.resend_after + 2 * t.heads_every + 2 * t.tick
 
     def _relay_presence(self, now: float) -> None:
         """Forward to each seat the latest signed heads of the seats its heads say it does not
@@ -325,8 +341,8 @@ class RecoveryMixin:
             if b in self.away or not isinstance(quiet, list):
                 continue
             for d in quiet[: self.seats]:
-                if not is_int(d) or d in (self.seat, b) or d in self.away:
-                    continue
+                if not is_int(d) or d in (self.seat, b) or d in self.away or self._quiet(d, now):
+                    continue  # only the word of a seat we hear ourselves, now
                 if self._pusher(b, d):
                     self._push_relayed(b, d, now)
                 word = self._latest_heads.get(d)
@@ -415,6 +431,8 @@ class RecoveryMixin:
         if stalled > t.ping_after:  # our own loop was stuck (or the machine slept): not their fault
             for s in self._last_heard:
                 self._last_heard[s] += stalled
+            for s in self._direct_at:  # nor a cue for the others to relay
+                self._direct_at[s] += stalled
         heads, quiet_now = self._heads_list(), self._quiet_seats()
         for s in list(self._members):
             if s == self.seat:

@@ -119,11 +119,16 @@ async def test_a_comeback_that_one_seat_never_answers_directly_goes_back_and_is_
     meshes = await seat_three(tmp_path, {CAROL: carol_cls}, info)
     await asyncio.gather(*(m.wait_full(10) for m in meshes))
     lines = {m.name: [] for m in meshes}
-    runs = {m.name: play(m, lines[m.name], deck_timeout=5.0) for m in meshes}
+    tables = []
+    runs = {m.name: play(m, lines[m.name], deck_timeout=5.0,
+                         on_table=tables.append if m.seat == BOB else None) for m in meshes}
     bob = meshes[BOB]
     bob2 = None
     try:
-        await asyncio.sleep(4.0)  # into the match
+        for _ in range(200):  # into the match: a few moves played
+            await asyncio.sleep(0.05)
+            if tables and tables[0].step >= 3:
+                break
         assert not any(r.done() for r in runs.values()), {k: r for k, r in runs.items() if r.done()}
         runs["bob"].cancel()
         await asyncio.gather(runs["bob"], return_exceptions=True)
