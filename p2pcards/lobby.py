@@ -60,7 +60,7 @@ WAIT = 120.0  # default --wait: seconds the table waits for a player who is away
 PERSON_TURN, BOT_TURN = 300.0, 30.0  # default --turn-time for a person's and a bot's seat
 TURN_GRACE = 30.0  # the others wait this much beyond the turn time before naming a silent program
 REMIND_EVERY = 15.0  # seconds between "waiting for ..." reminders
-UNHEARD_FIRST = 3.0  # seconds before the deal a seat not heard at all is said (relays take ~2 s)
+UNHEARD_FIRST = 8.0  # seconds (at most half the wait) before an unheard seat is said (relays: ~4 s)
 # a seat's absences over the whole match may add up to this many times the table's wait: one
 # honest cut (up to a wait) and a few short drop-outs fit; a seat that goes away for just under
 # the wait before every step (each spell alone allowed, the game moving in between) runs out
@@ -451,7 +451,7 @@ async def until_dealt(mesh: Mesh, say: Callable[[str], Any] = print) -> None:
                           "does not talk to every seat)")
                 mesh.stop(None, reason)
                 raise MeshError(f"the table could not start: {reason}")
-            if spent >= UNHEARD_FIRST and now - said_at >= REMIND_EVERY:
+            if spent >= min(UNHEARD_FIRST, wait / 2) and now - said_at >= REMIND_EVERY:
                 said_at = now
                 say(f"** waiting to hear from {who}: their program has not reached this one, "
                     f"directly or through the others ({clock_text(spent)} of at most "

@@ -284,8 +284,15 @@ class RecoveryMixin:
     # come, and a busy seat was taken for away.)
 
     def _quiet(self, seat: int, now: float) -> bool:
-        """Whether ``seat``'s own frames have not reached us for a while."""
-        return now - self._direct_at.get(seat, self._started) > 2 * self.timings.ping_after
+        """Whether ``seat``'s own frames have not reached us for a while: no heartbeat of its
+        own, and nothing at all on a connection it proved is its own (an author sending us
+        envelopes ahead of a gap is not quiet: the gap is filled by asking, not by a push)."""
+        last = self._direct_at.get(seat, self._started)
+        for rid in self.budgets.by_seat.get(seat, ()):
+            conn = self.budgets.seated.get(rid)
+            if conn is not None and conn.seen > last:
+                last = conn.seen
+        return now - last > 2 * self.timings.ping_after
 
     def _quiet_seats(self) -> list[int]:
         """The seats whose own frames have not reached us for a while (a relay's cue)."""
