@@ -60,6 +60,7 @@ WAIT = 120.0  # default --wait: seconds the table waits for a player who is away
 PERSON_TURN, BOT_TURN = 300.0, 30.0  # default --turn-time for a person's and a bot's seat
 TURN_GRACE = 30.0  # the others wait this much beyond the turn time before naming a silent program
 REMIND_EVERY = 15.0  # seconds between "waiting for ..." reminders
+UNHEARD_FIRST = 8.0  # seconds (at most half the wait) before an unheard seat is said (relays: ~4 s)
 # a seat's absences over the whole match may add up to this many times the table's wait: one
 # honest cut (up to a wait) and a few short drop-outs fit; a seat that goes away for just under
 # the wait before every step (each spell alone allowed, the game moving in between) runs out
@@ -409,21 +410,52 @@ def seating(mesh: Mesh) -> Seating:
 
 
 async def until_dealt(mesh: Mesh, say: Callable[[str], Any] = print) -> None:
-    """Wait for the deal: every seat taken, the roster sealed, every peer heard. Before it
-    nothing is dealt and nothing can be resumed, so a joiner does not wait for a host that
-    went away (its machine failed, its program was killed: nobody stopped the host's bots)
-    longer than the table's own wait: ``MeshError`` naming the host. Bots and joiners used
-    to wait for a deal that never came, a bot for its whole patience (30 minutes)."""
+    """Wait for the deal: every seat taken, the roster sealed, every peer heard (directly or
+    through the others' relays). Before it nothing is dealt and nothing can be resumed, so a
+    joiner does not wait for a host that went away (its machine failed, its program was killed:
+    nobody stopped the host's bots) longer than the table's own wait: ``MeshError`` naming the
+    host. Bots and joiners used to wait for a deal that never came, a bot for its whole
+    patience (30 minutes). A seat whose program has not heard some seated player at all, even
+    through the others, says whom it waits for (red team 12, H2: it waited with nothing on its
+    screen), and past the table's wait stops the table naming nobody: nothing proves whose
+    link failed, and nothing was dealt."""
     seat_path = mesh.transcript_path.with_suffix(".seat") if mesh.transcript_path else None
     if seat_path is not None and seat_path.is_file() and SeatJournal.read_only(seat_path).has_seed():
-        await mesh.wait_full()  # dealt before: a seat coming back waits as it always did
+        # dealt before: a seat coming back plays on once the roster is whole (the comeback
+        # looked for the others; a seat nobody hears is the table's away rules' to handle)
+        while not mesh.full:
+            if mesh.stopped is not None:
+                raise MeshError(f"the table stopped: {mesh.stopped.reason}")
+            await asyncio.sleep(0.2)
         return
     wait = GameInfo.from_json(mesh.game_info).wait
     told = False
+    unheard_since: float | None = None
+    said_at = -1e9
     while True:
         with contextlib.suppress(TimeoutError):
             await mesh.wait_full(0.5)
             return
+        now = time.monotonic()
+        unheard = mesh.not_heard_from() if mesh.full and mesh.sealed else []
+        if not unheard:
+            unheard_since = None
+        else:
+            unheard_since = now if unheard_since is None else unheard_since
+            spent = now - unheard_since
+            who = ", ".join(f"{mesh.name_of(s)} ({mesh.seat_text(s)})" for s in unheard)
+            if spent > wait:
+                reason = (f"{mesh.name_of(mesh.seat)}'s program never heard {who}, directly or "
+                          f"through the others, within {clock_text(wait)} before the deal; "
+                          "nothing was dealt and nobody is named (a link failed, or a program "
+                          "does not talk to every seat)")
+                mesh.stop(None, reason)
+                raise MeshError(f"the table could not start: {reason}")
+            if spent >= min(UNHEARD_FIRST, wait / 2) and now - said_at >= REMIND_EVERY:
+                said_at = now
+                say(f"** waiting to hear from {who}: their program has not reached this one, "
+                    f"directly or through the others ({clock_text(spent)} of at most "
+                    f"{clock_text(wait)}); nothing is dealt until it does")
         if mesh.seat == 0 or 0 not in mesh.away:
             told = False
             continue

@@ -501,6 +501,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
 
 
 RESUME_LOOK = (10.0, 600.0)  # a resume looks for the others the table's wait, within these
+RELAY_GRACE = 15.0  # seconds a comeback waits on a silent seat once the last other answered
 LOOK_FIRST, LOOK_EVERY = 5.0, 10.0  # seconds to the first "still looking", then between them
 # (three times that after the first minute)
 
@@ -521,14 +522,18 @@ def _resume_patience(mesh: Mesh) -> float:
     return min(max(wait, RESUME_LOOK[0]), RESUME_LOOK[1])
 
 
-async def _find_the_others(mesh: Mesh, patience: float) -> None:
-    """After ``join --resume``: wait until every seated player's program has answered, saying
-    who answers and, every few seconds, whom it still looks for; Ctrl-C stops it with a word
-    (the record is untouched: the seat can be taken back later). Nobody answering within
-    ``patience`` seconds ends it with a ``MeshError`` naming who could not be reached. A stop
-    that arrives meanwhile is left to the table, which shows it."""
+async def _find_the_others(mesh: Mesh, patience: float, relay_grace: float = RELAY_GRACE) -> None:
+    """After ``join --resume``: wait until every seated player's program has answered (directly,
+    or through the others' relays: a seat whose own link to us fails plays on through them),
+    saying who answers and, every few seconds, whom it still looks for; Ctrl-C stops it with a
+    word (the record is untouched: the seat can be taken back later). Once some have answered,
+    a seat still silent ``relay_grace`` seconds after the last answer is left to the table's
+    away rules (it waits for them as for any absent player, and the others hear what we send
+    through each other): waiting on here would leave us away, and named (red team 12, H2b).
+    Nobody answering within ``patience`` seconds ends it with a ``MeshError`` naming who could
+    not be reached. A stop that arrives meanwhile is left to the table, which shows it."""
     loop = asyncio.get_running_loop()
-    start = loop.time()
+    start = last_answer = loop.time()
     next_word = start + LOOK_FIRST
     seated = {m.seat: m for m in mesh.roster if m.seat != mesh.seat}
     answered: list[int] = []
@@ -539,15 +544,24 @@ async def _find_the_others(mesh: Mesh, patience: float) -> None:
     try:
         while True:
             missing = [s for s in mesh.not_heard_from() if s in seated]
+            through = set(mesh.heard_through_others())
             for s in sorted(set(seated) - set(missing) - set(answered)):
                 answered.append(s)
-                say(f"{seated[s].name} answered.")
+                last_answer = loop.time()
+                say(f"{seated[s].name} answered through the others (their program does not reach "
+                    "yours directly; the others carry what you send each other)." if s in through
+                    else f"{seated[s].name} answered.")
             if not missing:
                 say("Everyone answered: back at the table.")
                 return
             if mesh.stopped is not None:
                 return
             now = loop.time()
+            if answered and now - last_answer >= relay_grace:
+                say(f"{who(missing)} {'has' if len(missing) == 1 else 'have'} not answered, "
+                    "directly or through the others: back at the table, which waits for them "
+                    "as for any absent player.")
+                return
             if now - start >= patience:
                 got = ", ".join(seated[s].name for s in answered)
                 raise MeshError(

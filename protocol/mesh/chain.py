@@ -48,9 +48,11 @@ class ChainMixin:
         return [[c.seq, c.head] for _, c in sorted(self.verifier.chains.items())]
 
     def _send_heads(self, seat: int, reply: bool, extra: Message | None = None) -> None:
-        heads = self._heads_list()
-        self._heads_sent[seat] = (heads, time.monotonic())
+        heads, quiet = self._heads_list(), self._quiet_seats()
+        self._heads_sent[seat] = ((heads, quiet) if quiet else heads, time.monotonic())
         digest = self.roster_digest if self._full.is_set() else None  # compared only once full
+        if quiet:  # the seats we do not hear directly: the others forward their word (recovery)
+            extra = {"quiet": quiet, **(extra or {})}
         self._send_ctl(
             seat, "heads", {"heads": heads, "reply": reply, "roster": digest, **(extra or {})}
         )
@@ -257,6 +259,7 @@ class ChainMixin:
         s = inner.get("from")
         if not is_int(s) or s in (self.seat, seat) or s not in self._members:
             raise ValueError("a vouch for no other seat")
+        self._heard_through(seat, s, inner)  # its program is there (recovery.py)
         cur = self._ctl_state.get(s)
         if cur is None or inner.get("sess") != cur[0]:
             return
@@ -350,8 +353,10 @@ class ChainMixin:
             self._want_tries.pop(s, None)
             return
         since = self._behind_since.setdefault(s, now)
+        # an author whose own frames do not reach us has nothing on its way here: ask a holder
+        relayed = self._quiet(s, now)
         if (
-            now - since < self.timings.resend_after
+            (now - since < self.timings.resend_after and not relayed)
             or now - self._last_want.get(s, 0.0) < self.timings.resend_after
         ):
             return
@@ -375,7 +380,7 @@ class ChainMixin:
         holders = [p for p, seqs in sorted(self._peer_heads.items())
                    if p not in self.away and p not in (s, self.seat) and seqs[s] > have]
         trusted = [p for p in holders if self._failed_holder.get((p, s)) != self._peer_heads[p][s]]
-        target = s if s not in self.away else None
+        target = s if s not in self.away and not relayed else None
         if trusted and (target is None or tries % 2 == 1):
             target = trusted[(tries // 2) % len(trusted)]
         elif holders and (target is None or tries % 4 == 1):

@@ -134,6 +134,12 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         self._last_tick = now
         self._last_heard: dict[int, float] = {}
         self._ever_heard: set[int] = set()
+        self._direct_at: dict[int, float] = {}  # seat -> when a frame of its own last came
+        # per seat, the newest of its signed words another seat forwarded us (``_heard_through``),
+        # and per (seat, recipient) the last of its words we forwarded (``_relay_presence``)
+        self._through_state: dict[int, tuple[str, int, int]] = {}
+        self._forwarded: dict[tuple[int, int], tuple[tuple[str, int], float]] = {}
+        self._pushed: dict[tuple[int, int], tuple[int, float]] = {}  # (author, to) -> (seq, when)
         self._last_ping: dict[int, float] = {}
         self._heads_sent: dict[int, tuple[Any, float]] = {}
         self._peer_heads: dict[int, list[int]] = {}
@@ -517,8 +523,11 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                   self._excused, self._topic_counts,
                   self._rejects, self._reject_budget, self._asked_holder, self._ctl_budget,
                   self._useless_ctl, self._useless_budget,
-                  self._held_ours, self._latest_heads):
+                  self._held_ours, self._latest_heads, self._direct_at, self._through_state):
             d.pop(seat, None)
+        for k in [k for k in (*self._forwarded, *self._pushed) if seat in k]:
+            self._forwarded.pop(k, None)
+            self._pushed.pop(k, None)
         for k in [k for k in self._box_keys if seat in k]:
             del self._box_keys[k]
         for k in [k for k in self._resent if seat in k]:

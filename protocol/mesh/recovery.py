@@ -15,6 +15,8 @@ from ..channel import TableStop
 from ..envelope import (
     Equivocation,
     Message,
+    ctl_signature_problem,
+    is_int,
 )
 from ..identity import Identity, fingerprint
 from ..roster import Member, normalize_address
@@ -25,6 +27,8 @@ from ..transcript import (
     transcript_path,
 )
 from .common import (
+    K_RELAY,
+    MAX_BATCH,
     MeshError,
     MeshEvent,
     Timings,
@@ -253,8 +257,12 @@ class RecoveryMixin:
                     self._send_heads(s, reply=True, extra={"cp": cp, "cpat": target})
             await asyncio.sleep(self.timings.tick)
 
-    def _heard(self, seat: int) -> None:
-        self._last_heard[seat] = time.monotonic()
+    def _heard(self, seat: int, direct: bool = True) -> None:
+        """``seat``'s program is there: a fresh frame of its own (``direct``), or its fresh signed
+        word forwarded by another seat (``_heard_through``)."""
+        now = self._last_heard[seat] = time.monotonic()
+        if direct:
+            self._direct_at[seat] = now
         if seat in self.away:
             self.away.discard(seat)
             self.away_since.pop(seat, None)
@@ -267,6 +275,140 @@ class RecoveryMixin:
         if seat not in self._ever_heard:
             self._ever_heard.add(seat)
             self._maybe_ready()
+
+    # -- presence through the others ------------------------------------------------------------
+    # A seat that hears another only through the others (a firewall, a one-way link, or a program
+    # that never sends it a frame) is not without it: the table's envelopes reach it through
+    # relays (``want``, and pushed: ``_push_relayed``), and its presence comes the same way. Its
+    # heads say which seats it has not heard directly for a while (``quiet``); a seat that hears
+    # one of those forwards that seat's latest signed heads to it (a ``vouch``), and a fresh one
+    # (a counter past every word of that program we have seen) is as good as a frame of its own:
+    # the seat is there, dealt in, not away. Nobody can forge one; a relay can only hold some
+    # back, or forward hoarded ones late, each once (red team 12, H2: one silent joiner left an
+    # honest seat unready, and every other program named it when the deck's clock ran out).
+    # (Not also "no older than its envelopes we hold": those are pushed faster than its heads
+    # come, and a busy seat was taken for away.)
+
+    def _quiet(self, seat: int, now: float) -> bool:
+        """Whether ``seat``'s own frames have not reached us for a while: no heartbeat of its
+        own, and nothing at all on a connection it proved is its own (an author sending us
+        envelopes ahead of a gap is not quiet: the gap is filled by asking, not by a push)."""
+        last = self._direct_at.get(seat, self._started)
+        for rid in self.budgets.by_seat.get(seat, ()):
+            conn = self.budgets.seated.get(rid)
+            if conn is not None and conn.seen > last:
+                last = conn.seen
+        return now - last > 2 * self.timings.ping_after
+
+    def _quiet_seats(self) -> list[int]:
+        """The seats whose own frames have not reached us for a while (a relay's cue)."""
+        now = time.monotonic()
+        return [s for s in sorted(self._members) if s != self.seat and self._quiet(s, now)]
+
+    def _heard_through(self, via: int, seat: int, word: Message) -> None:
+        """``via`` forwarded ``seat``'s signed heads (``vouch``): if it is fresh, ``seat`` is
+        heard. A bad signature is the forwarder's fault (``ValueError``: dropped as malformed)."""
+        assert self.verifier is not None
+        if word.get("to") != via or not isinstance(word.get("sess"), str) or \
+                not is_int(word.get("boot")) or not is_int(word.get("ctr")):
+            return  # only what that seat said to the forwarder itself
+        sess, boot, ctr = word["sess"], word["boot"], word["ctr"]
+        for cur in (self._ctl_state.get(seat), self._through_state.get(seat)):
+            if cur is not None and not ((sess != cur[0] and boot > cur[1])
+                                        or (sess == cur[0] and ctr > cur[2])):
+                return  # no newer than a word of that program we have seen
+        heads = self._parse_heads(word["heads"])
+        problem = ctl_signature_problem(word, self._members[seat].key)
+        if problem is not None:
+            raise ValueError(f"a forwarded heads message with {problem} for seat {seat}")
+        self._through_state[seat] = (sess, boot, ctr)
+        now = time.monotonic()
+        if heads[seat][0] > self._known_max[seat]:  # it signed more than we hold: ask for it
+            self._known_max[seat] = heads[seat][0]
+            self._check_behind(seat, now)
+        chains = self.verifier.chains
+        if all(seq > chains[s].seq or chains[s].hash_at(seq) == h
+               for s, (seq, h) in enumerate(heads)):
+            # what it holds, as it signed it (a checkpoint's last comparison, ``_cp_done``, and
+            # ``unreached`` read it); a different hash is left to the seats that hear it directly
+            self._peer_heads[seat] = [seq for seq, _ in heads]
+        since = self._behind_since.get(seat)
+        if since is not None and now - since > self._starved_after():
+            # its word comes, its envelopes do not: a forwarder that passes on its presence and
+            # withholds its messages would have our clocks run on it. It is waited for (away),
+            # as one we cannot hear (red team 3, item 1)
+            return
+        self._heard(seat, direct=False)
+
+    def _starved_after(self) -> float:
+        """How long we may lack an author's envelopes (that some seat showed us exist) before its
+        forwarded word stops counting as presence: a few asks of the holders, in turn."""
+        t = self.timings
+        return 3 * t.resend_after + 2 * t.heads_every + 2 * t.tick
+
+    def _relay_presence(self, now: float) -> None:
+        """Forward to each seat the latest signed heads of the seats its heads say it does not
+        hear directly (``quiet``), once per new word and at most once per ``heads_every``."""
+        for b, msg in list(self._latest_heads.items()):
+            quiet = msg.get("quiet")
+            if b in self.away or not isinstance(quiet, list):
+                continue
+            for d in quiet[: self.seats]:
+                if not is_int(d) or d in (self.seat, b) or d in self.away or self._quiet(d, now):
+                    continue  # only the word of a seat we hear ourselves, now
+                if self._pusher(b, d):
+                    self._push_relayed(b, d, now)
+                word = self._latest_heads.get(d)
+                if word is None:
+                    continue
+                stamp, last = (word["sess"], word["ctr"]), self._forwarded.get((d, b))
+                if last is not None and (last[0] == stamp or now - last[1] < self.timings.heads_every):
+                    continue
+                self._forwarded[(d, b)] = (stamp, now)
+                self._send_ctl(b, "vouch", {"heads": word})
+
+    def _pusher(self, b: int, d: int) -> bool:
+        """Whether we are the one to push ``d``'s envelopes to ``b`` as they come (``b`` does not
+        hear ``d`` directly): the lowest seat that, by its own latest heads, hears both directly
+        (so that one seat pushes, not every one: a second copy would be charged as a copy)."""
+        now = time.monotonic()
+        if self._quiet(d, now) or self._quiet(b, now):
+            return False
+        for x in sorted(self._members):
+            if x == self.seat:
+                return True
+            if x in (b, d) or x in self.away:
+                continue
+            quiet = self._latest_heads.get(x, {}).get("quiet")
+            if x in self._latest_heads and not (isinstance(quiet, list) and
+                                                (b in quiet or d in quiet)):
+                return False  # x hears both and comes first: it pushes
+        return False
+
+    def _push_relayed(self, b: int, d: int, now: float) -> None:
+        """Send ``b`` the envelopes of ``d``'s we hold past what its heads show it holds (and
+        past what we pushed within ``resend_after``), as relays: without waiting for its ask,
+        each of ``d``'s messages reaches it about as fast as if ``d`` had sent it."""
+        assert self.verifier is not None
+        seqs = self._peer_heads.get(b)
+        if seqs is None or d >= len(seqs):
+            return
+        start, chain = seqs[d], self.verifier.chains[d]
+        last = self._pushed.get((d, b))
+        if last is not None and last[0] > start and now - last[1] < self.timings.resend_after:
+            start = last[0]  # pushed that far already: its heads will say
+        end = min(chain.seq, start + MAX_BATCH)
+        if end <= start:
+            return
+        self._pushed[(d, b)] = (end, now)
+        for seq in range(start + 1, end + 1):
+            env = chain.get(seq)
+            if env is None or not self._serve(b, K_RELAY, env, now):
+                break
+
+    def heard_through_others(self) -> list[int]:
+        """The seats heard since this program started only through the others' relays."""
+        return sorted(s for s in self._ever_heard if s not in self._direct_at)
 
     def _maybe_ready(self) -> None:
         heard_all = all(s in self._ever_heard for s in self._members if s != self.seat)
@@ -302,7 +444,9 @@ class RecoveryMixin:
         if stalled > t.ping_after:  # our own loop was stuck (or the machine slept): not their fault
             for s in self._last_heard:
                 self._last_heard[s] += stalled
-        heads = self._heads_list()
+            for s in self._direct_at:  # nor a cue for the others to relay
+                self._direct_at[s] += stalled
+        heads, quiet_now = self._heads_list(), self._quiet_seats()
         for s in list(self._members):
             if s == self.seat:
                 continue
@@ -311,7 +455,10 @@ class RecoveryMixin:
                 if quiet > t.away_after:
                     self._mark_away(s)
                     continue
-                if quiet > t.ping_after and now - self._last_ping.get(s, 0.0) > t.ping_after:
+                # heard through the others only, its own link is still tried (it may come back)
+                direct = now - self._direct_at.get(s, self._started)
+                if max(quiet, direct) > t.ping_after and \
+                        now - self._last_ping.get(s, 0.0) > t.ping_after:
                     self._last_ping[s] = now
                     self._send_heads(s, reply=True)
                     continue
@@ -320,11 +467,12 @@ class RecoveryMixin:
                 self._send_heads(s, reply=True)
                 continue
             sent = self._heads_sent.get(s)
-            if sent is None or (sent[0] != heads and now - sent[1] > t.heads_every):
+            if sent is None or (sent[0] != ((heads, quiet_now) if quiet_now else heads) and now - sent[1] > t.heads_every):
                 self._send_heads(s, reply=False)
-            if s not in self._ever_heard and now - self._last_ping.get(s, 0.0) > t.ping_after:
+            if s not in self._direct_at and now - self._last_ping.get(s, 0.0) > t.ping_after:
                 self._last_ping[s] = now
                 self._send_ctl(s, "link", self._link_payload())
         for s in list(self._behind_since):
             self._check_behind(s, now)
         self._vouch(now)
+        self._relay_presence(now)

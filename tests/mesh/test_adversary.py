@@ -494,7 +494,9 @@ async def test_a_forwarders_direct_frames_are_no_heartbeat_of_a_cut_off_author(t
     named him (a deck timeout). Now only a connection proven to be bob's own (his signed control
     message on it) carries his presence: alice marks bob away and waits for him, and when the
     link is back she catches up and the table plays on, nobody named. A stranger forwarding
-    bob's next envelope does not get bob's seated budget for its connection either."""
+    bob's next envelope does not get bob's seated budget for its connection either. (Bob's
+    signed heads, which carol forwards since alice does not hear him directly, would count as
+    his presence: not while alice lacks envelopes of his that she knows exist, past a few asks.)"""
     import zmq.asyncio
 
     meshes = await make_table(tmp_path, 3)
@@ -514,6 +516,13 @@ async def test_a_forwarders_direct_frames_are_no_heartbeat_of_a_cut_off_author(t
             c_want(seat, msg)
 
     carol._on_want = carol_on_want
+    c_push = carol._push_relayed
+
+    def carol_push(b, d, now):  # nor pushes them to her (she still forwards bob's signed heads)
+        if (b, d) != (0, 1):
+            c_push(b, d, now)
+
+    carol._push_relayed = carol_push
     ctx = zmq.asyncio.Context()
     raw = raw_dealer(ctx, alice)  # and a stranger with the code, no seat
     drip = None
