@@ -49,6 +49,7 @@ class ChainMixin:
 
     def _send_heads(self, seat: int, reply: bool, extra: Message | None = None) -> None:
         heads, quiet = self._heads_list(), self._quiet_seats()
+        self._invite(seat, heads[seat][0])
         self._heads_sent[seat] = ((heads, quiet) if quiet else heads, time.monotonic())
         digest = self.roster_digest if self._full.is_set() else None  # compared only once full
         if quiet:  # the seats we do not hear directly: the others forward their word (recovery)
@@ -401,13 +402,7 @@ class ChainMixin:
             self._asked_holder[s] = (target, have + 1, claim)
         if claim is None or self._failed_holder.get((target, s)) != claim:
             # copies of s's envelopes in the range asked for are excused, up to the number asked
-            asked = self._excused.setdefault(target, {})
-            first, last_seq, left, until = asked.get(s, (have + 1, end, 0, 0.0))
-            if until <= now:
-                first, last_seq, left = have + 1, end, 0
-            asked[s] = (min(first, have + 1), max(last_seq, end),
-                        min(left + end - have, 2 * MAX_BATCH),
-                        now + 5 * self.timings.resend_after + 2.0)
+            self._excuse(target, s, have + 1, end, now)
         log.debug("seat %d asks seat %d for seat %d's envelopes %d..%d", self.seat, target, s,
                   have + 1, end)
         self._send_ctl(target, "want", {"seat": s, "start": have + 1, "end": end})

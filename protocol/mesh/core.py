@@ -178,6 +178,10 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # holder last asked (holder, first seq asked, what its heads claimed), and per (holder,
         # chain) the claim of a holder that sent nothing of it when asked (``_check_behind``)
         self._excused: dict[int, dict[int, tuple[int, int, int, float]]] = {}
+        # per seat, what our heads to it invited it to send again (``_invite``): ranges of its
+        # chain, the copies excused in each and until when; and the last of our heads' counts
+        self._invited: dict[int, list[tuple[int, int, int, float]]] = {}
+        self._last_invite: dict[int, tuple[int, float]] = {}
         self._asked_holder: dict[int, tuple[int, int, int]] = {}
         self._failed_holder: dict[tuple[int, int], int] = {}
         # per seat, its control messages' budgets by kind (``CTL_BUDGETS``), and those of its
@@ -520,7 +524,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                   self._unread_bytes, self._recorded_bytes, self._resend_budget,
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
                   self._want_tries, self._topics_opened, self._copies, self._copy_budget,
-                  self._excused, self._topic_counts,
+                  self._excused, self._invited, self._last_invite, self._topic_counts,
                   self._rejects, self._reject_budget, self._asked_holder, self._ctl_budget,
                   self._useless_ctl, self._useless_budget,
                   self._held_ours, self._latest_heads, self._direct_at, self._through_state):

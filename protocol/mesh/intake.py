@@ -23,7 +23,11 @@ from ..envelope import (
 )
 from . import prefilter
 from .budget import COPIES, MAX_FUTURE_BYTES, REJECTS, USELESS, Bucket, held_cost, one_line
-from .common import MAX_FUTURE
+from .common import MAX_BATCH, MAX_FUTURE
+
+#: how many of our heads' invitations to a seat are kept, and for how long (``_invite``)
+INVITES = 64
+INVITE_S = 30.0
 
 
 class IntakeMixin:
@@ -174,21 +178,60 @@ class IntakeMixin:
         copy: heads that lied about a chain earned a seat 10x its budget of copies of others.)"""
         seat = self.budgets.seat_of(rid) if rid is not None else None
         asked = self._excused.get(seat) if seat is not None else None
-        if asked:
+        invited = self._invited.get(seat) if seat is not None else None
+        if asked or invited:
             i = data.rfind(b',"from":')
             m = prefilter.TAIL.fullmatch(data, i) if i > 0 else None
             s = int(m["from"]) if m is not None else None
-            excused = asked.get(s) if s is not None else None
+            excused = asked.get(s) if asked and s is not None else None
+            now = time.monotonic()
             if excused is not None:
                 start, end, left, until = excused
-                if left > 0 and time.monotonic() < until:
+                if left > 0 and now < until:
                     if start <= int(m["seq"]) <= end:
                         asked[s] = (start, end, left - 1, until)
                         return
                 else:
                     del asked[s]
+            if invited and s == seat:  # its own, answering our heads
+                seq = int(m["seq"])
+                for k, (start, end, left, until) in enumerate(invited):
+                    if left > 0 and now < until and start <= seq <= end:
+                        invited[k] = (start, end, left - 1, until)
+                        return
         self._charge(rid, self._copies, self._copy_budget, COPIES, lambda who, n: (
             f"{who} sent {n:,} copies of messages this program already held (a flood)"))
+
+    def _excuse(self, target: int, s: int, first: int, end: int, now: float) -> None:
+        """Copies from ``target`` of ``s``'s envelopes ``first``..``end`` are excused, as many
+        as that (at most ``2 MAX_BATCH`` at once), for ``5 resend_after + 2`` seconds."""
+        asked = self._excused.setdefault(target, {})
+        lo, hi, left, until = asked.get(s, (first, end, 0, 0.0))
+        if until <= now:
+            lo, hi, left = first, end, 0
+        asked[s] = (min(lo, first), max(hi, end), min(left + end - first + 1, 2 * MAX_BATCH),
+                    now + 5 * self.timings.resend_after + 2.0)
+
+    def _invite(self, seat: int, theirs: int) -> None:
+        """Our heads to ``seat`` say we hold its chain up to ``theirs``: an honest program
+        answers with its envelopes after that, up to ``MAX_BATCH``, once per heads that shows
+        another ``theirs`` or once per ``resend_after`` (``_resend_own``). When we are only slow
+        (its envelopes wait unread in our queue), those cross the originals and arrive as
+        copies: they are excused, up to what our heads invited. Before, a seat chatting fast to
+        a loaded machine was named for its own resends ("carol sent 5,179 copies ...")."""
+        now = time.monotonic()
+        last = self._last_invite.get(seat)
+        if last is not None and last[0] == theirs and now - last[1] < self.timings.resend_after:
+            return
+        self._last_invite[seat] = (theirs, now)
+        # Each invitation on its own (a range, a count): merged, a stale one's low end would be
+        # refilled by every later heads, and a seat flooding copies of an envelope we held then
+        # would be excused for good. Kept for a while (its answer waits in our queue as long as
+        # we are behind): the last ``INVITES`` of them, for ``INVITE_S`` seconds.
+        until = now + max(INVITE_S, 5 * self.timings.resend_after + 2.0)
+        invited = [i for i in self._invited.get(seat, []) if i[2] > 0 and i[3] > now]
+        self._invited[seat] = [*invited[1 - INVITES:], (theirs + 1, theirs + MAX_BATCH,
+                                                         MAX_BATCH, until)]
 
     def _useless(self, seat: int, what: str) -> None:
         """A control message ``seat`` signed did nothing (``what``, in words): dropped, and

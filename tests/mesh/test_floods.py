@@ -273,3 +273,41 @@ async def test_a_private_box_counts_what_it_holds_once_opened(tmp_path):
     finally:
         cancel(readers)
         await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_a_slow_program_does_not_charge_a_fast_honest_sender_for_the_copies_it_invited(
+        tmp_path):
+    """An honest program sends its envelopes again when a peer's heads show it lacks them
+    (``_resend_own``). A program that is only slow -- the envelopes wait unread in its queue --
+    keeps sending heads that lag, each answered with up to 1,000 envelopes again, which cross the
+    originals and arrive as copies: a loaded machine named an honest seat chatting fast "carol
+    sent 5,179 copies of messages this program already held (a flood)" (red team 12; the chat
+    cap test hit it under load). Now the copies our own heads invited are excused: alice,
+    slowed down, charges carol none of them (on the old code: 600-700 of 1,000 lines here, and
+    2,444 of 1,900 lines at 3 ms a frame)."""
+    import time as _time
+
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    slow = host._on_frames
+
+    def crawl(frames):  # a loaded machine: every frame costs alice 1 ms more
+        _time.sleep(0.001)
+        slow(frames)
+
+    host._on_frames = crawl
+    readers = read_chat(host, bob)
+    try:
+        for i in range(1_000):
+            await carol.channel.broadcast("chat", {"text": "hello", "step": 0})
+            if i % 100 == 99:
+                await asyncio.sleep(0)
+        await until(lambda: host.verifier.chains[carol.seat].seq >= 1_000, 60,
+                    "alice to read every line")
+        await asyncio.sleep(1.0)  # the last resends land
+        assert host.stopped is None and bob.stopped is None, (host.stopped, bob.stopped)
+        assert host._copies.get(carol.seat, 0) == 0, host._copies
+    finally:
+        cancel(readers)
+        await close_all(meshes)
