@@ -131,6 +131,8 @@ if LONG:
 def test_a_bot_chooses_the_same_cards_however_its_hand_lies(game, level, caplog):
     caplog.set_level(logging.INFO, logger="p2pcards.bots.base")
     seeds = SEEDS if level != "strong" else range(2)
+    if (game, level) == ("go-out-girl", "normal") and not LONG:
+        seeds = range(1)  # its playouts make it the slow one (18 s for two games on a quiet machine)
     decisions, dependent, examples = dependent_decisions(game, level, seeds)
     assert decisions > 20, "the games made too few decisions to test"
     assert dependent == 0, f"{dependent} of {decisions} decisions changed with the " \

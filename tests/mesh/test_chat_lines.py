@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 
 import pytest
 
@@ -21,6 +22,8 @@ from protocol.mesh import Mesh, Timings
 from .helpers import LOOPBACK, close_all, identity, make_table, run_async, until
 
 pytestmark = pytest.mark.network
+
+LONG = os.environ.get("P2PCARDS_LONG") == "1"
 
 
 async def _say(bob, listeners, lines, start=0):
@@ -49,13 +52,19 @@ async def _table(tmp_path, n, caps):
 
 
 @run_async(timeout=120)
-async def test_a_person_saying_501_lines_to_four_listeners_is_not_named(tmp_path):
-    meshes = await _table(tmp_path, 5, TOPIC_CAPS)
+async def test_a_person_saying_a_quarter_of_the_cap_and_more_to_four_listeners_is_not_named(
+        tmp_path):
+    """At five seats the old count named a person after a quarter of the cap: 501 lines of the
+    2,000 (``P2PCARDS_LONG=1``); quick, the same with a cap of 100 (26 lines to four listeners
+    are 104 envelopes)."""
+    cap = TOPIC_CAPS["chat"] if LONG else 100
+    lines = cap // 4 + 1
+    meshes = await _table(tmp_path, 5, {"chat": cap})
     bob = meshes[1]
     try:
-        await _say(bob, [0, 2, 3, 4], 501)
+        await _say(bob, [0, 2, 3, 4], lines)
         others = [m for m in meshes if m is not bob]
-        await until(lambda: all(m.verifier.chains[bob.seat].seq == 4 * 501 for m in others), 60,
+        await until(lambda: all(m.verifier.chains[bob.seat].seq == 4 * lines for m in others), 60,
                     "every peer to hold bob's lines")
         assert not [m.stopped.reason for m in meshes if m.stopped is not None]
     finally:
