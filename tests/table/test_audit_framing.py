@@ -40,6 +40,16 @@ def deck_bodies(recs: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
             and isinstance(r["env"].get("body"), dict)]
 
 
+def deck_of(game: tm.Game) -> tuple[Any, Any]:
+    """The record, read, and its deck's parameters."""
+    t = read_transcript(game.path)
+    info = GameInfo.from_json(t.game_info)
+    n_cards = new_game(info.game, info.players, info.options).n_cards
+    params, _, _ = deck_params(t, info, n_cards, [(e.sender, e.body) for e in t.entries
+                                                  if e.topic == "deck" and e.to is None])
+    return t, params
+
+
 def audit_forged(game: tm.Game, tmp_path, recs: list[dict[str, Any]]) -> tuple[int, str]:
     """The owner's own envelopes re-chained and re-signed with the owner's key alone."""
     path = tmp_path / game.path.name
@@ -55,11 +65,7 @@ def test_the_untouched_record_is_clean(game, tmp_path):
 
 def test_an_owner_rewriting_its_random_commitment_gets_nobody_named(game, tmp_path):
     recs = tm.parse(game.lines)
-    t = read_transcript(game.path)
-    info = GameInfo.from_json(t.game_info)
-    n_cards = new_game(info.game, info.players, info.options).n_cards
-    params, _, _ = deck_params(t, info, n_cards, [(e.sender, e.body) for e in t.entries
-                                                  if e.topic == "deck" and e.to is None])
+    t, params = deck_of(game)
     mine = deck_bodies(recs, OWNER)
     commit = next(b for b in mine if b["step"] == "commit")
     reveal = next(b for b in mine if b["step"] == "reveal" and b["op"] == commit["op"])
@@ -73,11 +79,7 @@ def test_an_owner_rewriting_its_random_commitment_gets_nobody_named(game, tmp_pa
 
 def test_an_owner_rewriting_its_shuffle_step_gets_nobody_named(game, tmp_path):
     recs = tm.parse(game.lines)
-    t = read_transcript(game.path)
-    info = GameInfo.from_json(t.game_info)
-    n_cards = new_game(info.game, info.players, info.options).n_cards
-    params, _, _ = deck_params(t, info, n_cards, [(e.sender, e.body) for e in t.entries
-                                                  if e.topic == "deck" and e.to is None])
+    t, params = deck_of(game)
     pub = PublicDeck(params)
     keys = {e.sender: point_from_hex(e.body["y"]) for e in t.entries if e.topic == "deck"
             and e.to is None and e.body["op"] == 0 and e.body["step"] == "key"}
