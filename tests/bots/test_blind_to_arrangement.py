@@ -119,7 +119,7 @@ def dependent_decisions(game: str, level: str, seeds, players: int = 3) -> tuple
     return decisions, dependent, examples[:4]
 
 
-SEEDS = range(6) if LONG else range(2)
+SEEDS = range(6) if LONG else range(1)  # one game each quick: the old code failed on every one
 CASES = [(g, lvl) for g in ("go-out-girl", "girl-and-robot", "out-of-this-world")
          for lvl in ("random", "easy", "normal")]
 if LONG:
@@ -131,8 +131,6 @@ if LONG:
 def test_a_bot_chooses_the_same_cards_however_its_hand_lies(game, level, caplog):
     caplog.set_level(logging.INFO, logger="p2pcards.bots.base")
     seeds = SEEDS if level != "strong" else range(2)
-    if (game, level) == ("go-out-girl", "normal") and not LONG:
-        seeds = range(1)  # its playouts make it the slow one (18 s for two games on a quiet machine)
     decisions, dependent, examples = dependent_decisions(game, level, seeds)
     assert decisions > 20, "the games made too few decisions to test"
     assert dependent == 0, f"{dependent} of {decisions} decisions changed with the " \
