@@ -6,15 +6,11 @@ its grace without one, bob names carol too, as for a wrong ``prev`` (SPEC 5.3, 5
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from p2pcards.bots.registry import make_bot
-from p2pcards.lobby import play_seat
 from p2pcards.table import TableStopped
 from tests.mesh.helpers import close_all, run_async
-from tests.table.test_table_rules import table_of
+from tests.table.test_table_rules import alter_sends, easy_bot, honest_results, table_of
 
 pytestmark = pytest.mark.network
 
@@ -22,30 +18,18 @@ pytestmark = pytest.mark.network
 @run_async(timeout=180)
 async def test_every_honest_seat_names_a_seat_whose_echo_lies_about_a_third_seat(tmp_path):
     meshes = await table_of(tmp_path, 3)
-    ch = meshes[2].channel
-    real_send, real_broadcast = ch.send, ch.broadcast
     lied = []
 
-    def lying(real):
-        async def send(*args):
-            body = args[-1]
-            if args[-2] == "deck" and isinstance(body, dict) and body.get("step") == "reveal" \
-                    and not lied:
-                echo = list(body["echo"])
-                echo[0] = "00" * 32
-                body = dict(body, echo=echo)
-                lied.append(body["op"])
-            await real(*args[:-1], body)
-        return send
+    def lying(topic, body):  # carol's first reveal misstates alice's commitment
+        if topic == "deck" and isinstance(body, dict) and body.get("step") == "reveal" \
+                and not lied:
+            body = dict(body, echo=["00" * 32, *body["echo"][1:]])
+            lied.append(body["op"])
+        return body
 
-    ch.send, ch.broadcast = lying(real_send), lying(real_broadcast)
+    alter_sends(meshes[2], lying)
     try:
-        runs = [asyncio.create_task(play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
-                                              say=lambda s: None, deck_timeout=5.0))
-                for m in meshes]
-        results = await asyncio.gather(*runs[:2], return_exceptions=True)
-        runs[2].cancel()
-        await asyncio.gather(runs[2], return_exceptions=True)
+        results = (await honest_results(meshes, easy_bot(5.0), liar=2))[:2]
         assert lied
         assert all(isinstance(r, TableStopped) for r in results), results
         assert [r.culprit for r in results] == [2, 2], [r.culprit for r in results]

@@ -41,6 +41,26 @@ async def honest_results(meshes, seat, liar: int, keep=lambda: False) -> list:
     return [results[i] for i in range(len(runs))]
 
 
+def alter_sends(mesh, alter) -> None:
+    """A modified program: every ``(topic, body)`` ``mesh`` sends goes through ``alter``, which
+    returns the body to send, or ``None`` to send nothing."""
+    ch = mesh.channel
+
+    def altered(real):
+        async def send(*args):
+            body = alter(args[-2], args[-1])
+            if body is not None:
+                await real(*args[:-1], body)
+        return send
+    ch.send, ch.broadcast = altered(ch.send), altered(ch.broadcast)
+
+
+def easy_bot(deck_timeout: float):
+    """``play_seat`` with Go Out Girl's easy bot, quiet, for ``honest_results``."""
+    return lambda m: play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                               say=lambda s: None, deck_timeout=deck_timeout)
+
+
 def skip_own_checks(monkeypatch, game: str):
     """A modified program whose own engine checks nothing: ``mark(state)`` makes that state's
     ``validate`` accept anything. The state is flagged (``_unchecked``, not state) rather than
@@ -153,27 +173,18 @@ async def test_a_present_peer_that_withholds_a_deck_step_is_named(tmp_path):
     """Connected (heartbeats flow) but silent in the deck protocol: not "away", so the others'
     deck timeout runs, and the table stops naming the peer — a traceback would be a bug."""
     meshes = await table_of(tmp_path, 3)
-    ch = meshes[2].channel
     sent = {"deck": 0}
-    real_send, real_broadcast = ch.send, ch.broadcast
 
-    def withholding(real):
-        async def send(*args):
-            topic = args[-2]
-            if topic == "deck":
-                sent["deck"] += 1
-                if sent["deck"] > 6:  # from its 7th deck message on, seat 2 stays silent
-                    return
-            await real(*args)
-        return send
+    def withholding(topic, body):
+        if topic == "deck":
+            sent["deck"] += 1
+            if sent["deck"] > 6:  # from its 7th deck message on, seat 2 stays silent
+                return None
+        return body
 
-    ch.send, ch.broadcast = withholding(real_send), withholding(real_broadcast)
+    alter_sends(meshes[2], withholding)
     try:
-        runs = [asyncio.create_task(play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
-                                              say=lambda s: None, deck_timeout=2.0))
-                for m in meshes]
-        results = await asyncio.gather(*runs[:2], return_exceptions=True)
-        runs[2].cancel()
+        results = (await honest_results(meshes, easy_bot(2.0), liar=2))[:2]
         assert sent["deck"] > 6, "seat 2 did stop answering"
         assert all(isinstance(r, TableStopped) for r in results), results
         # a deck timeout is each program's own observation: the first to time out names carol,
