@@ -135,7 +135,11 @@ class ChainMixin:
         # the author's seq rides along: after another peer's claim, what that peer had accepted
         # from each author (its heads) is still read here, and nothing after it (channel.recv)
         seq = self.verifier.chains[sender].seq if self.verifier is not None else 0
-        self._inbox(topic).put_nowait((sender, json.loads(raw), cost, seq, time.monotonic()))
+        # and how many of the author's messages on each topic came before it (recv_stamped)
+        counts = self._delivered.setdefault(sender, {})
+        self._inbox(topic).put_nowait((sender, json.loads(raw), cost, seq, time.monotonic(),
+                                       dict(counts)))
+        counts[topic] = counts.get(topic, 0) + 1
 
     def _unread(self, sender: int, delta: int) -> int:
         n = self._unread_bytes[sender] = max(0, self._unread_bytes.get(sender, 0) + delta)
