@@ -33,7 +33,7 @@ from .ui.text import printable
 
 MAX_AHEAD = 10_000  # steps a peer's action may arrive ahead of ours (a bound on buffering)
 TALK_HISTORY = 512  # steps back a chat line may be judged at (its sender's step; issue 14 item 9)
-TALK_AHEAD = 64  # chat lines kept until our game reaches their sender's step
+TALK_AHEAD = 64  # chat lines kept, per sender, until our game reaches their sender's step
 #: a line dated at a step this seat's game has left may arrive this many seconds after it left
 #: (a turn's last line still on its way); later, it is heard only if its sender may talk now
 CHAT_LATE = 5.0
@@ -497,11 +497,14 @@ class Table:
             if is_int(line.step) and line.step > self.step + MAX_AHEAD:
                 self._hear(line)  # refused: too far ahead
             elif not self._ready(line):
-                if len(self._held) < TALK_AHEAD:
-                    self._held.append(line)  # judged once we reach its step (or read the move)
+                # judged once we reach its step (or read the move); a sender's own lines
+                # waiting cannot crowd out another's
+                if sum(1 for h in self._held if h.sender == sender) < TALK_AHEAD:
+                    self._held.append(line)
                 else:
                     self.say(f"(a chat line from {self._name(sender)} was dropped: "
-                             f"{TALK_AHEAD} lines are already waiting for their game step)")
+                             f"{TALK_AHEAD} of their lines are already waiting for their game "
+                             "step)")
             else:
                 self._hear(line)
 

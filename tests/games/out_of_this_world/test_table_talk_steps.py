@@ -134,3 +134,34 @@ def test_a_line_that_comes_long_after_its_step_is_refused_unless_allowed_now():
     cat.state.chat_refusal = lambda seat: None  # a phase in which everyone may talk
     cat._hear(late)
     assert heard[-1] == "Ben: the Dice, now!"
+
+
+def test_lines_one_sender_dates_ahead_do_not_crowd_out_anothers():
+    """Lines dated at steps not reached yet wait, up to TALK_AHEAD of them per sender: a
+    modified program filling the wait with lines dated far ahead has its own further lines
+    dropped, not Cat's."""
+    import asyncio
+
+    from p2pcards.table import TALK_AHEAD
+
+    class Lines:
+        def __init__(self, items):
+            self.items = list(items)
+
+        async def recv_stamped(self, topic):
+            if not self.items:
+                raise ChannelClosed()
+            return self.items.pop(0)
+
+    from protocol.channel import ChannelClosed
+
+    ben, heard = _table(1)
+    ben._note_talk()
+    flood = [(3, {"text": f"later {i}", "step": 5_000}, {"game": 0}) for i in range(TALK_AHEAD + 5)]
+    ben.channel = Lines([*flood, (2, {"text": "my turn soon", "step": 3}, {"game": 0})])
+    ben._chat_budget = {}
+    ben._chat_allowed = lambda sender: True  # (the rate limit is another test's)
+    asyncio.run(ben._chat_loop())
+    assert sum(1 for h in ben._held if h.sender == 3) == TALK_AHEAD
+    assert any(h.sender == 2 and h.text == "my turn soon" for h in ben._held)
+    assert sum("was dropped" in h and "Dan" in h for h in heard) == 5
