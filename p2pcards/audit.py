@@ -294,6 +294,7 @@ def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
                 f"against {_who(names, u.seat) if named else 'anyone'}", damaged=True)
     proofs: list[str] = []
     public: list[str] = []
+    overfull: list[str] = []
     for n, rec in zip(t.fault_lines, t.faults, strict=True):
         seat, first, second = rec["seat"], rec["first"], rec.get("second")
         who = _who(names, seat)
@@ -309,6 +310,12 @@ def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
                           f"{_who(names, first['to'])} alone (line {n}, signed by "
                           f"{names[seat] or 'them'}); every seat must get those")
             rep.find(seat, f"a {printable(first['topic'])} message, signed, sent to one seat alone")
+        elif "key" in rec:  # its key opened the box and showed it overfull (check_fault)
+            overfull.append(f"{who} sent {_who(names, first['to'])} a private message that "
+                            f"takes more to hold than its envelope (line {n}: the box opened "
+                            "with its own key, which the record holds)")
+            rep.find(seat, "a private message that held more than its envelope, shown with the "
+                           "box's own key")
         else:
             reason = printable(str(rec.get("reason", "")), newlines=False)[:300]
             rep.judged.append(
@@ -322,6 +329,8 @@ def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
                 "no verified proof (the fault lines above do not verify)" if t.unverified else "")
     if public:
         rep.add("every move sent to every seat", False, "; ".join(public))
+    if overfull:
+        rep.add("every private message within its envelope", False, "; ".join(overfull))
 
 
 def _signed_record_clean(rep: TranscriptAudit) -> bool:

@@ -33,7 +33,10 @@ from .ui.text import printable
 
 MAX_AHEAD = 10_000  # steps a peer's action may arrive ahead of ours (a bound on buffering)
 TALK_HISTORY = 512  # steps back a chat line may be judged at (its sender's step; issue 14 item 9)
-TALK_AHEAD = 64  # chat lines kept until our game reaches their sender's step
+TALK_AHEAD = 64  # chat lines kept, per sender, until our game reaches their sender's step
+#: a line dated at a step this seat's game has left may arrive this many seconds after it left
+#: (a turn's last line still on its way); later, it is heard only if its sender may talk now
+CHAT_LATE = 5.0
 CHAT_RATE, CHAT_BURST = 2.0, 8.0  # chat lines a second (and in a burst) shown from one sender
 #: this program's own randomness for the card a move names among equivalent ones (OS entropy:
 #: nobody can predict it from a seed or the record)
@@ -63,6 +66,18 @@ class TableStopped(Exception):
         # seat holds (a seat that sent the two different copies would explain either): the mesh
         # has its grace to prove that first
         self.inferred = inferred
+
+
+@dataclass
+class _Line:
+    """A chat line as it came: the game step its sender dated it at (the sender's word), the
+    sender's moves that had reached this seat before it (the channel's count; None: it cannot
+    tell) and when it came (``time.monotonic``)."""
+    step: Any
+    sender: int
+    text: str
+    moves: int | None
+    at: float
 
 
 @dataclass
@@ -104,7 +119,15 @@ class Table:
         # chat line is judged at the step its sender sent it, and lines sent from steps we have
         # not reached yet
         self._talk: dict[int, dict[int, tuple[str | None, list[int]]]] = {}
-        self._chat_ahead: list[tuple[int, int, str]] = []
+        self._reached: dict[int, float] = {}  # recent steps: when this seat's game reached each
+        # chat lines kept until our game reaches their step, or has read the move before them
+        self._held: list[_Line] = []
+        # every seat's moves as this seat read them, in the order it sent them (their steps): a
+        # chat line is placed among its sender's moves by the channel, so it cannot be dated
+        # before a move it came after
+        self._moves: dict[int, list[int]] = {}
+        self._moved_at = -1  # the step of this seat's last move sent
+        self._saying = asyncio.Lock()
         # This seat's own choices, journalled as they are made (``journal``) so that a restarted
         # peer re-makes exactly the same ones (``resume``) while it catches up.
         self.journal = journal
@@ -243,6 +266,7 @@ class Table:
             self.state.check(self.seat, action)
         except RuleViolation as exc:  # a damaged journal, or a bug: never send it
             raise TableStopped(self.seat, f"this seat's own decision is illegal: {exc.reason}") from None
+        self._moved_at = self.step  # a chat line from now on is dated after this move
         await self.channel.broadcast("game", {"step": self.step, "action": action.to_json()})
         return Decision(self.seat, action)
 
@@ -335,6 +359,7 @@ class Table:
             raise TableStopped(sender, f"{self._name(sender)} sent a malformed action: "
                                f"{str(exc)[:120]}") from None
         self._early[(step, sender)] = msg
+        self._moves.setdefault(sender, []).append(step)
 
     def _judge_early(self, req: Any) -> None:
         """On reaching a step: a move that arrived ahead for it from anyone but the player to
@@ -398,24 +423,43 @@ class Table:
     # ---- chat -----------------------------------------------------------------------------------
     async def send_chat(self, text: str) -> str | None:
         """Send a chat line; returns why it was refused, or ``None``."""
-        refusal = self.state.chat_refusal(self.seat)
-        if refusal:
-            return refusal
-        for p in self.state.chat_audience(self.seat):
-            await self.channel.send(p, "chat", {"text": text[:500], "step": self.step})
-        return None
+        async with self._saying:  # lines go out in the order they were said
+            # A line is dated with our game's step. Between sending our move and applying it
+            # the step is still the move's: wait for it to move on, so the line is dated after
+            # the move (as every seat sees it come: after it), not at a turn that is over.
+            for _ in range(100):
+                if self._moved_at < self.step:
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                return "your move is still on its way; say it again in a moment"
+            refusal = self.state.chat_refusal(self.seat)
+            if refusal:
+                return refusal
+            for p in self.state.chat_audience(self.seat):
+                await self.channel.send(p, "chat", {"text": text[:500], "step": self.step})
+            return None
 
     def _talk_rules(self, sender: int) -> tuple[str | None, list[int]]:
         return self.state.chat_refusal(sender), self.state.chat_audience(sender)
 
     def _note_talk(self) -> None:
-        """Remember the table-talk rules of this step; hear the lines sent from it."""
+        """Remember the table-talk rules of this step; hear the lines waiting for it."""
         self._talk[self.step] = {p: self._talk_rules(p) for p in range(self.players)}
         self._talk.pop(self.step - TALK_HISTORY, None)
-        ready = [c for c in self._chat_ahead if c[0] <= self.step]
-        self._chat_ahead = [c for c in self._chat_ahead if c[0] > self.step]
-        for step, sender, text in ready:
-            self._hear(sender, text, step)
+        self._reached[self.step] = time.monotonic()
+        self._reached.pop(self.step - TALK_HISTORY, None)
+        ready = [line for line in self._held if self._ready(line)]
+        self._held = [line for line in self._held if not self._ready(line)]
+        for line in ready:
+            self._hear(line)
+
+    def _ready(self, line: _Line) -> bool:
+        """A line is judged once our game has reached its step and read every move its sender
+        sent before it."""
+        moves = len(self._moves.get(line.sender, ()))
+        return (not is_int(line.step) or line.step <= self.step) and \
+            (line.moves is None or moves >= line.moves)
 
     def _chat_allowed(self, sender: int) -> bool:
         """A few lines a second per sender; a flood is dropped and reported now and then."""
@@ -435,7 +479,7 @@ class Table:
     async def _chat_loop(self) -> None:
         while True:
             try:
-                sender, msg = await self.channel.recv("chat")
+                sender, msg, before = await self.channel.recv_stamped("chat")
             except ChannelClosed:
                 return
             if not self._chat_allowed(sender):
@@ -446,16 +490,28 @@ class Table:
             # one line, runs of spaces as one (no padding that wraps a forged line onto a line
             # of its own), control characters escaped
             text = " ".join(printable(text[:500], newlines=False).split())
-            step = msg.get("step", self.step)
-            if isinstance(step, int) and not isinstance(step, bool) and \
-                    self.step < step <= self.step + MAX_AHEAD and len(self._chat_ahead) < TALK_AHEAD:
-                self._chat_ahead.append((step, sender, text))  # judged once we reach its step
-                continue
-            self._hear(sender, text, step)
+            # the sender's moves that reached this seat before the line (None: the channel
+            # cannot tell)
+            moves = before.get("game", 0) if isinstance(before, dict) else None
+            line = _Line(msg.get("step", self.step), sender, text, moves, time.monotonic())
+            if is_int(line.step) and line.step > self.step + MAX_AHEAD:
+                self._hear(line)  # refused: too far ahead
+            elif not self._ready(line):
+                # judged once we reach its step (or read the move); a sender's own lines
+                # waiting cannot crowd out another's
+                if sum(1 for h in self._held if h.sender == sender) < TALK_AHEAD:
+                    self._held.append(line)
+                else:
+                    self.say(f"(a chat line from {self._name(sender)} was dropped: "
+                             f"{TALK_AHEAD} of their lines are already waiting for their game "
+                             "step)")
+            else:
+                self._hear(line)
 
-    def _hear(self, sender: int, text: str, step: Any) -> None:
+    def _hear(self, line: _Line) -> None:
         """Judge a chat line by the table-talk rules in force at the step it was sent."""
-        if not isinstance(step, int) or isinstance(step, bool):
+        step, sender = line.step, line.sender
+        if not is_int(step):
             refusal: str | None = "it carried no game step"
             audience: list[int] = [self.seat]
         elif step == self.step:
@@ -466,10 +522,39 @@ class Table:
             refusal, audience = f"it was sent at game step {step}, too far from ours", [self.seat]
         if self.seat not in audience:
             refusal = "it was not meant for this seat (team talk)"
+        if not refusal:
+            refusal = self._dated_back(line) or self._too_late(line)
         if refusal:
             self.say(f"(a chat line from {self._name(sender)} was refused: {refusal})")
         else:
-            self.say(f"{self._name(sender)}: {text}")
+            self.say(f"{self._name(sender)}: {line.text}")
+
+    def _dated_back(self, line: _Line) -> str | None:
+        """A line dated at or before a move its sender sent before it: no honest program dates
+        one so (it dates a line after its own move), so the sender's program lied about when."""
+        moves = self._moves.get(line.sender, [])
+        if not line.moves or len(moves) < line.moves:
+            return None
+        moved = moves[line.moves - 1]
+        if moved < line.step:
+            return None
+        name = self._name(line.sender)
+        return (f"{name}'s program dated it at game step {line.step}, but it came after "
+                f"{name}'s move at step {moved}: a line cannot be dated back")
+
+    def _too_late(self, line: _Line) -> str | None:
+        """A line dated at a step this seat's game left more than ``CHAT_LATE`` s before the
+        line came, from a sender who may not talk now (a delay no honest link makes, or a
+        program dating its lines back where no move of its own shows it)."""
+        left = next((self._reached[s] for s in range(line.step + 1, self.step + 1)
+                     if s in self._reached), None)  # when our game left the line's step
+        if left is None or line.at - left <= CHAT_LATE:
+            return None
+        refusal, audience = self._talk_rules(line.sender)
+        if refusal is None and self.seat in audience:
+            return None  # it may be said now anyway
+        return (f"it was dated at game step {line.step}, which this seat's game had left "
+                f"{line.at - left:.0f} s before it came (a line may come {CHAT_LATE:.0f} s late)")
 
     # ---- audit ----------------------------------------------------------------------------------
     async def audit(self, outcome: dict[str, Any] | None) -> Verdict:

@@ -70,6 +70,15 @@ class Channel(ABC):
 
         Raises ``TimeoutError`` after ``timeout`` seconds with nothing received."""
 
+    async def recv_stamped(self, topic: str, timeout: float | None = None
+                           ) -> tuple[int, Message, dict[str, int] | None]:
+        """``recv``, with the sender's messages that had reached this seat before this one:
+        how many on each topic. A channel delivers each sender's messages in the order it sent
+        them, whatever their topics, so this says which of two messages on different topics
+        (a chat line, a move) its sender sent first. ``None``: this channel cannot tell."""
+        sender, body = await self.recv(topic, timeout)
+        return sender, body, None
+
     async def recv_from(self, topic: str, senders: Sequence[int],
                         timeout: float | None = None) -> tuple[int, Message]:
         """``recv``, in a wait for a message from one of ``senders`` (other messages may end it
@@ -92,9 +101,11 @@ class InMemoryHub:
 
     def __init__(self, seats: int) -> None:
         self.seats = seats
-        self._inboxes: list[dict[str, asyncio.Queue[tuple[int, Message]]]] = [
+        self._inboxes: list[dict[str, asyncio.Queue[tuple[int, Message, dict[str, int]]]]] = [
             defaultdict(asyncio.Queue) for _ in range(seats)
         ]
+        # per (recipient, sender): how many messages on each topic were delivered
+        self._delivered: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
         self.log: list[tuple[int, int, str, Message]] = []
         self.channels = [MemoryChannel(self, s) for s in range(seats)]
 
@@ -111,7 +122,9 @@ class InMemoryHub:
         for to in tos:
             copy = _copy(body) if data is None else _DECODE(data)
             self.log.append((sender, to, topic, copy))
-            self._inboxes[to][topic].put_nowait((sender, copy))
+            counts = self._delivered[(to, sender)]
+            self._inboxes[to][topic].put_nowait((sender, copy, dict(counts)))
+            counts[topic] = counts.get(topic, 0) + 1
 
 
 class MemoryChannel(Channel):
@@ -129,6 +142,11 @@ class MemoryChannel(Channel):
         self.hub.deliver(self.seat, self.others(), topic, body)
 
     async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
+        sender, body, _ = await self.recv_stamped(topic, timeout)
+        return sender, body
+
+    async def recv_stamped(self, topic: str, timeout: float | None = None
+                           ) -> tuple[int, Message, dict[str, int] | None]:
         queue = self.hub._inboxes[self.seat][topic]
         if not queue.empty():  # already here: no waiter task, no timer
             return queue.get_nowait()

@@ -19,10 +19,19 @@ Wire form (one ZeroMQ frame, canonical JSON, see ``canonical``)::
 - ``hash`` of an envelope is SHA-256 (hex) of ``canonical(envelope with "sig")``.
 - ``box`` is base64 of ``nonce(12) || ChaCha20-Poly1305 ciphertext`` of ``canonical(body)``, with
   associated data ``b"p2pcards/v1/box\\n" + canonical(header)`` where the header is the envelope
-  without ``box`` and ``sig``. The key is HKDF-SHA256 (salt = the 16 table-id bytes, info =
-  ``b"p2pcards/v1/box" + sender key + recipient key``) of the X25519 shared secret between the two
-  identity keys converted from Ed25519 to X25519 (libsodium). Static-static agreement means the
-  sender can decrypt its own private envelopes too, which replay after a crash needs.
+  without ``box`` and ``sig``. Its key is the envelope's own (``envelope_key``): HMAC-SHA256,
+  keyed with the pair's key, of ``b"p2pcards/v1/envelope-key\\n" + canonical(header)``. The pair's
+  key is HKDF-SHA256 (salt = the 16 table-id bytes, info = ``b"p2pcards/v1/box" + sender key +
+  recipient key``) of the X25519 shared secret between the two identity keys converted from
+  Ed25519 to X25519 (libsodium). Static-static agreement means the sender can decrypt its own
+  private envelopes too, which replay after a crash needs. A key per envelope lets the recipient
+  show what one box holds (its key opens that box and no other): the proof that a box holds more
+  than its envelope shows (``overfull``). Records made before it (mesh version 3) sealed every
+  box with the pair's key: ``open_box(..., legacy=True)`` reads those.
+- A private body may not take more to hold (``held_cost``) than its whole envelope: every peer
+  then counts a private envelope as twice its own cost (``envelope_cost``), so every peer holds
+  the same count of every seat, the recipient included; a box that breaks the bound is named by
+  its recipient with the envelope's key, which every peer checks (``protocol/evidence.py``).
 
 Canonical JSON: ``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=True,
 allow_nan=False)`` encoded as ASCII; keys sorted by code point, no whitespace, non-ASCII as
@@ -36,6 +45,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -54,6 +64,7 @@ GENESIS = "0" * 64
 ENV_DOMAIN = b"p2pcards/v1/env\n"
 CTL_DOMAIN = b"p2pcards/v1/ctl\n"  # the mesh's control messages (a stop: kept in a transcript)
 BOX_DOMAIN = b"p2pcards/v1/box\n"
+ENVKEY_DOMAIN = b"p2pcards/v1/envelope-key\n"
 MAX_TOPIC = 64
 
 Message = dict[str, Any]
@@ -138,12 +149,24 @@ def held_cost(data: bytes) -> int:
     return max(len(data), ITEM_BYTES * json_items(data))
 
 
-def envelope_cost(raw: bytes, to: int | None, body: Message | None) -> int:
-    """What holding an envelope costs (its canonical bytes ``raw``), with its private body when
-    the holder opened it (``body`` of an envelope ``to`` a seat): every budget of a seat's
-    envelopes counts this, live (``_accept``) and read back (``read_transcript``)."""
-    return held_cost(raw) + (held_cost(canonical(body)) if to is not None and body is not None
-                             else 0)
+def envelope_cost(raw: bytes, to: int | None) -> int:
+    """What holding an envelope costs (its canonical bytes ``raw``): a private one (``to`` a
+    seat) twice its own cost, for the body its recipient opens, which may take no more to hold
+    than the envelope (``overfull``). Every budget of a seat's envelopes counts this, live
+    (``_accept``) and read back (``read_transcript``), and every peer counts the same: the seat
+    a box is for counts no more than the others, who cannot open it (red team 12 padded boxes
+    only their recipient counted, so only it could name the sender)."""
+    return held_cost(raw) * (1 if to is None else 2)
+
+
+def overfull(raw: bytes, body: Message) -> str | None:
+    """Why the private ``body`` of the envelope with canonical bytes ``raw`` breaks the bound,
+    in words, or ``None`` if it keeps it (it takes no more to hold than its envelope)."""
+    inside, outside = held_cost(canonical(body)), held_cost(raw)
+    if inside <= outside:
+        return None
+    return (f"a private message that takes {inside:,} bytes to hold in an envelope of "
+            f"{outside:,} (padding only the seat it was for could see)")
 
 
 def _too_deep(data: bytes, limit: int = MAX_DEPTH) -> bool:
@@ -246,6 +269,12 @@ def _header(env: Message) -> Message:
     return {k: v for k, v in env.items() if k not in ("box", "sig", "body")}
 
 
+def envelope_key(pair_key: bytes, env: Message) -> bytes:
+    """The key of one private envelope's box, from the pair's key (``box_key``) and the
+    envelope's header: shown, it opens that box and no other."""
+    return hmac.new(pair_key, ENVKEY_DOMAIN + canonical(_header(env)), hashlib.sha256).digest()
+
+
 def seal(
     me: Identity,
     table: str,
@@ -257,8 +286,9 @@ def seal(
     to: int | None = None,
     key: bytes | None = None,
 ) -> Message:
-    """Build and sign one envelope. For a private one (``to`` set), ``key`` is the box key
-    (``box_key``) for sender ``seat`` → recipient ``to``."""
+    """Build and sign one envelope. For a private one (``to`` set), ``key`` is the pair's key
+    (``box_key``) for sender ``seat`` → recipient ``to``; the box is sealed with the envelope's
+    own key (``envelope_key``)."""
     if not isinstance(body, dict):
         raise ValueError("a message body must be a dict")
     plain = canonical(body)  # raises ValueError if not JSON-able
@@ -277,21 +307,30 @@ def seal(
         if key is None:
             raise ValueError("a private envelope needs a box key")
         nonce = os.urandom(12)
-        ct = ChaCha20Poly1305(key).encrypt(nonce, plain, BOX_DOMAIN + canonical(env))
+        ct = ChaCha20Poly1305(envelope_key(key, env)).encrypt(nonce, plain,
+                                                               BOX_DOMAIN + canonical(env))
         env["box"] = b64(nonce + ct)
     env["sig"] = b64(me.sign(ENV_DOMAIN + canonical(env)))
     return env
 
 
-def open_box(env: Message, key: bytes) -> Message:
-    """Decrypt a private envelope's body; ``EnvelopeError`` if that fails."""
+def open_box(env: Message, key: bytes, *, legacy: bool = False, own: bool = False) -> Message:
+    """Decrypt a private envelope's body with the pair's key (``box_key``), or with the
+    envelope's own key (``own``: ``envelope_key``, as its recipient shows it);
+    ``EnvelopeError`` if that fails. ``legacy``: a box of a record made before keys per
+    envelope (sealed with the pair's key itself) opens too."""
     try:
         raw = unb64(env["box"], "box")
         if len(raw) < 12 + 16:
             raise ValueError("box too short")
-        plain = ChaCha20Poly1305(key).decrypt(
-            raw[:12], raw[12:], BOX_DOMAIN + canonical(_header(env))
-        )
+        ad = BOX_DOMAIN + canonical(_header(env))
+        try:
+            plain = ChaCha20Poly1305(key if own else envelope_key(key, env)).decrypt(
+                raw[:12], raw[12:], ad)
+        except InvalidTag:
+            if not legacy:
+                raise
+            plain = ChaCha20Poly1305(key).decrypt(raw[:12], raw[12:], ad)
         body = parse_canonical(plain, "private body")
     except (ValueError, InvalidTag) as e:
         raise EnvelopeError(

@@ -11,14 +11,34 @@ not follow). A transcript is exactly such a forwarder; there is no second checke
 
 from __future__ import annotations
 
+from typing import Any
+
 from .envelope import (
     EnvelopeError,
     Message,
+    canonical,
     check_foreign,
     ctl_signature_problem,
     equivocation_of,
     is_int,
+    open_box,
+    overfull,
 )
+
+
+def overfull_box(env: Message, key: Any) -> str | None:
+    """What the private envelope ``env`` (its signature already checked) holds beyond the bound,
+    shown with its own key ``key`` (hex, ``envelope_key``: the recipient's proof, which opens
+    that box and no other), in words; ``None`` if the key does not open it or the body keeps
+    the bound. The box is authenticated under that key, so a wrong key proves nothing: a
+    recipient cannot make another's box say what it did not."""
+    if env.get("to") is None or not (isinstance(key, str) and len(key) == 64):
+        return None
+    try:
+        body = open_box(env, bytes.fromhex(key), own=True)
+    except (EnvelopeError, ValueError):
+        return None
+    return overfull(canonical(env), body)
 
 
 def check_fault(rec: Message, table: str, seats: int, keys: dict[int, bytes]) -> str | None:
@@ -30,6 +50,8 @@ def check_fault(rec: Message, table: str, seats: int, keys: dict[int, bytes]) ->
       private message on a topic every seat must get, a private payload it could not open); it
       must be an envelope validly signed by that seat. What was wrong with it is the program's
       own finding, for the audit to weigh; the signature only shows the seat sent it.
+    - ``first`` and ``key``: a box that holds more than its envelope, with the box's own key;
+      the key must show it (``overfull_box``).
     """
     seat, first, second = rec.get("seat"), rec.get("first"), rec.get("second")
     if not (is_int(seat) and 0 <= seat < seats):
@@ -52,6 +74,8 @@ def check_fault(rec: Message, table: str, seats: int, keys: dict[int, bytes]) ->
         if env["from"] != seat:
             return f"{which} is signed by seat {env['from'] + 1}, not by the seat the line names"
     if second is None:
+        if "key" in rec and overfull_box(checked[0][0], rec["key"]) is None:
+            return "its key does not show the box holding more than its envelope"
         return None
     (a, ha), (b, hb) = checked
     if equivocation_of(a, ha, b, hb) is None:

@@ -47,6 +47,7 @@ from .envelope import (
     held_cost,
     is_int,
     open_box,
+    overfull,
     parse_canonical,
 )
 from .evidence import check_fault, check_stop
@@ -270,8 +271,11 @@ def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: boo
                     path, n, f"an '{kind}' record of an envelope from seat {env['from']}"
                 )
             body = _body(path, n, env, t, identity, keys, box_keys)
-            # a private body opened is held as well (what the live program counted, ``_accept``)
-            size = envelope_cost(canonical(env), env["to"], body)
+            raw = canonical(env)
+            if body is not None and env["to"] is not None and (why := overfull(raw, body)):
+                # the live program never records one (``_accept`` names its sender instead)
+                raise TranscriptError(path, n, f"seat {env['from'] + 1} sent {why}")
+            size = envelope_cost(raw, env["to"])  # what the live program counted (``_accept``)
             cost = held[env["from"]] = held.get(env["from"], 0) + size
             if cost > MAX_SEAT_BYTES:
                 raise TranscriptError(
@@ -385,7 +389,7 @@ def _body(
         other = env["to"] if env["from"] == t.seat else env["from"]
         cache[pair] = box_key(identity, keys[other], keys[env["from"]], keys[env["to"]], t.table)
     try:
-        return open_box(env, cache[pair])
+        return open_box(env, cache[pair], legacy=True)  # records of mesh version 3 too
     except EnvelopeError as e:
         raise TranscriptError(path, n, e.reason) from None
 

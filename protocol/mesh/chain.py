@@ -18,10 +18,13 @@ from ..envelope import (
     ctl_signature_problem,
     envelope_cost,
     envelope_hash,
+    envelope_key,
     equivocation_of,
     is_int,
     open_box,
+    overfull,
 )
+from ..evidence import overfull_box
 from ..roster import Member, check_roster
 from .budget import (
     MAX_SEAT_BYTES,
@@ -78,9 +81,16 @@ class ChainMixin:
                 self._stuck.add(sender)
                 self._fault(sender, e.reason, (env,))
                 return
-        # a box we open is held opened too, whenever our transcript is read with our identity
-        # (a comeback, an audit): its contents count, as ``read_transcript`` counts them
-        size = envelope_cost(raw, to, body)
+            why = overfull(raw, body)
+            if why is not None:  # shown to every seat with the box's own key, which they check
+                self._stuck.add(sender)
+                self._fault(sender, f"sent {self.name_of(self.seat)} {why}", (env,),
+                            key=envelope_key(self._box_key(sender, self.seat), env).hex())
+                return
+        # a private envelope counts twice its own cost at every seat, for the body its
+        # recipient holds opened (no more than the envelope: ``overfull``), as
+        # ``read_transcript`` counts it
+        size = envelope_cost(raw, to)
         recorded = self._recorded_bytes[sender] = self._recorded_bytes.get(sender, 0) + size
         if recorded > MAX_SEAT_BYTES:  # not recorded: our disk and memory are not theirs to fill
             self.stop(sender, f"{self.name_of(sender)} sent more than {MAX_SEAT_BYTES // 2**20} MiB "
@@ -135,7 +145,11 @@ class ChainMixin:
         # the author's seq rides along: after another peer's claim, what that peer had accepted
         # from each author (its heads) is still read here, and nothing after it (channel.recv)
         seq = self.verifier.chains[sender].seq if self.verifier is not None else 0
-        self._inbox(topic).put_nowait((sender, json.loads(raw), cost, seq, time.monotonic()))
+        # and how many of the author's messages on each topic came before it (recv_stamped)
+        counts = self._delivered.setdefault(sender, {})
+        self._inbox(topic).put_nowait((sender, json.loads(raw), cost, seq, time.monotonic(),
+                                       dict(counts)))
+        counts[topic] = counts.get(topic, 0) + 1
 
     def _unread(self, sender: int, delta: int) -> int:
         n = self._unread_bytes[sender] = max(0, self._unread_bytes.get(sender, 0) + delta)
@@ -607,8 +621,12 @@ class ChainMixin:
         )
 
     def _fault(
-        self, seat: int, reason: str, proof: tuple[Message, ...], once: str | None = None
+        self, seat: int, reason: str, proof: tuple[Message, ...], once: str | None = None,
+        key: str | None = None,
     ) -> None:
+        """``seat`` sent what cannot be right: recorded, and the table stopped naming it. ``key``:
+        the key of the box in ``proof`` (an overfull box), which goes with the stop so that every
+        peer checks it itself."""
         tag = once or f"{seat}:{reason}"
         if tag in self._accused_faults:
             return
@@ -617,15 +635,22 @@ class ChainMixin:
         rec: Message = {"type": "fault", "seat": seat, "reason": reason}
         if proof:
             rec["first"] = proof[0]
+        if key is not None:
+            rec["key"] = key
         self._write(rec)
         self._emit(MeshEvent("fault", seat, self.name_of(seat), reason, proof))
-        self.stop(seat, f"{self.name_of(seat)}: {reason}")
+        if key is not None:
+            self.stop(seat, f"{self.name_of(seat)}: {reason}", proof, box_key=key)
+        else:
+            self.stop(seat, f"{self.name_of(seat)}: {reason}")
 
     # -- stopping ----------------------------------------------------------------------------
 
-    def stop(self, culprit: int | None, reason: str, proof: tuple[Message, ...] = ()) -> None:
-        """Stop the table for everyone: a signed ``stop`` (reason, culprit and any proof) goes to
-        every peer, is recorded, announced (a ``stop`` event) and ends every wait on the channel."""
+    def stop(self, culprit: int | None, reason: str, proof: tuple[Message, ...] = (),
+             box_key: str | None = None) -> None:
+        """Stop the table for everyone: a signed ``stop`` (reason, culprit and any proof: two
+        envelopes of an equivocation, or one box with its key, ``box_key``) goes to every
+        peer, is recorded, announced (a ``stop`` event) and ends every wait on the channel."""
         if self.closed or self.verifier is None:
             return
         if self.stopped is not None:
@@ -640,6 +665,8 @@ class ChainMixin:
         reason = reason[:500] if culprit is None else self.blamed(culprit, reason)
         self._stop_payload = {"culprit": culprit, "reason": reason, "proof": list(proof),
                               "heads": [self.verifier.chains[s].seq for s in range(self.seats)]}
+        if box_key is not None:
+            self._stop_payload["box_key"] = box_key
         # signed before the record is written: the record keeps one copy as this seat's signed
         # word (the audit checks it), then every copy goes out
         out = [self._sign_ctl(s, "stop", self._stop_payload) for s in self._members
@@ -675,6 +702,19 @@ class ChainMixin:
         if self.stopped is not None:
             return
         proof = msg.get("proof")
+        if isinstance(proof, list) and len(proof) == 1 and "box_key" in msg:
+            # a box its recipient opened for all with its own key: checked here, its author
+            # named in this program's own words if it holds more than its envelope
+            try:
+                env, _ = self._check_foreign(proof[0])
+            except EnvelopeError:
+                env = None
+            why = None if env is None else overfull_box(env, msg["box_key"])
+            if env is not None and why is not None:
+                s = env["from"]
+                self.stop(s, f"{self.name_of(s)}: sent {self.name_of(env['to'])} {why} (the box's "
+                          f"key shown by {self.name_of(seat)})", (env,), box_key=msg["box_key"])
+                return
         if isinstance(proof, list) and len(proof) == 2:
             # an equivocation proof we can check ourselves: we name the equivocator, whoever sent it
             before = len(self.equivocations)

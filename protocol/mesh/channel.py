@@ -97,6 +97,15 @@ class MeshChannel(Channel):
         await self._mesh._send(None, topic, body)
 
     async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
+        item = await self._recv_item(topic, timeout)
+        return item[0], item[1]
+
+    async def recv_stamped(self, topic: str, timeout: float | None = None
+                           ) -> tuple[int, Message, dict[str, int] | None]:
+        item = await self._recv_item(topic, timeout)
+        return item[0], item[1], item[5]
+
+    async def _recv_item(self, topic: str, timeout: float | None) -> tuple:
         mesh = self._mesh
         q = mesh._inbox(topic)
         if mesh.stopped is not None:
@@ -117,10 +126,10 @@ class MeshChannel(Channel):
                 raise mesh.stopped
             raise ChannelClosed()
         mesh._unread(item[0], -item[2])
-        return item[0], item[1]
+        return item
 
     async def _recv_in_claim(self, q: asyncio.Queue, st: TableStop,
-                             timeout: float | None) -> tuple[int, Message]:
+                             timeout: float | None) -> tuple:
         """A wait after another peer's unproven claim (``st``). For CLAIM_WINDOW the table plays
         on here: this program reads what comes (what had reached it before the claim, what the
         stopper had accepted when it stopped, which it asks for, and what is sent in the window: every
@@ -136,7 +145,7 @@ class MeshChannel(Channel):
                 if item is not _CLOSED:
                     del q._queue[i]  # type: ignore[attr-defined]
                     mesh._unread(item[0], -item[2])
-                    return item[0], item[1]
+                    return item
             now = time.monotonic()
             left = st.at + CLAIM_WINDOW - now
             if mesh.stopped is not st or left <= 0:

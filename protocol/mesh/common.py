@@ -38,7 +38,8 @@ class _OneLine(logging.Filter):
 
 log.addFilter(_OneLine())
 
-MESH_VERSION = 3  # 3: the welcome carries the host's signature over its game (protocol/seating.py)
+MESH_VERSION = 4  # 3: the welcome carries the host's signature over its game (protocol/seating.py);
+# 4: each private box has a key of its own (protocol/envelope.py, ``envelope_key``)
 HS_DOMAIN = b"p2pcards/v1/hs\n"
 K_HS, K_CTL, K_ENV, K_RELAY = b"hs", b"ctl", b"env", b"relay"
 MAX_FRAME = 512 * 1024  # bytes in one frame: a peer sending a larger one is disconnected

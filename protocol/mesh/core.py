@@ -166,6 +166,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # counted on the chain, so every peer names a flooder at the same envelope
         self.topic_caps: dict[str, int] = {}
         self._topic_counts: dict[int, dict[tuple[str, int | None], int]] = {}
+        self._delivered: dict[int, dict[str, int]] = {}  # per author, its messages per topic queued
         self._resend_budget: dict[int, Bucket] = {}  # seat -> bytes we may resend at its asking
         # digests of the bytes of every envelope we hold (a copy is dropped on them, unparsed),
         # and per seat the copies it sent us and its budget of them
@@ -524,7 +525,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                   self._unread_bytes, self._recorded_bytes, self._resend_budget,
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
                   self._want_tries, self._topics_opened, self._copies, self._copy_budget,
-                  self._excused, self._invited, self._last_invite, self._topic_counts,
+                  self._excused, self._invited, self._last_invite, self._topic_counts, self._delivered,
                   self._rejects, self._reject_budget, self._asked_holder, self._ctl_budget,
                   self._useless_ctl, self._useless_budget,
                   self._held_ours, self._latest_heads, self._direct_at, self._through_state):

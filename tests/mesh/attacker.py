@@ -23,6 +23,8 @@ from pathlib import Path
 
 import zmq
 
+from protocol.mesh.common import MESH_VERSION
+
 MIB = 1024 * 1024
 
 
@@ -40,7 +42,7 @@ def hello(i: int) -> bytes:
         KEYS.extend(_keys(64))
     msg = {"addr": f"tcp://127.0.0.1:{20000 + i % 1000}", "key": KEYS[i % len(KEYS)],
            "name": f"x{i % 1000}", "nonce": secrets.token_hex(32), "t": "hello",
-           "v": 3}  # MESH_VERSION (protocol/mesh/common.py)
+           "v": MESH_VERSION}
     return json.dumps(msg, sort_keys=True, separators=(",", ":")).encode()
 
 

@@ -1,4 +1,5 @@
 import json
+import os
 
 import pytest
 
@@ -140,3 +141,48 @@ def test_private_payload_only_for_its_two_ends(ids):
     moved = dict(env, topic="chat")
     with pytest.raises(EnvelopeError, match="undecryptable"):
         open_box(moved, k_recv)
+
+
+def test_a_boxs_own_key_opens_that_box_and_no_other(ids):
+    """Mesh version 4: each box is sealed with its envelope's own key (``envelope_key``), so its
+    recipient can show what one box holds without showing any other message of the pair; a box
+    of an older record (sealed with the pair's key) still opens when read back (``legacy``)."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from protocol.envelope import BOX_DOMAIN, b64, envelope_key
+    from protocol.envelope import _header as header
+
+    k01 = box_key(ids[0], ids[1].public_key, ids[0].public_key, ids[1].public_key, TABLE)
+    one = seal(ids[0], TABLE, 0, 1, GENESIS, "chat", {"text": "one"}, to=1, key=k01)
+    two = seal(ids[0], TABLE, 0, 2, envelope_hash(one), "chat", {"text": "two"}, to=1, key=k01)
+    shown = envelope_key(k01, one)
+    assert open_box(one, shown, own=True) == {"text": "one"}
+    with pytest.raises(EnvelopeError, match="undecryptable"):
+        open_box(two, shown, own=True)
+    with pytest.raises(EnvelopeError, match="undecryptable"):
+        open_box(one, k01, own=True)  # the pair's key itself is no box's key
+    old = {k: v for k, v in two.items() if k not in ("box", "sig")}
+    nonce = os.urandom(12)
+    old["box"] = b64(nonce + ChaCha20Poly1305(k01).encrypt(
+        nonce, canonical({"text": "old"}), BOX_DOMAIN + canonical(header(old))))
+    with pytest.raises(EnvelopeError, match="undecryptable"):
+        open_box(old, k01)  # live: only the envelope's own key
+    assert open_box(old, k01, legacy=True) == {"text": "old"}
+
+
+def test_every_peer_counts_a_private_envelope_alike_and_an_honest_one_keeps_the_bound(ids):
+    """A private envelope costs every peer twice its own cost, opened or not, and an honest
+    program's private messages -- chat lines, short or at their 500 characters -- never take more
+    to hold than their envelope; red team 12's padded box does."""
+    from protocol.envelope import envelope_cost, held_cost, overfull
+
+    k01 = box_key(ids[0], ids[1].public_key, ids[0].public_key, ids[1].public_key, TABLE)
+    for body in ({"text": "", "step": 0}, {"text": "hi", "step": 12},
+                 {"text": "x" * 500, "step": 10_000}, {"text": "\u00e9" * 500, "step": 3}):
+        env = seal(ids[0], TABLE, 0, 1, GENESIS, "chat", body, to=1, key=k01)
+        raw = canonical(env)
+        assert overfull(raw, body) is None, body
+        assert envelope_cost(raw, 1) == 2 * held_cost(raw)
+    padded = {"text": "x", "step": 0, "pad": [{}] * 2_000}
+    env = seal(ids[0], TABLE, 0, 1, GENESIS, "chat", padded, to=1, key=k01)
+    assert "a private message that takes" in overfull(canonical(env), padded)

@@ -344,3 +344,28 @@ def test_an_honestly_stopped_game_audits_with_the_right_culprit(tmp_path):
     (stop,) = [d for w, _, d in rep.checks if w == "the table stopped"]
     assert "the audit finds the same" in stop
     assert not [c for c in js["checks"] if c.get("damaged")]
+
+
+def test_a_box_holding_more_than_its_envelope_is_named_on_its_own_key(game, tmp_path):
+    """A box that takes more to hold than its envelope (padding only its recipient could see):
+    the fault line holds the box's own key (mesh version 4), which opens that box alone, so the
+    audit opens it and names its signer. A key that does not open it shows nothing: the line is
+    no proof and names nobody."""
+    from protocol.envelope import envelope_key
+
+    alice, bob = game.identities[0], game.identities[1]
+    table = tm.parse(game.lines[:1])[0]["table"]
+    pair = box_key(bob, alice.public_key, bob.public_key, alice.public_key, table)
+    env = seal(bob, table, 1, 999, GENESIS, "chat", {"text": "x", "step": 0, "pad": [{}] * 2_000},
+               to=0, key=pair)
+    rec = {"type": "fault", "seat": 1, "first": env, "key": envelope_key(pair, env).hex(),
+           "reason": "sent alice a private message that takes more to hold than its envelope"}
+    path, at = with_lines(game, tmp_path, [rec])
+    code, out, js = cli_audit(path)
+    assert js["culprit"] == 1 and js["verdict"] == "not clean", out
+    assert (f"bob (seat 2) sent alice (seat 1) a private message that takes more to hold than "
+            f"its envelope (line {at}") in out
+    path, at = with_lines(game, tmp_path, [dict(rec, key="00" * 32)])
+    code, out, js = cli_audit(path)
+    assert js["culprit"] is None and js["verdict"] == "damaged record", out
+    assert "its key does not show the box holding more than its envelope" in out
