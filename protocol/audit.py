@@ -31,6 +31,8 @@ from .kdf import PeerSecrets
 from .params import VERSION, DeckParams
 from .seating import FIELD, Seating
 from .steps import (
+    KEY_MISMATCH,
+    KEYED_STEPS,
     PREV_MISMATCH,
     PublicDeck,
     canonical,
@@ -196,6 +198,48 @@ class _Auditor:
             return False
         return bool(self.owner_made.intersection(slots))
 
+    def rests_on_key(self, exc: DeckError, seat: int, op: int, step: str) -> None:
+        """Names nobody when ``seat``'s deviation ``exc`` may rest on the owner's own key share,
+        which the owner can replace in its file (a new share with a valid proof, every later
+        message of its own re-made: SPEC.md 9). A keyed step stating another joint key than the
+        record's does, unless a third seat (neither the owner nor ``seat``) stated the record's
+        key in a message ``seat`` checked before it sent its own: then ``seat`` stated a key
+        the table did not have, and is named. In a record made before the keyed steps stated
+        their key, any failure of another seat's prev or proof may rest on it."""
+        if self.me is None or seat == self.me:
+            return
+        if self.pub.keyed:
+            if exc.reason != KEY_MISMATCH:
+                return
+            witness = self.key_witness(seat, op, step)
+            if witness is not None:
+                exc.reason = f"{KEY_MISMATCH} (seat {witness + 1} confirms this record's key)"
+                return
+            self.stop(None, op, step, f"seat {seat + 1}'s {step} message states another joint key "
+                      "than this record's key shares make, and no seat but the record's owner "
+                      f"(seat {self.me + 1}) confirms this record's key: the owner could have "
+                      "replaced its own key share in its file, so nobody is named")
+        if getattr(exc, "on_key", False):
+            self.stop(None, op, step, f"seat {seat + 1}'s {step} message fails against this "
+                      f"record ({exc.reason}), and the record was made before its steps stated "
+                      "their joint key: its owner (seat "
+                      f"{self.me + 1}) could have replaced its own key share in its file, so "
+                      "nobody is named")
+
+    def key_witness(self, seat: int, op: int, step: str) -> int | None:
+        """A third seat (neither the owner nor ``seat``) whose keyed message states the
+        record's joint key and came before ``seat``'s ``step`` message of ``op`` in what
+        ``seat`` waited for: every message of the operations before, the shufflers ahead of it,
+        the shares before a claim's proofs. An honest ``seat`` checked it before sending."""
+        for (o, st, k), _ in sorted(self.at.items()):
+            if k in (self.me, seat) or st not in KEYED_STEPS or o < 1 or o > op:
+                continue
+            if o == op and not self.before(o, st, k, step, seat):
+                continue
+            if self.byop[o][(st, k)].get("key") == self.pub.key_hex:
+                return k
+        return None
+
     def unconfirmed(self, exc: DeckError, seat: int, op: int, step: str) -> None:
         """A deviation that rests on the owner's unconfirmed messages names nobody."""
         self.stop(None, op, step, f"seat {seat + 1}'s {step} message disagrees with this record "
@@ -226,12 +270,17 @@ class _Auditor:
         self.aborts: list[_Abort] = []
         envs: dict[tuple[int, str, int], Any] = {}
         self.older_version()
+        # a record made before the keyed steps stated their joint key holds no ``key`` field
+        self.pub.keyed = any(isinstance(m, (list, tuple)) and len(m) in (2, 3)
+                             and isinstance(m[1], dict) and m[1].get("step") in KEYED_STEPS
+                             and "key" in m[1] for m in self.messages)
         for i, item in enumerate(self.messages):
             if not isinstance(item, (list, tuple)) or len(item) not in (2, 3):
                 self.stop(None, None, None, f"item {i} of the record is not a message")
             sender, body = item[0], item[1]
             env = item[2] if len(item) == 3 else None
-            problem = envelope_problem(body, sender, self.n) if is_int(sender) else "bad sender"
+            problem = envelope_problem(body, sender, self.n, self.pub.keyed) if is_int(sender) \
+                else "bad sender"
             if problem is not None:
                 op = body.get("op") if isinstance(body, dict) else None
                 step = body.get("step") if isinstance(body, dict) else None
@@ -449,6 +498,7 @@ class _Auditor:
             try:
                 cur = self.pub.check_shuffle(op, j, cur, self.msg(op, "shuffle", j))
             except DeckError as exc:
+                self.rests_on_key(exc, j, op, "shuffle")
                 if self.rests_on_owner(exc, j, S):
                     self.unconfirmed(exc, j, op, "shuffle")
                 raise
@@ -471,6 +521,7 @@ class _Auditor:
             try:
                 plain, enc = self.pub.check_shares(op, desc, j, self.msg(op, "shares", j))
             except DeckError as exc:
+                self.rests_on_key(exc, j, op, "shares")
                 if self.rests_on_owner(exc, j, S):
                     self.unconfirmed(exc, j, op, "shares")
                 raise
@@ -496,7 +547,11 @@ class _Auditor:
         against the ``D_i`` computed from the record. The outcome holds no value."""
         got: dict[int, list[Point]] = {}
         for j in range(self.n):
-            plain, _ = self.pub.check_shares(op, desc, j, self.msg(op, "shares", j))
+            try:
+                plain, _ = self.pub.check_shares(op, desc, j, self.msg(op, "shares", j))
+            except DeckError as exc:
+                self.rests_on_key(exc, j, op, "shares")
+                raise
             if plain is not None:
                 got[j] = plain
         extra = sorted(s for (st, s) in self.byop.get(op, {}) if st == "member" and s != desc["by"])
@@ -505,6 +560,7 @@ class _Auditor:
         try:
             self.pub.check_member(op, desc, self.msg(op, "member", desc["by"]), got)
         except DeckError as exc:
+            self.rests_on_key(exc, desc["by"], op, "member")
             if self.rests_on_owner(exc, desc["by"], desc["slots"]):
                 self.unconfirmed(exc, desc["by"], op, "member")
             raise

@@ -39,11 +39,11 @@ DESC_FIELDS: dict[str, tuple[str, ...]] = {
 #: The fields of each step's message besides the envelope (``v op kind <desc> step seat``).
 STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "key": ("desc", "y", "proof"),
-    "shuffle": ("prev", "cts", "proof"),
-    "shares": ("prev", "shares", "proof", "enc"),
+    "shuffle": ("key", "prev", "cts", "proof"),
+    "shares": ("key", "prev", "shares", "proof", "enc"),
     "commit": ("commit",),
     "reveal": ("nonce", "echo"),
-    "member": ("prev", "proofs"),
+    "member": ("key", "prev", "proofs"),
     "end": ("digest",),
     "abort": ("culprit", "about", "reason"),
 }
@@ -55,6 +55,11 @@ STEPS_OF: dict[str, tuple[str, ...]] = {
 
 #: a step whose input is another seat's output, naming another (SPEC.md 5.3)
 PREV_MISMATCH = "prev does not name the vector this step must take as input"
+#: the steps whose checks depend on the joint key ``Y``: each states the key its sender computed
+#: (``key``, SPEC.md 5.1); a record made before they did has none (``keyed=False``)
+KEYED_STEPS = ("shuffle", "shares", "member")
+#: a keyed step whose ``key`` is not this seat's (or the record's) joint key
+KEY_MISMATCH = "key does not name the joint key the table's key shares make"
 
 
 def descriptor(kind: str, **fields: Any) -> dict[str, Any]:
@@ -162,6 +167,12 @@ def context(p: DeckParams, op: int, step: str, seat: int, inp: bytes) -> bytes:
                           + lp(step.encode()) + u32(seat) + inp).digest()
 
 
+def key_digest(y: Point) -> bytes:
+    """``SHA-256(b"p2pcards/v3/key" || Y)``: names the joint key ``Y``; every keyed step states
+    the one its sender computed (the ``key`` field, SPEC.md 2.2, 5.1)."""
+    return hashlib.sha256(b"p2pcards/v3/key" + y).digest()
+
+
 def commitment(p: DeckParams, op: int, seat: int, nonce: bytes) -> bytes:
     return hashlib.sha256(b"p2pcards/v2/commit" + lp(p.table_id) + p.digest + u64(op) + u32(seat)
                           + nonce).digest()
@@ -252,7 +263,9 @@ class Check:
 
     def proof(self, reason: str | None, what: str) -> None:
         if reason is not None:
-            raise self.fail(f"{what}: {reason}")
+            exc = self.fail(f"{what}: {reason}")
+            exc.on_key = True  # type: ignore[attr-defined]  # (the audit of a record without key)
+            raise exc
 
 
 #: the fields of a message, by (operation kind, step)
@@ -264,9 +277,11 @@ _WANT = {(kind, step): frozenset({"v", "op", "kind", "step", "seat", *DESC_FIELD
 _MAY = {("key", "key"): frozenset({"seated"})}
 
 
-def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
+def envelope_problem(body: Any, sender: int, seats: int, keyed: bool = True) -> str | None:
     """Checks common to every message (SPEC.md "Envelope"): an object with exactly the envelope,
-    descriptor and step fields, ``v`` = VERSION (an integer), ``seat`` = the authenticated sender."""
+    descriptor and step fields, ``v`` = VERSION (an integer), ``seat`` = the authenticated sender.
+    ``keyed=False``: the audit of a record made before the keyed steps stated their joint key
+    (SPEC.md 9): those steps have no ``key`` field."""
     if not isinstance(body, dict):
         return "malformed message (not an object)"
     step, op = body.get("step"), body.get("op")
@@ -286,6 +301,8 @@ def envelope_problem(body: Any, sender: int, seats: int) -> str | None:
     if step != "abort" and step not in STEPS_OF[desc["kind"]]:
         return f"step {step} does not belong to a {desc['kind']} operation"
     want = _WANT[desc["kind"], step]
+    if not keyed and step in KEYED_STEPS:
+        want = want - {"key"}
     if body.keys() - _MAY.get((desc["kind"], step), frozenset()) != want:
         extra, missing = sorted(set(body) - want), sorted(want - set(body))
         return f"fields {'missing: ' + ', '.join(missing) if missing else ''}" \
@@ -311,6 +328,10 @@ class PublicDeck:
                                                        params.n_cards)
         self.ys: list[Point | None] = [None] * self.n
         self.y: Point | None = None
+        #: ``key_digest(y)`` in hex, the ``key`` every keyed step states (SPEC.md 5.1)
+        self.key_hex: str | None = None
+        #: whether keyed steps carry ``key`` (``False``: the audit of an older record)
+        self.keyed = True
         self.cts: list[Ciphertext] = []
         self.commits_seen: set[bytes] = set()
 
@@ -354,7 +375,22 @@ class PublicDeck:
         for y in ys[1:]:
             acc = add(acc, y)
         self.y = acc
+        self.key_hex = key_digest(acc).hex()
         self.cts = [eg.public_encrypt(pt, acc) for pt in self.card_points]
+
+    def check_joint_key(self, c: Check, body: dict[str, Any]) -> None:
+        """A keyed step's ``key`` must name this seat's joint key ``Y`` (SPEC.md 5.1): a public
+        value every honest seat computes alike from the signed key shares, so a seat stating
+        another made its proofs for a key the table does not have. Checked first, so that the
+        audit can tell that from a wrong proof (SPEC.md 9). A different key at a third seat's
+        share would be an equivocation at operation 0, which the mesh proves: with more than two
+        seats the sender is named after the mesh's grace (``confirm``), as for a wrong ``prev``."""
+        if not self.keyed:
+            return
+        if c.hex32(body["key"], "key") != bytes.fromhex(self.key_hex or ""):
+            exc = c.fail(KEY_MISMATCH)
+            exc.confirm = self.n > 2
+            raise exc
 
     # ---- shuffles ------------------------------------------------------------------------------
     def shufflers(self, desc: dict[str, Any]) -> list[int]:
@@ -369,7 +405,8 @@ class PublicDeck:
         ctx = context(self.p, op, "shuffle", seat, inp)
         proof = pf.prove_shuffle(self.y, list(cur), outs, list(perm), rands, ctx,
                                  sec.seed32("proof", op, ctx))
-        return outs, {"prev": inp.hex(), "cts": [pf.ct_to_json(ct) for ct in outs], "proof": proof}
+        return outs, {"key": self.key_hex, "prev": inp.hex(),
+                      "cts": [pf.ct_to_json(ct) for ct in outs], "proof": proof}
 
     def check_prev(self, c: Check, body: dict[str, Any], inp: bytes, provable: bool) -> None:
         """``prev`` must name the input this seat holds, which is public: every message it was
@@ -382,6 +419,7 @@ class PublicDeck:
             return
         exc = c.fail(PREV_MISMATCH)
         exc.confirm = not provable
+        exc.on_key = True  # type: ignore[attr-defined]  # the input depends on Y too
         raise exc
 
     def check_shuffle(self, op: int, seat: int, cur: Sequence[Ciphertext], body: dict[str, Any],
@@ -390,6 +428,7 @@ class PublicDeck:
         assert self.y is not None
         c = Check(seat, op, "shuffle")
         inp = vec_digest(cur)
+        self.check_joint_key(c, body)
         self.check_prev(c, body, inp, provable)
         outs = c.cts(body["cts"], len(cur), "cts", check=False)
         if len(set(outs)) != len(outs):
@@ -420,8 +459,8 @@ class PublicDeck:
             shares = [eg.share(x, ct) for ct in cur]
             proof = pf.prove_shares(x, cur, ctx, sec.seed32("proof", op, ctx), shares=shares,
                                     y=self.ys[seat])
-            return {"prev": inp.hex(), "shares": [d.hex() for d in shares], "proof": proof,
-                    "enc": []}
+            return {"key": self.key_hex, "prev": inp.hex(), "shares": [d.hex() for d in shares],
+                    "proof": proof, "enc": []}
         enc = []
         for r in plan:
             y_to = self.ys[r]
@@ -432,7 +471,7 @@ class PublicDeck:
             proof = pf.prove_encrypted_shares(x, cur, y_to, encs, rhos, ctx,
                                               sec.seed32("proof", op, ctx))
             enc.append({"to": r, "cts": [pf.ct_to_json(e) for e in encs], "proof": proof})
-        return {"prev": inp.hex(), "shares": None, "proof": None, "enc": enc}
+        return {"key": self.key_hex, "prev": inp.hex(), "shares": None, "proof": None, "enc": enc}
 
     def check_shares(self, op: int, desc: dict[str, Any], seat: int, body: dict[str, Any],
                      provable: bool = True) -> tuple[list[Point] | None, dict[int, list[Ciphertext]]]:
@@ -442,6 +481,7 @@ class PublicDeck:
         cur = [self.cts[s] for s in desc["slots"]]
         m = len(cur)
         inp = vec_digest(cur)
+        self.check_joint_key(c, body)
         self.check_prev(c, body, inp, provable)
         y_j = self.ys[seat]
         assert y_j is not None
@@ -508,13 +548,15 @@ class PublicDeck:
             if card not in allowed:
                 raise ValueError(f"slot {s} holds card {card}, not one of {allowed}")
             proofs.append(pf.prove_member(x, i, a, d, points, allowed.index(card), ctx, seed))
-        return {"prev": vec_digest([self.cts[s] for s in desc["slots"]]).hex(), "proofs": proofs}
+        return {"key": self.key_hex, "prev": vec_digest([self.cts[s] for s in desc["slots"]]).hex(),
+                "proofs": proofs}
 
     def check_member(self, op: int, desc: dict[str, Any], body: dict[str, Any],
                      shares: dict[int, Sequence[Point]], provable: bool = True) -> None:
         """The prover's ``member`` message, against the ``D_i`` this seat computes itself."""
         by, S = desc["by"], desc["slots"]
         c = Check(by, op, "member")
+        self.check_joint_key(c, body)
         self.check_prev(c, body, vec_digest([self.cts[s] for s in S]), provable)
         proofs = body["proofs"]
         if not isinstance(proofs, list) or len(proofs) != len(S):

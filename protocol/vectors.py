@@ -22,7 +22,15 @@ from .channel import InMemoryHub
 from .deck import DeckPeer
 from .kdf import PeerSecrets
 from .params import DeckParams
-from .steps import commitment, context, op_digest, random_value, record_digest, vec_digest
+from .steps import (
+    commitment,
+    context,
+    key_digest,
+    op_digest,
+    random_value,
+    record_digest,
+    vec_digest,
+)
 
 TABLE_ID = bytes.fromhex("00112233445566778899aabbccddeeff")  # 16 bytes, as a real table id
 DECK_SPEC = '{"game":"spec-deck","options":{},"players":2,"protocol":3}'  # as lobby.deck_spec
@@ -55,6 +63,7 @@ def primitives() -> dict[str, Any]:
         "public_share_y_0": ys[0].hex(),
         "public_share_y_1": ys[1].hex(),
         "joint_key_y": y.hex(),
+        "key_digest_y": key_digest(y).hex(),
         "card_digest_0": g.card_digest(TABLE_ID, DECK_SPEC, 0).hex(),
         "card_points": [c.hex() for c in cards],
         "initial_deck": [[a.hex(), b.hex()] for a, b in deck],

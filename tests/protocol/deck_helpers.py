@@ -4,6 +4,7 @@ peers, and a hub that emulates the mesh's equivocation detection."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import hashlib
 from collections.abc import Awaitable, Callable, Sequence
@@ -14,6 +15,9 @@ from hypothesis import strategies as st
 from protocol.channel import InMemoryHub, MemoryChannel, Message
 from protocol.deck import DeckPeer
 from protocol.errors import Equivocation
+from protocol.kdf import PeerSecrets
+from protocol.proofs import ct_from_json, point_from_hex
+from protocol.steps import PublicDeck, descriptor_of, record_digest
 
 TABLE = b"test-table"
 SPEC = "test-deck/v2"
@@ -157,6 +161,61 @@ def listener_reads(params: Any, messages: Sequence[tuple[int, dict[str, Any]]]
                     if len(shared) == params.seats else None  # type: ignore[arg-type]
                 out["public" if public else "private"].append((op, s, c))
     return out
+
+
+def by_op(messages: Sequence[Sequence[Any]]) -> dict[int, dict[tuple[str, int], dict[str, Any]]]:
+    """A record's deck messages (``[sender, body]`` or with an envelope id) by op and step, the
+    bodies themselves (editing one edits the record); aborts left out."""
+    out: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
+    for m in messages:
+        sender, body = m[0], m[1]
+        if isinstance(body, dict) and body.get("step") != "abort":
+            out.setdefault(body["op"], {})[(body["step"], sender)] = body
+    return out
+
+
+def rekey(ops: dict[int, dict[tuple[str, int], dict[str, Any]]], params: Any, owner: int,
+          seed: bytes) -> None:
+    """Red team 13's re-keying forgery of a record's deck messages (``ops``: op -> (step, seat)
+    -> body), in place: ``owner`` replaces its key share by one of a new seed
+    (with a valid proof of knowledge) and re-makes every later deck message of its own under the
+    new joint key, taking the other seats' signed outputs as they are: its shuffle steps over
+    the file's inputs, its shares, its claims where it still can, its end-of-game digest over
+    the forged record. Only the owner's own messages change; nobody else's signature is needed."""
+    sec = PeerSecrets(seed)
+    pub = PublicDeck(params)
+    x, fields = pub.make_key(sec, owner)
+    ops[0][("key", owner)].update(y=fields["y"], proof=fields["proof"])
+    pub.set_keys([point_from_hex(ops[0][("key", j)]["y"]) for j in range(params.seats)])
+    for op in sorted(o for o in ops if o > 0):
+        msgs = ops[op]
+        desc = descriptor_of(next(iter(msgs.values())))
+        assert desc is not None
+        kind = desc["kind"]
+        if kind == "shuffle":
+            cur = [pub.cts[s] for s in desc["slots"]]
+            for j in pub.shufflers(desc):
+                body = msgs[("shuffle", j)]
+                if j == owner:
+                    perm = sec.permutation("mix", op, bytes(32), len(cur))
+                    cur, made = pub.make_shuffle(sec, op, owner, cur, perm)
+                    body.update(made)
+                else:
+                    cur = [ct_from_json(c, check=False) for c in body["cts"]]
+            for s, ct in zip(desc["slots"], cur, strict=True):
+                pub.cts[s] = ct
+        elif kind in ("open", "prove"):
+            msgs[("shares", owner)].update(pub.make_shares(sec, x, op, desc, owner))
+            if kind == "prove" and desc["by"] == owner:
+                shares = {j: [point_from_hex(d) for d in b["shares"]]
+                          for (st, j), b in msgs.items() if st == "shares" and b["shares"]}
+                with contextlib.suppress(ValueError):  # (the others' shares no longer open
+                    # its card under the new key: it keeps the proof it sent)
+                    msgs[("member", owner)].update(pub.make_member(sec, x, op, desc, shares))
+        elif kind == "end":
+            msgs[("end", owner)]["digest"] = record_digest(
+                [b for o, m in ops.items() if o < op for b in m.values()]).hex()
+
 
 
 #: Any JSON value, nested a little: what a hostile peer may put anywhere in a message.

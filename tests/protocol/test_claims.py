@@ -198,7 +198,7 @@ def wrong_card(peer: DeckPeer, op: int, desc: dict[str, Any], shares: Any) -> di
     a, d, c = true_card(peer, desc, shares, 0)
     pts = [c, *points(peer, desc["in"])[1:]]
     ctx = member_ctx(peer, op, desc)
-    return {"prev": prev(peer, desc), "proofs": [prove_member(peer.x, 0, a, d, pts, 0, ctx, b"s")]}
+    return {"key": peer.pub.key_hex, "prev": prev(peer, desc), "proofs": [prove_member(peer.x, 0, a, d, pts, 0, ctx, b"s")]}
 
 
 def simulate_all(peer: DeckPeer, op: int, desc: dict[str, Any], shares: Any) -> dict[str, Any]:
@@ -218,8 +218,8 @@ def simulate_all(peer: DeckPeer, op: int, desc: dict[str, Any], shares: Any) -> 
                g.msm_int([zs[v], -cs[v]], [a, g.sub(d, pts[v])])]
     c = g.hash_to_int(MEMBER_DOMAIN, st, *ts)
     cs[-1] = (c - sum(cs[:-1])) % g.L
-    return {"prev": prev(peer, desc), "proofs": [{"c": [g.sc(v).hex() for v in cs],
-                                                  "z": [g.sc(v).hex() for v in zs]}]}
+    return {"key": peer.pub.key_hex, "prev": prev(peer, desc),
+            "proofs": [{"c": [g.sc(v).hex() for v in cs], "z": [g.sc(v).hex() for v in zs]}]}
 
 
 def other_slot(peer: DeckPeer, op: int, desc: dict[str, Any], shares: Any) -> dict[str, Any]:
@@ -230,7 +230,7 @@ def other_slot(peer: DeckPeer, op: int, desc: dict[str, Any], shares: Any) -> di
     d = g.add(c, g.mul(peer.x, a))
     pts = points(peer, desc["in"])
     proof = prove_member(peer.x, 0, a, d, pts, pts.index(c), member_ctx(peer, op, desc), b"s")
-    return {"prev": prev(peer, desc), "proofs": [proof]}
+    return {"key": peer.pub.key_hex, "prev": prev(peer, desc), "proofs": [proof]}
 
 
 def shifted_d(peer: DeckPeer, op: int, desc: dict[str, Any], shares: Any) -> dict[str, Any]:
@@ -241,7 +241,7 @@ def shifted_d(peer: DeckPeer, op: int, desc: dict[str, Any], shares: Any) -> dic
     pts = points(peer, desc["in"])
     d2 = g.add(g.sub(d, c), pts[0])
     proof = prove_member(peer.x, 0, a, d2, pts, 0, member_ctx(peer, op, desc), b"s")
-    return {"prev": prev(peer, desc), "proofs": [proof]}
+    return {"key": peer.pub.key_hex, "prev": prev(peer, desc), "proofs": [proof]}
 
 
 @pytest.mark.parametrize("build", [wrong_card, simulate_all, other_slot, shifted_d],
@@ -366,7 +366,7 @@ def test_a_member_message_from_another_seat_names_its_sender() -> None:
         out: list[tuple[int | None, dict[str, Any]]] = [(None, body)]
         if body["kind"] == "prove" and body["step"] == "shares":
             out.append((None, {**{k: body[k] for k in ("v", "op", "kind", "slots", "by", "in",
-                                                      "seat", "prev")},
+                                                      "seat", "key", "prev")},
                                "step": "member", "proofs": []}))
         return out
 

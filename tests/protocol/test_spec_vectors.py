@@ -81,3 +81,19 @@ def test_card_points_follow_the_formula_in_spec_md() -> None:
         h = hashlib.sha512(b"p2pcards/v3/card" + lp(t) + lp(d) + c.to_bytes(4, "big")).digest()
         assert g.from_hash(h).hex() == want
     assert json.loads(v["deck_spec"])["protocol"] == 3  # the version is in the game description
+
+
+def test_every_keyed_step_states_the_key_digest_spec_md_defines() -> None:
+    """SPEC.md 2.2 and 5.1, read as text: key_digest(Y) = SHA-256("p2pcards/v3/key" || Y), and
+    every shuffle, shares and member message of the vector transcript carries it as ``key``
+    (computed here with hashlib from the vector's joint key, not with protocol's code)."""
+    text = (HERE / "SPEC.md").read_text()
+    assert 'key_digest(Y)              = SHA-256("p2pcards/v3/key" || Y)' in text
+    assert '"key": hex(key_digest(Y))' in " ".join(text.split())  # the field, as 5.1 words it
+    v = _spec_block()
+    want = hashlib.sha256(b"p2pcards/v3/key" + bytes.fromhex(v["joint_key_y"])).hexdigest()
+    assert v["key_digest_y"] == want
+    t = json.loads((HERE / "spec_vectors.json").read_text())["transcript"]
+    keyed = [m[1] for m in t["messages"] if m[1]["step"] in ("shuffle", "shares", "member")]
+    assert {m["step"] for m in keyed} == {"shuffle", "shares", "member"}
+    assert all(m["key"] == want for m in keyed)

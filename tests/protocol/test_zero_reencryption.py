@@ -50,7 +50,8 @@ def lazy(keep: int, size: int | None = None):
                 ctx = context(pub.p, op, "shuffle", seat, inp)
                 proof = pf.prove_shuffle(pub.y, list(cur), outs, list(range(len(cur))), rands,
                                          ctx, sec.seed32("proof", op, ctx))
-                return outs, {"prev": inp.hex(), "cts": [pf.ct_to_json(c) for c in outs],
+                return outs, {"key": pub.key_hex, "prev": inp.hex(),
+                              "cts": [pf.ct_to_json(c) for c in outs],
                               "proof": proof}
 
             pub.make_shuffle = make_shuffle

@@ -4,7 +4,13 @@ transcript -- equally valid messages, signed with its own key, its own chain re-
 what it really received) no longer matched the record: "NOT clean: bot2 (seat 2) at fault" for
 the winner of a clean match. A record's owner can rewrite its own messages, so what another seat
 signed against them is no proof until a seat other than the owner confirms them: each of these
-forgeries now names nobody. H2: a key share whose signed ``desc`` is a list crashed the audit."""
+forgeries now names nobody. H2: a key share whose signed ``desc`` is a list crashed the audit.
+
+Red team 13, left open: an owner that *re-keys* in its file -- a new key share with a valid proof
+of knowledge, every later message of its own re-made under the new joint key -- got the first
+other seat's step (made under the real key) named. Every keyed step now states the joint key its
+sender computed (SPEC.md 5.1, 9): a step stating another key than the file's rests on the key
+shares, and at two seats nobody but the owner can confirm the file's, so nobody is named."""
 
 from __future__ import annotations
 
@@ -18,9 +24,15 @@ from p2pcards.games import new_game
 from p2pcards.lobby import GameInfo
 from protocol.kdf import PeerSecrets
 from protocol.proofs import point_from_hex
-from protocol.steps import PublicDeck, commitment
+from protocol.steps import (
+    KEYED_STEPS,
+    PublicDeck,
+    commitment,
+    record_digest,
+)
 from protocol.transcript import read_transcript
 
+from ..protocol.deck_helpers import rekey
 from . import transcript_mutants as tm
 from .test_transcript_fuzz import run_audit
 
@@ -123,3 +135,86 @@ def test_a_key_share_whose_desc_is_a_list_is_named_not_a_crash(game, tmp_path):
         path.write_bytes(tm.join(tm.encode(tm.resign(recs, game.identities))))
         code, out = run_audit(path)
         assert code == 1 and "bob (seat 2) at fault" in out, out
+
+
+# ---- re-keying (SPEC.md 9) -------------------------------------------------------------------
+def owners_record(game: tm.Game, owner: int) -> tuple[Any, list[dict[str, Any]]]:
+    """Seat ``owner``'s own transcript of the shared game (both seats kept theirs)."""
+    path = game.path.parents[2] / "ab"[owner] / "tables" / game.path.name
+    return path, tm.parse(path.read_bytes().splitlines())
+
+
+def deck_ops(recs: list[dict[str, Any]]) -> dict[int, dict[tuple[str, int], dict[str, Any]]]:
+    """The record's deck bodies (live objects: editing one edits ``recs``), by op and step."""
+    out: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
+    for r in recs:
+        env = r.get("env")
+        if r.get("type") in ("in", "out") and env["topic"] == "deck" and env["to"] is None \
+                and isinstance(env.get("body"), dict) and env["body"]["step"] != "abort":
+            out.setdefault(env["body"]["op"], {})[(env["body"]["step"], env["from"])] = env["body"]
+    return out
+
+
+def test_an_owner_re_keying_in_its_own_file_gets_nobody_named(game, tmp_path):
+    """Bob re-keys in his own record: alice's first shuffle step (signed under the real key,
+    over the real initial deck, which depends on it) no longer matches his file. The old audit
+    named her ("NOT clean: alice (seat 1) at fault"); her signed step states the key she was
+    shown, which is not the file's, and at two seats no one else can say which key the table
+    had: nobody is named."""
+    owner = 1
+    path, recs = owners_record(game, owner)
+    t = read_transcript(path)
+    params = deck_of(game)[1]
+    rekey(deck_ops(recs), params, owner, b"\x07" * 32)  # its new seed
+    out_path = tmp_path / path.name
+    out_path.write_bytes(tm.join(tm.encode(tm.resign(recs, {owner: game.identities[owner]}))))
+    assert read_transcript(out_path).seat == t.seat == owner  # every signature and chain holds
+    code, out = run_audit(out_path)
+    assert "at fault" not in out and "nobody is named" in out, out  # alice was named here
+    assert "states another joint key" in out, out
+
+
+def strip_keys(recs: list[dict[str, Any]], seats: set[int]) -> None:
+    """``seats``' messages as the program before key statements made them: no keyed step
+    states its key (and the end digest is over that record)."""
+    ops = deck_ops(recs)
+    for op, msgs in ops.items():
+        for (st, j), body in msgs.items():
+            if j not in seats:
+                continue
+            if st in KEYED_STEPS:
+                body.pop("key", None)
+            if st == "end":
+                body["digest"] = record_digest([b for o, m in ops.items() if o < op
+                                                for b in m.values()]).hex()
+
+
+def test_a_record_made_before_key_statements_is_still_audited(game, tmp_path):
+    """An older record (no ``key`` in any step) audits clean; re-keyed by its owner, it names
+    nobody (the old audit named alice), since no seat's message says which key it was shown."""
+    path, recs = owners_record(game, 1)
+    strip_keys(recs, {0, 1})
+    old = tmp_path / "old.jsonl"
+    old.write_bytes(tm.join(tm.encode(tm.resign(recs, game.identities))))
+    code, out = run_audit(old)
+    assert code == 0 and "Verdict: clean" in out, out
+    rekey(deck_ops(recs), deck_of(game)[1], 1, b"\x07" * 32)
+    strip_keys(recs, {1})
+    old.write_bytes(tm.join(tm.encode(tm.resign(recs, {1: game.identities[1]}))))
+    code, out = run_audit(old)
+    assert "at fault" not in out and "nobody is named" in out, out
+    assert "made before its steps stated their joint key" in out, out
+
+
+def test_a_non_owner_s_bad_proof_under_the_file_s_key_is_still_named(game, tmp_path):
+    """What the new rule must not excuse: in alice's record, bob's first shuffle step states the
+    table's key but its proof is not one (re-signed by bob: he sent it so). He is named."""
+    recs = tm.parse(game.lines)
+    step = next(b for b in deck_bodies(recs, 1) if b["step"] == "shuffle" and b["by"] is None)
+    assert step["key"] == next(b for b in deck_bodies(recs, OWNER) if b["step"] == "shuffle")["key"]
+    step["proof"] = next(b for b in deck_bodies(recs, OWNER) if b["op"] == step["op"]
+                         and b["step"] == "shuffle")["proof"]  # alice's proof, not his
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(tm.join(tm.encode(tm.resign(recs, game.identities))))
+    code, out = run_audit(path)
+    assert code == 1 and "bob (seat 2) at fault" in out and "shuffle proof" in out, out
