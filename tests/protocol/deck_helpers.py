@@ -82,6 +82,20 @@ async def together(peers: Sequence[DeckPeer], fn: Callable[[DeckPeer], Awaitable
     return await asyncio.gather(*(fn(p) for p in peers), return_exceptions=True)
 
 
+async def first_errors(peers: Sequence[DeckPeer],
+                       ops: Sequence[Callable[[DeckPeer], Awaitable[Any]]]) -> list[Any]:
+    """Run ``ops`` one after the other at every peer (each op ``together``) until one fails
+    somewhere; each seat's first error (``None`` where it had none)."""
+    errors: list[Any] = [None] * len(peers)
+    for fn in ops:
+        for i, r in enumerate(await together(peers, fn)):
+            if isinstance(r, BaseException) and errors[i] is None:
+                errors[i] = r
+        if any(e is not None for e in errors):
+            break
+    return errors
+
+
 async def ok(peers: Sequence[DeckPeer], fn: Callable[[DeckPeer], Awaitable[Any]]) -> list[Any]:
     """Like ``together`` but every peer must succeed."""
     out = await together(peers, fn)

@@ -21,7 +21,7 @@ from protocol.audit import audit
 from protocol.deck import DeckPeer
 from protocol.errors import CheatDetected, DeckError, DeckTimeout, Equivocation, PeerAborted
 
-from .deck_helpers import HOSTILE, adversary, at, make_table, places, together
+from .deck_helpers import HOSTILE, adversary, at, first_errors, make_table, places
 
 EXAMPLES = 240 if os.environ.get("P2PCARDS_LONG") == "1" else 12
 
@@ -46,19 +46,9 @@ def test_any_value_anywhere_in_a_message_is_named_by_every_honest_seat(
     _, peers = make_table(3, 6, tag="hostile", timeout=2.0,
                           classes={attacker: adversary(tamper)})
 
-    async def game() -> list[Any]:
-        errors: list[Any] = [None] * 3
-        for fn in (lambda p: p.shuffle(list(range(6))), lambda p: p.open([0], [1]),
-                   lambda p: p.open([1, 2], [0, 2]), lambda p: p.random(5),
-                   lambda p: p.open_all([3])):
-            for i, r in enumerate(await together(peers, fn)):
-                if isinstance(r, BaseException) and errors[i] is None:
-                    errors[i] = r
-            if any(e is not None for e in errors):
-                break
-        return errors
-
-    errors = asyncio.run(game())
+    errors = asyncio.run(first_errors(peers, [
+        lambda p: p.shuffle(list(range(6))), lambda p: p.open([0], [1]),
+        lambda p: p.open([1, 2], [0, 2]), lambda p: p.random(5), lambda p: p.open_all([3])]))
     honest = [s for s in range(3) if s != attacker]
     if not changed or not changed[0]:
         assert all(errors[s] is None for s in honest), errors  # nothing changed: play goes on

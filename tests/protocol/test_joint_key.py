@@ -21,7 +21,7 @@ from protocol.deck import DeckPeer
 from protocol.errors import CheatDetected
 from protocol.steps import KEY_MISMATCH, PublicDeck, key_digest
 
-from .deck_helpers import adversary, by_op, make_table, ok, rekey, together
+from .deck_helpers import adversary, by_op, first_errors, make_table, ok, rekey
 
 N = 6
 Op = Callable[[DeckPeer], Awaitable[Any]]
@@ -59,18 +59,7 @@ def play(seats: int, culprit: int, cls: type[DeckPeer], ops: Sequence[Op], tag: 
          ) -> tuple[list[Any], list[DeckPeer]]:
     """Runs ``ops`` in turn until one fails somewhere: each seat's first error."""
     _, peers = make_table(seats, N, tag=tag, classes={culprit: cls})
-
-    async def main() -> list[Any]:
-        errors: list[Any] = [None] * seats
-        for fn in ops:
-            for i, r in enumerate(await together(peers, fn)):
-                if isinstance(r, BaseException) and errors[i] is None:
-                    errors[i] = r
-            if any(e is not None for e in errors):
-                break
-        return errors
-
-    return asyncio.run(main()), peers
+    return asyncio.run(first_errors(peers, ops)), peers
 
 
 def named_live(errors: list[Any], culprit: int, op: int, step: str, why: str) -> None:

@@ -23,7 +23,7 @@ from protocol.deck import DeckPeer
 from protocol.errors import CheatDetected
 from protocol.steps import context, vec_digest
 
-from .deck_helpers import make_table, ok, together
+from .deck_helpers import first_errors, make_table, ok
 
 N = 6
 
@@ -74,18 +74,7 @@ def named_everywhere(errors: list[Any], peers: list[DeckPeer], culprit: int, op:
 def run(culprit: int, ops: list[Any], keep: int = 0, size: int | None = None
         ) -> tuple[list[Any], list[DeckPeer]]:
     _, peers = make_table(3, N, tag=f"lazy{culprit}", classes={culprit: lazy(keep, size)})
-
-    async def main() -> list[Any]:
-        errors: list[Any] = [None] * 3
-        for fn in ops:
-            for i, r in enumerate(await together(peers, fn)):
-                if isinstance(r, BaseException) and errors[i] is None:
-                    errors[i] = r
-            if any(e is not None for e in errors):
-                break
-        return errors
-
-    return asyncio.run(main()), peers
+    return asyncio.run(first_errors(peers, ops)), peers
 
 
 def test_a_one_slot_re_encryption_sent_back_unchanged_is_named() -> None:
