@@ -22,23 +22,35 @@ def _table(seat: int) -> tuple[Table, list[str]]:
     return t, heard
 
 
-def test_the_vocal_players_last_line_is_heard_after_the_turn_moved_on():
-    """"During this phase, you can only speak during your turn, when you are holding the Vocal
-    Player token." Ben speaks on his turn; Cat's seat has already moved on to Cat's turn when the
-    line arrives: it is still Ben's legal line, judged at the step Ben sent it."""
+def _bens_turn_then_cats():
+    """Ben's turn at Cat's copy (step 40: he takes, step 41: he ends it), then Cat's (step 43).
+    Cat's copy read Ben's two moves, at steps 40 and 41."""
     g, d = start(4, seed=1)
     rig(g, hands={1: ["kazoo", "dice"]}, stacks=[["kazoo"], ["dice"], ["harmonica"], [], []])
     at_turn(g, 1)
     cat, heard = _table(2)
     cat.state = g.view(2)
     cat.step = 40
-    cat._note_talk()  # Cat's copy passes step 40: Ben's turn
+    cat._note_talk()
     take(g, 1, "kazoo", d)
-    act(g, 1, A("done"), d)  # Ben ends his turn: it is Cat's now
+    cat._moves[1] = [40]
+    cat.state = g.view(2)
+    cat.step = 41
+    cat._note_talk()
+    act(g, 1, A("done"), d)
+    cat._moves[1].append(41)
     cat.state = g.view(2)
     cat.step = 43
     cat._note_talk()
     assert g.chat_refusal(1) is not None, "at Cat's turn Ben may not talk"
+    return cat, heard
+
+
+def test_the_vocal_players_last_line_is_heard_after_the_turn_moved_on():
+    """"During this phase, you can only speak during your turn, when you are holding the Vocal
+    Player token." Ben speaks on his turn; Cat's seat has already moved on to Cat's turn when the
+    line arrives: it is still Ben's legal line, judged at the step Ben sent it."""
+    cat, heard = _bens_turn_then_cats()
     cat._hear(_line(1, "I need Music!", 40))  # sent by Ben at step 40, on his own turn
     assert heard == ["Ben: I need Music!"]
     cat._hear(_line(1, "me again", 43))  # sent now: not his turn any more
@@ -72,30 +84,6 @@ def test_a_line_with_no_usable_step_is_refused():
     t._hear(_line(1, "hi", "soon"))
     t._hear(_line(1, "hi", -5000))
     assert len(heard) == 2 and all("refused" in h for h in heard)
-
-
-def _bens_turn_then_cats():
-    """Ben's turn at Cat's copy (step 40: he takes, step 41: he ends it), then Cat's (step 43).
-    Cat's copy read Ben's two moves, at steps 40 and 41."""
-    g, d = start(4, seed=1)
-    rig(g, hands={1: ["kazoo", "dice"]}, stacks=[["kazoo"], ["dice"], ["harmonica"], [], []])
-    at_turn(g, 1)
-    cat, heard = _table(2)
-    cat.state = g.view(2)
-    cat.step = 40
-    cat._note_talk()
-    take(g, 1, "kazoo", d)
-    cat._moves[1] = [40]
-    cat.state = g.view(2)
-    cat.step = 41
-    cat._note_talk()
-    act(g, 1, A("done"), d)
-    cat._moves[1].append(41)
-    cat.state = g.view(2)
-    cat.step = 43
-    cat._note_talk()
-    assert g.chat_refusal(1) is not None, "at Cat's turn Ben may not talk"
-    return cat, heard
 
 
 def test_a_line_dated_back_before_its_senders_own_move_is_refused():
