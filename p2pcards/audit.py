@@ -76,7 +76,7 @@ from .engine import (
     Shuffled,
 )
 from .games import new_game
-from .lobby import PUBLIC_TOPICS, GameInfo, deck_spec, describe_game
+from .lobby import PUBLIC_TOPICS, TABLE_TOPICS, GameInfo, deck_spec, describe_game
 from .replay import DeckRequests, Verdict, replay
 from .ui.text import outcome_words, printable
 
@@ -295,6 +295,7 @@ def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
     proofs: list[str] = []
     public: list[str] = []
     overfull: list[str] = []
+    junk: list[str] = []
     for n, rec in zip(t.fault_lines, t.faults, strict=True):
         seat, first, second = rec["seat"], rec["first"], rec.get("second")
         who = _who(names, seat)
@@ -305,6 +306,11 @@ def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
             proofs.append(f"{who} signed {what} (line {n}: both signatures verified)")
             rep.find(seat, "a verified proof that they sent different messages to different "
                            "players")
+        elif first["topic"] not in TABLE_TOPICS:
+            junk.append(f"{who} sent a message on topic {printable(str(first['topic']))!r} "
+                          f"(line {n}, signed by {names[seat] or 'them'}), which no program at "
+                          "the table uses")
+            rep.find(seat, "a message, signed, on a topic no program at the table uses")
         elif first["to"] is not None and first["topic"] in PUBLIC_TOPICS:
             public.append(f"{who} sent a {printable(first['topic'])} message to "
                           f"{_who(names, first['to'])} alone (line {n}, signed by "
@@ -331,6 +337,8 @@ def _fault_checks(rep: TranscriptAudit, t: Transcript) -> None:
         rep.add("every move sent to every seat", False, "; ".join(public))
     if overfull:
         rep.add("every private message within its envelope", False, "; ".join(overfull))
+    if junk:
+        rep.add("every message on a topic the table uses", False, "; ".join(junk))
 
 
 def _signed_record_clean(rep: TranscriptAudit) -> bool:

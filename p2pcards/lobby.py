@@ -43,6 +43,8 @@ DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
 # the topics every seat must get: a private message on one, signed by its author, is that
 # author's fault whoever judges it (the mesh at play, the audit afterwards)
 PUBLIC_TOPICS = frozenset({"game", DECK_TOPIC})
+# every topic a table's programs use: a message on another is named by every program
+TABLE_TOPICS = PUBLIC_TOPICS | {"chat"}
 # The most chat lines one player may send a table in a match (a chatty person sends a few
 # hundred in an evening): past it every program names them as flooding, at the same line. Under
 # it a flood is only cut on the screen (table.CHAT_RATE), and red team 11 slowed a table 3-4
@@ -479,6 +481,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     longer than the table's wait ends it too, naming them. The result is recorded before the
     final checkpoint, so no trouble on the links after the last move can take it away."""
     mesh.public_topics = PUBLIC_TOPICS  # every seat gets every move
+    mesh.topics = TABLE_TOPICS
     mesh.topic_caps = dict(TOPIC_CAPS)
     await until_dealt(mesh, say)
     info = GameInfo.from_json(mesh.game_info)

@@ -64,6 +64,12 @@ class ChainMixin:
     def _accept(self, env: Message, h: str, raw: bytes | None = None) -> None:
         assert self.verifier is not None
         sender, to = env["from"], env["to"]
+        if self.topics is not None and env["topic"] not in self.topics:
+            # a private one would fill only its recipient's memory, unread, where the others
+            # could not see it; every peer sees the topic, so every peer names it alike
+            self._fault(sender, f"sent a message on topic {one_line(env['topic'], 64)!r}, which "
+                        "no program at this table uses", (env,))
+            return
         if to is not None and env["topic"] in self.public_topics:
             self._fault(sender, f"sent a {env['topic']} message to {self.name_of(to)} alone; "
                         "every seat must get those", (env,))

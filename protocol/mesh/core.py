@@ -162,6 +162,9 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # envelope on one tells one seat what the others never learn. Its topic and recipient
         # are in the clear at every peer, so every peer names its author (set by the table).
         self.public_topics: frozenset[str] = frozenset()
+        # the only topics this table's programs use (None: any, up to MAX_TOPICS): an envelope
+        # on another is named by every peer at once, its topic being in the clear
+        self.topics: frozenset[str] | None = None
         # Topics on which a sender may send at most so many envelopes (set by the table: chat);
         # counted on the chain, so every peer names a flooder at the same envelope
         self.topic_caps: dict[str, int] = {}

@@ -369,3 +369,14 @@ def test_a_box_holding_more_than_its_envelope_is_named_on_its_own_key(game, tmp_
     code, out, js = cli_audit(path)
     assert js["culprit"] is None and js["verdict"] == "damaged record", out
     assert "its key does not show the box holding more than its envelope" in out
+
+
+def test_a_message_on_a_topic_no_program_uses_is_named_on_its_signed_message(game, tmp_path):
+    """The topic of a signed envelope is in the clear: bob's message on a topic no program at a
+    table uses (a private one fills only its recipient's memory) names him."""
+    rec = {"type": "fault", "seat": 1, "first": bobs_private(game, "junk"),
+           "reason": "sent a message on topic 'junk', which no program at this table uses"}
+    path, at = with_lines(game, tmp_path, [rec])
+    code, out, js = cli_audit(path)
+    assert js["culprit"] == 1 and js["verdict"] == "not clean", out
+    assert f"bob (seat 2) sent a message on topic 'junk' (line {at}" in out
