@@ -49,7 +49,7 @@ _remember_scrypt()
 
 
 def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (``./scripts/test`` runs three workers), the mDNS tests on loopback run
+    """With pytest-xdist (``./scripts/test`` runs four workers), the mDNS tests on loopback run
     one after another in one worker (``test_discovery*.py``): a browse must not see another
     test's table (a CI run failed when a spoof test's forged table showed up in the pick test's
     list). The namespace
