@@ -18,8 +18,38 @@ settings.register_profile("p2pcards", deadline=None, derandomize=False,
 settings.load_profile("p2pcards")
 
 
+def _remember_scrypt() -> None:
+    """Each seat stretches the table code with scrypt (50 ms of CPU a time: the transport key and
+    the table's code key, ``protocol/tablecode.py``), and a test that seats a whole table in one
+    process stretched the same code for every seat: 0.3 s of CPU for a table of three, in some
+    400 tests. scrypt is a pure function: here the first seat's answer is kept and handed to the
+    others (the same bytes; a wrong code still gets a wrong key). The programs the tests start
+    (``p2pcards`` runs, bot processes) stretch their codes themselves."""
+    import hashlib
+    import threading
+
+    real = hashlib.scrypt
+    known: dict = {}
+    locks: dict = {}
+    guard = threading.Lock()
+
+    def scrypt(password, *, salt, n, r, p, maxmem=0, dklen=64):
+        key = (bytes(password), bytes(salt), n, r, p, maxmem, dklen)
+        with guard:
+            lock = locks.setdefault(key, threading.Lock())
+        with lock:  # seats deriving the same key side by side: one computes, the others wait
+            if key not in known:
+                known[key] = real(password, salt=salt, n=n, r=r, p=p, maxmem=maxmem, dklen=dklen)
+            return known[key]
+
+    hashlib.scrypt = scrypt
+
+
+_remember_scrypt()
+
+
 def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (``./scripts/test`` runs three workers), the mDNS tests on loopback run
+    """With pytest-xdist (``./scripts/test`` runs four workers), the mDNS tests on loopback run
     one after another in one worker (``test_discovery*.py``): a browse must not see another
     test's table (a CI run failed when a spoof test's forged table showed up in the pick test's
     list). The namespace
