@@ -449,10 +449,12 @@ class Table:
         self._talk.pop(self.step - TALK_HISTORY, None)
         self._reached[self.step] = time.monotonic()
         self._reached.pop(self.step - TALK_HISTORY, None)
-        ready = [line for line in self._held if self._ready(line)]
-        self._held = [line for line in self._held if not self._ready(line)]
-        for line in ready:
-            self._hear(line)
+        held, self._held = self._held, []
+        for line in held:
+            if self._ready(line):
+                self._hear(line)
+            else:
+                self._held.append(line)
 
     def _ready(self, line: _Line) -> bool:
         """A line is judged once our game has reached its step and read every move its sender

@@ -90,7 +90,7 @@ class ChainMixin:
             why = overfull(raw, body)
             if why is not None:  # shown to every seat with the box's own key, which they check
                 self._stuck.add(sender)
-                self._fault(sender, f"sent {self.name_of(self.seat)} {why}", (env,),
+                self._fault(sender, self._sent_overfull(env, why), (env,),
                             key=envelope_key(self._box_key(sender, self.seat), env).hex())
                 return
         # a private envelope counts twice its own cost at every seat, for the body its
@@ -626,6 +626,10 @@ class ChainMixin:
             (first, second),
         )
 
+    def _sent_overfull(self, env: Message, why: str) -> str:
+        """The finding against the author of a box that holds more than its envelope."""
+        return f"sent {self.name_of(env['to'])} {why}"
+
     def _fault(
         self, seat: int, reason: str, proof: tuple[Message, ...], once: str | None = None,
         key: str | None = None,
@@ -645,10 +649,8 @@ class ChainMixin:
             rec["key"] = key
         self._write(rec)
         self._emit(MeshEvent("fault", seat, self.name_of(seat), reason, proof))
-        if key is not None:
-            self.stop(seat, f"{self.name_of(seat)}: {reason}", proof, box_key=key)
-        else:
-            self.stop(seat, f"{self.name_of(seat)}: {reason}")
+        # a box's key goes with the box; other faults are this program's own finding
+        self.stop(seat, f"{self.name_of(seat)}: {reason}", proof if key else (), box_key=key)
 
     # -- stopping ----------------------------------------------------------------------------
 
@@ -718,8 +720,8 @@ class ChainMixin:
             why = None if env is None else overfull_box(env, msg["box_key"])
             if env is not None and why is not None:
                 s = env["from"]
-                self.stop(s, f"{self.name_of(s)}: sent {self.name_of(env['to'])} {why} (the box's "
-                          f"key shown by {self.name_of(seat)})", (env,), box_key=msg["box_key"])
+                self.stop(s, f"{self.name_of(s)}: {self._sent_overfull(env, why)} (the box's key "
+                          f"shown by {self.name_of(seat)})", (env,), box_key=msg["box_key"])
                 return
         if isinstance(proof, list) and len(proof) == 2:
             # an equivocation proof we can check ourselves: we name the equivocator, whoever sent it
