@@ -37,7 +37,7 @@ from . import __version__
 from .deck_dealer import DeckDealer
 from .engine import SECRECY, ConfigError, Event, GameState, Request, Shuffle
 from .games import game_class, new_game
-from .table import Table, TableResult, TableStopped
+from .table import OWN_PAUSE, Table, TableResult, TableStopped
 
 DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
 # the topics every seat must get: a private message on one, signed by its author, is that
@@ -69,8 +69,8 @@ UNHEARD_FIRST = 8.0  # seconds (at most half the wait) before an unheard seat is
 ABSENCE_IN_ALL = 3
 # the absence watcher looks every 0.25 s; a look this much later means this program stood still
 # (stopped, suspended, its loop stuck): that time is nobody's absence. Above the slowest honest
-# deck step measured here (0.84 s), so a busy loop is still counted as usual.
-OWN_PAUSE = 1.0
+# deck step measured here (0.84 s), so a busy loop is still counted as usual. (table.OWN_PAUSE:
+# the turn clock uses the same.)
 # a deck timeout waits for our messages to get through to a seat that says they do not (its
 # heads): for at most this long in all, per seat, over the match -- a seat whose heads keep
 # saying so falsely would otherwise pause every deck wait, one after another, for this long
