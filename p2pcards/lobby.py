@@ -145,10 +145,16 @@ class PatientChannel(Channel):
         # is named, the moment it runs over. (Charging only beyond half the timeout left 30 s
         # a message free: 45-90 minutes a match.) A person's choice inside a deck step (a
         # private arrangement) is a decision, not lateness: that seat is in ``lenient`` while
-        # it runs (only that seat: another awaited meanwhile is charged as usual).
+        # it runs (only that seat: another awaited meanwhile is charged as usual). A wait is
+        # for one message (``awaiting``, the deck's op and step): a seat's message for another
+        # step, filed for later, does not end it (red team 14: a dripper sending a message for an
+        # operation far ahead every 2.9 s ended each wait under the allowance, and was charged
+        # nothing however long it held the awaited one).
         self.late_after, self.late_budget = late_after, late_budget
         self.late: dict[int, float] = {}
         self._waiting: dict[int, float] = {}  # present time of the wait under way, per awaited seat
+        self._charged: dict[int, float] = {}  # of which, beyond the allowance, already charged
+        self._awaiting: Any = None  # what the wait under way is for (``recv_from``'s ``awaiting``)
         self.paused_for: dict[int, float] = {}  # time paused, over the match, per unreached seat
         self.lenient: set[int] = set()  # seats whose waits are a person's decision, not lateness
         self._stood_still = 0.0  # time this channel's waits stood still (``clock``)
@@ -169,11 +175,11 @@ class PatientChannel(Channel):
         return await self._wait(topic, timeout, None)
 
     async def recv_from(self, topic: str, senders: Sequence[int],
-                        timeout: float | None = None) -> tuple[int, Message]:
-        return await self._wait(topic, timeout, tuple(senders))
+                        timeout: float | None = None, awaiting: Any = None) -> tuple[int, Message]:
+        return await self._wait(topic, timeout, tuple(senders), awaiting)
 
     async def _wait(self, topic: str, timeout: float | None,
-                    senders: tuple[int, ...] | None) -> tuple[int, Message]:
+                    senders: tuple[int, ...] | None, awaiting: Any = None) -> tuple[int, Message]:
         """The next message, counting the present time waited. Waiting on known ``senders``,
         each one's wait is timed across calls (the deck calls again after filing another seat's
         message) and a seat whose lateness runs over its budget is named during the wait, on
@@ -182,7 +188,11 @@ class PatientChannel(Channel):
         if timeout is None:
             return await self.inner.recv(topic)
         if senders is not None:  # a wait on other seats than before ends the wait on those
+            if awaiting is not None and awaiting != self._awaiting:  # a new message awaited
+                self._waiting, self._charged = {}, {}
+            self._awaiting = awaiting
             self._waiting = {s: self._waiting.get(s, 0.0) for s in senders}
+            self._charged = {s: v for s, v in self._charged.items() if s in self._waiting}
         loop = asyncio.get_running_loop()
         left, waited = timeout, 0.0
         while True:
@@ -215,25 +225,44 @@ class PatientChannel(Channel):
                 if senders is None:
                     self._charge(got[0], waited)  # present time waited for this message
                 elif got[0] in self._waiting:
-                    self._charge(got[0], self._waiting.pop(got[0]))
+                    self._book(got[0])  # its wait so far; told what is awaited, the wait goes on
+                    if awaiting is None:  # (a message for a later step is filed, not awaited)
+                        self._waiting.pop(got[0])
+                        self._charged.pop(got[0], None)
                 return got
             for s in senders or ():
                 if self._overdue(s):
-                    self._charge(s, self._waiting.pop(s))  # raises: named now, not on arrival
+                    self._book(s)  # raises: named now, not on arrival
             if present:
                 left -= step
                 if left <= 0:
                     raise TimeoutError
 
+    def _excess(self, seat: int) -> float:
+        """The wait under way on ``seat`` beyond the allowance, not charged yet."""
+        return max(0.0, self._waiting.get(seat, 0.0) - self.late_after) - self._charged.get(seat, 0.0)
+
     def _overdue(self, seat: int) -> bool:
-        waited = self._waiting.get(seat, 0.0)
-        return (seat not in self.lenient and waited > self.late_after
-                and self.late.get(seat, 0.0) + waited - self.late_after > self.late_budget)
+        excess = self._excess(seat)
+        return (seat not in self.lenient and excess > 0
+                and self.late.get(seat, 0.0) + excess > self.late_budget)
+
+    def _book(self, seat: int) -> None:
+        """Charge ``seat`` what its wait under way has run beyond the allowance since last
+        charged."""
+        excess = self._excess(seat)
+        if seat in self.lenient or excess <= 0:
+            return
+        self._charged[seat] = self._charged.get(seat, 0.0) + excess
+        self._add_late(seat, excess)
 
     def _charge(self, sender: int, waited: float) -> None:
         if sender in self.lenient or waited <= self.late_after:
             return
-        late = self.late[sender] = self.late.get(sender, 0.0) + waited - self.late_after
+        self._add_late(sender, waited - self.late_after)
+
+    def _add_late(self, sender: int, more: float) -> None:
+        late = self.late[sender] = self.late.get(sender, 0.0) + more
         if late > self.late_budget:
             raise DeckTimeout(sender, "deck", f"sent its deck messages late again and again "
                               f"({late:.0f} s in all beyond {self.late_after:g} s a message; at "

@@ -76,3 +76,51 @@ async def test_moves_for_later_steps_do_not_restart_the_clock_on_a_turn(tmp_path
         for t in (*tasks, *runs, watcher):
             t.cancel()
         await close_all(meshes)
+
+
+@run_async(timeout=30)
+async def test_deck_messages_for_later_operations_do_not_restart_a_drippers_clock():
+    """The deck's slow-drip clock had the same fault. A wait on a seat's deck message beyond
+    ``DECK_ALLOWANCE`` (3 s) counts against it, past ``DECK_LATE_BUDGET`` (120 s) over the
+    match it is named; but every message of the seat's ended its wait, and the deck, having
+    filed a message for a later operation (up to 64 ahead, checked only once reached), waited
+    again from naught. A dripper holding each message just under the deck's minute and sending
+    every 2.9 s a message for an operation far ahead was charged nothing: 59 s a message, some
+    90 minutes a match, named by nobody. Scaled: an allowance of 0.2 s and a budget of 1 s; the
+    dripper holds its key share 2 s, sending a message for a later operation every 0.15 s.
+    Now the wait is the awaited message's (its operation and step) and the dripper is named
+    during it, as in ``test_stalling``."""
+    from p2pcards.lobby import PatientChannel
+    from protocol.deck import DeckPeer
+    from protocol.errors import DeckTimeout
+    from protocol.params import TOPIC
+    from protocol.steps import envelope
+    from tests.protocol.deck_helpers import SPEC, TABLE, MeshLikeHub, seed
+
+    from .test_stalling import _Present
+
+    ahead_sent: list[int] = []
+
+    class Dripper(DeckPeer):
+        async def _bcast(self, op, desc, step, /, **fields):
+            body = envelope(op, desc, step, self.seat, **fields)
+            for k in range(13):  # 13 x 0.15 s: about 2 s
+                await asyncio.sleep(0.15)
+                ahead_sent.append(op + 20 + k)
+                await self.ch.broadcast(TOPIC, {**body, "op": op + 20 + k})
+            return await super()._bcast(op, desc, step, **fields)
+
+    hub = MeshLikeHub(2)
+    honest = DeckPeer(PatientChannel(hub.channel(0), _Present(), late_after=0.2, late_budget=1.0),
+                      TABLE, SPEC, 8, seed(0), timeout=10.0)
+    dripper = Dripper(hub.channel(1), TABLE, SPEC, 8, seed(1), timeout=10.0)
+    drip = asyncio.create_task(dripper.start())
+    try:
+        with pytest.raises(DeckTimeout) as named:
+            await honest.start()
+        assert named.value.peer == 1 and "late again and again" in named.value.reason
+        # named during the wait (1.2 s in), not after the 2 s the dripper held its share
+        assert len(ahead_sent) < 13, ahead_sent
+    finally:
+        drip.cancel()
+        await asyncio.gather(drip, return_exceptions=True)
