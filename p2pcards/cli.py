@@ -551,7 +551,7 @@ def replay(
                              f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}"
                              f"{cut}"))
         for line in [*frames[-1].log, *frames[-1].view.status(who)]:
-            typer.echo(printable(line))  # names and results are anyone's text
+            typer.echo(printable(line, newlines=False))  # each entry one line  # names and results are anyone's text
         return
     from .ui.present import presenter_for
     from .ui.replay_screen import ReplayApp
@@ -598,8 +598,10 @@ def audit(
 
         typer.echo(json.dumps(report.to_json()))
     else:
+        from .ui.text import printable  # the record holds peers' words (the host's game, ...)
+
         for line in report.lines():
-            typer.echo(line)
+            typer.echo(printable(line, newlines=False))  # each entry one line
     raise typer.Exit(0 if report.clean else 1)
 
 

@@ -553,7 +553,9 @@ class Table:
         if refusal:
             self.say(f"(a chat line from {self._name(sender)} was refused: {refusal})")
         else:
-            self.say(f"{self._name(sender)}: {line.text}")
+            # the sender's seat after its name: a name may be a word the program's or a game's
+            # own lines begin with ("Revealed: ...", "Result: ..."), never with a seat after it
+            self.say(f"{self._name(sender)} (seat {sender + 1}): {line.text}")
 
     def _dated_back(self, line: _Line) -> str | None:
         """A line dated at or before a move its sender sent before it: no honest program dates
