@@ -447,7 +447,8 @@ def bot(
     json_result: Annotated[bool, typer.Option("--json", help="Print the result as one JSON "
                                               "line.")] = False,
     patience: Annotated[float, typer.Option(min=1, help="Seconds to wait for an absent player "
-                                            "before giving up.")] = 1800,
+                                            "before giving up (at least as long as the table "
+                                            "itself can wait).")] = 1800,
 ) -> None:
     """Sit a bot at a table, as its own process (run again after a crash to resume its seat)."""
     check_level(level)
