@@ -13,7 +13,7 @@ from protocol.mesh import JoinRefused, Mesh, MeshError
 
 from .bots.registry import make_bot
 from .checks import checked_address, checked_bind, checked_name
-from .lobby import GameInfo, play_seat
+from .lobby import ABSENCE_IN_ALL, TURN_GRACE, GameInfo, play_seat
 from .net import _join_or_record, _results, _say_result, say
 from .table import TableResult
 
@@ -33,6 +33,16 @@ def _print_json(seat: int, name: str, result: TableResult, t0: float,
         out["from_record"] = True
     out["compared"] = False if from_record else result.compared
     print(json.dumps(out), flush=True)
+
+
+def table_patience(patience: float, seats: int, wait: float) -> float:
+    """How long a bot waits for absent players: ``patience``, but never less than the table
+    itself can wait for them before it ends the match -- each other seat up to
+    ``ABSENCE_IN_ALL`` times the table's wait over the match, one after another -- and a little
+    more (a stop's claim window, a reminder). A bot that gave up sooner left a table that was
+    still waiting within its rules: the absent player came back, and the table named the bot
+    (red team 14: a table waiting an hour, a player away 31 minutes, the bot's 30 gone)."""
+    return max(patience, (seats - 1) * ABSENCE_IN_ALL * wait + TURN_GRACE)
 
 
 async def _patience(mesh: Mesh, patience: float) -> None:
@@ -72,6 +82,7 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
         quiet = (lambda text: None) if json_result else say
         bot = make_bot(info.game, mesh.seat, level, int.from_bytes(os.urandom(4), "big"))
         game = asyncio.create_task(play_seat(mesh, bot, say=quiet, bot=True))
+        patience = table_patience(patience, mesh.seats, info.wait)
         watch = asyncio.create_task(_patience(mesh, patience))
         done, _ = await asyncio.wait({game, watch}, return_when=asyncio.FIRST_COMPLETED)
         if game not in done:

@@ -447,7 +447,8 @@ def bot(
     json_result: Annotated[bool, typer.Option("--json", help="Print the result as one JSON "
                                               "line.")] = False,
     patience: Annotated[float, typer.Option(min=1, help="Seconds to wait for an absent player "
-                                            "before giving up.")] = 1800,
+                                            "before giving up (at least as long as the table "
+                                            "itself can wait).")] = 1800,
 ) -> None:
     """Sit a bot at a table, as its own process (run again after a crash to resume its seat)."""
     check_level(level)
@@ -551,7 +552,7 @@ def replay(
                              f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}"
                              f"{cut}"))
         for line in [*frames[-1].log, *frames[-1].view.status(who)]:
-            typer.echo(printable(line))  # names and results are anyone's text
+            typer.echo(printable(line, newlines=False))  # each entry one line  # names and results are anyone's text
         return
     from .ui.present import presenter_for
     from .ui.replay_screen import ReplayApp
@@ -598,8 +599,10 @@ def audit(
 
         typer.echo(json.dumps(report.to_json()))
     else:
+        from .ui.text import printable  # the record holds peers' words (the host's game, ...)
+
         for line in report.lines():
-            typer.echo(line)
+            typer.echo(printable(line, newlines=False))  # each entry one line
     raise typer.Exit(0 if report.clean else 1)
 
 

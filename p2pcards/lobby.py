@@ -17,15 +17,14 @@ import secrets
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from protocol.channel import CLAIM_WINDOW, Channel, Message, TableStop
+from protocol.channel import CLAIM_WINDOW, TableStop
 from protocol.deck import DeckPeer
 from protocol.envelope import is_int
-from protocol.errors import DeckTimeout
 from protocol.identity import Identity
 from protocol.mesh import Mesh, MeshError, Timings
 from protocol.params import TOPIC as DECK_TOPIC
@@ -37,7 +36,8 @@ from . import __version__
 from .deck_dealer import DeckDealer
 from .engine import SECRECY, ConfigError, Event, GameState, Request, Shuffle
 from .games import game_class, new_game
-from .table import Table, TableResult, TableStopped
+from .patient import DECK_ALLOWANCE, DECK_LATE_BUDGET, PatientChannel
+from .table import OWN_PAUSE, Table, TableResult, TableStopped
 
 DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
 # the topics every seat must get: a private message on one, signed by its author, is that
@@ -50,13 +50,6 @@ TABLE_TOPICS = PUBLIC_TOPICS | {"chat"}
 # it a flood is only cut on the screen (table.CHAT_RATE), and red team 11 slowed a table 3-4
 # times with 660 lines a second for as long as it liked.
 TOPIC_CAPS = {"chat": 2_000}
-# Slow drip: deck messages are made by programs, not people, so every present wait on a seat's
-# deck message beyond DECK_ALLOWANCE counts against that seat, and past DECK_LATE_BUDGET in all
-# over the match it is named. Measured (commit 9075205): an honest wait took at most 0.84 s
-# (median 0.03 s) with 5 seats of 126 cards in one process on 2 loaded cores; the allowance is
-# over three times that.
-DECK_ALLOWANCE = 3.0
-DECK_LATE_BUDGET = 120.0
 DECISION_TIMEOUT = 6 * 3600.0  # a step that waits on a person's choice (a private arrangement)
 WAIT = 120.0  # default --wait: seconds the table waits for a player who is away
 PERSON_TURN, BOT_TURN = 300.0, 30.0  # default --turn-time for a person's and a bot's seat
@@ -69,12 +62,8 @@ UNHEARD_FIRST = 8.0  # seconds (at most half the wait) before an unheard seat is
 ABSENCE_IN_ALL = 3
 # the absence watcher looks every 0.25 s; a look this much later means this program stood still
 # (stopped, suspended, its loop stuck): that time is nobody's absence. Above the slowest honest
-# deck step measured here (0.84 s), so a busy loop is still counted as usual.
-OWN_PAUSE = 1.0
-# a deck timeout waits for our messages to get through to a seat that says they do not (its
-# heads): for at most this long in all, per seat, over the match -- a seat whose heads keep
-# saying so falsely would otherwise pause every deck wait, one after another, for this long
-MAX_UNREACHED_PAUSE = 300.0
+# deck step measured here (0.84 s), so a busy loop is still counted as usual. (table.OWN_PAUSE:
+# the turn clock uses the same.)
 
 
 @dataclass
@@ -123,121 +112,6 @@ class GameInfo:
     def check(self) -> None:
         """Build the game once, so bad options fail before anyone sits down."""
         new_game(self.game, self.players, self.options)
-
-
-class PatientChannel(Channel):
-    """The mesh channel as the deck service sees it: a timeout only runs while every peer is
-    present and getting our messages, so a peer whose terminal closed, or whom our messages do
-    not reach (a failed resume, a one-way link), is waited for (the table pauses), while a peer
-    that is present and withholds a message is named when its time is up."""
-
-    def __init__(self, inner: Any, mesh: Mesh, *, late_after: float = DECK_ALLOWANCE,
-                 late_budget: float = DECK_LATE_BUDGET) -> None:
-        self.inner = inner
-        self.mesh = mesh
-        self.seat = inner.seat
-        self.seats = inner.seats
-        # Slow drip: a seat that sends every deck message just inside the timeout would hold
-        # the table for the timeout times the number of deck steps. Every wait's present time
-        # beyond ``late_after`` (a small allowance: a program's honest step takes well under a
-        # second) counts against the seat waited on (``recv_from``; for a plain ``recv``, the
-        # seat whose message ended it); past ``late_budget`` in all over the match that seat
-        # is named, the moment it runs over. (Charging only beyond half the timeout left 30 s
-        # a message free: 45-90 minutes a match.) A person's choice inside a deck step (a
-        # private arrangement) is a decision, not lateness: that seat is in ``lenient`` while
-        # it runs (only that seat: another awaited meanwhile is charged as usual).
-        self.late_after, self.late_budget = late_after, late_budget
-        self.late: dict[int, float] = {}
-        self._waiting: dict[int, float] = {}  # present time of the wait under way, per awaited seat
-        self.paused_for: dict[int, float] = {}  # time paused, over the match, per unreached seat
-        self.lenient: set[int] = set()  # seats whose waits are a person's decision, not lateness
-        self._stood_still = 0.0  # time this channel's waits stood still (``clock``)
-
-    def clock(self) -> float:
-        """Present time: the event loop's clock less the time this channel's waits stood still
-        (a peer away or unreached), so that a deadline counted on it -- the deck's, across the
-        several waits of one step -- runs only while a wait's own timeout would."""
-        return asyncio.get_running_loop().time() - self._stood_still
-
-    async def send(self, to: int, topic: str, body: Message) -> None:
-        await self.inner.send(to, topic, body)
-
-    async def broadcast(self, topic: str, body: Message) -> None:
-        await self.inner.broadcast(topic, body)
-
-    async def recv(self, topic: str, timeout: float | None = None) -> tuple[int, Message]:
-        return await self._wait(topic, timeout, None)
-
-    async def recv_from(self, topic: str, senders: Sequence[int],
-                        timeout: float | None = None) -> tuple[int, Message]:
-        return await self._wait(topic, timeout, tuple(senders))
-
-    async def _wait(self, topic: str, timeout: float | None,
-                    senders: tuple[int, ...] | None) -> tuple[int, Message]:
-        """The next message, counting the present time waited. Waiting on known ``senders``,
-        each one's wait is timed across calls (the deck calls again after filing another seat's
-        message) and a seat whose lateness runs over its budget is named during the wait, on
-        this program's own clock -- not only once its late message comes, so every program
-        waiting on a slow-dripping seat names it itself, each within a step of the others."""
-        if timeout is None:
-            return await self.inner.recv(topic)
-        if senders is not None:  # a wait on other seats than before ends the wait on those
-            self._waiting = {s: self._waiting.get(s, 0.0) for s in senders}
-        loop = asyncio.get_running_loop()
-        left, waited = timeout, 0.0
-        while True:
-            step = min(left, 0.5)
-            t0 = loop.time()
-            try:
-                got: tuple[int, Message] | None = await self.inner.recv(topic, step)
-            except TimeoutError:
-                got = None
-            spent = loop.time() - t0
-            if spent > step + OWN_PAUSE:  # this program stood still (stopped, suspended): not
-                self._stood_still += spent - step  # the awaited seat's time, nor the deck's
-                spent = step
-            # a peer that keeps saying it lacks our messages is waited for, but not forever
-            claims = [s for s in self.mesh.unreached()
-                      if self.paused_for.get(s, 0.0) < MAX_UNREACHED_PAUSE]
-            unreached = bool(claims)
-            for s in claims:
-                self.paused_for[s] = self.paused_for.get(s, 0.0) + spent
-            present = not self.mesh.away and not unreached
-            if not present:
-                self._stood_still += spent
-            if present:
-                waited += spent
-                if senders is not None:
-                    for s in senders:
-                        if s not in self.lenient:
-                            self._waiting[s] = self._waiting.get(s, 0.0) + spent
-            if got is not None:
-                if senders is None:
-                    self._charge(got[0], waited)  # present time waited for this message
-                elif got[0] in self._waiting:
-                    self._charge(got[0], self._waiting.pop(got[0]))
-                return got
-            for s in senders or ():
-                if self._overdue(s):
-                    self._charge(s, self._waiting.pop(s))  # raises: named now, not on arrival
-            if present:
-                left -= step
-                if left <= 0:
-                    raise TimeoutError
-
-    def _overdue(self, seat: int) -> bool:
-        waited = self._waiting.get(seat, 0.0)
-        return (seat not in self.lenient and waited > self.late_after
-                and self.late.get(seat, 0.0) + waited - self.late_after > self.late_budget)
-
-    def _charge(self, sender: int, waited: float) -> None:
-        if sender in self.lenient or waited <= self.late_after:
-            return
-        late = self.late[sender] = self.late.get(sender, 0.0) + waited - self.late_after
-        if late > self.late_budget:
-            raise DeckTimeout(sender, "deck", f"sent its deck messages late again and again "
-                              f"({late:.0f} s in all beyond {self.late_after:g} s a message; at "
-                              f"most {self.late_budget:.0f} s over the match)")
 
 
 class SeatJournal:
@@ -562,15 +436,21 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
         # the result is ours now: record it before anything on the links can get in the way
         mesh.finish(_end_record(result))
         watch.cancel()
+        cap = checkpoint_timeout + info.wait
+        telling = asyncio.create_task(_say_comparing(mesh, say, cap))
         try:
-            equivocations = await mesh.checkpoint(checkpoint_timeout, patient=True,
-                                                  cap=checkpoint_timeout + info.wait)
+            equivocations = await mesh.checkpoint(checkpoint_timeout, patient=True, cap=cap)
             result.compared = True
-        except (TimeoutError, OSError):
+        except (TimeoutError, OSError) as exc:
             result.compared = False
-            say(f"(could not compare transcripts with {', '.join(mesh.waiting_for()) or 'every peer'}"
-                " after the last move; the result and audit above stand as played here)")
+            text = str(exc)
+            who = (text.removeprefix(NO_ANSWER) if text.startswith(NO_ANSWER)
+                   else ", ".join(mesh.waiting_for()) or "every peer")
+            say(f"(could not compare transcripts with {who} after the last move; the result and "
+                "audit stand as played here)")
             equivocations = list(mesh.equivocations)
+        finally:
+            telling.cancel()
         if equivocations and result.verdict is not None and result.verdict.clean:
             e = equivocations[0]
             from .replay import Verdict
@@ -582,6 +462,22 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
         for t in (events, watch, stopped, game):
             t.cancel()
         journal.close()
+
+
+NO_ANSWER = "no checkpoint answer from "  # how Mesh.checkpoint's TimeoutError names who was silent
+# seconds into the last comparison of records before the person is told what it waits for (an
+# honest one takes a moment; one with a player gone after the last move waits up to ``cap``):
+# past the mesh's ``away_after`` (6 s), so that a player gone is named
+COMPARE_SAY = 8.0
+
+
+async def _say_comparing(mesh: Mesh, say: Callable[[str], Any], cap: float) -> None:
+    """Once the last comparison has run ``COMPARE_SAY`` seconds: that the game is over, whom it
+    waits for, and for how long at most (red team 14: up to 2:30 with nothing on the screen)."""
+    await asyncio.sleep(COMPARE_SAY)
+    who = ", ".join(mesh.waiting_for()) or "the other players"
+    say(f"(the game is over: comparing records with {who} before the result is final; "
+        f"at most {clock_text(cap - COMPARE_SAY)} more)")
 
 
 def _end_record(result: TableResult) -> dict[str, Any]:

@@ -42,6 +42,9 @@ CHAT_RATE, CHAT_BURST = 2.0, 8.0  # chat lines a second (and in a burst) shown f
 #: nobody can predict it from a seed or the record)
 _DISGUISE = random.SystemRandom()
 COUNTDOWN = 30.0  # the last seconds of a turn are counted down
+# a wait that comes back this much later than asked means this program stood still (stopped,
+# suspended, its loop stuck): that time is nobody's (the lobby's clocks use it too)
+OWN_PAUSE = 1.0
 
 
 class Dealer(Protocol):
@@ -138,6 +141,9 @@ class Table:
         self.turn_time = turn_time
         self.peer_turn_time = peer_turn_time
         self.stand_in = stand_in
+        # the turn being waited for ((step, player)), the present time waited on it, and
+        # whether its countdown was said: kept across the messages that end a wait
+        self._turn_wait: tuple[tuple[int, int] | None, float, bool] = (None, 0.0, False)
         self._chat_budget: dict[int, list[float]] = {}  # sender -> [tokens, last time, dropped]
         # called after every event the table's state takes (a deal, an opened card, a move), so
         # a screen redraws from it even when no line is written (the cards dealt to a seat that
@@ -302,21 +308,39 @@ class Table:
         return await _maybe_await(stand_in())
 
     async def _recv_game(self, player: int) -> tuple[int, dict]:
-        """The next game message; a deciding peer present and silent past the turn time is named."""
+        """The next game message; a deciding peer present and silent past the turn time is named.
+
+        The time waited belongs to the turn (``_turn_wait``), not to one call: a message that
+        ends a wait without being the turn's move (the player's move for a later step, filed for
+        then) does not start the count afresh. (Red team 14: a staller sent, just inside the
+        limit each time, a move for the next step, then the one after, up to ``MAX_AHEAD`` steps
+        ahead, and was never named.) A slice that took over ``OWN_PAUSE`` longer than asked is
+        this program standing still (Ctrl-Z, a paused virtual machine), not the player's time: it
+        counts as the slice asked for (before, the whole pause was the player's, and a program
+        woken from a pause longer than the turn named an honest player still thinking)."""
         if not self.peer_turn_time:
             return await self.channel.recv("game")
-        waited, warned = 0.0, False
+        turn = (self.step, player)
+        if self._turn_wait[0] != turn:
+            self._turn_wait = (turn, 0.0, False)
+        _, waited, warned = self._turn_wait
         away = getattr(self.channel, "away", lambda: set())
         while True:
             t0 = time.monotonic()
             try:
-                return await self.channel.recv("game", 1.0)
+                got: tuple[int, dict] | None = await self.channel.recv("game", 1.0)
             except TimeoutError:
-                if player not in away():
-                    waited += time.monotonic() - t0
+                got = None
+            if player not in away():
+                spent = time.monotonic() - t0
+                waited += 1.0 if spent > 1.0 + OWN_PAUSE else spent
+            self._turn_wait = (turn, waited, warned)
+            if got is not None:
+                return got
             left = self.peer_turn_time - waited
             if left <= COUNTDOWN and not warned:
                 warned = True
+                self._turn_wait = (turn, waited, warned)
                 self.say(f"(waiting for {self._name(player)}'s turn: {int(left)} s left)")
             if left <= 0:
                 raise TableStopped(player, f"{self._name(player)}'s program did not play its turn "
@@ -529,7 +553,9 @@ class Table:
         if refusal:
             self.say(f"(a chat line from {self._name(sender)} was refused: {refusal})")
         else:
-            self.say(f"{self._name(sender)}: {line.text}")
+            # the sender's seat after its name: a name may be a word the program's or a game's
+            # own lines begin with ("Revealed: ...", "Result: ..."), never with a seat after it
+            self.say(f"{self._name(sender)} (seat {sender + 1}): {line.text}")
 
     def _dated_back(self, line: _Line) -> str | None:
         """A line dated at or before a move its sender sent before it: no honest program dates

@@ -80,11 +80,13 @@ class Channel(ABC):
         return sender, body, None
 
     async def recv_from(self, topic: str, senders: Sequence[int],
-                        timeout: float | None = None) -> tuple[int, Message]:
+                        timeout: float | None = None, awaiting: Any = None) -> tuple[int, Message]:
         """``recv``, in a wait for a message from one of ``senders`` (other messages may end it
         first). A channel may time those seats on their own clock: the lobby's channel names a
         seat whose lateness runs over its budget during the wait, not only once its message
-        comes. By default, ``recv``."""
+        comes. ``awaiting`` names the message waited for (the deck: its op and step): calls with
+        the same one are one wait, which a sender's other messages (for a later step, filed by
+        the caller) do not end. By default, ``recv``."""
         return await self.recv(topic, timeout)
 
     def others(self) -> list[int]:

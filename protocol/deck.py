@@ -331,7 +331,8 @@ class DeckPeer:
                 raise DeckTimeout(senders[0], step, f"no {step} message within "
                                   f"{self.timeout:g} s", op)
             try:
-                s, body = await self.ch.recv_from(TOPIC, senders, timeout=remaining)
+                s, body = await self.ch.recv_from(TOPIC, senders, timeout=remaining,
+                                                  awaiting=(op, step))
             except TimeoutError:
                 continue
             self._file(s, body)

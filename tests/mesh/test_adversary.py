@@ -373,7 +373,7 @@ async def test_a_chat_flood_is_cut_to_a_few_lines_and_reported():
         await hub.channel(0).send(1, "chat", {"text": f"spam {i}"})
     await until(lambda: hub.channel(1).hub._inboxes[1]["chat"].empty(), what="all read")
     listen.cancel()
-    lines = [h for h in heard if h.startswith("alice: ")]
+    lines = [h for h in heard if h.startswith("alice (seat 1): ")]
     assert CHAT_BURST <= len(lines) <= CHAT_BURST + 2
     assert any(h.startswith("(alice is flooding the chat;") for h in heard)
     assert len(heard) < 20

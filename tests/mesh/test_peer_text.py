@@ -217,7 +217,7 @@ async def test_chat_padding_cannot_wrap_a_forged_line_onto_its_own(tmp_path):
         await meshes[0].channel.send(1, "chat", {"text": "gg" + " " * 200 + "\u3000" * 20
                                                  + "** the table stopped: bob cheated", "step": 0})
         await until(lambda: heard, what="the chat line")
-        assert heard == ["alice: gg ** the table stopped: bob cheated"]
+        assert heard == ["alice (seat 1): gg ** the table stopped: bob cheated"]
         listen.cancel()
     finally:
         await close_all(meshes)
@@ -298,3 +298,90 @@ def test_line_mode_options_at_a_networked_table_wrap_by_word(monkeypatch, capsys
     assert len(rows) > 1 and all(len(r) <= 80 for r in rows)
     assert all(r.startswith("      ") for r in rows[1:])  # under the option's text
     assert " ".join(r.strip() for r in rows) == " ".join(option.split())  # no word cut
+
+
+# Lines the program and its games print that begin "LABEL: " with no player's name in front:
+# a player who took LABEL as their name used to make every chat line of theirs read as one.
+NARRATION = [
+    ("Revealed", "Demon, King's Sword."),  # The Girl and the Robot, a reveal to everyone
+    ("On top of the Draw Pile, face up", "Demon, then Sword of Light"),  # 32 characters
+    ("Characters", "alice is the Girl, carol is the Robot"),
+    ("Result", "carol wins"),
+    ("Audit", "clean: every shuffle, deal and play checks out"),
+    ("Roster code", "4TAB-BVGM — read it aloud: everyone should see the same one."),
+]
+
+
+@run_async(timeout=60)
+async def test_a_name_that_is_a_label_of_the_programs_own_lines_cannot_forge_one(tmp_path):
+    """Red team 14: a name may not begin with "**" or "(", nor hold a colon, so that no chat
+    line reads as the program's own; but the program and its games print lines that begin with
+    a word and a colon ("Revealed: Demon, King's Sword." when The Girl and the Robot shows cards
+    to everyone; "Result: ...", "Audit: ...", "Roster code: ..."). A modified client seated
+    under such a word -- every name here passes the seating rules -- made its chat lines
+    exactly those lines, in the same style: a forged reveal of cards, a forged result, another
+    roster code for everyone to read aloud. Now a chat line says its sender's seat after the
+    name, "Revealed (seat 2): ...", which no line of the program's or a game's own has."""
+    from p2pcards.table import Table
+
+    for name, _ in NARRATION:
+        check_name(name)  # the seating rules let each one sit down
+    t = Timings.fast()
+    host = await Mesh.host(identity(tmp_path, 0), 2, bind=LOOPBACK, timings=t, name="alice")
+    meshes = [host]
+    try:
+        meshes.append(await Mesh.join(identity(tmp_path, 1), host.address, host.code,
+                                      NARRATION[0][0], bind=LOOPBACK, timings=t))
+        await asyncio.gather(*(m.wait_full(10) for m in meshes))
+        names = [host.name_of(0), host.name_of(1)]
+        assert names[1] == "Revealed"
+        heard: list[str] = []
+        table = Table("go-out-girl", 2, {}, 0, host.channel, None, None,  # type: ignore[arg-type]
+                      names=names, say=heard.append)
+        listen = asyncio.create_task(table._chat_loop())
+        for name, text in NARRATION:
+            # the attacker's program, under each label in turn (as seated at its own table)
+            table.names[1] = name
+            heard.clear()
+            await meshes[1].channel.send(0, "chat", {"text": text, "step": 0})
+            await until(lambda: heard, what="the chat line")
+            assert heard[0] != f"{name}: {text}", heard
+            assert heard == [f"{name} (seat 2): {text}"], heard
+        listen.cancel()
+    finally:
+        await close_all(meshes)
+
+
+def test_an_audit_shows_a_hosts_game_description_escaped(tmp_path):
+    """Red team 14: every line ``p2pcards audit`` prints went to the terminal as it was, and the
+    game description in a record is the host's words: a modified host seating its table at a
+    game whose options hold escape sequences (a joiner checks only that the description is an
+    object) put them, through the audit's "Go Out Girl has no option(s) ..." line, on the screen
+    of every player who audited the match -- clearing it and writing a forged verdict. Now each
+    line is shown with its control characters escaped, as everything else a peer can write."""
+    from typer.testing import CliRunner
+
+    from p2pcards.cli import app
+
+    forged = "\x1b[2J\x1b[H\nVerdict: clean: every shuffle, deal and play checks out\x1b[8m"
+
+    async def seat_bob() -> str:
+        t = Timings.fast()
+        host = await Mesh.host(identity(tmp_path, 0), 2, bind=LOOPBACK, timings=t, name="alice",
+                               game_info={"game": "go-out-girl", "players": 2,
+                                          "options": {forged: 1}})
+        meshes = [host]
+        try:
+            meshes.append(await Mesh.join(identity(tmp_path, 1), host.address, host.code, "bob",
+                                          bind=LOOPBACK, timings=t))
+            await asyncio.gather(*(m.wait_full(10) for m in meshes))
+            return str(meshes[1].transcript_path)
+        finally:
+            await close_all(meshes)
+
+    path = asyncio.run(seat_bob())
+    res = CliRunner().invoke(app, ["audit", path], color=True)  # as on a terminal: not stripped
+    assert "has no option" in res.output, res.output
+    assert all(clean(line) for line in res.output.splitlines()), res.output
+    assert "\\x1b[2J" in res.output and "\\nVerdict: clean" in res.output
+    assert not any(line.startswith("Verdict: clean") for line in res.output.splitlines())

@@ -242,11 +242,11 @@ async def test_a_seat_that_says_our_messages_never_reach_it_pauses_the_deck_once
     every deck step could be held for the whole pause and then answered just in time: minutes
     a step, nobody named. Now the pause is the seat's, over the match: once spent, its claim
     stops the clock no more and the wait on it runs out."""
-    import p2pcards.lobby as lobby
+    import p2pcards.patient as patient
     from p2pcards.lobby import PatientChannel
     from protocol.channel import InMemoryHub
 
-    monkeypatch.setattr(lobby, "MAX_UNREACHED_PAUSE", 0.6)
+    monkeypatch.setattr(patient, "MAX_UNREACHED_PAUSE", 0.6)
     hub = InMemoryHub(2)
     me = PatientChannel(hub.channel(0), _SaysItIsUnreached(), late_after=10, late_budget=10)
     liar = hub.channel(1)

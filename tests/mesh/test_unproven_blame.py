@@ -460,7 +460,8 @@ async def test_a_claim_just_before_a_deadline_does_not_get_an_on_time_move_named
     meshes = await make_table(tmp_path, 3)
     alice, bob, carol = meshes
     carols_table = types.SimpleNamespace(channel=carol.channel, peer_turn_time=turn,
-                                         say=lambda _: None, _name=lambda s: NAMES[s])
+                                         say=lambda _: None, _name=lambda s: NAMES[s],
+                                         step=0, _turn_wait=(None, 0.0, False))
     if bob_moves_before_the_claim:
         real_frames, real_ctl = bob._send_frames, alice._send_ctl
 

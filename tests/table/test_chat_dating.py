@@ -94,11 +94,11 @@ async def test_a_line_said_the_instant_after_ones_own_move_is_heard(tmp_path):
     runs = await _play(meshes, "go-out-girl", heard, tables)
     try:
         def chat(h):
-            return h.startswith(f"{NAMES[0]}: ") or "chat line" in h
+            return h.startswith(f"{NAMES[0]} (seat 1): ") or "chat line" in h
         await until(lambda: len([h for h in heard[1] if chat(h)]) >= 3 or any(r.done() for r in runs),
                     timeout=90, what="bob hears alice's three lines")
         assert [await s for s in said] == [None, None, None]
-        assert [h for h in heard[1] if chat(h)] == [f"{NAMES[0]}: after my move {i}" for i in (1, 2, 3)]
+        assert [h for h in heard[1] if chat(h)] == [f"{NAMES[0]} (seat 1): after my move {i}" for i in (1, 2, 3)]
     finally:
         await _stop(runs)
         await close_all(meshes)

@@ -34,10 +34,52 @@ async def test_a_checkpoint_cut_off_after_the_last_move_keeps_the_result(tmp_pat
         assert all(r.verdict is not None and r.verdict.clean for r in results)
         assert results[0].outcome == results[1].outcome
         assert results[0].compared is True and results[1].compared is False  # bot --json says so
-        assert any("could not compare transcripts with" in s and "the result and audit above "
+        assert any("could not compare transcripts with" in s and "the result and audit "
                    "stand" in s for s in said[1])
         for m in meshes:
             t = read_transcript(m.transcript_path)
             assert t.finished and t.result["outcome"] == results[0].outcome
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=180)
+async def test_a_peer_gone_after_the_last_move_is_said_while_the_last_comparison_waits(
+        tmp_path, monkeypatch):
+    """Red team 14: a program that goes silent right after the last move (a crash, a closed
+    laptop, or a modified program on purpose) held every other player's result back -- the final
+    comparison waits for it while it is away, up to 30 s plus the table's wait (2:30 by default)
+    -- with nothing on the screen, then said "could not compare transcripts with bob ...; the
+    result and audit above stand", of lines still to come. Now, a few seconds in, the screen says
+    that the game is over and whom the comparison waits for, and for how long at most. Scaled:
+    a table wait of 4 s, a comparison of 3 s, told after 2.5 s."""
+    import p2pcards.lobby as lobby
+    from p2pcards.lobby import GameInfo
+    from tests.mesh.helpers import make_table
+
+    monkeypatch.setattr(lobby, "COMPARE_SAY", 2.5, raising=False)  # (fast timings: away 1.5 s)
+    meshes = await make_table(tmp_path, 3,
+                              game_info=GameInfo("go-out-girl", 3, {}, wait=4.0).to_json())
+    alice, bob, _ = meshes
+    said: list[str] = []
+    real_finish = bob.finish
+
+    def finish(*args, **kw):  # bob's program sends nothing more once its game is over
+        bob._send_frames = lambda seat, frames: None
+        return real_finish(*args, **kw)
+
+    bob.finish = finish  # type: ignore[method-assign]
+    try:
+        results = await asyncio.gather(*(
+            play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                      say=said.append if m is alice else (lambda s: None), bot=True,
+                      checkpoint_timeout=3.0) for m in meshes))
+        assert all(r.verdict is not None and r.verdict.clean for r in results)
+        assert results[0].compared is False
+        comparing = [i for i, s in enumerate(said) if "comparing records" in s]
+        note = [i for i, s in enumerate(said) if "could not compare transcripts with" in s]
+        assert comparing and note and comparing[0] < note[0], said
+        assert "bob" in said[comparing[0]], said[comparing[0]]
+        assert "with bob " in said[note[0]] and "above" not in said[note[0]], said[note[0]]
     finally:
         await close_all(meshes)

@@ -156,3 +156,31 @@ def test_a_stopped_program_names_nobody_on_waking(tmp_path):
                 p.wait()
     assert all(out.rstrip().endswith("NOT STOPPED") for out in outs), outs
     assert "this program was paused" in outs[0], outs[0]
+
+
+@run_async(timeout=30)
+async def test_a_pause_during_a_turn_is_not_the_thinking_players_time():
+    """Red team 14: the turn clock had the same fault. Alice's program waits on bob's move (the
+    others name a silent program after the turn time and its grace: 330 s by default); her laptop
+    sleeps longer than that while bob, present, thinks it over, and on waking her program named
+    bob at once -- "bob's program did not play its turn within 330 s" -- and stopped the table
+    with a claim against an honest player whose clock, at everyone else's, had not run out.
+    Scaled: a limit of 2 s, a pause of 3 s, bob's move 0.3 s after alice's program runs again:
+    it is bob's move, and nobody is named."""
+    from p2pcards.table import Table
+    from protocol.channel import InMemoryHub
+
+    hub = InMemoryHub(2)
+    table = Table("go-out-girl", 2, {}, 0, hub.channel(0), None, None, names=["alice", "bob"],
+                  say=lambda line: None, peer_turn_time=2.0)
+
+    async def paused_then_bob():
+        await asyncio.sleep(0.2)
+        time.sleep(3.0)  # alice's program is stopped; bob thinks
+        await asyncio.sleep(0.3)
+        await hub.channel(1).broadcast("game", {"step": table.step, "action": {}})
+
+    bob = asyncio.create_task(paused_then_bob())
+    sender, move = await table._recv_game(1)
+    await bob
+    assert sender == 1 and move["step"] == table.step

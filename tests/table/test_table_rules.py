@@ -144,7 +144,7 @@ async def test_chat_lines_follow_the_games_table_talk_rules(tmp_path):
             if heard:
                 break
             await asyncio.sleep(0.05)
-        assert heard == ["alice: hello there"]
+        assert heard == ["alice (seat 1): hello there"]
         # a modified client's escape sequences and newlines are shown, not obeyed: it can
         # neither repaint the screen nor forge a line of the game's log
         await meshes[0].channel.send(1, "chat", {"text": "hi\x1b[2J\nbob plays 13 (\u25cf)"})
@@ -152,7 +152,7 @@ async def test_chat_lines_follow_the_games_table_talk_rules(tmp_path):
             if len(heard) > 1:
                 break
             await asyncio.sleep(0.05)
-        assert heard.pop() == "alice: hi\\x1b[2J\\nbob plays 13 (\u25cf)"
+        assert heard.pop() == "alice (seat 1): hi\\x1b[2J\\nbob plays 13 (\u25cf)"
         # now a game state in which seat 0 may not talk: both ends refuse
         for t in tables:
             t.state.chat_refusal = lambda seat: "only the Vocal Player may talk now"

@@ -52,7 +52,7 @@ def test_the_vocal_players_last_line_is_heard_after_the_turn_moved_on():
     line arrives: it is still Ben's legal line, judged at the step Ben sent it."""
     cat, heard = _bens_turn_then_cats()
     cat._hear(_line(1, "I need Music!", 40))  # sent by Ben at step 40, on his own turn
-    assert heard == ["Ben: I need Music!"]
+    assert heard == ["Ben (seat 2): I need Music!"]
     cat._hear(_line(1, "me again", 43))  # sent now: not his turn any more
     assert "refused" in heard[-1] and "Vocal Player" in heard[-1] and "me again" not in heard[-1]
 
@@ -75,7 +75,7 @@ def test_a_line_from_a_step_not_reached_yet_waits_for_it():
     ben.state = g.view(1)
     ben.step = 12
     ben._note_talk()
-    assert heard == ["Cat: my turn now"]
+    assert heard == ["Cat (seat 3): my turn now"]
 
 
 def test_a_line_with_no_usable_step_is_refused():
@@ -101,7 +101,7 @@ def test_a_line_dated_back_before_its_senders_own_move_is_refused():
     # said on his turn, before his moves (or between them): heard, late as it comes
     cat._hear(_line(1, "I need Music!", 40, moves=0))
     cat._hear(_line(1, "and the Dice", 41, moves=1))
-    assert heard[-2:] == ["Ben: I need Music!", "Ben: and the Dice"]
+    assert heard[-2:] == ["Ben (seat 2): I need Music!", "Ben (seat 2): and the Dice"]
 
 
 def test_a_line_that_comes_long_after_its_step_is_refused_unless_allowed_now():
@@ -118,10 +118,10 @@ def test_a_line_that_comes_long_after_its_step_is_refused_unless_allowed_now():
     soon = _line(1, "the Dice, now!", 41, moves=1)
     soon.at = cat._reached[43] + 1.0
     cat._hear(soon)
-    assert heard[-1] == "Ben: the Dice, now!"
+    assert heard[-1] == "Ben (seat 2): the Dice, now!"
     cat.state.chat_refusal = lambda seat: None  # a phase in which everyone may talk
     cat._hear(late)
-    assert heard[-1] == "Ben: the Dice, now!"
+    assert heard[-1] == "Ben (seat 2): the Dice, now!"
 
 
 def test_lines_one_sender_dates_ahead_do_not_crowd_out_anothers():
