@@ -69,13 +69,20 @@ def features(b: Battle, q: int, me: int) -> list[float]:
     return f
 
 
-# Fitted by ``python -m solver.go_out_girl.value fit`` (see its output in docs/solver.md).
-W: tuple[float, ...] = (
+# Fitted by ``python -m solver.go_out_girl.value fit`` (its output is in docs/solver.md, Go Out
+# Girl, eleventh pass): every weight free (``W_FREE``), or life priced as the hand-set estimate
+# prices it and the rest fitted around it (``W_LIFE``, ``LIFE_PRICE`` below). ``WEIGHTS`` picks
+# the set the estimate uses (``paired.py --set value.WEIGHTS=life``).
+W_FREE: tuple[float, ...] = (
     0.604, 0.809, 0.248, 0.266, 0.146, -0.348, 0.04, -0.049, 0.698, 0.304, 0.463, 0.25, 0.313,
     0.124, -0.031, 0.374, -0.256, -0.32, 0.0, -0.106, 0.0, 0.706, 0.0, -0.023)
+W_LIFE: tuple[float, ...] = (
+    0.611, 0.81, 0.243, 0.265, 0.208, -0.667, 0.0, -0.034, 0.705, 0.309, 0.462, 0.244, 0.317,
+    0.12, -0.021, 0.383, -0.311, -0.329, 0.0, -0.102, 0.0, 0.735, 0.0, 0.006)
+WEIGHTS = "free"
 
 
-def rating(b: Battle, q: int, me: int, w: tuple = W) -> float:
+def rating(b: Battle, q: int, me: int, w: tuple = W_FREE) -> float:
     return sum(a * x for a, x in zip(w, features(b, q, me), strict=True))
 
 
@@ -86,7 +93,8 @@ def estimate(b: Battle, me: int, w: tuple | None = None) -> float:
         return 1.0 if b.winner == me else 0.0
     if not b.alive[me]:
         return 0.0
-    w = W if w is None else w
+    if w is None:
+        w = W_LIFE if WEIGHTS == "life" else W_FREE
     rs = [(q, rating(b, q, me, w)) for q in range(b.n) if b.alive[q]]
     top = max(r for _, r in rs)
     z = sum(math.exp(r - top) for _, r in rs)
@@ -95,16 +103,21 @@ def estimate(b: Battle, me: int, w: tuple | None = None) -> float:
 
 
 # ---- fitting ------------------------------------------------------------------------------------
+# ``W_LIFE`` is fitted with life priced as the hand-set estimate prices it (its weights over its
+# temperature: 0.25 / 1.2 a point of life up to 4, 0.8 / 1.2 for 1 or less left).
+LIFE_PRICE = {"life": round(0.25 / 1.2, 3), "life_1": round(-0.8 / 1.2, 3), "life_2": 0.0}
 DEVIATE = (0.2, 0.08)  # chance of a random legal move: the searching seat, each other seat
 MAX_STEPS = 3_000
 
 
-def positions(seeds, per_battle: int = 3) -> list[tuple[list[list[float]], int, list]]:
+def positions(seeds, per_battle: int = 3, follow: float = 0.0
+              ) -> list[tuple[list[list[float]], int, list]]:
     """(features of each seat still in, index of the winner among them, hand-set estimate's
     features of each seat) at ``per_battle`` random decisions of each battle: the seat
     ``seed % 4`` plays the tuned policy, the others the heuristic, each leaving its policy for
     a random legal move with the chance ``DEVIATE``; the label is the winner when the position
-    is played on from there without deviations."""
+    is played on from there without deviations (but the searching seat's, with the chance
+    ``follow``)."""
     from .policy import heuristic, tuned
     from .tune import _features, deal
 
@@ -122,7 +135,12 @@ def positions(seeds, per_battle: int = 3) -> list[tuple[list[list[float]], int, 
                 c.rng = random.Random(s * 13 + steps)
                 k = 0
                 while c.phase != OVER and k < MAX_STEPS:
-                    c.apply(tuned(c) if c.turn == me else heuristic(c))
+                    if c.turn != me:
+                        c.apply(heuristic(c))
+                    elif follow and r.random() < follow:
+                        c.apply(r.choice(c.legal()))
+                    else:
+                        c.apply(tuned(c))
                     k += 1
                 if c.winner in alive:
                     # the searching seat first: its index is what the estimate returns
@@ -171,16 +189,22 @@ def _loss(w, x, mask, y, l2: float = 0.0):
     return ll, g, hx
 
 
-def fit(train, l2: float = 1e-3, iterations: int = 25) -> tuple[float, ...]:
-    """The weights maximising the penalised likelihood of the winners (Newton's method)."""
+def fit(train, l2: float = 1e-3, iterations: int = 25,
+        fixed: dict[str, float] | None = None) -> tuple[float, ...]:
+    """The weights maximising the penalised likelihood of the winners (Newton's method);
+    ``fixed``: weights held at a value (by feature name), the others fitted around them."""
     import numpy as np
 
     x, mask, y = _arrays(train)
     w = np.zeros(x.shape[2])
+    free = np.ones(len(w), dtype=bool)
+    for name, v in (fixed or {}).items():
+        w[FEATURE_NAMES.index(name)] = v
+        free[FEATURE_NAMES.index(name)] = False
     for _ in range(iterations):
         _, g, hx = _loss(w, x, mask, y, l2)
-        step = np.linalg.solve(hx, g)
-        w -= step
+        step = np.linalg.solve(hx[np.ix_(free, free)], g[free])
+        w[free] -= step
         if abs(step).max() < 1e-6:
             break
     return tuple(round(float(a), 3) for a in w)
@@ -206,12 +230,14 @@ def hand_log_loss(data, w=None) -> float:
 
 if __name__ == "__main__":
     if sys.argv[1:2] != ["fit"]:
-        raise SystemExit("usage: python -m solver.go_out_girl.value fit [BATTLES]")
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 20_000
-    train = positions(range(500_000, 500_000 + n))
-    test = positions(range(600_000, 600_000 + n // 4))
-    w = fit(train)
-    print(f"{len(train)} positions; held-out log-loss {log_loss(w, test):.4f} (hand-set "
-          f"estimate {hand_log_loss(test):.4f}, {len(test)} positions; train "
-          f"{log_loss(w, train):.4f})")
-    print("W = " + repr(w))
+        raise SystemExit("usage: python -m solver.go_out_girl.value fit [BATTLES [FOLLOW]]")
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 40_000
+    follow = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
+    train = positions(range(500_000, 500_000 + n), follow=follow)
+    test = positions(range(600_000, 600_000 + n // 4), follow=follow)
+    print(f"{len(train)} positions, {len(test)} held out; hand-set estimate: held-out log-loss "
+          f"{hand_log_loss(test):.4f}")
+    for name, fix in (("W_FREE", None), ("W_LIFE", LIFE_PRICE)):
+        w = fit(train, fixed=fix)
+        print(f"{name} = {w!r}\n  held-out log-loss {log_loss(w, test):.4f} "
+              f"(train {log_loss(w, train):.4f})")

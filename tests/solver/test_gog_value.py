@@ -52,7 +52,21 @@ def test_the_value_of_a_finished_battle_or_an_eliminated_seat():
 
 
 def test_the_weights_match_the_features():
-    assert len(value.W) == value.N_FEATURES == len(value.features(_midgame(1), 0, 0))
+    assert len(value.W_FREE) == len(value.W_LIFE) == value.N_FEATURES
+    assert len(value.features(_midgame(1), 0, 0)) == value.N_FEATURES
+
+
+def test_the_weight_set_is_chosen_by_its_constant(monkeypatch):
+    """``value.WEIGHTS`` picks the fitted set the estimate uses; ``W_LIFE`` prices life as the
+    hand-set estimate does (its weights over its temperature)."""
+    b = _midgame(2)
+    for name, price in value.LIFE_PRICE.items():
+        assert value.W_LIFE[value.FEATURE_NAMES.index(name)] == price
+    assert value.LIFE_PRICE["life"] == round(policy.HAND_ESTIMATE_W[2] / policy.HAND_ESTIMATE_W[5], 3)
+    free = value.estimate(b, 0)
+    assert free == value.estimate(b, 0, value.W_FREE)
+    monkeypatch.setattr(value, "WEIGHTS", "life")
+    assert value.estimate(b, 0) == value.estimate(b, 0, value.W_LIFE) != free
 
 
 def test_life_lost_lowers_the_value():
@@ -95,6 +109,10 @@ def test_fitting_runs_on_a_small_sample_and_beats_no_information():
     assert len(w) == value.N_FEATURES
     uniform = value.log_loss([0.0] * value.N_FEATURES, test)
     assert value.log_loss(w, test) < uniform - 0.05
+    held = value.fit(train, l2=0.05, fixed=value.LIFE_PRICE)  # life held, the rest fitted
+    for name, price in value.LIFE_PRICE.items():
+        assert held[value.FEATURE_NAMES.index(name)] == price
+    assert value.log_loss(held, test) < uniform - 0.05
 
 
 def test_the_switch_reaches_the_estimate_flat_and_in_the_tree(monkeypatch):
