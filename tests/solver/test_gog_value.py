@@ -52,7 +52,7 @@ def test_the_value_of_a_finished_battle_or_an_eliminated_seat():
 
 
 def test_the_weights_match_the_features():
-    assert len(value.W_FREE) == len(value.W_LIFE) == value.N_FEATURES
+    assert len(value.W_FREE) == len(value.W_LIFE) == len(value.W_NOCHAR) == value.N_FEATURES
     assert len(value.features(_midgame(1), 0, 0)) == value.N_FEATURES
 
 
@@ -67,6 +67,26 @@ def test_the_weight_set_is_chosen_by_its_constant(monkeypatch):
     assert free == value.estimate(b, 0, value.W_FREE)
     monkeypatch.setattr(value, "WEIGHTS", "life")
     assert value.estimate(b, 0) == value.estimate(b, 0, value.W_LIFE) != free
+    monkeypatch.setattr(value, "WEIGHTS", "nochar")
+    assert value.estimate(b, 0) == value.estimate(b, 0, value.W_NOCHAR) != free
+
+
+def test_without_the_character_weights_the_character_counts_only_through_the_position():
+    """``W_NOCHAR``: two seats alike but for their face-down character (its life and ability
+    not in play: same damage, life above 4, abilities that do not change the fewest plays) are rated alike -- the
+    character's own weight in ``W_FREE`` is the worth of the hands the heuristic picks it for,
+    which made the search pick Kira at 141 of 200 first choices."""
+    for name in value.NO_CHARACTER:
+        assert value.W_NOCHAR[value.FEATURE_NAMES.index(name)] == 0.0
+    b = _midgame(6, 0)
+    b.damage = [0] * b.n
+    b.revealed = [False] * b.n
+    nochar, free = set(), set()
+    for ch in (1, 2, 4):  # Toyoko, Niwa, Satsuki: life 5, 5, 6; abilities that change no plays
+        b.char[1] = ch
+        nochar.add(value.rating(b, 1, 0, value.W_NOCHAR))
+        free.add(value.rating(b, 1, 0, value.W_FREE))
+    assert len(nochar) == 1 and len(free) > 1
 
 
 def test_life_lost_lowers_the_value():
