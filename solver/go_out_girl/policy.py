@@ -19,6 +19,7 @@ import random
 
 from p2pcards.bots.go_out_girl import character_score as _bot_character_score
 
+from . import value
 from .model import (
     BARRIER,
     DAMAGE_PH,
@@ -102,6 +103,9 @@ ESTIMATE_NAMES = ("plays", "guards", "life", "low_life", "lead", "temperature")
 HAND_ESTIMATE_W = (1.0, 0.35, 0.25, 0.8, 0.0, 1.2)  # set by hand (before 2 Dec 2026)
 FITTED_ESTIMATE_W = (0.654, 0.113, -0.028, 0.506, 0.208, 1.0)  # fitted, see tune.fit_estimate
 ESTIMATE_W = HAND_ESTIMATE_W
+# The learned leaf value (``value.py``, eleventh pass) in place of the rating above: off by
+# default (``paired.py --set policy.LEAF_VALUE=True`` selects it).
+LEAF_VALUE = False
 
 
 def rating(b: Battle, q: int, w: tuple | None = None) -> float:
@@ -114,7 +118,10 @@ def rating(b: Battle, q: int, w: tuple | None = None) -> float:
 
 
 def estimate(b: Battle, me: int, w: tuple | None = None) -> float:
-    """My chance of winning this battle, from a position where it is not over yet."""
+    """My chance of winning this battle, from a position where it is not over yet (the learned
+    value's, ``value.estimate``, when ``LEAF_VALUE`` is on and no weights are given)."""
+    if LEAF_VALUE and w is None:
+        return value.estimate(b, me)
     if b.phase == OVER:
         return 1.0 if b.winner == me else 0.0
     if not b.alive[me]:
