@@ -107,3 +107,36 @@ def test_a_stop_line_signed_with_a_key_the_file_gave_bob_for_a_moment_is_not_bob
     code, out, js = tm.cli_audit(path)
     assert "bob (seat 2) stopped the table (their signed stop" not in out, out
     assert js["culprit"] is None, out
+
+
+def _signed_stop(who: Identity, table: str, culprit: int | None, reason: str) -> dict[str, Any]:
+    msg = {"t": "stop", "table": table, "from": VICTIM, "to": 0, "culprit": culprit,
+           "reason": reason, "proof": [], "heads": [0, 0]}
+    msg["sig"] = b64(who.sign(CTL_DOMAIN + canonical(msg)))
+    return msg
+
+
+def test_a_stop_line_cannot_say_bob_s_real_stop_accused_someone_it_did_not(game, tmp_path):
+    """Bob really stopped the table after the game, naming nobody (his signed stop: only this
+    test holds his key). Alice's line keeps that signed stop but says bob claimed she cheated:
+    the audit said "bob (seat 2) signed this stop ... Its claim against alice (seat 1) is not
+    borne out", a claim bob never signed. The line now has to say whom the signature names."""
+    table = json.loads(game.lines[0])["table"]
+    bob = game.identities[VICTIM]
+    honest = {"type": "stop", "by": VICTIM, "culprit": None, "reason": "bob stopped the table: "
+              "the end did not come in time", "signed": _signed_stop(bob, table, None,
+                                                                    "the end did not come in time")}
+    lied = {**honest, "claimed": 0}
+    for rec, clean in ((honest, True), (lied, False)):
+        path = tmp_path / f"{clean}.jsonl"
+        path.write_bytes(tm.join([*game.lines, canonical(rec)]))
+        t = read_transcript(path)
+        assert (t.stop_unsigned is None) is clean, t.stop_unsigned
+        code, out, js = tm.cli_audit(path)
+        assert js["culprit"] is None, out
+        assert js["verdict"] == ("clean" if clean else "damaged record"), out
+        if clean:
+            assert "bob (seat 2) signed this stop" in out and "claim against" not in out, out
+        else:  # shown as the edited line it is, not as bob's signed word
+            assert "bob (seat 2) signed this stop" not in out, out
+            assert "its signed stop names another seat than the line says it did" in out, out
