@@ -399,17 +399,28 @@ class _Journal:
     orders: dict[int, list[int]]
 
 
+#: the largest seat journal read: a table writes a seed, its arrangements and its decisions (a
+#: few KiB a match); a larger file is not read whole
+MAX_JOURNAL = 16 * 1024 * 1024
+
+
 def _read_journal(path: str) -> _Journal | str | None:
     """The owner's seat journal next to the transcript: ``None`` when there is none, else the
     journal, or why it cannot be read. A torn last line (a crash mid-write, no newline) was
     never written, as for ``lobby.SeatJournal``; the journal's own decisions are not read (the
     signed game messages are the moves)."""
+    journal = Path(path).with_suffix(".seat")
     try:
-        data = Path(path).with_suffix(".seat").read_bytes()
+        if journal.exists() and not journal.is_file():  # a pipe would wait for a writer for ever
+            return "it is not a file (a folder, a pipe or a device)"
+        with journal.open("rb") as f:
+            data = f.read(MAX_JOURNAL + 1)
     except FileNotFoundError:
         return None
     except OSError as exc:
         return f"it cannot be read ({exc.strerror or exc})"
+    if len(data) > MAX_JOURNAL:
+        return f"it is larger than any seat journal a table writes ({MAX_JOURNAL // 2**20} MiB)"
     seed, orders = None, {}
     for n, line in enumerate(data[:data.rfind(b"\n") + 1].splitlines(), 1):
         try:
@@ -430,7 +441,8 @@ def _read_journal(path: str) -> _Journal | str | None:
                 if step in orders:
                     return f"line {n} is a second arrangement for game step {step}"
                 orders[step] = list(order)
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
+            # (RecursionError: a line nested thousands deep, which json.loads cannot read)
             return f"line {n} is damaged"
     if seed is None:
         return "it holds no deck seed"

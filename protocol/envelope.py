@@ -28,7 +28,8 @@ Wire form (one ZeroMQ frame, canonical JSON, see ``canonical``)::
   show what one box holds (its key opens that box and no other): the proof that a box holds more
   than its envelope shows (``overfull``). Records made before it (mesh version 3) sealed every
   box with the pair's key: ``open_box(..., legacy=True)`` reads those.
-- A private body may not take more to hold (``held_cost``) than its whole envelope: every peer
+- A private body may not take more to hold (``opened_cost``: its values outside its strings,
+  not the commas of a chat line) than its whole envelope (``held_cost``): every peer
   then counts a private envelope as twice its own cost (``envelope_cost``), so every peer holds
   the same count of every seat, the recipient included; a box that breaks the bound is named by
   its recipient with the envelope's key, which every peer checks (``protocol/evidence.py``).
@@ -159,10 +160,30 @@ def envelope_cost(raw: bytes, to: int | None) -> int:
     return held_cost(raw) * (1 if to is None else 2)
 
 
+def value_items(data: bytes) -> int:
+    """An upper bound on the values in canonical JSON text ``data`` that, unlike ``json_items``,
+    does not count what is inside strings: the commas, brackets and braces left once every
+    string is cut out (escaped backslashes and quotes first, as ``_too_deep`` does), at C
+    speed. A comma in a chat line costs no memory once parsed."""
+    text = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    return json_items(_STRING.sub(b"", text))
+
+
+def opened_cost(body: Message) -> int:
+    """What holding an opened private ``body`` costs, in bytes: its canonical bytes, or
+    ``ITEM_BYTES`` for each value it holds (``value_items``) if that is more."""
+    data = canonical(body)
+    return max(len(data), ITEM_BYTES * value_items(data))
+
+
 def overfull(raw: bytes, body: Message) -> str | None:
     """Why the private ``body`` of the envelope with canonical bytes ``raw`` breaks the bound,
-    in words, or ``None`` if it keeps it (it takes no more to hold than its envelope)."""
-    inside, outside = held_cost(canonical(body)), held_cost(raw)
+    in words, or ``None`` if it keeps it (it takes no more to hold than its envelope). The
+    body counts its values, not the commas and brackets inside its strings (``opened_cost``):
+    red team 15a's honest chat line "1,2,3,4,5,6,7,8,9,10" took "704 bytes to hold in an
+    envelope of 576" when they counted, and named its sender. An honest private body (a chat
+    line: three values) is never overfull: its box is its bytes and more, in base64."""
+    inside, outside = opened_cost(body), held_cost(raw)
     if inside <= outside:
         return None
     return (f"a private message that takes {inside:,} bytes to hold in an envelope of "

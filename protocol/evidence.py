@@ -89,7 +89,9 @@ def check_stop(rec: Message, table: str, seats: int, owner: int, keys: dict[int,
     """``None`` if the stop line ``rec`` holds its stopper's signed stop (``signed``: the control
     message the seat ``by`` signed, to this transcript's owner or, for the owner's own stop,
     from it), else why not, in words. The signature shows only that ``by`` stopped the table
-    and what it said; what it claimed is its word, for the audit to weigh."""
+    and what it said; what it claimed is its word, for the audit to weigh. The line must say
+    the stop named whom the signed stop names (red team 15a: a line kept a seat's real signed
+    stop, which named nobody, and said it had accused another seat)."""
     msg, by = rec.get("signed"), rec.get("by")
     if not isinstance(msg, dict):
         return "it holds no signed stop"
@@ -103,4 +105,12 @@ def check_stop(rec: Message, table: str, seats: int, owner: int, keys: dict[int,
     problem = ctl_signature_problem(msg, keys[frm])
     if problem is not None:
         return f"its signed stop has {problem} (it does not verify)"
+    # whom the line says the stop named: the owner's own stop records its culprit, another's
+    # its claim (``claimed``, the culprit left empty); the signature shows whom it named
+    named = rec.get("culprit") if frm == owner else rec.get("claimed")
+    signed = msg.get("culprit")
+    if (frm != owner and rec.get("culprit") is not None) or \
+            type(named) is not type(signed) or named != signed:
+        return ("its signed stop names another seat than the line says it did (the line was "
+                "edited)")
     return None

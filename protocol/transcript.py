@@ -22,7 +22,8 @@ acted on. Records, by ``type``:
 decrypting the private ones this user may read when given its ``Identity``. The other records are
 this program's own and not signed, so they are no evidence of what a peer did: a ``fault`` line
 counts only when the signed envelopes it holds prove it (``protocol.evidence``: the checks a live
-program runs on evidence handed to it); one that does not is kept in ``unverified`` with its line, and
+program runs on evidence handed to it, under the key the whole file finally gives its seat); one
+that does not is kept in ``unverified`` with its line, and
 never blames the seat it names. A ``stop`` is the program's record of the stop it saw, for the
 audit to weigh against the signed record; its ``signed`` message, when its signature checks
 (``stop_unsigned`` is None), shows that seat ``by`` really stopped the table.
@@ -212,6 +213,7 @@ def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: boo
     box_keys: dict[tuple[int, int], bytes] = {}
     held: dict[int, int] = {}
     own = 0
+    evidence: list[tuple[int, Message]] = []  # the fault lines, with their line numbers
     offset = 0
     torn = False
     n = 0
@@ -289,15 +291,9 @@ def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: boo
                 raise TranscriptError(path, n, "note without a key")
             t.notes[rec["key"]] = rec.get("value")
         elif kind == "fault":
-            why = check_fault(rec, t.table, t.seats, keys)
-            if why is None:
-                t.faults.append(rec)
-                t.fault_lines.append(n)
-            else:
-                t.unverified.append(Unverified(n, rec.get("seat"), why))
+            evidence.append((n, rec))  # checked once the roster's last word is read (below)
         elif kind == "stop":
             t.stop, t.stop_line = rec, n
-            t.stop_unsigned = check_stop(rec, t.table, t.seats, t.seat, keys)
         elif kind == "end":
             t.finished = True
             t.result = rec.get("result")
@@ -308,6 +304,19 @@ def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: boo
         raise TranscriptError(path, None, "empty file: not a p2pcards transcript")
     if t is None:
         raise TranscriptError(path, 1, "no table record: not a p2pcards transcript")
+    # Evidence is checked against the keys the whole record gives its seats, not the ones at its
+    # line: a seat's key may change in the file until that seat's first envelope (a holding host
+    # seats another player), so a line checked with a key given for a moment would be signed by
+    # whoever made that key (red team 15a forged an equivocation "by" an honest seat so).
+    for n, rec in evidence:
+        why = check_fault(rec, t.table, t.seats, keys)
+        if why is None:
+            t.faults.append(rec)
+            t.fault_lines.append(n)
+        else:
+            t.unverified.append(Unverified(n, rec.get("seat"), why))
+    if t.stop is not None:
+        t.stop_unsigned = check_stop(t.stop, t.table, t.seats, t.seat, keys)
     t.torn_tail = torn
     return t
 
