@@ -489,6 +489,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         try:
             mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
+            if picked is not None and exc.reason.startswith(WRONG_CODE):
+                raise MeshError(_not_your_code(picked)) from None
             raise MeshError(f"the table refused to seat you: {exc.reason}") from None
         if picked is not None and not isinstance(mesh, tuple):
             await _check_announced(mesh, picked)
@@ -699,6 +701,23 @@ def _ask(prompt: str) -> str | None:
     except EOFError:
         say("")
         return None
+
+
+WRONG_CODE = "wrong table code"  # the start of the mesh's reason when the connection is refused
+
+
+def _not_your_code(picked: Any) -> str:
+    """What a table picked from the LAN list that refuses the code's connection tells the
+    person: the code may be wrong, or the announcement may not be their host's -- anyone on
+    the LAN can announce a table under any name and fingerprint, pointing at their own (red
+    team 15b: a stranger's lure had the person told only "wrong table code", and re-type a
+    right one)."""
+    return (f"the table at {picked.address} did not accept your table code. Either the code is "
+            f"wrong, or the announcement '{printable(picked.name, newlines=False)}' you picked is "
+            "not your host's table (anyone on the LAN can announce one, under any name and "
+            f"fingerprint). Check the code, the address and the fingerprint "
+            f"({picked.fingerprint}) with the host, and join by the address: p2pcards join "
+            "HOST:PORT --code CODE")
 
 
 async def _check_announced(mesh: Mesh, picked: Any) -> None:
