@@ -308,7 +308,7 @@ def _kick(mesh: Mesh, arg: str) -> str:
         which = " or ".join(f"seat {s + 1} ({seated[s].name} [{seated[s].fingerprint}])"
                             for s in sorted(could))
         return (f"(nobody removed: '{printable(arg, newlines=False)[:40]}' could be {which}; "
-                "type 'kick' and the fingerprint of the one to remove)")
+                "type 'kick seat N' or 'kick' and the fingerprint of the one to remove)")
     seat = next(iter(could), None)
     if seat is None:
         return f"(nobody to remove: '{printable(arg, newlines=False)[:40]}' is not a seated "\

@@ -82,6 +82,11 @@ def test_a_number_that_could_be_a_name_removes_nobody():
         answer = net._kick(lobby, typed)
         assert lobby.removed == [], f"'kick {typed}' removed a seat"
         assert "could be seat 2 (bob [BBBB-BBBB]) or seat 3 (2 [MMMM-MMMM])" in answer
+    # a name that is another player's fingerprint: the fingerprint alone is ambiguous too
+    odd = _Lobby([_Seated(0, "alice", "AAAA-AAAA"), _Seated(1, "bob", "BBBB-BBBB"),
+                  _Seated(2, "BBBB-BBBB", "MMMM-MMMM")])
+    assert "nobody removed" in net._kick(odd, "BBBB-BBBB") and odd.removed == []
+    assert "bob is removed from seat 2" in net._kick(odd, "seat 2") and odd.removed == [1]
     assert "bob is removed from seat 2" in net._kick(lobby, "bbbb-bbbb")
     assert "2 is removed from seat 3" in net._kick(lobby, "3")
     assert lobby.removed == [1, 2]
