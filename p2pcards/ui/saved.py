@@ -80,8 +80,9 @@ class Recorder:
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             # private (0600) as the transcripts are: a local game's record holds every hand
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            self._f = os.fdopen(fd, "w", encoding="utf-8")
+            # (made so before it is opened for writing, which keeps the mode)
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+            self._f = path.open("w", encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"cannot save the game in {path.parent}: "
                               f"{exc.strerror or exc}; the game is not started") from None
