@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from protocol.identity import Identity, data_dir
+from protocol.identity import Identity, IdentityError, data_dir, ensure_dir
 from protocol.mesh import Mesh
 
 from .bots.registry import make_bot
@@ -94,10 +95,13 @@ def _keep_transcript(path: Path | None) -> Path | None:
     if path is None or not path.exists():
         return None
     dest = data_dir() / "tables" / f"demo-{path.name}"
-    try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, dest)
-    except OSError as exc:
+    try:  # private as every record is: the folders 0700 (as p2pcards makes them), the file 0600
+        ensure_dir(data_dir())  # (a parent made by mkdir(parents=True) would be 0755)
+        ensure_dir(dest.parent)
+        fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out, open(path, "rb") as src:
+            shutil.copyfileobj(src, out)
+    except (OSError, IdentityError) as exc:
         say(f"(the demo's transcript was not kept: {exc})")
         return None
     return dest

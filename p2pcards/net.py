@@ -13,6 +13,7 @@ from typing import Any
 
 from protocol.identity import Identity, data_dir
 from protocol.mesh import JoinFailed, JoinRefused, Mesh, MeshError
+from protocol.roster import names_clash, seat_number_in
 from protocol.transcript import find_transcripts, read_transcript
 
 from .bots.registry import make_bot
@@ -30,7 +31,7 @@ from .lobby import (
     until_dealt,
 )
 from .table import TableResult
-from .ui.text import printable, type_a_number, wrap_cells
+from .ui.text import printable, type_a_number, typed_number, wrap_cells
 
 
 def say(text: str) -> None:
@@ -288,13 +289,28 @@ def _free_left_seat(mesh: Mesh, seat: int) -> bool:
 
 
 def _kick(mesh: Mesh, arg: str) -> str:
-    """``kick N`` or ``kick NAME``: the answer in one line."""
-    seat = None
-    if arg.isdigit():
-        seat = int(arg) - 1
-    else:
-        seat = next((m.seat for m in mesh.roster if m.name.casefold() == arg.casefold()), None)
-    if seat is None or seat not in {m.seat for m in mesh.roster}:
+    """``kick N`` (or ``kick seat N``), ``kick NAME`` or ``kick FINGERPRINT``: the answer in one
+    line. The host seats no name that reads as a seat number (``reads_as_seat``); should one be
+    seated all the same (a roster from an earlier version), what could mean two seats removes
+    nobody, and the fingerprint says which (red team 15b: a joiner named "2", shown as
+    "seat 3: 2", had 'kick 2' remove and bar the honest player at seat 2)."""
+    word, _, rest = arg.partition(" ")
+    n = typed_number(rest.strip()) if word.lower() == "seat" else None
+    n = n if n is not None else typed_number(arg)
+    seated = {m.seat: m for m in mesh.roster}
+    could = {n - 1} if n is not None else set()
+    for m in seated.values():
+        if arg.casefold() in (m.name.casefold(), m.fingerprint.casefold()) or \
+                (n is not None and (seat_number_in(m.name) == n or names_clash(m.name, arg))):
+            could.add(m.seat)
+    could &= set(seated)
+    if len(could) > 1:
+        which = " or ".join(f"seat {s + 1} ({seated[s].name} [{seated[s].fingerprint}])"
+                            for s in sorted(could))
+        return (f"(nobody removed: '{printable(arg, newlines=False)[:40]}' could be {which}; "
+                "type 'kick seat N' or 'kick' and the fingerprint of the one to remove)")
+    seat = next(iter(could), None)
+    if seat is None:
         return f"(nobody to remove: '{printable(arg, newlines=False)[:40]}' is not a seated "\
                "player's seat number or name; 'who' lists them)"
     if seat == mesh.seat:
@@ -473,6 +489,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         try:
             mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
+            if picked is not None and exc.reason.startswith(WRONG_CODE):
+                raise MeshError(_not_your_code(picked)) from None
             raise MeshError(f"the table refused to seat you: {exc.reason}") from None
         if picked is not None and not isinstance(mesh, tuple):
             await _check_announced(mesh, picked)
@@ -685,6 +703,23 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
+WRONG_CODE = "wrong table code"  # the start of the mesh's reason when the connection is refused
+
+
+def _not_your_code(picked: Any) -> str:
+    """What a table picked from the LAN list that refuses the code's connection tells the
+    person: the code may be wrong, or the announcement may not be their host's -- anyone on
+    the LAN can announce a table under any name and fingerprint, pointing at their own (red
+    team 15b: a stranger's lure had the person told only "wrong table code", and re-type a
+    right one)."""
+    return (f"the table at {picked.address} did not accept your table code. Either the code is "
+            f"wrong, or the announcement '{printable(picked.name, newlines=False)}' you picked is "
+            "not your host's table (anyone on the LAN can announce one, under any name and "
+            f"fingerprint). Check the code, the address and the fingerprint "
+            f"({picked.fingerprint}) with the host, and join by the address: p2pcards join "
+            "HOST:PORT --code CODE")
+
+
 async def _check_announced(mesh: Mesh, picked: Any) -> None:
     """A table picked from the LAN list must be hosted by the key its announcement named: the
     list is not authenticated, and anyone on the LAN can answer under a host's name (pointing
@@ -749,6 +784,7 @@ async def _pick_table(bind: str) -> Any:
         text = _ask(f"Which table ({choices}, or q to stop)? ")
         if text is None or text.lower() in ("q", "quit"):
             return None
-        if text.isdigit() and 1 <= int(text) <= len(tables):
-            return tables[int(text) - 1]
+        n = typed_number(text)
+        if n is not None and 1 <= n <= len(tables):
+            return tables[n - 1]
         say(f"{type_a_number(len(tables)).capitalize()}, or q.")

@@ -123,6 +123,19 @@ def names_clash(a: str, b: str) -> bool:
     return name_skeleton(a) == name_skeleton(b) or (n > 0 and wa[:n] == wb[:n])
 
 
+def seat_number_in(name: str) -> int | None:
+    """The seat number ``name`` reads as ("2", "٢", "seat 2", "Seat #2" read as 2), or ``None``."""
+    sk = name_skeleton(name)
+    digits = sk[4:] if sk.startswith("seat") else sk
+    return int(digits) if digits.isdecimal() and len(digits) <= 9 else None
+
+
+def reads_as_seat(name: str) -> bool:
+    """True when ``name`` reads as a seat number: the host's ``kick 2`` and every "seat 2:" line
+    would be ambiguous, so the host seats no such name."""
+    return seat_number_in(name) is not None
+
+
 def check_roster(members: Iterable[Member]) -> None:
     """The rules the host applies as it seats players, re-checked by every peer on the roster
     it is given (a modified host could skip them): one entry a seat, one seat a key, and no two

@@ -26,7 +26,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from ..engine import Action, Decide, GameState, Prove
 from . import arrange as arrange_ui
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
-from .text import fit_cells, printable, type_a_number
+from .text import fit_cells, printable, type_a_number, typed_number
 from .widgets import (
     MIN_SIZE,
     NBSP,
@@ -589,9 +589,9 @@ class TableApp(App[Any]):
             elif self._pending is not None and self.finished_text is not None:
                 pass
             return
-        if word.isdigit() and not rest:
+        if (n := typed_number(word)) is not None and not rest:
             if asking:
-                self._pick(int(word))
+                self._pick(n)
             else:
                 self.notice("It is not your turn to choose.")
         elif word in ("help", "?"):

@@ -4,6 +4,7 @@ order is theirs to choose, e.g. Manipulate's "put them back in an order of your 
 from __future__ import annotations
 
 from ..engine import GameState
+from .text import typed_number
 
 
 def question(view: GameState, slots: tuple[int, ...], prompt: str) -> list[str]:
@@ -22,7 +23,7 @@ def parse(text: str, slots: tuple[int, ...]) -> list[int] | str:
     if not words:
         return list(slots)
     k = len(slots)
-    picks = [int(w) for w in words if w.isdigit()]
+    picks = [n for n in map(typed_number, words) if n is not None]
     if len(picks) != len(words) or len(set(picks)) != len(picks) or \
             not all(1 <= i <= k for i in picks):
         return f"give numbers from 1 to {k}, each at most once, e.g. {' '.join(str(i) for i in range(k, 0, -1))}"

@@ -14,7 +14,7 @@ from ..engine import SPECTATOR, Action, GameState, LocalDealer, RuleViolation, p
 from ..games import new_game
 from . import arrange as arrange_ui
 from .present import Presenter, lookup, presenter_for, turn_line
-from .text import type_a_number, wrap_cells
+from .text import type_a_number, typed_number, wrap_cells
 
 COMMANDS = ("help", "?", "status", "who", "hint", "rules", "card", "say", "quit", "exit")
 
@@ -88,8 +88,9 @@ class PromptHuman:
             except EOFError:
                 raise Quit() from None
             action = None
-            if text.isdigit() and 1 <= int(text) <= len(legal):
-                action = legal[int(text) - 1]
+            n = typed_number(text)
+            if n is not None and 1 <= n <= len(legal):
+                action = legal[n - 1]
             elif text and not text.isdigit() and text.split()[0] not in COMMANDS:
                 found = self.presenter(view).match(view, legal, text)
                 if len(found) == 1:

@@ -13,6 +13,7 @@ import contextlib
 import datetime
 import errno
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +79,9 @@ class Recorder:
                                   "folder you can write)") from None
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # private (0600) as the transcripts are: a local game's record holds every hand
+            # (made so before it is opened for writing, which keeps the mode)
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
             self._f = path.open("w", encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"cannot save the game in {path.parent}: "

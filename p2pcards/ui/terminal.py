@@ -19,7 +19,7 @@ from typing import Any
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
 from .present import lookup, presenter_for, turn_line
-from .text import type_a_number
+from .text import type_a_number, typed_number
 
 HELP = """Commands (any time):
   <number>     take that option (when it is your turn)
@@ -149,11 +149,10 @@ class TerminalPlayer:
             return
         word, _, rest = text.partition(" ")
         word = word.lower()
-        if word.isdigit():
+        if (i := typed_number(word)) is not None:
             if self._pending is None or self._pending.done():
                 self.out("It is not your turn to choose.")
                 return
-            i = int(word)
             if not 1 <= i <= len(self._legal):
                 self.out(f"Not a choice: {type_a_number(len(self._legal))}.")
                 return

@@ -106,3 +106,15 @@ def outcome_words(outcome: object, names: list[str]) -> str:
 def type_a_number(n: int) -> str:
     """How to pick one of ``n`` numbered options, in words: "type 1" when there is one."""
     return "type 1" if n == 1 else f"type a number from 1 to {n}"
+
+
+def typed_number(text: str) -> int | None:
+    """The number a person typed, for a numbered choice (1 and up): ``None`` when ``text`` is not
+    digits; 0 -- no choice -- for digits that are no number the choice can be (a superscript
+    '²' or a circled '①', which ``str.isdigit`` takes and ``int`` refuses, or more digits than
+    any list has), so that such a line gets the usual "Not a choice", never a traceback."""
+    if not text.isdigit():
+        return None
+    if not text.isdecimal() or len(text) > 9:
+        return 0
+    return int(text)

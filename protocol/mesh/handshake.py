@@ -29,6 +29,7 @@ from ..roster import (
     entry_payload,
     names_clash,
     normalize_address,
+    reads_as_seat,
 )
 from ..seating import game_signed
 from ..tablecode import code_key, code_proof, proofs_equal
@@ -412,6 +413,9 @@ class HandshakeMixin:
             self._refuse(
                 rid, "wrong table code" if proof else "this table needs its code (--code)", who
             )
+            return
+        elif reads_as_seat(name):
+            self._refuse(rid, f"the name {name!r} reads as a seat number; pick another one", who)
             return
         elif any(names_clash(m.name, name) for m in self._members.values()):
             taken = next(m.name for m in self._members.values() if names_clash(m.name, name))

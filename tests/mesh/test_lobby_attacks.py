@@ -155,3 +155,31 @@ def test_the_roster_rules_every_peer_checks():
                      ([m(0, "mary", 1), m(1, "mary jane", 2)], "look alike")]:
         with pytest.raises(ValueError, match=why):
             check_roster(bad)
+
+
+@run_async(timeout=60)
+async def test_a_lure_to_a_strangers_table_is_not_called_a_wrong_code(tmp_path, monkeypatch):
+    """Red team 15b: a stranger on the LAN, without the code, announces alice's name and
+    fingerprint pointing at a table of their own. The person picks it and types the right code:
+    the stranger's table refuses the connection, and the person was told only "wrong table
+    code" -- so they re-typed a right code, and never learned the announcement was the lie."""
+    real = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, name="alice")
+    stranger = await Mesh.host(identity(tmp_path, 9), 3, bind=LOOPBACK, name="alice")
+    try:
+        alice_fp = identity(tmp_path, 0).fingerprint
+        host, port = stranger.address.removeprefix("tcp://").split(":")
+        lure = TableInfo(f"alice {alice_fp}", host, int(port), "go-out-girl", 2, 3, "1", alice_fp)
+
+        async def pick(bind):
+            return lure
+
+        monkeypatch.setattr(net, "_pick_table", pick)
+        with pytest.raises(MeshError) as info:
+            await net.join_table(None, real.code, "bob", bind=LOOPBACK, resume=False,
+                                 home=str(tmp_path / "home1"))
+        said = str(info.value)
+        assert "not your host's table" in said and "anyone on the LAN" in said
+        assert alice_fp in said and stranger.address.removeprefix("tcp://") in said
+        assert "p2pcards join HOST:PORT" in said
+    finally:
+        await close_all([real, stranger])
