@@ -137,6 +137,10 @@ class SeatJournal:
         return cls(path, write=False)
 
     def _open(self, path: Path, write: bool) -> None:
+        if path.exists() and not path.is_dir() and not path.is_file():
+            # a pipe or a device: reading a pipe would wait for a writer for ever
+            raise ConfigError(f"{path} is not a file, so not this seat's journal: move it aside; "
+                              "without the journal this seat cannot be taken back")
         if path.exists():
             data = path.read_bytes()
             whole = data.rfind(b"\n") + 1
@@ -146,8 +150,8 @@ class SeatJournal:
             for n, line in enumerate(data[:whole].splitlines(), 1):
                 try:
                     rec = json.loads(line)
-                except (json.JSONDecodeError, UnicodeDecodeError):
-                    rec = None
+                except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+                    rec = None  # (RecursionError: a line nested thousands deep)
                 if not isinstance(rec, dict):
                     raise ConfigError(f"{path}: line {n} is damaged") from None
                 self.records.append(rec)

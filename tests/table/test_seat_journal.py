@@ -31,6 +31,8 @@ def test_a_torn_last_line_is_dropped_and_the_journal_goes_on(tmp_path):
     ('{"kind":"seed","deck":"not hex"}\n', "the deck seed is damaged"),
     ('{"kind":"seed"}\n', "the deck seed is damaged"),
     (b'\xff\xfe\n', "line 1 is damaged"),
+    # a line nested thousands deep: json.loads raises RecursionError, which was a traceback
+    ('{"kind":"seed","deck":"00"}\n' + "[" * 100_000 + "]" * 100_000 + "\n", "line 2 is damaged"),
 ])
 def test_a_damaged_journal_is_a_clear_error(tmp_path, text, words):
     path = tmp_path / "t.seat"
@@ -40,6 +42,22 @@ def test_a_damaged_journal_is_a_clear_error(tmp_path, text, words):
         path.write_text(text)
     with pytest.raises(ConfigError, match=words):
         SeatJournal(path).seed()
+
+
+def test_a_journal_that_is_a_pipe_is_a_clear_error_not_a_wait(tmp_path):
+    """A pipe under the journal's name would make reading it wait for a writer for ever (the
+    program hung before its table began); it is refused as not a journal (red team 15a found it
+    in the audit's reader; the seat's own reader had it too)."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = tmp_path / "t.seat"
+    os.mkfifo(path)
+    pool = ThreadPoolExecutor(1)  # (the old code waited for ever: judged after 5 s, not joined)
+    for open_it in (SeatJournal, SeatJournal.read_only):
+        with pytest.raises(ConfigError, match="not a file"):
+            pool.submit(open_it, path).result(timeout=5)
+    pool.shutdown(wait=False)
 
 
 @pytest.mark.parametrize("record", [
