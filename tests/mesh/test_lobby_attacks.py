@@ -14,23 +14,30 @@ from .helpers import LOOPBACK, close_all, identity, run_async
 pytestmark = pytest.mark.network
 
 
+async def join_through_a_lure(tmp_path, monkeypatch, real, lure_host):
+    """Bob joins with ``real``'s code through a LAN announcement of alice's name and fingerprint
+    that points at ``lure_host``'s address; alice's fingerprint and the refusal raised."""
+    alice_fp = identity(tmp_path, 0).fingerprint
+    host, port = lure_host.address.removeprefix("tcp://").split(":")
+    lure = TableInfo(f"alice {alice_fp}", host, int(port), "go-out-girl", 2, 3, "1", alice_fp)
+
+    async def pick(bind):
+        return lure
+
+    monkeypatch.setattr(net, "_pick_table", pick)
+    with pytest.raises(MeshError) as info:
+        await net.join_table(None, real.code, "bob", bind=LOOPBACK, resume=False,
+                             home=str(tmp_path / "home1"))
+    return alice_fp, info
+
+
 @run_async(timeout=60)
 async def test_a_table_picked_from_the_lan_list_must_be_hosted_by_the_announced_key(tmp_path,
                                                                               monkeypatch):
     real = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, name="alice")
     fake = await Mesh.host(identity(tmp_path, 9), 3, bind=LOOPBACK, name="alice", code=real.code)
     try:
-        alice_fp = identity(tmp_path, 0).fingerprint
-        host, port = fake.address.removeprefix("tcp://").split(":")
-        lure = TableInfo(f"alice {alice_fp}", host, int(port), "go-out-girl", 2, 3, "1", alice_fp)
-
-        async def pick(bind):
-            return lure
-
-        monkeypatch.setattr(net, "_pick_table", pick)
-        with pytest.raises(MeshError) as info:
-            await net.join_table(None, real.code, "bob", bind=LOOPBACK, resume=False,
-                                 home=str(tmp_path / "home1"))
+        alice_fp, info = await join_through_a_lure(tmp_path, monkeypatch, real, fake)
         # the announcement is what lied (a table at that address with another host's key): it
         # is blamed, never the table the person reached
         assert "wrong or forged" in str(info.value)
@@ -166,17 +173,7 @@ async def test_a_lure_to_a_strangers_table_is_not_called_a_wrong_code(tmp_path, 
     real = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, name="alice")
     stranger = await Mesh.host(identity(tmp_path, 9), 3, bind=LOOPBACK, name="alice")
     try:
-        alice_fp = identity(tmp_path, 0).fingerprint
-        host, port = stranger.address.removeprefix("tcp://").split(":")
-        lure = TableInfo(f"alice {alice_fp}", host, int(port), "go-out-girl", 2, 3, "1", alice_fp)
-
-        async def pick(bind):
-            return lure
-
-        monkeypatch.setattr(net, "_pick_table", pick)
-        with pytest.raises(MeshError) as info:
-            await net.join_table(None, real.code, "bob", bind=LOOPBACK, resume=False,
-                                 home=str(tmp_path / "home1"))
+        alice_fp, info = await join_through_a_lure(tmp_path, monkeypatch, real, stranger)
         said = str(info.value)
         assert "not your host's table" in said and "anyone on the LAN" in said
         assert alice_fp in said and stranger.address.removeprefix("tcp://") in said
