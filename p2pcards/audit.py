@@ -41,7 +41,6 @@ The verdict is one of three (``TranscriptAudit.status``), and always comes from 
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,7 +75,15 @@ from .engine import (
     Shuffled,
 )
 from .games import new_game
-from .lobby import PUBLIC_TOPICS, TABLE_TOPICS, GameInfo, deck_spec, describe_game
+from .lobby import (
+    PUBLIC_TOPICS,
+    TABLE_TOPICS,
+    GameInfo,
+    JournalDamaged,
+    deck_spec,
+    describe_game,
+    journal_records,
+)
 from .replay import DeckRequests, Verdict, replay
 from .ui.text import outcome_words, printable
 
@@ -399,34 +406,22 @@ class _Journal:
     orders: dict[int, list[int]]
 
 
-#: the largest seat journal read: a table writes a seed, its arrangements and its decisions (a
-#: few KiB a match); a larger file is not read whole
-MAX_JOURNAL = 16 * 1024 * 1024
-
-
 def _read_journal(path: str) -> _Journal | str | None:
     """The owner's seat journal next to the transcript: ``None`` when there is none, else the
-    journal, or why it cannot be read. A torn last line (a crash mid-write, no newline) was
-    never written, as for ``lobby.SeatJournal``; the journal's own decisions are not read (the
-    signed game messages are the moves)."""
-    journal = Path(path).with_suffix(".seat")
+    journal, or why it cannot be read (``lobby.journal_records``, the seat's own reader: a torn
+    last line was never written); the journal's own decisions are not read (the signed game
+    messages are the moves)."""
     try:
-        if journal.exists() and not journal.is_file():  # a pipe would wait for a writer for ever
-            return "it is not a file (a folder, a pipe or a device)"
-        with journal.open("rb") as f:
-            data = f.read(MAX_JOURNAL + 1)
-    except FileNotFoundError:
-        return None
+        read = journal_records(Path(path).with_suffix(".seat"))
+    except JournalDamaged as exc:
+        return str(exc)
     except OSError as exc:
         return f"it cannot be read ({exc.strerror or exc})"
-    if len(data) > MAX_JOURNAL:
-        return f"it is larger than any seat journal a table writes ({MAX_JOURNAL // 2**20} MiB)"
+    if read is None:
+        return None
     seed, orders = None, {}
-    for n, line in enumerate(data[:data.rfind(b"\n") + 1].splitlines(), 1):
+    for n, rec in enumerate(read[0], 1):
         try:
-            rec = json.loads(line)
-            if not isinstance(rec, dict):
-                raise TypeError(rec)
             if rec.get("kind") == "seed" and seed is None:
                 seed = bytes.fromhex(rec["deck"])
                 if len(seed) != 32:
@@ -441,8 +436,7 @@ def _read_journal(path: str) -> _Journal | str | None:
                 if step in orders:
                     return f"line {n} is a second arrangement for game step {step}"
                 orders[step] = list(order)
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
-            # (RecursionError: a line nested thousands deep, which json.loads cannot read)
+        except (ValueError, KeyError, TypeError):
             return f"line {n} is damaged"
     if seed is None:
         return "it holds no deck seed"

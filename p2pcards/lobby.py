@@ -114,6 +114,47 @@ class GameInfo:
         new_game(self.game, self.players, self.options)
 
 
+#: the largest seat journal read: a table writes a seed, its arrangements and its decisions (a
+#: few KiB a match); a larger file is not read whole
+MAX_JOURNAL = 16 * 1024 * 1024
+
+
+class JournalDamaged(Exception):
+    """A seat journal that cannot be used; ``str()`` says why, in words ("line 3 is damaged")."""
+
+
+def journal_records(path: Path) -> tuple[list[dict[str, Any]], int] | None:
+    """The records of the seat journal at ``path`` and the length of the whole lines they were
+    read from (a torn last line, a crash mid-write, was never written), or ``None`` when there is
+    none. Raises ``JournalDamaged`` for a file that is no journal -- a folder, a pipe (which would
+    make reading wait for a writer for ever), one larger than any table writes, a line that is
+    not a JSON object (or is nested thousands deep) -- and ``OSError`` for one that cannot be
+    read. The one reader of both the seat coming back (``SeatJournal``) and the audit."""
+    if path.is_dir():
+        raise JournalDamaged("it is a folder, not a file")
+    if path.exists() and not path.is_file():
+        raise JournalDamaged("it is not a file (a pipe or a device)")
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_JOURNAL + 1)
+    except FileNotFoundError:
+        return None
+    if len(data) > MAX_JOURNAL:
+        raise JournalDamaged("it is larger than any seat journal a table writes "
+                             f"({MAX_JOURNAL // 2**20} MiB)")
+    whole = data.rfind(b"\n") + 1
+    records = []
+    for n, line in enumerate(data[:whole].splitlines(), 1):
+        try:
+            rec = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            rec = None  # (RecursionError: a line nested thousands deep)
+        if not isinstance(rec, dict):
+            raise JournalDamaged(f"line {n} is damaged")
+        records.append(rec)
+    return records, whole
+
+
 class SeatJournal:
     """This seat's private journal: the deck seed first, then its own decisions and
     arrangements, one JSON object per flushed line (0600)."""
@@ -124,9 +165,9 @@ class SeatJournal:
         self._f: Any = None
         try:
             self._open(path, write)
-        except IsADirectoryError:
-            raise ConfigError(f"{path} is a folder, not this seat's journal: move it aside; "
-                              "without the journal this seat cannot be taken back") from None
+        except JournalDamaged as exc:
+            raise ConfigError(f"this seat's journal {path} cannot be used: {exc}: move it "
+                              "aside; without the journal this seat cannot be taken back") from None
         except OSError as exc:
             raise ConfigError(f"this seat's journal {path} cannot be read or written: "
                               f"{exc.strerror or exc}") from None
@@ -137,24 +178,12 @@ class SeatJournal:
         return cls(path, write=False)
 
     def _open(self, path: Path, write: bool) -> None:
-        if path.exists() and not path.is_dir() and not path.is_file():
-            # a pipe or a device: reading a pipe would wait for a writer for ever
-            raise ConfigError(f"{path} is not a file, so not this seat's journal: move it aside; "
-                              "without the journal this seat cannot be taken back")
-        if path.exists():
-            data = path.read_bytes()
-            whole = data.rfind(b"\n") + 1
-            if whole < len(data) and write:  # a torn last line (a crash mid-write) was never written
+        read = journal_records(path)
+        if read is not None:
+            self.records, whole = read
+            if write and whole < path.stat().st_size:  # a torn last line was never written
                 with path.open("r+b") as f:
                     f.truncate(whole)
-            for n, line in enumerate(data[:whole].splitlines(), 1):
-                try:
-                    rec = json.loads(line)
-                except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-                    rec = None  # (RecursionError: a line nested thousands deep)
-                if not isinstance(rec, dict):
-                    raise ConfigError(f"{path}: line {n} is damaged") from None
-                self.records.append(rec)
         if write:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             self._f = os.fdopen(fd, "a", buffering=1)
