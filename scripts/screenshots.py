@@ -41,6 +41,8 @@ async def shot(game: str, players: int, seed: int, size: tuple[int, int], answer
             await pilot.pause()
             if app.legal and done >= answers and len(app.legal) > 2:
                 break
+            if app._ordering is not None and done >= answers:  # asked to put cards in order
+                break
             if app.legal:
                 await pilot.press("enter")
                 done += 1

@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, OptionList, Static
 
-from ..engine import Action, Decide, GameState, Prove
+from ..engine import Action, Decide, GameState, Prove, Reveal, Shuffle
 from . import arrange as arrange_ui
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import fit_cells, printable, type_a_number, typed_number
@@ -351,7 +351,8 @@ class TableApp(App[Any]):
         else:
             self._set("hand", Text("Watching: every seat's hand is hidden",
                                                         style="dim"))
-        key = (type(req).__name__, getattr(req, "player", None)) if req else None
+        key = (type(req).__name__, getattr(req, "player", getattr(req, "by", None))) \
+            if req else None
         if key != self._turn_key:
             self._turn_key = key
             self._turn_since = time.monotonic()
@@ -404,8 +405,21 @@ class TableApp(App[Any]):
         elif isinstance(req, Prove):
             name = fit_cells(view.pname(req.by), TOP_NAME)
             text = f"the deck · {clock} · {name} proves a claim about a hidden card"
+        elif isinstance(req, Shuffle) and req.by is not None and not req.mix:
+            # a player puts cards in an order of their choice (privately): a person may be
+            # thinking here, as on a turn, and the deck waits for them
+            if req.by == self.seat:
+                text = f"Your turn · {clock} · you are putting cards in order"
+            else:
+                name = fit_cells(view.pname(req.by), TOP_NAME)
+                text = f"{name}'s turn (seat {req.by + 1}) · {clock} · " \
+                       "putting cards in order, privately"
+        elif isinstance(req, Shuffle):
+            text = f"the deck · {clock} · shuffling"
+        elif isinstance(req, Reveal):
+            text = f"the deck · {clock} · dealing or turning cards over"
         else:
-            text = f"the deck · {clock} · shuffling or dealing"
+            text = f"the deck · {clock} · drawing at random"
         if self.sub_title:
             text = f"{self.sub_title} · {text}"
         self._set("status", Text(text))
