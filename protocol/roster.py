@@ -154,8 +154,12 @@ def check_roster(members: Iterable[Member]) -> None:
 
 
 def roster_digest(members: Iterable[Member]) -> str:
-    """A short code over every seat's name and key: if all players see the same digest, nobody
-    (the host included) has shown different players different tables."""
+    """A short code over every seat's name and key (40 bits): if all players see the same digest,
+    nobody has shown different players different tables -- unless the host searched for it. A host
+    that holds a key in each of two views (a player it impersonates to the others) can find two
+    rosters with one code by a birthday search, about 2^21 keys (red team 16b: 43 s of CPU,
+    ``scripts/roster_code_collision.py``); each impersonated player's fingerprint, compared aloud
+    too, still tells them apart (a second preimage: about 2^40 keys a player)."""
     data = canonical([[m.seat, m.name, m.key.hex()] for m in sorted(members, key=lambda m: m.seat)])
     s = b32(hashlib.sha256(b"p2pcards/v1/roster\n" + data).digest(), 8)
     return f"{s[:4]}-{s[4:]}"

@@ -501,7 +501,9 @@ class PublicDeck:
             raise c.fail(f"enc must list {len(plan)} receivers")
         out: dict[int, list[Ciphertext]] = {}
         for r, item in zip(plan, enc, strict=True):
-            if not isinstance(item, dict) or set(item) != {"to", "cts", "proof"} or item["to"] != r:
+            # (``to`` a JSON integer: ``true`` and ``1.0`` are not seat 1, whatever ``==`` says)
+            if not isinstance(item, dict) or set(item) != {"to", "cts", "proof"} \
+                    or not is_int(item["to"]) or item["to"] != r:
                 raise c.fail(f"enc entry for seat {r + 1} is malformed")
             # verify_encrypted_shares multiplies both points of each by a non-zero scalar
             encs = c.cts(item["cts"], m, f"enc to seat {r + 1}", check=False)
