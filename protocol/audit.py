@@ -84,7 +84,8 @@ class AuditReport:
     #: the record cannot decode them; shuffle: ``None``, with ``input``: the hex digest of the
     #: shuffled ciphertexts) or ``value`` (random); a claim (``prove``) is its descriptor alone
     outcomes: list[dict[str, Any]] = field(default_factory=list)
-    #: the abort claims found in the record: (accuser, claimed culprit, reason)
+    #: the abort claims found in the record: (accuser, claimed culprit -- a seat of this table or
+    #: ``None`` --, reason)
     aborts: list[tuple[int, Any, str]] = field(default_factory=list)
 
     @property
@@ -299,7 +300,9 @@ class _Auditor:
                 continue  # the very same envelope seen twice (two records merged)
             if step == "abort":
                 if (sender, op) not in self.abort_of:
-                    a = _Abort(op, sender, body.get("culprit"), str(body.get("reason")),
+                    claimed = body.get("culprit")  # shown only if it is a seat of this table
+                    claimed = claimed if is_int(claimed) and 0 <= claimed < self.n else None
+                    a = _Abort(op, sender, claimed, str(body.get("reason")),
                                body.get("about"), descriptor_of(body), i)
                     self.aborts.append(a)
                     self.abort_of[sender, op] = a

@@ -324,7 +324,9 @@ class DeckPeer:
                 if j in self._aborts:
                     a = self._aborts[j]
                     claimed = a.get("culprit")
-                    raise PeerAborted(j, claimed if isinstance(claimed, int) else None, step,
+                    # (a seat it blames must sit at this table: "blaming seat 100" is no one)
+                    raise PeerAborted(j, claimed if is_int(claimed) and 0 <= claimed < self.n
+                                      else None, step,
                                       str(a.get("reason"))[:200], op)
             remaining = deadline - clock()
             if remaining <= 0:
@@ -499,9 +501,11 @@ class DeckPeer:
         if me == by:
             try:
                 member = await _work(work, self.pub.make_member, self.secrets, self.x, op, desc, got)
-            except ValueError as exc:  # DeckPeer.prove refused a false claim: a bug
-                raise UndecodableCard(None, "member", f"{exc}: this seat's own claim does not "
-                                      "hold although it knew the cards (a bug)", op) from None
+            except ValueError:  # DeckPeer.prove refused a false claim: a bug
+                # (the reason is broadcast with the abort: it names no card, which stays hidden)
+                raise UndecodableCard(None, "member", f"this seat's own claim about slots {S} "
+                                      "does not hold although it knew the cards (a bug)",
+                                      op) from None
             await self._bcast(op, desc, "member", **member)
             return None
         body = await self._wait(op, "member", by)
