@@ -21,18 +21,22 @@ def home(tmp_path, monkeypatch):
     return tmp_path
 
 
+async def play_until(pilot, app, done, pauses: int = 3000) -> None:
+    """Take the highlighted option at every question until ``done()``."""
+    for _ in range(pauses):
+        await pilot.pause()
+        if done():
+            return
+        if app.legal:
+            await pilot.press("enter")
+    raise AssertionError("the game never got there")
+
+
 def test_the_top_line_says_you_are_putting_cards_in_order():
     async def go():
         lg, app = local_app("girl-and-robot", 3, 5)
         async with app.run_test(size=(140, 45)) as pilot:
-            for _ in range(3000):
-                await pilot.pause()
-                if app._ordering is not None:
-                    break
-                if app.legal:
-                    await pilot.press("enter")
-            else:
-                raise AssertionError("the game asked for no order")
+            await play_until(pilot, app, lambda: app._ordering is not None)
             app._tick()
             await pilot.pause()
             return app.texts["status"], app.texts["question"]
@@ -69,10 +73,7 @@ def test_the_top_line_names_who_the_table_waits_for(req, says):
     async def go():
         lg, app = local_app("girl-and-robot", 3, 5)
         async with app.run_test(size=(140, 45)) as pilot:
-            for _ in range(300):
-                await pilot.pause()
-                if app.view is not None:
-                    break
+            await play_until(pilot, app, lambda: app.view is not None)
             app.view = Waiting(app.view, req)
             app._turn_since = time.monotonic()
             app._tick_status()
