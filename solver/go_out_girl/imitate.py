@@ -118,19 +118,36 @@ def scores(b: Battle, moves: list[tuple], w=None) -> list[float]:
     return [sum(t * v for t, v in zip(w, features(b, a, ctx), strict=True) if v) for a in moves]
 
 
+_MEMO: dict = {}  # (weights, the seat's part of the position) -> move: playouts revisit hands
+
+
 def policy(b: Battle) -> tuple:
     """The legal move of highest ``W . features`` (first in legal order on a tie); a move that
-    empties the hand whenever there is one."""
-    legal = b.legal()
-    if len(legal) == 1:
-        return legal[0]
+    empties the hand whenever there is one. Memoised on everything the features read (the
+    seat's hand, character, reveal, damage and size, the pile, the phase, the danger flag)."""
     p = b.turn
+    w = weights()
+    key = (id(w), p, b.phase, tuple(b.hands[p]), b.top, b.size[p], b.char[p], b.revealed[p],
+           b.damage[p], any(b.alive[q] and q != p and b.size[q] <= 2 for q in range(b.n)))
+    got = _MEMO.get(key)
+    if got is not None:
+        return got
+    legal = b.legal()
     size = b.size[p]
+    best = None
+    if len(legal) == 1:
+        best = legal[0]
     for a in legal:
-        if (a[0] == "P" and sum(x for _, x in a[3]) == size) or (a[0] == "G" and size == 1):
-            return a
-    s = scores(b, legal)
-    return legal[max(range(len(legal)), key=lambda i: (s[i], -i))]
+        if best is None and ((a[0] == "P" and sum(x for _, x in a[3]) == size)
+                             or (a[0] == "G" and size == 1)):
+            best = a
+    if best is None:
+        s = scores(b, legal, w)
+        best = legal[max(range(len(legal)), key=lambda i: (s[i], -i))]
+    if len(_MEMO) > 200_000:
+        _MEMO.clear()
+    _MEMO[key] = best
+    return best
 
 
 def top(b: Battle, moves: list[tuple], k: int, keep: tuple | None = None) -> list[tuple]:
