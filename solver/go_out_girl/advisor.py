@@ -324,6 +324,8 @@ def _tree_alts() -> tuple:
     global _ALTS
     if _ALTS is None:
         _ALTS = (heuristic, linear(SELF_PLAY_W))
+    if imitate.TREE:  # the oracle's imitation first (imitate.py; off by default)
+        return (imitate.policy, *_ALTS)
     return _ALTS
 
 

@@ -21,7 +21,9 @@ Switches (module constants, ``paired.py --set imitate.NAME=value``; all off by d
 ``PLAYOUT`` -- the policy plays the searching seat in its playouts and in the tree and gives
 the search's default move (in place of the tuned policy); ``DEFAULT`` -- only the default move
 the search must beat by ``advisor.MARGIN``; ``TOPK`` -- the root searches only the ``TOPK``
-legal moves the policy rates highest (and the default move).
+legal moves the policy rates highest (and the default move); ``TREE`` -- the tree's first
+alternative to the tuned policy's move at an in-tree decision (before the heuristic's and the
+expert policy's), the playouts and the default move left to the tuned policy.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from .policy import heuristic, tuned
 PLAYOUT = False
 DEFAULT = False
 TOPK = 0
+TREE = False
 WEIGHTS = "best"  # the weight set the policy uses: "pick", "best" or "soft" (below)
 
 EXTRA_NAMES = ("tuned", "heuristic") + tuple(f"reveal_char_{c}" for c in range(8)) + (

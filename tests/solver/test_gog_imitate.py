@@ -134,6 +134,15 @@ def test_the_switches_reach_the_playouts_the_tree_and_the_root(monkeypatch):
             assert len(calls) > 20 and set(calls) == {p}  # the seat's own moves only
     finally:
         imitate.PLAYOUT = False
+    paired.set_constant("imitate.TREE=True")  # the tree's first alternative only
+    try:
+        calls.clear()
+        advisor.advise(view, legal, seed=3, budget=600, tree_depth=0)
+        assert calls == []  # the flat search has no tree
+        advisor.advise(view, legal, seed=3, budget=3000, tree_depth=2)  # nodes widen
+        assert calls and set(calls) == {p}
+    finally:
+        imitate.TREE = False
     monkeypatch.setattr(imitate, "TOPK", 2)
     narrow = advisor.advise(view, legal, seed=3, budget=600)
     assert 2 <= len(narrow.candidates) <= 3 < len(wide.candidates)
