@@ -37,7 +37,7 @@ from p2pcards.engine import Action
 from p2pcards.games.go_out_girl.game import Game
 from solver import hints
 
-from . import history, tree
+from . import history, imitate, tree
 from .convert import action_map
 from .determinize import ViewInfo
 from .exact import ExactSolver, TooBig
@@ -171,6 +171,8 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
     tree_depth = TREE_DEPTH if tree_depth is None else tree_depth
     margin = MARGIN if margin is None else margin
     nz = list(noise) if isinstance(noise, (list, tuple)) else [noise] * view.n_players
+    if own is None and imitate.PLAYOUT:
+        own = imitate.policy  # the oracle's imitation (imitate.py; off by default)
     own = (OWN_POLICY if TUNED else heuristic) if own is None else own
     me = view.viewer
     if me is None or me < 0:
@@ -198,8 +200,12 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
     else:
         amap = action_map(view, legal)
         probe = info.sample(random.Random(seed))
+        if default is None and imitate.DEFAULT:
+            default = imitate.policy
         first = default or DEFAULT_POLICY or own
         models = _prune(probe, [a for a in probe.legal() if a in amap], max_candidates, first)
+        if imitate.TOPK:  # only the moves the oracle's imitation rates highest
+            models = imitate.top(probe, models, imitate.TOPK, first(probe))
         cands = [Candidate(amap[a], a, view.describe(amap[a])) for a in models]
         heur = first(probe)
         heur_c = next((c for c in cands if c.model == heur), None)
@@ -318,6 +324,8 @@ def _tree_alts() -> tuple:
     global _ALTS
     if _ALTS is None:
         _ALTS = (heuristic, linear(SELF_PLAY_W))
+    if imitate.TREE:  # the oracle's imitation first (imitate.py; off by default)
+        return (imitate.policy, *_ALTS)
     return _ALTS
 
 
