@@ -178,7 +178,7 @@ def roster_code(members: Iterable[Member], draw: int) -> str:
     key, before any nonce is revealed). A host that shows two players two rosters cannot grind
     it: each player's code depends on that player's own nonce, revealed only after the host has
     committed to everything in that player's view, so the two views show one code with
-    probability 2^-40 a try, and a try that fails is a table that stops (SPEC.md 5.6)."""
+    probability 2^-40 a try, and a try that fails is a table that stops (SPEC.md 5.5)."""
     data = canonical([[m.seat, m.name, m.key.hex()] for m in sorted(members, key=lambda m: m.seat)])
     s = b32(hashlib.sha256(CODE_DOMAIN + data + draw.to_bytes(8, "big")).digest(), 8)
     return f"{s[:4]}-{s[4:]}"
