@@ -106,3 +106,55 @@ async def test_a_seat_whose_code_reveal_does_not_match_its_commitment_is_named(t
             assert rep.culprit == 0, rep.checks
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_a_seat_that_comes_back_shows_the_same_code(tmp_path):
+    """bob's program crashes mid-match and comes back (``Mesh.resume``, as ``join --resume``):
+    its deck re-makes the draw from the journal's seed and the record, and it shows the code it
+    showed before -- the one the others read."""
+    from p2pcards import net
+    from protocol.mesh import Mesh, Timings
+    from tests.mesh.helpers import LOOPBACK, identity
+
+    meshes = await table_of(tmp_path, 3)
+    said: dict[str, list[str]] = {"alice": [], "bob": [], "carol": [], "bob2": []}
+    tables: list = []
+
+    def run(m, lines, **kw):
+        return asyncio.create_task(play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
+                                             say=lines.append, deck_timeout=5.0, **kw))
+
+    runs = {m.name: run(m, said[m.name], on_table=tables.append if m.seat == 1 else None)
+            for m in meshes}
+    bob, bob2 = meshes[1], None
+    try:
+        for _ in range(400):  # into the match: a few moves played
+            await asyncio.sleep(0.05)
+            if tables and tables[0].step >= 3:
+                break
+        first = [x for x in said["bob"] if x.startswith(LINE)]
+        assert len(first) == 1 and tables[0].step >= 3, (said["bob"], tables[0].step)
+        runs["bob"].cancel()
+        await asyncio.gather(runs["bob"], return_exceptions=True)
+        await bob.close(announce=False)  # bob's machine crashes
+        bob2 = await Mesh.resume(identity(tmp_path, 1), bob.table, bind=LOOPBACK,
+                                 timings=Timings.fast(), home=tmp_path / "home1")
+        real_say, net.say = net.say, lambda line: None
+        try:
+            await net._find_the_others(bob2, 8.0)  # as 'join --resume' does, then the table
+        finally:
+            net.say = real_say
+        runs["bob"] = run(bob2, said["bob2"])
+        for _ in range(400):
+            if any(x.startswith(LINE) for x in said["bob2"]):
+                break
+            await asyncio.sleep(0.05)
+        again = [x for x in said["bob2"] if x.startswith(LINE)]
+        assert again == first, (first, said["bob2"])
+        assert [x for x in said["alice"] if x.startswith(LINE)] == first
+    finally:
+        for r in runs.values():
+            r.cancel()
+        await asyncio.gather(*runs.values(), return_exceptions=True)
+        await close_all([m for m in meshes if m is not bob] + ([bob2] if bob2 else []))
