@@ -4,10 +4,12 @@ Every program that refuses a peer's move stops the table with a reason, and that
 every peer in its signed stop, the move's author among them. The reason was worded by the
 refusing copy of the game, which knows its own seat's hand: a modified program that sends a move
 naming a slot of bob's hand (Girl and the Robot: "hide" it face down as a weapon; Out Of This
-World: "spend" it as an Item on another of bob's cards as a Foe) got bob's own program to write
-"place Trade face down as a weapon is not a legal action now" and send it to everyone. One
-refused move showed its author one or two of bob's cards, and every other player too. A move
-every copy refuses is now worded as the public copy words it ("place ? face down ...").
+World: "spend" it as an Item on another of bob's cards as a Foe; the Girl and the Robot's first
+decision, the turn order: "waste" it) got bob's own program to write "place Trade face down as a
+weapon is not a legal action now" and send it to everyone. One refused move showed its author
+one or two of bob's cards, and every other player too. A move every copy refuses is now worded as the public copy words it ("discard ? (it cannot be played)
+is not a legal action now"), and the first two say what is wrong without naming the card
+("places face down a card that is not in their hand").
 
 Written as the attacker's program would do it: its game message goes onto bob's channel, and
 bob's real table (``Table.run``: reading, checking and settling the move) stops on it."""
@@ -45,22 +47,26 @@ def to_a_turn(game: str, players: int, ready) -> tuple:
     raise AssertionError("the game never reached the turn wanted")
 
 
-def lies(game: str, hand: list[int]) -> Action:
-    if game == "girl-and-robot":
-        return Action("hide", slot=hand[0])
-    return Action("spend", item=hand[0], foe=hand[1])
+LIES = {  # the move, from the two lowest slots of another seat's hand
+    "hide": lambda hand: Action("hide", slot=hand[0]),
+    "spend": lambda hand: Action("spend", item=hand[0], foe=hand[1]),
+    "waste": lambda hand: Action("waste", slot=hand[0]),
+}
 
 
-@pytest.mark.parametrize("game,players,ready", [
-    ("girl-and-robot", 3, lambda st: st.phase == "turn"),
-    ("out-of-this-world", 3, lambda st: st.step == "action"),
+@pytest.mark.parametrize("game,players,ready,lie", [
+    ("girl-and-robot", 3, lambda st: st.phase == "turn", "hide"),
+    ("out-of-this-world", 3, lambda st: st.step == "action", "spend"),
+    # the Girl choosing the turn order, the hands dealt: "discard Spy (it cannot be played)"
+    ("girl-and-robot", 3, lambda st: st.phase == "direction", "waste"),
 ])
 @run_async(timeout=30)
-async def test_a_move_naming_anothers_cards_gets_them_named_in_nobodys_stop(game, players, ready):
+async def test_a_move_naming_anothers_cards_gets_them_named_in_nobodys_stop(game, players, ready,
+                                                                            lie):
     full, liar = to_a_turn(game, players, ready)
     victim = (liar + 1) % players
     hand = sorted(full.zones[f"hand{victim}"])
-    lie = lies(game, hand)
+    lie = LIES[lie](hand)
     with pytest.raises(RuleViolation) as public:  # every copy refuses it: it is no move
         full.view(SPECTATOR).check(liar, lie)
     secret = [full.card_name(full.values[s]) for s in hand[:2]]
