@@ -192,7 +192,11 @@ class TerminalPlayer:
         elif word == "hint":
             advice = None
             if self.hinter is not None and self.view is not None and self._legal:
-                advice = self.hinter(self.view, self._legal)
+                # on a copy, in a thread: it may take seconds, and this program must go on
+                # answering the table meanwhile (see ui/app.py, TableApp._hint)
+                self.out("(working out a hint...)")
+                advice = await asyncio.to_thread(self.hinter, self.view.clone(),
+                                                 list(self._legal))
             self.out(advice or "No hint right now (hints are given when it is your turn).")
         elif word in ("quit", "exit"):
             raise Left()
