@@ -25,6 +25,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 
 from ..engine import Action, Decide, GameState, Prove
 from . import arrange as arrange_ui
+from .hints import in_background
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import fit_cells, printable, type_a_number, typed_number
 from .widgets import (
@@ -676,7 +677,7 @@ class TableApp(App[Any]):
         is shown away to the others, and its absences count toward the match's allowance
         (red team 16c). The advice is shown if the question is still open."""
         try:
-            advice = await asyncio.to_thread(self.hinter, view, legal)  # type: ignore[misc]
+            advice = await in_background(self.hinter, view, legal)
         finally:
             self._hinting = False
         if self.legal is not legal:  # answered meanwhile: the advice is for a question gone

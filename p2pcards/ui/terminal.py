@@ -18,6 +18,7 @@ from typing import Any
 
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
+from .hints import in_background
 from .present import lookup, presenter_for, turn_line
 from .text import type_a_number, typed_number
 
@@ -195,8 +196,7 @@ class TerminalPlayer:
                 # on a copy, in a thread: it may take seconds, and this program must go on
                 # answering the table meanwhile (see ui/app.py, TableApp._hint)
                 self.out("(working out a hint...)")
-                advice = await asyncio.to_thread(self.hinter, self.view.clone(),
-                                                 list(self._legal))
+                advice = await in_background(self.hinter, self.view.clone(), list(self._legal))
             self.out(advice or "No hint right now (hints are given when it is your turn).")
         elif word in ("quit", "exit"):
             raise Left()

@@ -208,3 +208,26 @@ def test_the_network_prompt_goes_on_answering_the_table_while_a_hint_thinks():
 
     lines = asyncio.run(main())
     assert "play the 9" in lines and "the table stood still" not in lines
+
+
+def test_a_hint_thinks_in_a_thread_the_program_does_not_wait_for_when_it_ends():
+    """The hint's thread is a daemon: the loop's own executor threads are joined when the
+    program ends, so a person who quits in the middle of a minute-long hint would have waited
+    that minute for the terminal back. Its errors reach the awaiting coroutine."""
+    import threading
+
+    from p2pcards.ui.hints import in_background
+
+    def where():
+        return threading.current_thread().daemon, threading.current_thread().name
+
+    def broken():
+        raise IndexError("solver bug")
+
+    async def main():
+        daemon, name = await in_background(where)
+        with pytest.raises(IndexError):
+            await in_background(broken)
+        return daemon, name
+
+    assert asyncio.run(main()) == (True, "hint")
