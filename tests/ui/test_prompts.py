@@ -196,7 +196,8 @@ def test_the_network_prompt_goes_on_answering_the_table_while_a_hint_thinks():
         while "Your options:" not in lines:
             await asyncio.sleep(0.01)
         await feed.put("hint")
-        while "(working out a hint...)" not in lines and "the table stood still" not in lines:
+        while not any(ln.startswith("(working out a hint") or ln == "the table stood still"
+                      for ln in lines):
             await asyncio.sleep(0.01)
         loop_ran.set()  # the table's turn on the loop, while the hint thinks
         while not any(ln in ("play the 9", "the table stood still") for ln in lines):
