@@ -242,6 +242,14 @@ class Budgets:
         while len(rids) > MAX_SEAT_CONNS:
             self.seated.pop(rids.pop(0), None)
 
+    def unseat(self, seat: int) -> None:
+        """``seat``'s player is gone from the roster (removed before the deal, or the seat given
+        to another key): the connections it proved are no longer that seat's. Kept seated, what
+        came on them later was charged to the seat, so to whoever took it next (red team 16a: a
+        removed squatter's damaged frames got the honest player in her old seat named)."""
+        for rid in self.by_seat.pop(seat, []):
+            self.seated.pop(rid, None)
+
     def admit(self, rid: bytes, kind: bytes, size: int, now: float, source: str = "") -> str | None:
         """``None`` if a message of ``size`` bytes may be read from ``rid``, else why not (it is
         dropped unparsed, and counted)."""
