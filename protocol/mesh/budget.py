@@ -53,6 +53,16 @@ UNAUTH_MSGS = (10.0, 32.0)
 # ``UNAUTH_MSGS``' rate up to the burst): an honest one needs a hello and a join, or one link
 UNAUTH_START = 4.0
 UNAUTH_BYTES = (32 * 1024.0, 128 * 1024.0)
+# A seat's control message is small unless it is one of the kinds that carry envelopes
+# (``evidence``, ``proof``, ``stop``: found on the frame's canonical tail before it is parsed):
+# the others -- heads, vouch, link, roster, want, bye -- hold a few hundred bytes and a few dozen
+# values (measured in tests/mesh: at most 1,374 bytes and 48 values; a 16-seat roster is under
+# 6 KB and 200). Before, any kind was parsed with up to 32,768
+# values and 512 KiB: a seat sending validly signed heads and vouches padded with 28,000 values
+# (8.6 ms each to read) within their budgets (40 and 160 a second) held a peer's program at more
+# than a core, and nobody was named (red team 16a). Larger, it is refused unparsed and charged.
+SMALL_CTL_BYTES = 16 * 1024
+SMALL_CTL_ITEMS = 1024
 UNAUTH_SOURCE_MSGS = (200.0, 800.0)
 UNAUTH_SOURCE_BYTES = (256 * 1024.0, 1024 * 1024.0)
 MAX_SOURCES = 1024  # source addresses we keep a budget for (least recently seen forgotten)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from typing import Any
 
@@ -25,7 +26,16 @@ from ..envelope import (
     parse_canonical,
     seal,
 )
-from .budget import CTL_BUDGETS, MAX_PARTS, UNAUTH_MAX_ITEMS, Bucket, one_line, short
+from .budget import (
+    CTL_BUDGETS,
+    MAX_PARTS,
+    SMALL_CTL_BYTES,
+    SMALL_CTL_ITEMS,
+    UNAUTH_MAX_ITEMS,
+    Bucket,
+    one_line,
+    short,
+)
 from .common import (
     CTL_DOMAIN,
     K_CTL,
@@ -34,6 +44,10 @@ from .common import (
     K_RELAY,
     log,
 )
+
+# the end of a canonical control message of a kind that carries envelopes: its keys are sorted,
+# so ``t``, ``table`` and ``to`` come last, and a string holds no bare quote
+BIG_CTL = re.compile(rb',"t":"(?:evidence|proof|stop)","table":"[0-9a-f]{32}","to":[0-9]{1,6}\}')
 
 
 class TransportMixin:
@@ -252,8 +266,16 @@ class TransportMixin:
     def _on_ctl(self, data: bytes, rid: bytes | None = None) -> None:
         if self.verifier is None:
             return
-        # a connection that has not proven a seat yet: only as much as a link or heads needs
-        items = MAX_ITEMS if self.budgets.seat_of(rid) is not None else UNAUTH_MAX_ITEMS
+        # a connection that has not proven a seat yet: only as much as a link or heads needs;
+        # a seat's: as much as its kind needs (``SMALL_CTL_BYTES``), told by its tail unparsed
+        items = UNAUTH_MAX_ITEMS
+        if self.budgets.seat_of(rid) is not None:
+            items = MAX_ITEMS if BIG_CTL.fullmatch(data, max(0, data.rfind(b',"t":"'))) \
+                else SMALL_CTL_ITEMS
+            if items == SMALL_CTL_ITEMS and len(data) > SMALL_CTL_BYTES:
+                self._refused_frame(rid, f"a control message of {len(data):,} bytes, not of a "
+                                    "kind that carries envelopes")
+                return
         try:
             msg = parse_canonical(data, "control message", items)
             seat = msg.get("from")

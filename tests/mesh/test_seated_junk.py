@@ -185,3 +185,46 @@ async def test_junk_from_a_joiner_while_the_host_holds_the_deal_names_the_joiner
         assert bob.stopped is None or bob.stopped.culprit != bob.seat
     finally:
         await close_all(meshes)
+
+
+@pytest.mark.parametrize("kind", ["heads", "vouch"])
+@run_async(timeout=60)
+async def test_a_padded_control_message_is_refused_unread(tmp_path, monkeypatch, kind):
+    """carol signs her heads and vouches as her program would, fresh each time and within their
+    budgets (40 and 160 a second), each padded with 28,000 values: 64 KB that took alice 8.6 ms
+    to read, more than a core at those rates, and nobody was named. Such kinds are small: one
+    over 16 KiB is refused before it is parsed and charged, and carol is named at the 21st."""
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    try:
+        await until(lambda: carol._latest_heads.get(bob.seat) is not None, what="bob's heads")
+        parsed = [0]
+        import protocol.mesh.transport as transport
+        real = transport.parse_canonical
+
+        def counted(data, *a, **k):
+            parsed[0] += len(data) > 16 * 1024
+            return real(data, *a, **k)
+        monkeypatch.setattr(transport, "parse_canonical", counted)
+        pad = [[0] * 7] * 4000
+        sent = 0
+        while sent < 100 and alice.stopped is None:
+            for _ in range(10):
+                if kind == "heads":
+                    carol._send_ctl(alice.seat, "heads", {
+                        "heads": carol._heads_list(), "reply": False,
+                        "roster": carol.roster_digest, "pad": pad})
+                else:
+                    carol._send_ctl(alice.seat, "vouch", {
+                        "heads": carol._latest_heads[bob.seat], "pad": pad})
+                sent += 1
+            await asyncio.sleep(0.02)
+        await until(lambda: alice.stopped is not None, 5, "alice names carol")
+        print(f"\n{kind}: {sent} sent, {parsed[0]} of them parsed; {alice.stopped.reason}")
+        # before: all 100 parsed (8.6 ms each), none charged, nobody named
+        assert alice.stopped.culprit == carol.seat and alice.stopped.by == alice.seat
+        assert "not of a kind that carries envelopes" in alice.stopped.reason
+        assert parsed[0] == 0 and sent <= 40
+        assert bob.stopped is None or bob.stopped.culprit in (None, carol.seat)
+    finally:
+        await close_all(meshes)
