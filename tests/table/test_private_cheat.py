@@ -23,6 +23,7 @@ from p2pcards.bots.registry import make_bot
 from p2pcards.engine import Action, RuleViolation
 from p2pcards.lobby import play_seat
 from p2pcards.table import TableStopped
+from protocol import audit as deck_audit
 from protocol import deck
 from protocol.kdf import PeerSecrets
 from tests.mesh.helpers import close_all, run_async
@@ -97,15 +98,20 @@ class PrivateLie:
 def fixed_deals(monkeypatch, deal: int) -> None:
     """A game decided by ``deal`` from run to run: every seat shuffles with the permutation it
     names rather than one derived from its secret seed, and the deck's joint random numbers (a
-    Steal's card) and the move disguise are drawn from it too. Otherwise a game depends on
+    Steal's card) and the move disguise are drawn from it too -- live and in the audit, which
+    derives a seat's own shuffles and the random numbers again. Otherwise a game depends on
     every seat's seed, keys and the table's id, all fresh each run."""
     def permutation(self, purpose, op, data, m):
         p = list(range(m))
         random.Random(f"{deal}:{purpose}:{op}:{m}").shuffle(p)
         return p
+
+    def value(params, op, n, nonces):
+        return random.Random(f"{deal}:{op}").randrange(n)
+
     monkeypatch.setattr(PeerSecrets, "permutation", permutation)
-    monkeypatch.setattr(deck, "random_value",
-                        lambda params, op, n, nonces: random.Random(f"{deal}:{op}").randrange(n))
+    monkeypatch.setattr(deck, "random_value", value)
+    monkeypatch.setattr(deck_audit, "random_value", value)
     monkeypatch.setattr(table, "_DISGUISE", random.Random(deal))
 
 
