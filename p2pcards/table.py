@@ -215,12 +215,21 @@ class Table:
         part in those steps from its public copy (what the others' copies hold: ``view(SPECTATOR)``),
         and stops with what they find, which every seat finds alike; only when the game reaches
         the next move with nothing found does it stop on its own finding, as before. A move the
-        public copy refuses too is refused by every copy: stop at once. Raises ``TableStopped``."""
+        public copy refuses too is refused by every copy: stop at once, in the public copy's
+        words. This copy's own words may name a card only this seat knows (its own hand's,
+        quoted back from a move that names its slot), and a stop's reason goes to every peer,
+        the move's author first among them (red team 16c). Raises ``TableStopped``."""
         public = self.state.view(SPECTATOR)
+        # the move was refused by its checks, which change nothing (a move refused while it
+        # was being carried out left the state part way: its own words say what went wrong)
+        checked = self.state.pending() == Decide(ev.player)
         try:
             public.apply(ev)
-        except RuleViolation:
-            raise finding from None
+        except RuleViolation as exc:
+            if not checked:
+                raise finding from None
+            culprit = exc.player if exc.player is not None else ev.player
+            raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
         while (req := public.pending()) is not None and not isinstance(req, Decide):
             try:
                 out = await self.dealer.fulfil(public, req)

@@ -48,6 +48,7 @@ async def shot(game: str, players: int, seed: int, size: tuple[int, int], answer
                 done += 1
         if hint:
             await pilot.press("f2")
+            await app.hint_worker.wait()  # the hint is worked out in a thread
             await pilot.pause()
         await pilot.pause()
         name = f"{game}{'' if size == (140, 45) else f'-{size[0]}x{size[1]}'}.svg"

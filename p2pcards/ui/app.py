@@ -25,6 +25,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 
 from ..engine import Action, Decide, GameState, Prove, Reveal, Shuffle
 from . import arrange as arrange_ui
+from .hints import in_background
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import fit_cells, printable, type_a_number, typed_number
 from .widgets import (
@@ -125,6 +126,8 @@ class TableApp(App[Any]):
         self.entries: list[Entry] = []
         self.group: Entry | None = None  # the group opened in a second step
         self.hinted: Action | None = None
+        self._hinting = False  # a hint is being worked out (``_hint``) by ``hint_worker``
+        self.hint_worker: Any = None
         self._pending: asyncio.Future[Any] | None = None
         self._ordering: tuple[tuple[int, ...], Any] | None = None
         self._turn_since = time.monotonic()
@@ -672,7 +675,27 @@ class TableApp(App[Any]):
         if self.hinter is None:
             self.notice("No hint is available for this game.")
             return
-        advice = self.hinter(self.view, self.legal)
+        if self._hinting:
+            self.notice("Still working out the hint...")
+            return
+        self._hinting = True
+        self.notice("Working out a hint... (you may choose meanwhile)")
+        # on a copy, in a thread: see ``_hint``
+        self.hint_worker = self.run_worker(self._hint(self.view.clone(), self.legal),
+                                           group="hint")
+
+    async def _hint(self, view: GameState, legal: list[Action]) -> None:
+        """The solver's advice, worked out in a thread of its own: with a big hand it takes
+        seconds (21 Out Of This World cards at the discard: 21 s here), and the screen and this
+        seat's link to the table must not stand still meanwhile. A program that answers nobody
+        is shown away to the others, and its absences count toward the match's allowance
+        (red team 16c). The advice is shown if the question is still open."""
+        try:
+            advice = await in_background(self.hinter, view, legal)
+        finally:
+            self._hinting = False
+        if self.legal is not legal:  # answered meanwhile: the advice is for a question gone
+            return
         if advice is None:
             self.notice("No hint for this position.")
             return

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
+from .hints import in_background
 from .present import lookup, presenter_for, turn_line
 from .text import type_a_number, typed_number
 
@@ -102,6 +103,7 @@ class TerminalPlayer:
         self._arranging: tuple[asyncio.Future[list[int] | str], tuple[int, ...]] | None = None
         self.rng = random.Random()
         self.live: Callable[[], GameState] | None = None  # the table's current view, once seated
+        self._hint_task: asyncio.Task[None] | None = None  # a hint being worked out
 
     def turn_line(self) -> str | None:
         """Whose turn it is, from the table's current view."""
@@ -190,14 +192,23 @@ class TerminalPlayer:
                 else:
                     self.out(f"(you): {rest.strip()}")
         elif word == "hint":
-            advice = None
             if self.hinter is not None and self.view is not None and self._legal:
-                advice = self.hinter(self.view, self._legal)
-            self.out(advice or "No hint right now (hints are given when it is your turn).")
+                # on a copy, in a thread: it may take seconds, and this program must go on
+                # answering the table meanwhile (see ui/app.py, TableApp._hint); the prompt
+                # takes a choice meanwhile too
+                self.out("(working out a hint...; you may choose meanwhile)")
+                self._hint_task = asyncio.create_task(self._hint(self.view.clone(), self._legal))
+            else:
+                self.out("No hint right now (hints are given when it is your turn).")
         elif word in ("quit", "exit"):
             raise Left()
         else:
             self.out(f"Unknown command {word!r}; type 'help'.")
+
+    async def _hint(self, view: GameState, legal: list[Action]) -> None:
+        advice = await in_background(self.hinter, view, list(legal))
+        if self._legal is legal:  # the question is still open
+            self.out(advice or "No hint for this position.")
 
     async def decide(self, view: GameState, legal: list[Action]) -> Action:
         if self.left:

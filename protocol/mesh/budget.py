@@ -53,6 +53,16 @@ UNAUTH_MSGS = (10.0, 32.0)
 # ``UNAUTH_MSGS``' rate up to the burst): an honest one needs a hello and a join, or one link
 UNAUTH_START = 4.0
 UNAUTH_BYTES = (32 * 1024.0, 128 * 1024.0)
+# A seat's control message is small unless it is one of the kinds that carry envelopes
+# (``evidence``, ``proof``, ``stop``: found on the frame's canonical tail before it is parsed):
+# the others -- heads, vouch, link, roster, want, bye -- hold a few hundred bytes and a few dozen
+# values (measured in tests/mesh: at most 1,374 bytes and 48 values; a 16-seat roster is under
+# 6 KB and 200). Before, any kind was parsed with up to 32,768
+# values and 512 KiB: a seat sending validly signed heads and vouches padded with 28,000 values
+# (8.6 ms each to read) within their budgets (40 and 160 a second) held a peer's program at more
+# than a core, and nobody was named (red team 16a). Larger, it is refused unparsed and charged.
+SMALL_CTL_BYTES = 16 * 1024
+SMALL_CTL_ITEMS = 1024
 UNAUTH_SOURCE_MSGS = (200.0, 800.0)
 UNAUTH_SOURCE_BYTES = (256 * 1024.0, 1024 * 1024.0)
 MAX_SOURCES = 1024  # source addresses we keep a budget for (least recently seen forgotten)
@@ -241,6 +251,14 @@ class Budgets:
         rids.append(rid)
         while len(rids) > MAX_SEAT_CONNS:
             self.seated.pop(rids.pop(0), None)
+
+    def unseat(self, seat: int) -> None:
+        """``seat``'s player is gone from the roster (removed before the deal, or the seat given
+        to another key): the connections it proved are no longer that seat's. Kept seated, what
+        came on them later was charged to the seat, so to whoever took it next (red team 16a: a
+        removed squatter's damaged frames got the honest player in her old seat named)."""
+        for rid in self.by_seat.pop(seat, []):
+            self.seated.pop(rid, None)
 
     def admit(self, rid: bytes, kind: bytes, size: int, now: float, source: str = "") -> str | None:
         """``None`` if a message of ``size`` bytes may be read from ``rid``, else why not (it is

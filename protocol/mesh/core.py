@@ -521,6 +521,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         game is kept yet): the seat is free for another key."""
         self._members.pop(seat, None)
         self._dial.pop(seat, None)
+        self.budgets.unseat(seat)  # its connections are nobody's now, not the next player's
         if self.verifier is not None:
             self.verifier.keys.pop(seat, None)
         for d in (self._ctl_state, self._last_heard, self._last_ping, self._heads_sent,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from typing import Any
 
@@ -25,7 +26,16 @@ from ..envelope import (
     parse_canonical,
     seal,
 )
-from .budget import CTL_BUDGETS, MAX_PARTS, UNAUTH_MAX_ITEMS, Bucket, one_line, short
+from .budget import (
+    CTL_BUDGETS,
+    MAX_PARTS,
+    SMALL_CTL_BYTES,
+    SMALL_CTL_ITEMS,
+    UNAUTH_MAX_ITEMS,
+    Bucket,
+    one_line,
+    short,
+)
 from .common import (
     CTL_DOMAIN,
     K_CTL,
@@ -34,6 +44,10 @@ from .common import (
     K_RELAY,
     log,
 )
+
+# the end of a canonical control message of a kind that carries envelopes: its keys are sorted,
+# so ``t``, ``table`` and ``to`` come last, and a string holds no bare quote
+BIG_CTL = re.compile(rb',"t":"(?:evidence|proof|stop)","table":"[0-9a-f]{32}","to":[0-9]{1,6}\}')
 
 
 class TransportMixin:
@@ -213,7 +227,7 @@ class TransportMixin:
     def _on_frames(self, frames: list[bytes]) -> None:
         rid, parts = frames[0], frames[1:]
         if len(parts) != 2:
-            self._drop(f"expected 2 frames (kind, payload), got {len(parts)}")
+            self._refused_frame(rid, f"expected 2 frames (kind, payload), got {len(parts)}")
             return
         kind, data = parts
         if kind in (K_ENV, K_RELAY):
@@ -223,30 +237,45 @@ class TransportMixin:
         elif kind == K_HS:
             if self.verifier is None:
                 return
+            if self.budgets.seat_of(rid) is not None:
+                # a joiner's connection is seated by its first signed control message, after its
+                # handshake: one that proved a seat has no handshake left to make (red team 16a:
+                # a seat replayed its join at 4,000 a second, each a cookie, two signature checks
+                # and a signed welcome, 0.9 ms: a core's worth, nobody named)
+                self._refused_frame(rid, "a handshake message on a connection that proved a seat")
+                return
+            now = time.monotonic()
+            conn = self.budgets.get(rid) or self.budgets.conn(rid, now)
+            if not conn.hellos.take(1, now):  # a hello and its join: one of each per joiner
+                self._drop("a handshake message over the handshake budget", logging.DEBUG)
+                return
             try:
                 msg = parse_canonical(data, "handshake", UNAUTH_MAX_ITEMS)
             except ValueError as e:
                 self._drop(str(e))
                 return
             if msg.get("t") == "hello":
-                now = time.monotonic()
-                conn = self.budgets.get(rid) or self.budgets.conn(rid, now)
-                if conn.hellos.take(1, now):
-                    self._on_hello(rid, msg)
-                else:
-                    self._drop("a hello over the handshake budget", logging.DEBUG)
+                self._on_hello(rid, msg)
             elif msg.get("t") == "join":
                 self._on_join(rid, msg)
             else:
                 self._drop(f"unexpected handshake message {short(msg.get('t'))}")
         else:
-            self._drop(f"unknown frame kind {kind[:16]!r}")
+            self._refused_frame(rid, f"unknown frame kind {kind[:16]!r}")
 
     def _on_ctl(self, data: bytes, rid: bytes | None = None) -> None:
         if self.verifier is None:
             return
-        # a connection that has not proven a seat yet: only as much as a link or heads needs
-        items = MAX_ITEMS if self.budgets.seat_of(rid) is not None else UNAUTH_MAX_ITEMS
+        # a connection that has not proven a seat yet: only as much as a link or heads needs;
+        # a seat's: as much as its kind needs (``SMALL_CTL_BYTES``), told by its tail unparsed
+        items = UNAUTH_MAX_ITEMS
+        if self.budgets.seat_of(rid) is not None:
+            items = MAX_ITEMS if BIG_CTL.fullmatch(data, max(0, data.rfind(b',"t":"'))) \
+                else SMALL_CTL_ITEMS
+            if items == SMALL_CTL_ITEMS and len(data) > SMALL_CTL_BYTES:
+                self._refused_frame(rid, f"a control message of {len(data):,} bytes, not of a "
+                                    "kind that carries envelopes")
+                return
         try:
             msg = parse_canonical(data, "control message", items)
             seat = msg.get("from")
@@ -266,21 +295,25 @@ class TransportMixin:
             ):
                 raise ValueError("control message without session and counter")
         except ValueError as e:
-            self._drop(str(e))
+            self._refused_frame(rid, str(e))
             return
         member = self._members.get(seat)
         if member is None or seat == self.seat:
-            self._drop(f"control message from unknown seat {seat}", logging.DEBUG)
+            if self.budgets.seat_of(rid) is None:  # a newcomer's, racing its seating
+                self._drop(f"control message from unknown seat {seat}", logging.DEBUG)
+            else:
+                self._refused_frame(rid, f"a control message from unknown seat {seat}")
             return
         problem = ctl_signature_problem(msg, member.key)
         if problem is not None:
-            self._drop(f"control message with {problem} for seat {seat}")
+            self._refused_frame(rid, f"a control message with {problem} for seat {seat}")
             return
         if msg.get("to") != self.seat:
-            self._drop(f"control message from seat {seat} addressed to another seat")
+            self._refused_frame(rid, f"a control message from seat {seat} addressed to "
+                                "another seat")
             return
         if not self._fresh(seat, msg):
-            self._drop(f"replayed control message from seat {seat}")
+            self._refused_frame(rid, f"a replayed control message from seat {seat}")
             return
         if rid is not None:
             self.budgets.promote(rid, seat, time.monotonic())

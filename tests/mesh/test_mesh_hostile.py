@@ -56,7 +56,8 @@ async def test_garbage_and_bad_envelopes_are_dropped_with_a_log_line(tmp_path, c
             ([K_ENV, canonical(wrong_table)], "wrong table"),
             ([K_ENV, canonical(old)], "duplicate"),  # a replay of bob's first envelope
             ([K_CTL, canonical(ctl)], "bad signature"),
-            ([K_HS, b"{}"], "unexpected handshake"),
+            # a seat's connection has no handshake left to make (red team 16a)
+            ([K_HS, b"{}"], "handshake message on a connection that proved a seat"),
         ]
         for frames, _ in attempts:
             seated(0, frames)
@@ -82,9 +83,11 @@ async def test_garbage_and_bad_envelopes_are_dropped_with_a_log_line(tmp_path, c
         for _, words in attempts:
             await until(lambda w=words: w in caplog.text, what=f"a log line with {words!r}")
         assert not [e for e in host.events if e.kind in ("fault", "equivocation")]
-        # each envelope bob's connection sent that was refused is counted against him, within
-        # the budget an honest program's one-off bug may use: nobody is named
-        await until(lambda: host._rejects.get(1) == 6, what="bob's 6 refused envelopes counted")
+        # each frame bob's connection sent that was refused is counted against him (6
+        # envelopes, the one-frame message, the unknown kind, the badly signed control message
+        # and the handshake), within the budget an honest program's one-off bug may use: nobody
+        # is named
+        await until(lambda: host._rejects.get(1) == 10, what="bob's 10 refused frames counted")
         assert host.stopped is None
         await exchange(meshes, "after")  # and everyone plays on
     finally:

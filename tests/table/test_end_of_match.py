@@ -54,14 +54,35 @@ async def test_a_peer_gone_after_the_last_move_is_said_while_the_last_comparison
     that the game is over and whom the comparison waits for, and for how long at most. Scaled:
     a table wait of 4 s, a comparison of 3 s, told after 2.5 s."""
     import p2pcards.lobby as lobby
+
+    monkeypatch.setattr(lobby, "COMPARE_SAY", 2.5, raising=False)  # (fast timings: away 1.5 s)
+    # bob's last word before his program goes silent may already show every record at exactly
+    # what alice holds: then her comparison rightly has nothing to wait for (chain._cp_done),
+    # and this game is not the case under test (about one game in fourteen); play another
+    for game in range(3):
+        said: list[str] = []
+        results = await _bob_silent_after_the_game(tmp_path / str(game), said)
+        if results[0].compared:
+            continue
+        assert all(r.verdict is not None and r.verdict.clean for r in results)
+        comparing = [i for i, s in enumerate(said) if "comparing records" in s]
+        note = [i for i, s in enumerate(said) if "could not compare transcripts with" in s]
+        assert comparing and note and comparing[0] < note[0], said
+        assert "bob" in said[comparing[0]], said[comparing[0]]
+        assert "with bob " in said[note[0]] and "above" not in said[note[0]], said[note[0]]
+        return
+    pytest.fail("bob's last word showed alice's whole record in three games out of three")
+
+
+async def _bob_silent_after_the_game(tmp_path, said: list[str]) -> list:
+    """A 3-seat table (wait 4 s, comparison 3 s) whose bob sends nothing once his game is over;
+    every seat's result, alice's lines in ``said``."""
     from p2pcards.lobby import GameInfo
     from tests.mesh.helpers import make_table
 
-    monkeypatch.setattr(lobby, "COMPARE_SAY", 2.5, raising=False)  # (fast timings: away 1.5 s)
     meshes = await make_table(tmp_path, 3,
                               game_info=GameInfo("go-out-girl", 3, {}, wait=4.0).to_json())
     alice, bob, _ = meshes
-    said: list[str] = []
     real_finish = bob.finish
 
     silent = asyncio.Event()
@@ -83,16 +104,9 @@ async def test_a_peer_gone_after_the_last_move_is_said_while_the_last_comparison
 
     alice.checkpoint = checkpoint  # type: ignore[method-assign]
     try:
-        results = await asyncio.gather(*(
+        return await asyncio.gather(*(
             play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat),
                       say=said.append if m is alice else (lambda s: None), bot=True,
                       checkpoint_timeout=3.0) for m in meshes))
-        assert all(r.verdict is not None and r.verdict.clean for r in results)
-        assert results[0].compared is False
-        comparing = [i for i, s in enumerate(said) if "comparing records" in s]
-        note = [i for i, s in enumerate(said) if "could not compare transcripts with" in s]
-        assert comparing and note and comparing[0] < note[0], said
-        assert "bob" in said[comparing[0]], said[comparing[0]]
-        assert "with bob " in said[note[0]] and "above" not in said[note[0]], said[note[0]]
     finally:
         await close_all(meshes)

@@ -99,20 +99,20 @@ class PrivateLie:
 def fixed_deals(monkeypatch, deal: int) -> None:
     """A game decided by ``deal`` from run to run: every seat shuffles with the permutation it
     names rather than one derived from its secret seed, and the deck's joint random numbers (a
-    Steal's card) and the move disguise are drawn from it too. Otherwise a game depends on
+    Steal's card) and the move disguise are drawn from it too -- live and in the audit, which
+    derives a seat's own shuffles and the random numbers again. Otherwise a game depends on
     every seat's seed, keys and the table's id, all fresh each run."""
     def permutation(self, purpose, op, data, m):
         p = list(range(m))
         random.Random(f"{deal}:{purpose}:{op}:{m}").shuffle(p)
         return p
-    monkeypatch.setattr(PeerSecrets, "permutation", permutation)
-    def random_value(params, op, n, nonces):
+
+    def value(params, op, n, nonces):
         return random.Random(f"{deal}:{op}").randrange(n)
-    # the audit draws the joint values from the record as the deck does: the same ones (it
-    # computed the real ones, so a game with a Steal before the lie was replayed on other
-    # values and named an honest seat; nothing in the program's own audit was wrong)
-    monkeypatch.setattr(deck, "random_value", random_value)
-    monkeypatch.setattr(deck_audit, "random_value", random_value)
+
+    monkeypatch.setattr(PeerSecrets, "permutation", permutation)
+    monkeypatch.setattr(deck, "random_value", value)
+    monkeypatch.setattr(deck_audit, "random_value", value)
     monkeypatch.setattr(table, "_DISGUISE", random.Random(deal))
 
 

@@ -165,3 +165,70 @@ def test_a_failing_advisor_costs_the_hint_not_the_game(monkeypatch):
 
 def _broken_advisor(view, legal, seed=0):
     raise IndexError("list index out of range")
+
+
+def test_the_network_prompt_goes_on_answering_the_table_while_a_hint_thinks():
+    """Red team 16c: ``hint`` at the line-mode network prompt ran the solver on the event loop
+    that also carries this seat's link to the table: seconds to a minute with a big hand, with
+    the program answering nobody (shown away to the others). Now it runs in a thread, on a
+    copy of the view; here a hint that finishes only once the loop has run something else."""
+    import threading
+
+    async def main():
+        lines: list[str] = []
+        loop_ran = threading.Event()
+
+        def slow_hinter(view, legal):
+            return "play the 9" if loop_ran.wait(5) else "the table stood still"
+
+        feed: asyncio.Queue[str] = asyncio.Queue()
+
+        async def source():
+            while True:
+                yield await feed.get()
+
+        p = TerminalPlayer(0, lines=source(), out=lines.append, hinter=slow_hinter)
+        loop_task = asyncio.create_task(p.run_input())
+        s, _ = setup(3, {0: "5 9", 1: "7", 2: "3"})
+        view = s.view(0)
+        legal = view.legal(0)
+        decision = asyncio.create_task(p.decide(view, legal))
+        while "Your options:" not in lines:
+            await asyncio.sleep(0.01)
+        await feed.put("hint")
+        while not any(ln.startswith("(working out a hint") or ln == "the table stood still"
+                      for ln in lines):
+            await asyncio.sleep(0.01)
+        loop_ran.set()  # the table's turn on the loop, while the hint thinks
+        while not any(ln in ("play the 9", "the table stood still") for ln in lines):
+            await asyncio.sleep(0.01)
+        await feed.put("1")
+        await asyncio.wait_for(decision, 5)
+        loop_task.cancel()
+        return lines
+
+    lines = asyncio.run(main())
+    assert "play the 9" in lines and "the table stood still" not in lines
+
+
+def test_a_hint_thinks_in_a_thread_the_program_does_not_wait_for_when_it_ends():
+    """The hint's thread is a daemon: the loop's own executor threads are joined when the
+    program ends, so a person who quits in the middle of a minute-long hint would have waited
+    that minute for the terminal back. Its errors reach the awaiting coroutine."""
+    import threading
+
+    from p2pcards.ui.hints import in_background
+
+    def where():
+        return threading.current_thread().daemon, threading.current_thread().name
+
+    def broken():
+        raise IndexError("solver bug")
+
+    async def main():
+        daemon, name = await in_background(where)
+        with pytest.raises(IndexError):
+            await in_background(broken)
+        return daemon, name
+
+    assert asyncio.run(main()) == (True, "hint")

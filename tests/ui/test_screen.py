@@ -89,6 +89,7 @@ def test_every_game_fits_the_screen_with_no_word_broken(game, players, size):
             assert app.texts["hand"].startswith("Your hand:")
             # with a long hint up, the input line and the hinted option are still on screen
             await pilot.press("f2")
+            await app.hint_worker.wait()  # the hint is worked out in a thread
             await pilot.pause()
             shown = "\n".join(screen_lines(app))
             assert "a number, a move" in shown
@@ -205,6 +206,7 @@ def test_hint_highlights_the_option_and_names_its_number():
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             await pilot.press("f2")
+            await app.hint_worker.wait()  # the hint is worked out in a thread
             await pilot.pause()
             where = app._where(target)
             assert app.texts["notice"].startswith(f"Option {where}: play Guard")
@@ -330,3 +332,39 @@ def test_the_status_line_says_whose_turn_and_what_they_decide():
     assert status.startswith("Go Out Girl · Bob's turn (seat 2) · 0:0")
     assert status.endswith("· to play or pass")
     assert "Bob:" in seats.splitlines()[1] and seats.splitlines()[1].endswith("←")
+
+
+def test_a_slow_hint_leaves_the_screen_and_the_table_running():
+    """Red team 16c: the hint was worked out on the screen's own event loop, which is also this
+    seat's link to the table. With a big hand it takes seconds (21 Out Of This World cards at the
+    discard: 21 s; 41: 74 s), and all that while the screen stood still and the program answered
+    nobody: the others saw this seat away, and its absences counted toward the match's
+    allowance. Now the hint is worked out in a thread, on a copy of the view: here a hint that
+    finishes only once the loop has run something else (the table's part) gets it done."""
+    import threading
+
+    view = gog_view()
+    legal = view.legal(0)
+    target = next(a for a in legal if a.kind == "guard")
+    loop_ran = threading.Event()
+
+    def slow_hinter(v, lg):
+        stood_still = not loop_ran.wait(5)  # the loop gets its turn while the hint thinks
+        return FakeAdvice(target, "the screen stood still" if stood_still else "play Guard")
+
+    async def go():
+        app = one_question(view, legal, hinter=slow_hinter)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("f2")
+            assert app.texts["notice"].startswith("Working out a hint")
+            await pilot.press("f2")  # asked again meanwhile: one hint at a time
+            assert app.texts["notice"].startswith("Still working out the hint")
+            asyncio.get_running_loop().call_soon(loop_ran.set)  # the table's turn on the loop
+            await app.hint_worker.wait()
+            await pilot.pause()
+            assert app.texts["notice"].startswith(f"Option {app._where(target)}: play Guard")
+            await pilot.press("enter")  # the hinted option is taken
+            await pilot.pause()
+            return app.result
+    assert asyncio.run(go()) == target

@@ -23,6 +23,10 @@ from .common import (
 )
 from .data import FACE_DOWN_WEAPONS
 
+#: the moves that name a card of the mover's own hand, in the words of a refusal
+_OWN_CARD = {"play": "plays", "hide": "places face down", "flip": "turns over",
+             "cancel": "plays Cancel Action with", "choose": "chooses"}
+
 
 class Legal(Common):
     """The legal actions of every phase and the validation of decisions."""
@@ -328,6 +332,12 @@ class Legal(Common):
         """What a view that cannot see seat p's cards can still check."""
         ph, k = self.phase, a.kind
         bad = RuleViolation(p, f"{self.describe(a)} is not a legal action now")
+        if k in _OWN_CARD and isinstance(a.get("slot"), int) and not any(
+                a.slot in z for z in (self._play_zones(p) if k in ("play", "hide")
+                                      else [self.hand(p)])):
+            # said so, not described: the card named may be one only this copy knows (its own
+            # seat's), and a stop's reason goes to every player (red team 16c)
+            raise RuleViolation(p, f"{_OWN_CARD[k]} a card that is not in their hand")
         if ph == "turn" and k in ("ability", "ally", "unleash", "end"):
             if a not in self._turn_public(p):
                 raise bad

@@ -271,6 +271,11 @@ class Game(SetUp, Rounds, Turn, Items, Foes, TableTalk, Text, TableBase):
         if a.kind in ("character", "starter", "take", "leg_it", "spend"):
             if a.kind == "spend" and self.restricted(p, "no_spend"):
                 raise RuleViolation(p, "a Foe in front of you forbids Spending")
+            if a.kind == "spend" and (a.get("item") not in self.equipped(p) or a.item in self.spent):
+                # said so, not described: the card named may be one only this copy knows (its
+                # own seat's hand), and a stop's reason goes to every player (red team 16c)
+                raise RuleViolation(p, "spends a card that is not an unspent Item equipped in "
+                                       "front of them")
             legal = {"character": self._character_actions, "starter": lambda: self.legal(p),
                      "take": lambda: self._take_actions(p), "leg_it": lambda: self._take_actions(p),
                      "spend": lambda: self._spend_actions(p)}[a.kind]()
