@@ -84,7 +84,7 @@ from .lobby import (
     describe_game,
     journal_records,
 )
-from .replay import DeckRequests, Verdict, replay
+from .replay import DeckRequests, Verdict, code_drawn, game_outcomes, replay
 from .ui.text import outcome_words, printable
 
 CLEAN, NOT_CLEAN, DAMAGED = "clean", "not clean", "damaged record"
@@ -369,10 +369,6 @@ def _judged_checks(rep: TranscriptAudit) -> None:
             rep.add("a message judged at the time", False, j)
 
 
-#: the kinds of deck outcome that are events of the game (the key and end steps are not)
-EVENT_KINDS = ("shuffle", "open", "random", "prove")
-
-
 def _events(outcomes: list[dict[str, Any]]) -> list[Event]:
     events: list[Event] = []
     for o in outcomes:
@@ -630,8 +626,10 @@ def deck_params(t: Transcript, info: GameInfo, n_cards: int,
     descs = {d if isinstance(d, str) else repr(d)[:80] for s, b in deck_msgs
              if isinstance(b, dict) and b.get("op") == 0 and b.get("step") == "key"
              for d in [b.get("desc")]}
-    for roster, before_keys, secrecy in ((keys, False, 1), (keys, False, 0), (None, True, 0)):
-        older = DeckParams(table, deck_spec(info, roster, secrecy), n_cards, t.seats)
+    # (before the roster code's draw; before the claims' proofs; before the keys)
+    for roster, before_keys, secrecy in ((keys, False, SECRECY), (keys, False, 1), (keys, False, 0),
+                                         (None, True, 0)):
+        older = DeckParams(table, deck_spec(info, roster, secrecy, code=False), n_cards, t.seats)
         if descs == {older.digest.hex()}:
             return older, before_keys, secrecy
     return params, False, SECRECY
@@ -689,8 +687,9 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     owner = None if journal is None else (t.seat, journal.seed)
     # each message with its envelope (a second envelope for one step is a replay), in file
     # order, against the operations the game's signed moves make every engine issue
+    coded = code_drawn(params.deck_spec)
     ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(entries),
-                       secrecy)
+                       secrecy, coded)
     d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
                    owner=owner, seat=t.seat, seating=_seating(t))
     v = d.verdict
@@ -742,7 +741,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     ordered = [decisions[k] for k in keys]
     steps = [step for step, _ in keys]
     partial = rep.stopped_early
-    outs = [o for o in d.outcomes if o.get("kind") in EVENT_KINDS]
+    outs = game_outcomes(d.outcomes, coded)
     events = _events(outs)
     verdict = None
     if journal is not None:

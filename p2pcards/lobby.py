@@ -25,11 +25,12 @@ from typing import Any
 from protocol.channel import CLAIM_WINDOW, TableStop
 from protocol.deck import DeckPeer
 from protocol.envelope import is_int
+from protocol.errors import DeckError
 from protocol.identity import Identity
 from protocol.mesh import Mesh, MeshError, Timings
 from protocol.params import TOPIC as DECK_TOPIC
 from protocol.params import VERSION as DECK_VERSION
-from protocol.roster import keys_digest
+from protocol.roster import CODE_DRAW, keys_digest, roster_code
 from protocol.seating import Seating, evidence
 
 from . import __version__
@@ -37,6 +38,7 @@ from .deck_dealer import DeckDealer
 from .engine import SECRECY, ConfigError, Event, GameState, Request, Shuffle
 from .games import game_class, new_game
 from .patient import DECK_ALLOWANCE, DECK_LATE_BUDGET, PatientChannel
+from .replay import code_drawn
 from .table import OWN_PAUSE, Table, TableResult, TableStopped
 
 DECK_TIMEOUT = 60.0  # seconds a present peer may take to answer a deck step
@@ -283,7 +285,7 @@ def clock_text(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}" if s >= 60 else f"{s} s"
 
 
-def deck_spec(info: GameInfo, roster: str | None, secrecy: int = SECRECY) -> str:
+def deck_spec(info: GameInfo, roster: str | None, secrecy: int = SECRECY, code: bool = True) -> str:
     """The deck description every proof binds (protocol/SPEC.md "Parameters"): the game, its
     options, the player count, the deck protocol version and ``roster``, the digest of every
     seat's key (``protocol.roster.keys_digest``), as canonical JSON. With the keys in it, every
@@ -293,13 +295,17 @@ def deck_spec(info: GameInfo, roster: str | None, secrecy: int = SECRECY) -> str
     (``GameState.secrecy``, written as ``"claims"``): programs of different levels issue other
     deck operations, so they must not share a table, and the audit must know which a record is.
     A lower level: the description of records made by an earlier version (the audit still reads
-    them)."""
+    them). ``code``: the deck's operation 1 is the draw the roster code is made from
+    (``roster_code``, written as ``"code": 1``), before the game's first request; ``False``: the
+    description of records made before it (the audit reads their operation 1 as the game's)."""
     spec: dict[str, Any] = {"game": info.game, "players": info.players, "options": info.options,
                             "protocol": DECK_VERSION}
     if roster is not None:
         spec["roster"] = roster
     if secrecy:
         spec["claims"] = secrecy
+    if code:
+        spec["code"] = 1
     return json.dumps(spec, sort_keys=True, separators=(",", ":"))
 
 
@@ -412,8 +418,9 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     n_cards = new_game(info.game, info.players, info.options).n_cards
     patient = PatientChannel(mesh.channel, mesh, late_after=late_after or DECK_ALLOWANCE,
                              late_budget=late_budget or DECK_LATE_BUDGET)
-    deck = DeckPeer(patient, bytes.fromhex(mesh.table), deck_spec(info, keys_digest(mesh.roster)),
-                    n_cards, journal.seed(), timeout=deck_timeout, seating=seating(mesh))
+    spec = deck_spec(info, keys_digest(mesh.roster))
+    deck = DeckPeer(patient, bytes.fromhex(mesh.table), spec, n_cards, journal.seed(),
+                    timeout=deck_timeout, seating=seating(mesh))
     from .bots.registry import make_bot
 
     table = Table(info.game, info.players, info.options, mesh.seat, mesh.channel,
@@ -429,7 +436,8 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     events = asyncio.create_task(_announce(mesh, q, say, bot))
     watch = asyncio.create_task(_watch_absence(mesh, info.wait, say, bot,
                                                progress=lambda: table.step))
-    game = asyncio.create_task(table.run())
+    game = asyncio.create_task(_code_then_game(mesh, deck, table, None if bot else say)
+                               if code_drawn(spec) else table.run())
     stopped = asyncio.create_task(_until_stopped(mesh))
     try:
         done, _ = await asyncio.wait({game, stopped}, return_when=asyncio.FIRST_COMPLETED)
@@ -495,6 +503,25 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
         for t in (events, watch, stopped, game):
             t.cancel()
         journal.close()
+
+
+CODE_LINE = "Roster code: {} — read it aloud: everyone should see the same one."
+
+
+async def _code_then_game(mesh: Mesh, deck: DeckPeer, table: Table,
+                          say: Callable[[str], Any] | None) -> TableResult:
+    """The roster code, then the game: the deck's first operation after the key step is a joint
+    draw (commit-reveal) the code is made from (``protocol.roster.roster_code``), so a host
+    cannot search for two rosters with one code; a seat that comes back re-draws the same value
+    from its journal's seed and shows the same code. ``say``: ``None`` for a bot (it shows
+    nothing). A seat whose reveal does not match its commitment is named like any deck cheat."""
+    try:
+        draw = await deck.random(CODE_DRAW)
+    except DeckError as exc:
+        raise table._deck_stop(exc) from None
+    if say is not None:
+        say(CODE_LINE.format(roster_code(mesh.roster, draw)))
+    return await table.run()
 
 
 NO_ANSWER = "no checkpoint answer from "  # how Mesh.checkpoint's TimeoutError names who was silent

@@ -354,11 +354,6 @@ def _hinter(mesh: Mesh):
     return hinter(GameInfo.from_json(mesh.game_info).game)
 
 
-def _digest(mesh: Mesh) -> str:
-    d = mesh.roster_digest
-    return d() if callable(d) else d
-
-
 def _fingerprint(mesh: Mesh, seat: int) -> str:
     for m in mesh.roster:
         if m.seat == seat:
@@ -395,7 +390,6 @@ async def _play(mesh: Mesh, player: Any, screen: bool = False) -> TableResult:
     await until_dealt(mesh, say)
     intro = ["Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
                                      for s in range(mesh.seats)),
-             f"Roster code: {_digest(mesh)} — read it aloud: everyone should see the same one.",
              GameInfo.from_json(mesh.game_info).settings_text()]
     if screen:
         return await _on_screen(mesh, intro)

@@ -9,9 +9,12 @@ re-checked; the full-information engine is used only when a caller has full-info
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from protocol.roster import CODE_DRAW
 
 from .engine import (
     SECRECY,
@@ -154,24 +157,53 @@ def deck_op(req: Request) -> dict[str, Any]:
     raise TypeError(f"no deck operation fulfils {req!r}")
 
 
+#: the kinds of deck outcome that are events of the game (the key and end steps are not)
+EVENT_KINDS = ("shuffle", "open", "random", "prove")
+
+
+def code_drawn(spec: str) -> bool:
+    """Whether the deck of the description ``spec`` (``lobby.deck_spec``) opens with the draw
+    the roster code is made from: its operation 1, which is no event of the game. Records made
+    before it have no ``"code"`` in their description, which every key share signs."""
+    try:
+        d = json.loads(spec)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return isinstance(d, dict) and d.get("code") == 1
+
+
+def game_outcomes(outcomes: Sequence[dict[str, Any]], coded: bool) -> list[dict[str, Any]]:
+    """The deck outcomes that are events of the game, in order: not the key step, the end step
+    or (``coded``) the roster code's draw at operation 1."""
+    return [o for o in outcomes if o.get("kind") in EVENT_KINDS
+            and not (coded and o.get("op") == CODE_OP)]
+
+
+CODE_OP = 1  # the deck operation of the roster code's draw (after the key step, operation 0)
+
+
 class DeckRequests:
     """The deck operations every seat's engine issued, derived by replaying the signed moves
     (every seat's engine issues the same requests, a spectator's too): an ``ops`` function for
     ``protocol.audit.audit``, called with the outcomes of operations ``0..k-1`` for operation
-    ``k``'s descriptor. Operation 0 is the key step; after the game's last move comes the end
-    step. ``moves``: the signed move of each ``(game step, seat)``. ``None`` where the moves
+    ``k``'s descriptor. Operation 0 is the key step, then (``coded``: ``code_drawn``) the roster
+    code's draw; after the game's last move comes the end step. ``moves``: the signed move of each ``(game step, seat)``. ``None`` where the moves
     stop (the seat to decide sent none for its step) or one of them cannot be applied (the
     replay of the game names it): from there on, no operation is known."""
 
     def __init__(self, game: str, players: int, options: dict[str, Any],
-                 moves: dict[tuple[int, int], Decision], secrecy: int = SECRECY) -> None:
+                 moves: dict[tuple[int, int], Decision], secrecy: int = SECRECY,
+                 coded: bool = False) -> None:
         # secrecy: that of the version that made the record (which deck operations it issued)
         self.state = new_game(game, players, options, secrecy=secrecy).view(SPECTATOR)
         self.players = players
         self.moves = moves
         self.step = 0
-        self.fed = 1  # outcomes applied (operation 0, the key step, is no event)
+        # outcomes applied: operation 0, the key step, is no event, nor the code's draw
+        self.fed = 2 if coded else 1
         self.known: dict[int, dict[str, Any] | None] = {0: {"kind": "key"}}
+        if coded:
+            self.known[CODE_OP] = {"kind": "random", "n": CODE_DRAW}
         self.ended = False
 
     def __call__(self, outcomes: list[dict[str, Any]]) -> dict[str, Any] | None:

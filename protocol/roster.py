@@ -154,14 +154,33 @@ def check_roster(members: Iterable[Member]) -> None:
 
 
 def roster_digest(members: Iterable[Member]) -> str:
-    """A short code over every seat's name and key (40 bits): if all players see the same digest,
-    nobody has shown different players different tables -- unless the host searched for it. A host
-    that holds a key in each of two views (a player it impersonates to the others) can find two
-    rosters with one code by a birthday search, about 2^21 keys (red team 16b: 43 s of CPU,
-    ``scripts/roster_code_collision.py``); each impersonated player's fingerprint, compared aloud
-    too, still tells them apart (a second preimage: about 2^40 keys a player)."""
+    """A short digest over every seat's name and key (40 bits), which the mesh's programs
+    compare among themselves (``heads``): it catches a split among honest links. It is no longer
+    what players read aloud: a host that holds a key in each of two views (a player it
+    impersonates to the others) can find two rosters with one digest by a birthday search, about
+    2^21 keys (red team 16b: 43 s of CPU, ``scripts/roster_code_collision.py``). The code players
+    read is ``roster_code``, made from fresh randomness of every seat the host cannot grind."""
     data = canonical([[m.seat, m.name, m.key.hex()] for m in sorted(members, key=lambda m: m.seat)])
     s = b32(hashlib.sha256(b"p2pcards/v1/roster\n" + data).digest(), 8)
+    return f"{s[:4]}-{s[4:]}"
+
+
+#: the range of the deck's joint draw the roster code is made from (``DeckPeer.random``)
+CODE_DRAW = 2**40
+CODE_DOMAIN = b"p2pcards/v1/roster-code\n"
+
+
+def roster_code(members: Iterable[Member], draw: int) -> str:
+    """The roster code players read aloud (``XXXX-XXXX``, 40 bits): ``SHA-256(b"p2pcards/v1/roster-code\n"
+    + canonical([[seat, name, key hex], ...]) + u64be(draw))``, where ``draw`` is the value of
+    the deck's joint random draw in ``[0, CODE_DRAW)`` at the start of the table (commit-reveal:
+    every seat commits to a fresh nonce bound to the game description, which holds every seat's
+    key, before any nonce is revealed). A host that shows two players two rosters cannot grind
+    it: each player's code depends on that player's own nonce, revealed only after the host has
+    committed to everything in that player's view, so the two views show one code with
+    probability 2^-40 a try, and a try that fails is a table that stops (SPEC.md 5.5)."""
+    data = canonical([[m.seat, m.name, m.key.hex()] for m in sorted(members, key=lambda m: m.seat)])
+    s = b32(hashlib.sha256(CODE_DOMAIN + data + draw.to_bytes(8, "big")).digest(), 8)
     return f"{s[:4]}-{s[4:]}"
 
 

@@ -4,8 +4,9 @@
     .venv/bin/python scripts/roster_code_collision.py [--keys N]
 
 A host showing alice (dan, alice, a "bob" whose key dan holds) and bob (dan, an "alice" whose
-key dan holds, bob) needs both rosters to give one code (``protocol.roster.roster_digest``, the
-code players read aloud). It walks ``N`` keys for its fake bob and ``N`` for its fake alice
+key dan holds, bob) needed both rosters to give one code (``protocol.roster.roster_digest``, the
+code players read aloud before mesh version 5; since then they read ``roster_code``, made from the
+roster and a joint draw the host cannot grind, and the digest is only what the programs compare). It walks ``N`` keys for its fake bob and ``N`` for its fake alice
 (secret scalars ``START + i``, each public key one libsodium point addition from the last) and
 looks for two with the same 40-bit code; with ``N = 2^21`` it finds one with odds of about 98 %.
 Prints the indices found, the code and the CPU time. tests/protocol/test_roster_code_collision.py

@@ -359,7 +359,6 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     from protocol.transcript import TranscriptError, read_transcript
 
     from ..audit import (
-        EVENT_KINDS,
         _checked_filler,
         _events,
         _Journal,
@@ -372,7 +371,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     )
     from ..engine import Action, Decide
     from ..lobby import GameInfo
-    from ..replay import DeckRequests
+    from ..replay import DeckRequests, code_drawn, game_outcomes
 
     try:
         t = read_transcript(path)
@@ -415,7 +414,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     # as p2pcards audit checks it: each message with its envelope, against the operations the
     # game's signed moves make every engine issue
     ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(t.entries),
-                       secrecy)
+                       secrecy, code_drawn(params.deck_spec))
     d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
                    owner=owner, seat=t.seat)
     if not d.verdict.clean:
@@ -431,7 +430,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
             except ValueError as exc:
                 raise ConfigError(f"{path}: a malformed action ({exc})") from None
     ds = [decisions[k] for k in sorted(decisions)]
-    outs = [o for o in d.outcomes if o.get("kind") in EVENT_KINDS]
+    outs = game_outcomes(d.outcomes, code_drawn(params.deck_spec))
     deck_events = _events(outs)
     viewer = SPECTATOR if view is None else view
     fill = None

@@ -119,8 +119,9 @@ def made_by_an_earlier_version(tmp_path: Path, monkeypatch: Any, keys: bool,
                                secrecy: int = 0) -> tm.Game:
     """A game played as programs of the engine's ``secrecy`` played it: 0, before claims were
     proven (no ``prove`` operation, a description without ``claims``); 1, with claims proven and
-    each followed by a re-mix, but no re-encryption before shares add up (``"claims": 1``). And
-    before the deck bound the keys unless ``keys``."""
+    each followed by a re-mix, but no re-encryption before shares add up (``"claims": 1``); 2,
+    this engine's. And before the deck bound the keys unless ``keys``; always before the roster
+    code's draw (no ``"code"`` in the description, the game's first operation at 1)."""
     import functools
 
     import p2pcards.lobby as lobby
@@ -128,7 +129,7 @@ def made_by_an_earlier_version(tmp_path: Path, monkeypatch: Any, keys: bool,
 
     with monkeypatch.context() as m:
         m.setattr(GameState, "secrecy", secrecy)
-        m.setattr(lobby, "deck_spec", functools.partial(lobby.deck_spec, secrecy=secrecy))
+        m.setattr(lobby, "deck_spec", functools.partial(lobby.deck_spec, secrecy=secrecy, code=False))
         if not keys:
             m.setattr(lobby, "keys_digest", lambda _roster: None)
         return tm.make_game(tmp_path)
@@ -141,15 +142,16 @@ def assert_it_replays(g: tm.Game, secrecy: int = 0) -> None:
     assert saved.frames(s, 0)[-1].log[-1] == f"Result: {s.result_text}"
 
 
-@pytest.mark.parametrize("secrecy", [0, 1])
+@pytest.mark.parametrize("secrecy", [0, 1, 2])
 def test_a_record_made_by_an_earlier_engine_still_audits_and_replays(tmp_path, monkeypatch,
                                                                      secrecy):
     """Secrecy 0: its deck holds no proofs where this version's engine asks for one (a Go Out
     Girl pass with a face-down character): the audit derived a ``prove`` operation there and
     named the honest player whose message was of the old kind ("alice (seat 1) at fault ...
     message describes another operation"), and the replay refused the record. Secrecy 1: its
-    deck holds a re-mix after each proof, which this version no longer makes. Such a record is
-    read as its own version played it."""
+    deck holds a re-mix after each proof, which this version no longer makes. Secrecy 2: this
+    engine's, but made before the roster code's draw: its operation 1 is the game's first, not
+    the draw (mesh version 4). Such a record is read as its own version played it."""
     g = made_by_an_earlier_version(tmp_path, monkeypatch, keys=True, secrecy=secrecy)
     code, out, js = audit(g.path)
     assert code == 0 and "Verdict: clean" in out and js["culprit"] is None, out
