@@ -13,10 +13,9 @@ import pytest
 
 from p2pcards.ui import arrange as arrange_ui
 from p2pcards.ui.local import PromptHuman
-from p2pcards.ui.terminal import TerminalPlayer
 from tests.games.go_out_girl.rig import setup
 from tests.ui.test_ctrl_c import first_question
-from tests.ui.test_prompts import Manipulating, scripted
+from tests.ui.test_prompts import Manipulating, asked_at_the_network_prompt, scripted
 from tests.ui.test_screen import local_app
 
 ODD = ("\u00b2", "\u2460", "1" * 5000)  # ², ①, and more digits than int reads by default
@@ -40,23 +39,12 @@ def test_an_arrangement_with_odd_digits_is_not_an_order():
 def test_the_network_prompt_keeps_reading_after_odd_digits():
     async def main():
         lines: list[str] = []
-        feed: asyncio.Queue[str] = asyncio.Queue()
-
-        async def source():
-            while True:
-                yield await feed.get()
 
         async def chat(text):
             return None
 
-        p = TerminalPlayer(0, chat=chat, lines=source(), out=lines.append, who=lambda: [])
-        loop_task = asyncio.create_task(p.run_input())
-        s, _ = setup(3, {0: "5 9", 1: "7", 2: "3"})
-        view = s.view(0)
-        legal = view.legal(0)
-        decision = asyncio.create_task(p.decide(view, legal))
-        while "Your options:" not in lines:
-            await asyncio.sleep(0.01)
+        p, feed, loop_task, legal, decision = await asked_at_the_network_prompt(
+            lines, chat=chat, who=lambda: [])
         for text in (*ODD, "2"):
             await feed.put(text)
         done, _ = await asyncio.wait({decision, loop_task}, timeout=10,

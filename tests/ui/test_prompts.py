@@ -15,6 +15,28 @@ from p2pcards.ui.terminal import TerminalPlayer
 from tests.games.go_out_girl.rig import setup
 
 
+async def asked_at_the_network_prompt(lines: list[str], **kw):
+    """A seat's line-mode network prompt (``TerminalPlayer``, its input fed from a queue) asked
+    its first question of a 3-seat Go Out Girl position, the options on screen: the player, the
+    feed, the input loop's task, the legal moves and the decision's task."""
+    feed: asyncio.Queue[str] = asyncio.Queue()
+
+    async def source():
+        while True:
+            yield await feed.get()
+
+    p = TerminalPlayer(0, lines=source(), out=lines.append, **kw)
+    loop_task = asyncio.create_task(p.run_input())
+    s, _ = setup(3, {0: "5 9", 1: "7", 2: "3"})
+    view = s.view(0)
+    legal = view.legal(0)
+    decision = asyncio.create_task(p.decide(view, legal))
+    while "Your options:" not in lines:  # type only once the options are on screen
+        await asyncio.sleep(0.01)
+    return p, feed, loop_task, legal, decision
+
+
+
 def scripted(*answers):
     it = iter(answers)
 
@@ -98,21 +120,8 @@ def test_network_prompt_takes_numbers_commands_and_arrangements():
             sent.append(text)
             return None
 
-        feed: asyncio.Queue[str] = asyncio.Queue()
-
-        async def source():
-            while True:
-                yield await feed.get()
-
-        p = TerminalPlayer(0, chat=chat, lines=source(), out=lines.append,
-                           who=lambda: ["  seat 1: you"])
-        loop_task = asyncio.create_task(p.run_input())
-        s, _ = setup(3, {0: "5 9", 1: "7", 2: "3"})
-        view = s.view(0)
-        legal = view.legal(0)
-        decision = asyncio.create_task(p.decide(view, legal))
-        while "Your options:" not in lines:  # type only once the options are on screen
-            await asyncio.sleep(0.01)
+        p, feed, loop_task, legal, decision = await asked_at_the_network_prompt(
+            lines, chat=chat, who=lambda: ["  seat 1: you"])
         for text in ("7", "99", "say hello", "say forbidden", "who", "2"):
             await feed.put(text)
         action = await asyncio.wait_for(decision, 5)
@@ -181,20 +190,8 @@ def test_the_network_prompt_goes_on_answering_the_table_while_a_hint_thinks():
         def slow_hinter(view, legal):
             return "play the 9" if loop_ran.wait(5) else "the table stood still"
 
-        feed: asyncio.Queue[str] = asyncio.Queue()
-
-        async def source():
-            while True:
-                yield await feed.get()
-
-        p = TerminalPlayer(0, lines=source(), out=lines.append, hinter=slow_hinter)
-        loop_task = asyncio.create_task(p.run_input())
-        s, _ = setup(3, {0: "5 9", 1: "7", 2: "3"})
-        view = s.view(0)
-        legal = view.legal(0)
-        decision = asyncio.create_task(p.decide(view, legal))
-        while "Your options:" not in lines:
-            await asyncio.sleep(0.01)
+        p, feed, loop_task, legal, decision = await asked_at_the_network_prompt(
+            lines, hinter=slow_hinter)
         await feed.put("hint")
         while not any(ln.startswith("(working out a hint") or ln == "the table stood still"
                       for ln in lines):
