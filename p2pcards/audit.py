@@ -54,7 +54,7 @@ from protocol.identity import fingerprint
 from protocol.kdf import PeerSecrets
 from protocol.params import DeckParams
 from protocol.proof_common import ct_from_json, ct_to_json
-from protocol.roster import keys_digest
+from protocol.roster import keys_digest, roster_code
 from protocol.seating import Seating
 from protocol.steps import PublicDeck, vec_digest
 from protocol.transcript import Transcript, TranscriptError, read_transcript
@@ -84,7 +84,7 @@ from .lobby import (
     describe_game,
     journal_records,
 )
-from .replay import DeckRequests, Verdict, code_drawn, game_outcomes, replay
+from .replay import CODE_OP, DeckRequests, Verdict, code_drawn, game_outcomes, replay
 from .ui.text import outcome_words, printable
 
 CLEAN, NOT_CLEAN, DAMAGED = "clean", "not clean", "damaged record"
@@ -98,6 +98,7 @@ class TranscriptAudit:
     #: each seat's key fingerprint as the roster in the file gives it ("" if none), shown beside
     #: its name where the reader must tell who is who (the header, the culprit)
     fingerprints: list[str] = field(default_factory=list)
+    code: str = ""  # the roster code every seat was shown, made again from the record's draw
     checks: list[tuple[str, bool, str]] = field(default_factory=list)  # (what, ok, detail)
     verdict: Verdict | None = None  # the deck's or the replay's
     damaged: set[int] = field(default_factory=set)  # indices of checks on lines the record does not support
@@ -195,7 +196,8 @@ class TranscriptAudit:
         players = ", ".join(" ".join(x for x in (name, fp) if x) for name, fp in
                             zip(self.names, self.fingerprints or [""] * len(self.names),
                                 strict=True))
-        out = [f"Audit of {self.path} ({self.game}, players: {players or '?'})"]
+        code = f", roster code {self.code}" if self.code else ""
+        out = [f"Audit of {self.path} ({self.game}, players: {players or '?'}{code})"]
         for i, (what, ok, detail) in enumerate(self.checks):
             mark = "ok" if ok else "DAMAGED" if i in self.damaged else "FAIL"
             out.append(f"  [{mark}] {what}{': ' + detail if detail else ''}")
@@ -205,7 +207,7 @@ class TranscriptAudit:
     def to_json(self) -> dict[str, Any]:
         v = self.verdict
         return {"path": self.path, "game": self.game, "players": self.names,
-                "fingerprints": self.fingerprints, "clean": self.clean,
+                "fingerprints": self.fingerprints, "roster_code": self.code, "clean": self.clean,
                 "verdict": self.status,
                 "checks": [{"check": w, "ok": ok, "detail": d, "damaged": i in self.damaged}
                            for i, (w, ok, d) in enumerate(self.checks)],
@@ -693,6 +695,9 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
                    owner=owner, seat=t.seat, seating=_seating(t))
     v = d.verdict
+    rep.code = next((roster_code([m for m in t.roster if isinstance(m, dict)], o["value"])
+                     for o in d.outcomes  # (the draw the code is made from: SPEC 5.5)
+                     if coded and o.get("op") == CODE_OP and is_int(o.get("value"))), "")
     if v.older:  # a record of an older deck version: not checked, nobody blamed
         rep.add("deck audit", False, v.reason)
         rep.verdict = Verdict(False, None, v.reason)

@@ -170,7 +170,7 @@ CODE_DRAW = 2**40
 CODE_DOMAIN = b"p2pcards/v1/roster-code\n"
 
 
-def roster_code(members: Iterable[Member], draw: int) -> str:
+def roster_code(members: Iterable[Member | Message], draw: int) -> str:
     """The roster code players read aloud (``XXXX-XXXX``, 40 bits): ``SHA-256(b"p2pcards/v1/roster-code\n"
     + canonical([[seat, name, key hex], ...]) + u64be(draw))``, where ``draw`` is the value of
     the deck's joint random draw in ``[0, CODE_DRAW)`` at the start of the table (commit-reveal:
@@ -178,8 +178,12 @@ def roster_code(members: Iterable[Member], draw: int) -> str:
     key, before any nonce is revealed). A host that shows two players two rosters cannot grind
     it: each player's code depends on that player's own nonce, revealed only after the host has
     committed to everything in that player's view, so the two views show one code with
-    probability 2^-40 a try, and a try that fails is a table that stops (SPEC.md 5.5)."""
-    data = canonical([[m.seat, m.name, m.key.hex()] for m in sorted(members, key=lambda m: m.seat)])
+    probability 2^-40 a try, and a try that fails is a table that stops (SPEC.md 5.5).
+    ``members``: roster entries, or their JSON form (a record's roster line)."""
+    rows = [[m.seat, m.name, m.key.hex()] if isinstance(m, Member)
+            else [m.get("seat"), m.get("name"), m.get("key")] for m in members]
+    rows.sort(key=lambda r: r[0] if is_int(r[0]) else -1)
+    data = canonical(rows)
     s = b32(hashlib.sha256(CODE_DOMAIN + data + draw.to_bytes(8, "big")).digest(), 8)
     return f"{s[:4]}-{s[4:]}"
 

@@ -158,3 +158,24 @@ async def test_a_seat_that_comes_back_shows_the_same_code(tmp_path):
             r.cancel()
         await asyncio.gather(*runs.values(), return_exceptions=True)
         await close_all([m for m in meshes if m is not bob] + ([bob2] if bob2 else []))
+
+
+@run_async(timeout=120)
+async def test_the_audit_shows_the_code_every_seat_was_shown(tmp_path):
+    """``p2pcards audit`` makes the code again from the record's draw: a player can check, after
+    the game, that the record is of the table whose code they read aloud."""
+    from tests.table.transcript_mutants import cli_audit
+
+    meshes = await table_of(tmp_path, 2)
+    said: list[list[str]] = [[], []]
+    try:
+        await asyncio.gather(*(person_seat(said[s])(m) for s, m in enumerate(meshes)))
+    finally:
+        await close_all(meshes)
+    shown = {x[len(LINE):].split(" ")[0] for lines in said for x in lines if x.startswith(LINE)}
+    assert len(shown) == 1, said
+    code = shown.pop()
+    for m in meshes:
+        exit_code, out, js = cli_audit(m.transcript_path)
+        assert exit_code == 0 and js["roster_code"] == code, (out, js.get("roster_code"))
+        assert f"roster code {code})" in out.splitlines()[0], out
