@@ -157,6 +157,7 @@ def deck_op(req: Request) -> dict[str, Any]:
     raise TypeError(f"no deck operation fulfils {req!r}")
 
 
+CODE_OP = 1  # the deck operation of the roster code's draw (after the key step, operation 0)
 #: the kinds of deck outcome that are events of the game (the key and end steps are not)
 EVENT_KINDS = ("shuffle", "open", "random", "prove")
 
@@ -179,9 +180,6 @@ def game_outcomes(outcomes: Sequence[dict[str, Any]], coded: bool) -> list[dict[
             and not (coded and o.get("op") == CODE_OP)]
 
 
-CODE_OP = 1  # the deck operation of the roster code's draw (after the key step, operation 0)
-
-
 class DeckRequests:
     """The deck operations every seat's engine issued, derived by replaying the signed moves
     (every seat's engine issues the same requests, a spectator's too): an ``ops`` function for
@@ -200,7 +198,7 @@ class DeckRequests:
         self.moves = moves
         self.step = 0
         # outcomes applied: operation 0, the key step, is no event, nor the code's draw
-        self.fed = 2 if coded else 1
+        self.fed = CODE_OP + 1 if coded else 1
         self.known: dict[int, dict[str, Any] | None] = {0: {"kind": "key"}}
         if coded:
             self.known[CODE_OP] = {"kind": "random", "n": CODE_DRAW}
