@@ -82,6 +82,29 @@ async def _flood(sock, frames: list[bytes], victim) -> int:
     return sent
 
 
+async def _seat_raw(sock, alice, carol) -> dict:
+    """Carol's signed heads on her raw connection ``sock`` until alice counts it as hers; the
+    heads that did. Signed afresh each try: carol's own program may meanwhile have sent alice a
+    later counter on its real connection, and then an earlier one is a replay (refused; one
+    clean-clone run timed out so)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 9  # (at most 18 tries: fewer than the 21 refusals that name a seat)
+
+    def seated() -> bool:
+        return carol.seat in alice.budgets.by_seat and len(alice.budgets.by_seat[carol.seat]) >= 2
+
+    while True:
+        heads = carol._sign_ctl(alice.seat, "heads", {"heads": carol._heads_list(),
+                                                     "reply": False,
+                                                     "roster": carol.roster_digest})
+        sock.send_multipart([K_CTL, canonical(heads)])
+        for _ in range(25):
+            await asyncio.sleep(0.02)
+            if seated():
+                return heads
+        assert loop.time() < end, "timed out waiting for carol's connection seated"
+
+
 @pytest.mark.parametrize("junk", ["join", "bad-signature", "replayed", "other-seat"])
 @run_async(timeout=60)
 async def test_junk_on_a_seats_own_connection_names_the_seat(tmp_path, monkeypatch, junk):
@@ -91,12 +114,7 @@ async def test_junk_on_a_seats_own_connection_names_the_seat(tmp_path, monkeypat
     sock = raw_dealer(ctx, alice)
     try:
         # carol's modified program opens a connection of its own to alice and proves it hers
-        heads = carol._sign_ctl(alice.seat, "heads", {"heads": carol._heads_list(),
-                                                     "reply": False,
-                                                     "roster": carol.roster_digest})
-        sock.send_multipart([K_CTL, canonical(heads)])
-        await until(lambda: carol.seat in alice.budgets.by_seat and len(
-            alice.budgets.by_seat[carol.seat]) >= 2, what="carol's connection seated")
+        heads = await _seat_raw(sock, alice, carol)
         handled = _counting(monkeypatch, alice, "_on_join")
         checked = _counting(monkeypatch, alice, "_fresh")  # reached past the signature check
         if junk == "join":
