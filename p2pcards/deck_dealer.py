@@ -105,14 +105,14 @@ class DeckDealer:
         """Every seat takes part in the proof of seat ``req.by``'s claim; it returns once the
         proof verified (the deck names a seat whose proof fails). This seat, the claimant, will
         not try to prove what its own view knows is false: its engine names it, as every other
-        copy that knew the card would."""
+        copy that knew the card would, without saying which card it is (the card stays hidden
+        from the others: the stop carrying this reason is sent to every peer)."""
         if req.by == self.seat:
             allowed = set(req.allowed)
             bad = [s for s in req.slots if view.values[s] is not None and view.values[s] not in allowed]
-            if bad:
-                raise RuleViolation(req.by, f"cannot prove its claim about slot {bad[0]}: it holds "
-                                            f"{view.card_name(view.values[bad[0]])}, which the "
-                                            "claim does not allow")
+            if bad:  # the reason goes to every peer in this seat's stop: it names no card
+                raise RuleViolation(req.by, f"cannot prove its claim about slot {bad[0]}: the "
+                                            "card there is not one the claim allows")
         try:
             await self.deck.prove(list(req.slots), req.by, list(req.allowed))
         except ValueError as exc:

@@ -280,7 +280,16 @@ class Table:
         try:
             self.state.check(self.seat, action)
         except RuleViolation as exc:  # a damaged journal, or a bug: never send it
-            raise TableStopped(self.seat, f"this seat's own decision is illegal: {exc.reason}") from None
+            # this copy's words may name this seat's own cards, and the stop goes to every peer
+            # (red team 16c): they are said here only, the stop is worded as the public copy
+            # words the move, or names no card
+            self.say(f"This seat's own decision is illegal: {exc.reason}")
+            try:
+                self.state.view(SPECTATOR).check(self.seat, action)
+                public = "it breaks a rule about this seat's own cards"
+            except RuleViolation as seen:
+                public = seen.reason
+            raise TableStopped(self.seat, f"this seat's own decision is illegal: {public}") from None
         self._moved_at = self.step  # a chat line from now on is dated after this move
         await self.channel.broadcast("game", {"step": self.step, "action": action.to_json()})
         return Decision(self.seat, action)

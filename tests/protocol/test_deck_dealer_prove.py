@@ -55,7 +55,10 @@ def test_each_seat_fulfils_a_prove_with_the_deck_and_gets_proven_without_values(
 
 
 def test_the_claimant_with_a_false_claim_is_named_before_it_asks_the_deck():
-    """Seat 0 holds 8 and says "low": its own dealer names it and sends no proof."""
+    """Seat 0 holds 8 and says "low": its own dealer names it and sends no proof. Its reason
+    becomes the stop this seat sends to every peer, so it names the slot and not the card (it
+    said "it holds 8, which the claim does not allow": the card its claim was about, shown to
+    all)."""
     g, copies = _deal(8)
     req = g.pending()
     deck = FakeDeck(0)
@@ -63,6 +66,10 @@ def test_the_claimant_with_a_false_claim_is_named_before_it_asks_the_deck():
         _fulfil(DeckDealer(deck, 0), copies[0], req)  # type: ignore[arg-type]
     assert e.value.player == 0
     assert deck.calls == []
+    slot = req.slots[0]
+    assert copies[0].values[slot] == 8 and slot != 8
+    assert e.value.reason == (f"cannot prove its claim about slot {slot}: the card there is "
+                              "not one the claim allows")
 
 
 def test_a_deck_refusing_the_claimants_proof_names_the_claimant():

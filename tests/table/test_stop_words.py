@@ -84,3 +84,41 @@ async def test_a_move_naming_anothers_cards_gets_them_named_in_nobodys_stop(game
     assert stop.value.culprit == liar
     assert stop.value.reason == f"{NAMES[liar]}: {public.value.reason}"
     assert not any(name in stop.value.reason for name in secret), (secret, stop.value.reason)
+
+
+@pytest.mark.parametrize("game,players,ready,move", [
+    ("girl-and-robot", 3, lambda st: st.phase == "turn", "hide"),  # not a legal action now
+    ("girl-and-robot", 3, lambda st: st.phase == "direction", "waste"),
+])
+@run_async(timeout=30)
+async def test_a_seats_own_illegal_decision_names_none_of_its_cards_in_its_stop(game, players,
+                                                                                ready, move):
+    """The same words from the other side: a seat whose own decision is illegal (a damaged
+    journal replayed on ``join --resume``, or a bug) never sends it and stops the table. Its
+    stop said "this seat's own decision is illegal: place Trade face down as a weapon is not a
+    legal action now" -- its own copy's words, naming its own cards -- to every peer. The player
+    still reads those words on their own screen; the stop is worded as the public copy words the
+    move."""
+    full, seat = to_a_turn(game, players, ready)
+    hand = sorted(full.zones[f"hand{seat}"])
+    own = full.view(seat)
+    bad = LIES[move](hand)
+    secret = [full.card_name(full.values[s]) for s in hand[:2]]
+    with pytest.raises(RuleViolation) as private:
+        own.check(seat, bad)
+    assert any(name in private.value.reason for name in secret)  # its own copy's words name one
+
+    hub = InMemoryHub(players)
+    said: list[str] = []
+    table = Table(game, players, {}, seat, hub.channel(seat), None, None,  # type: ignore[arg-type]
+                  names=NAMES[:players], say=said.append, audit=False)
+    table.state = own
+    table._resume_decisions = [{"kind": "decision", "step": table.step,  # the damaged journal
+                                "action": bad.to_json()}]
+    with pytest.raises(TableStopped) as stop:
+        await asyncio.wait_for(table.run(), 10)
+
+    assert stop.value.culprit == seat
+    assert stop.value.reason.startswith("this seat's own decision is illegal: ")
+    assert not any(name in stop.value.reason for name in secret), (secret, stop.value.reason)
+    assert any(private.value.reason in line for line in said)  # its own player is told in full
