@@ -40,6 +40,9 @@ from .channel import _CLOSED, MeshChannel, Replay
 from .common import (
     HANDSHAKE_MS,
     HWM,
+    KEEPALIVE_CNT,
+    KEEPALIVE_IDLE,
+    KEEPALIVE_INTVL,
     MAX_FRAME,
     RCV_HWM,
     Curve,
@@ -50,6 +53,7 @@ from .common import (
     local_ip,
     raise_fd_limit,
 )
+from .gate import DEFAULT_MAX_TOTAL, Gate
 from .handshake import HandshakeMixin
 from .intake import IntakeMixin
 from .recovery import RecoveryMixin
@@ -87,10 +91,19 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # heartbeats: libzmq 4.3.5 aborts the process ("!_io_error", stream_engine_base.cpp:310)
         # when a ping goes unanswered while the receive queue is full, which a flood causes.
         self.router.setsockopt(zmq.HANDSHAKE_IVL, HANDSHAKE_MS)
-        raise_fd_limit()
+        # TCP keepalive closes a connection whose other end is gone without a word (a laptop
+        # off the network): it would otherwise count against its address at the gate for good
+        self.router.setsockopt(zmq.TCP_KEEPALIVE, 1)
+        self.router.setsockopt(zmq.TCP_KEEPALIVE_IDLE, KEEPALIVE_IDLE)
+        self.router.setsockopt(zmq.TCP_KEEPALIVE_INTVL, KEEPALIVE_INTVL)
+        self.router.setsockopt(zmq.TCP_KEEPALIVE_CNT, KEEPALIVE_CNT)
+        fds = raise_fd_limit()
         if self.curve is not None:
             self.curve.serve(self.router)
+        # connections admitted per address and in all, at the encrypted handshake (gate.py)
+        self.gate = Gate(self.ctx, self.router, fds // 2 if fds > 0 else DEFAULT_MAX_TOTAL)
         self.port = self._bind(port, fallback_port)
+        self.gate.start(self.port)
         # table state, set by _setup_table
         self.table: str = ""
         self.seats = 0
@@ -297,6 +310,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                 self.router.bind(f"tcp://{host}:*")
             else:
                 self.router.close(0)
+                self.gate.close()
                 self.ctx.term()
                 raise MeshError(f"cannot listen on {host}:{port}: {e.strerror}") from None
         endpoint = self.router.getsockopt(zmq.LAST_ENDPOINT).decode()
@@ -632,6 +646,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         for sock in self._dealers.values():
             sock.close(linger)
         self.router.close(0)
+        self.gate.close()  # after the ROUTER: without a handler, libzmq admits everyone
         if announce:
             await asyncio.to_thread(self.ctx.destroy, linger)
         else:
