@@ -44,12 +44,13 @@ from .common import log
 
 ZAP_ENDPOINT = b"inproc://zeromq.zap.01"
 ZAP_DOMAIN = b"p2pcards"
-# Connections admitted from one address at a time. Measured: a table of 5 on one machine (the
-# host and four bots, every test's table) holds at most 5 at a peer from 127.0.0.1 (its four
-# other seats' connections and a joiner's), 6 while a seat comes back with ``join --resume``
-# (its old connection not yet seen closed), at most 16 at 16 seats; a red-team test's attacker
-# opens 64 (``tests/mesh/attacker.py``). A bound of 128 is 25 times the largest honest table's
-# need, and keeps a flood from one address to 128 descriptors and about 3 MB.
+# Connections admitted from one address at a time. Measured (tests/mesh/test_gate.py): at a
+# table of 5 on one machine (as a host and four bots, and every test's table) each peer holds 4
+# from 127.0.0.1, one per other seat, through cuts and ``join --resume``s (an old connection is
+# seen closed before its program dials again); 15 at 16 seats, the most a table has. A red-team
+# test's attacker opens 64 (``tests/mesh/attacker.py``). 128 is 32 times the largest game's
+# need (5 seats) and 8 times the largest table's, and holds a flood from one address to 128
+# descriptors and about 3 MB.
 MAX_PER_ADDRESS = 128
 # In all: half the descriptors the program may open (``raise_fd_limit``), so that files and the
 # program's own connections keep the other half, whatever many addresses hold.
