@@ -45,12 +45,14 @@ from .common import (
     KEEPALIVE_INTVL,
     MAX_FRAME,
     RCV_HWM,
+    REDIAL_AFTER,
     Curve,
     MeshError,
     MeshEvent,
     Timings,
     hold_transcript,
     local_ip,
+    log,
     raise_fd_limit,
 )
 from .gate import DEFAULT_MAX_TOTAL, Gate
@@ -126,6 +128,10 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         self.closed = False
         self.channel = MeshChannel(self)
         self._dealers: dict[int, zmq.asyncio.Socket] = {}
+        # per seat, a monitor of our DEALER's refusals by that peer's gate, and when to dial again
+        self._dealer_mons: dict[int, zmq.asyncio.Socket] = {}
+        self._redial_at: dict[int, float] = {}
+        self._watches = 0
         self._dealer_addr: dict[int, str] = {}
         self._inboxes: dict[str, asyncio.Queue[Any]] = {}
         self._topics_opened: dict[int, set[str]] = {}  # per sender: the topics it opened
@@ -414,6 +420,40 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
             raise ValueError(f"cannot dial {addr[:80]!r} ({e.strerror})") from None
         self._dealers[seat] = sock
         self._dealer_addr[seat] = addr
+        self._watch_dealer(seat)
+
+    def _watch_dealer(self, seat: int) -> None:
+        """Watch our DEALER to ``seat`` for its gate's refusal (gate.py): libzmq does not dial
+        again after one, so ``_check_refused`` does, later."""
+        old = self._dealer_mons.pop(seat, None)
+        if old is not None:
+            old.close(0)
+        self._watches += 1  # an address of its own (the handshake's monitor may still hold one)
+        self._dealer_mons[seat] = self._dealers[seat].get_monitor_socket(
+            zmq.EVENT_HANDSHAKE_FAILED_AUTH, f"inproc://p2pcards-dealer-{id(self):x}-{self._watches}")
+
+    def _check_refused(self, now: float) -> None:
+        """Dial again, ``REDIAL_AFTER`` seconds later, a peer whose gate refused our connection
+        (too many from our address at it: someone here holds them), and say so once."""
+        for seat, mon in list(self._dealer_mons.items()):
+            refused = False
+            while mon.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+                fut = mon.recv_multipart(zmq.NOBLOCK)
+                if not fut.done() or fut.exception() is not None:
+                    break
+                refused = True
+            if refused and seat not in self._redial_at:
+                self._redial_at[seat] = now + REDIAL_AFTER
+                log.warning("seat %d: %s's program refused our connection (too many connections "
+                            "from this machine's address are open to it); dialling again in %g s",
+                            self.seat, self.name_of(seat), REDIAL_AFTER)
+        for seat, at in list(self._redial_at.items()):
+            if now >= at:
+                del self._redial_at[seat]
+                sock = self._dealers.pop(seat, None)
+                if sock is not None and seat in self._members:
+                    sock.close(0)
+                    self._connect(seat)
 
     def _start(self) -> None:
         self._tasks.append(asyncio.create_task(self._recv_loop(), name=f"mesh-recv-{self.seat}"))
@@ -643,6 +683,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         linger = 200 if announce else 0
+        for mon in self._dealer_mons.values():
+            mon.close(0)
         for sock in self._dealers.values():
             sock.close(linger)
         self.router.close(0)

@@ -225,6 +225,8 @@ class HandshakeMixin:
             mon.close(0)
             if owned:
                 dealer.close(0)
+            elif not self.closed and self._dealers.get(rseat) is dealer:
+                self._watch_dealer(rseat)  # our DEALER to that peer from now on
 
     def _known_peer(self, path: Path, rseat: object, hkey: bytes) -> bool:
         """True if our own transcript of this table seats ``hkey`` at ``rseat``."""

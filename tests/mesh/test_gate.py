@@ -273,3 +273,26 @@ async def test_a_joiner_refused_by_the_gate_is_told_why(tmp_path):
         assert alice.gate.stats.refused == 1
     finally:
         await alice.close()
+
+
+@pytest.mark.network
+@run_async(timeout=40)
+async def test_a_seated_peer_refused_by_the_gate_dials_again(tmp_path, caplog):
+    """libzmq does not dial again after a gate's refusal: a seated player's program whose
+    connection was cut and then refused (someone on its machine holding the address's bound)
+    says so and dials again 5 s later, and is heard directly once the bound frees."""
+    alice, bob = await make_table(tmp_path, 2)
+    try:
+        before = alice.gate.stats.admitted
+        alice.gate.max_per_address = 0  # as if someone on bob's machine held them all
+        assert cut_every_connection(alice) == 1
+        await until(lambda: alice.gate.stats.refused >= 1, 5, "bob's connection refused")
+        await until(lambda: 0 in bob._redial_at, 5, "bob's program to see it")
+        assert "refused our connection" in caplog.text
+        alice.gate.max_per_address = MAX_PER_ADDRESS  # the flood is gone
+        await until(lambda: alice.gate.stats.admitted > before, 10, "bob's connection back")
+        await bob.channel.broadcast("back", {"n": 1})
+        assert await alice.channel.recv("back", 5) == (1, {"n": 1})
+        assert alice.gate.stats.refused == 1  # it did not dial again at once, in a loop
+    finally:
+        await close_all([alice, bob])
