@@ -47,10 +47,10 @@ ZAP_DOMAIN = b"p2pcards"
 # Connections admitted from one address at a time. Measured (tests/mesh/test_gate.py): at a
 # table of 5 on one machine (as a host and four bots, and every test's table) each peer holds 4
 # from 127.0.0.1, one per other seat, through cuts and ``join --resume``s (an old connection is
-# seen closed before its program dials again); 15 at 16 seats (measured), the most a table has. A red-team
-# test's attacker opens 64 (``tests/mesh/attacker.py``). 128 is 32 times the largest game's
-# need (5 seats) and 8 times the largest table's, and holds a flood from one address to 128
-# descriptors and about 3 MB.
+# seen closed before its program dials again); at 16 seats, the most a table has, 15. A
+# red-team test's attacker opens 64 (``tests/mesh/attacker.py``). 128 is 32 times the largest
+# game's need (5 seats) and 8 times the largest table's, and holds a flood from one address to
+# 128 descriptors and about 3 MB.
 MAX_PER_ADDRESS = 128
 # In all: half the descriptors the program may open (``raise_fd_limit``), so that files and the
 # program's own connections keep the other half, whatever many addresses hold.
