@@ -2,7 +2,8 @@
 
 Each peer binds one ROUTER (its inbox) and connects one DEALER to every other peer's ROUTER
 (zguide's "Harmony" pattern, as in Zyre). Everything a peer sends goes out on its DEALERs; the
-ROUTER only ever receives (and answers join handshakes). See ``docs/network.md`` for the full
+ROUTER only ever receives (and answers join handshakes); ``gate`` decides which connections it
+admits at the end of their encrypted handshake (at most 128 from one address). See ``docs/network.md`` for the full
 wire format; in short every ZeroMQ message is two frames, ``[kind, canonical JSON]``:
 
 - ``hs``: join handshake (hello → challenge → join → welcome | refused), the only unsigned-by-roster

@@ -48,6 +48,12 @@ HWM = 1_000  # messages queued to send per connection
 # A connection that has not finished its CurveZMQ handshake within this time is closed (libzmq
 # waits 30 s by default: a slowloris of partial greetings would hold a descriptor each for that long).
 HANDSHAKE_MS = 5_000
+# TCP keepalive on the ROUTER's connections: one whose other end vanished (no FIN, no reset) is
+# closed after IDLE + INTVL × CNT seconds of silence (kept open, it counts at the gate for good)
+KEEPALIVE_IDLE, KEEPALIVE_INTVL, KEEPALIVE_CNT = 60, 10, 3
+# A peer's gate (gate.py) that refused our connection is dialled again after this many seconds
+# (libzmq itself does not dial again after a refusal)
+REDIAL_AFTER = 5.0
 # Descriptors: a program on a desktop often starts with a soft limit of 1,024; a LAN host's
 # half-open connections could use them all (no honest join, no transcript write). Each program
 # raises its soft limit to the hard one, up to this.

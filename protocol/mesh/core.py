@@ -40,16 +40,22 @@ from .channel import _CLOSED, MeshChannel, Replay
 from .common import (
     HANDSHAKE_MS,
     HWM,
+    KEEPALIVE_CNT,
+    KEEPALIVE_IDLE,
+    KEEPALIVE_INTVL,
     MAX_FRAME,
     RCV_HWM,
+    REDIAL_AFTER,
     Curve,
     MeshError,
     MeshEvent,
     Timings,
     hold_transcript,
     local_ip,
+    log,
     raise_fd_limit,
 )
+from .gate import DEFAULT_MAX_TOTAL, Gate
 from .handshake import HandshakeMixin
 from .intake import IntakeMixin
 from .recovery import RecoveryMixin
@@ -87,10 +93,19 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # heartbeats: libzmq 4.3.5 aborts the process ("!_io_error", stream_engine_base.cpp:310)
         # when a ping goes unanswered while the receive queue is full, which a flood causes.
         self.router.setsockopt(zmq.HANDSHAKE_IVL, HANDSHAKE_MS)
-        raise_fd_limit()
+        # TCP keepalive closes a connection whose other end is gone without a word (a laptop
+        # off the network): it would otherwise count against its address at the gate for good
+        self.router.setsockopt(zmq.TCP_KEEPALIVE, 1)
+        self.router.setsockopt(zmq.TCP_KEEPALIVE_IDLE, KEEPALIVE_IDLE)
+        self.router.setsockopt(zmq.TCP_KEEPALIVE_INTVL, KEEPALIVE_INTVL)
+        self.router.setsockopt(zmq.TCP_KEEPALIVE_CNT, KEEPALIVE_CNT)
+        fds = raise_fd_limit()
         if self.curve is not None:
             self.curve.serve(self.router)
+        # connections admitted per address and in all, at the encrypted handshake (gate.py)
+        self.gate = Gate(self.ctx, self.router, fds // 2 if fds > 0 else DEFAULT_MAX_TOTAL)
         self.port = self._bind(port, fallback_port)
+        self.gate.start(self.port)
         # table state, set by _setup_table
         self.table: str = ""
         self.seats = 0
@@ -113,6 +128,10 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         self.closed = False
         self.channel = MeshChannel(self)
         self._dealers: dict[int, zmq.asyncio.Socket] = {}
+        # per seat, a monitor of our DEALER's refusals by that peer's gate, and when to dial again
+        self._dealer_mons: dict[int, zmq.asyncio.Socket] = {}
+        self._redial_at: dict[int, float] = {}
+        self._watches = 0
         self._dealer_addr: dict[int, str] = {}
         self._inboxes: dict[str, asyncio.Queue[Any]] = {}
         self._topics_opened: dict[int, set[str]] = {}  # per sender: the topics it opened
@@ -297,6 +316,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                 self.router.bind(f"tcp://{host}:*")
             else:
                 self.router.close(0)
+                self.gate.close()
                 self.ctx.term()
                 raise MeshError(f"cannot listen on {host}:{port}: {e.strerror}") from None
         endpoint = self.router.getsockopt(zmq.LAST_ENDPOINT).decode()
@@ -400,6 +420,40 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
             raise ValueError(f"cannot dial {addr[:80]!r} ({e.strerror})") from None
         self._dealers[seat] = sock
         self._dealer_addr[seat] = addr
+        self._watch_dealer(seat)
+
+    def _watch_dealer(self, seat: int) -> None:
+        """Watch our DEALER to ``seat`` for its gate's refusal (gate.py): libzmq does not dial
+        again after one, so ``_check_refused`` does, later."""
+        old = self._dealer_mons.pop(seat, None)
+        if old is not None:
+            old.close(0)
+        self._watches += 1  # an address of its own (the handshake's monitor may still hold one)
+        self._dealer_mons[seat] = self._dealers[seat].get_monitor_socket(
+            zmq.EVENT_HANDSHAKE_FAILED_AUTH, f"inproc://p2pcards-dealer-{id(self):x}-{self._watches}")
+
+    def _check_refused(self, now: float) -> None:
+        """Dial again, ``REDIAL_AFTER`` seconds later, a peer whose gate refused our connection
+        (too many from our address at it: someone here holds them), and say so once."""
+        for seat, mon in list(self._dealer_mons.items()):
+            refused = False
+            while mon.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+                fut = mon.recv_multipart(zmq.NOBLOCK)
+                if not fut.done() or fut.exception() is not None:
+                    break
+                refused = True
+            if refused and seat not in self._redial_at:
+                self._redial_at[seat] = now + REDIAL_AFTER
+                log.warning("seat %d: %s's program refused our connection (too many connections "
+                            "from this machine's address are open to it); dialling again in %g s",
+                            self.seat, self.name_of(seat), REDIAL_AFTER)
+        for seat, at in list(self._redial_at.items()):
+            if now >= at:
+                del self._redial_at[seat]
+                sock = self._dealers.pop(seat, None)
+                if sock is not None and seat in self._members:
+                    sock.close(0)
+                    self._connect(seat)
 
     def _start(self) -> None:
         self._tasks.append(asyncio.create_task(self._recv_loop(), name=f"mesh-recv-{self.seat}"))
@@ -629,9 +683,12 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         linger = 200 if announce else 0
+        for mon in self._dealer_mons.values():
+            mon.close(0)
         for sock in self._dealers.values():
             sock.close(linger)
         self.router.close(0)
+        self.gate.close()  # after the ROUTER: without a handler, libzmq admits everyone
         if announce:
             await asyncio.to_thread(self.ctx.destroy, linger)
         else:

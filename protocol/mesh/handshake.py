@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import hmac
 import secrets
+import struct
 import time
 from pathlib import Path
 
@@ -50,6 +51,7 @@ from .common import (
     hold_transcript,
     log,
 )
+from .gate import MAX_PER_ADDRESS
 
 
 class HandshakeMixin:
@@ -61,7 +63,8 @@ class HandshakeMixin:
         dealer.setsockopt(zmq.LINGER, 0)
         dealer.setsockopt(zmq.SNDHWM, HWM)
         owned = True
-        # a wrong code shows as a failed CurveZMQ handshake: watch for it, to say so at once
+        # a wrong code shows as a failed CurveZMQ handshake: watch for it, to say so at once (a
+        # refusal by the peer's gate, past its bound on our address, as a failed authentication)
         mon = dealer.get_monitor_socket(
             zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
             | zmq.EVENT_HANDSHAKE_FAILED_AUTH
@@ -222,6 +225,8 @@ class HandshakeMixin:
             mon.close(0)
             if owned:
                 dealer.close(0)
+            elif not self.closed and self._dealers.get(rseat) is dealer:
+                self._watch_dealer(rseat)  # our DEALER to that peer from now on
 
     def _known_peer(self, path: Path, rseat: object, hkey: bytes) -> bool:
         """True if our own transcript of this table seats ``hkey`` at ``rseat``."""
@@ -264,6 +269,13 @@ class HandshakeMixin:
                     f.cancel()
         if recv not in done:
             if failed is not None and failed in done:
+                event = struct.unpack("=H", failed.result()[0][:2])[0]
+                if event == zmq.EVENT_HANDSHAKE_FAILED_AUTH:  # its gate (gate.py), not the code
+                    raise JoinRefused(
+                        f"{address} refused the connection: too many connections from this "
+                        "machine's address are open to it (at most "
+                        f"{MAX_PER_ADDRESS}); another program here may be holding them"
+                    )
                 raise JoinRefused(
                     "wrong table code (the table did not accept the encrypted connection)"
                 )

@@ -476,3 +476,4 @@ class RecoveryMixin:
             self._check_behind(s, now)
         self._vouch(now)
         self._relay_presence(now)
+        self._check_refused(now)

@@ -1,15 +1,15 @@
-"""Red team 16a, left open: someone who knows the table code (a former player, or a seated
-player's modified program) opens many connections that finish the encrypted handshake and then
-send nothing. Each is throttled like any connection without a seat, and only 512 have a
-budget, but nothing closes them: ZeroMQ's ROUTER cannot close one connection, and ZMTP
-heartbeats are off (docs/network.md, "Known limits"). Each holds one file descriptor of the
-victim and about 25 KB of its memory (measured: 2,650 such connections took a peer from 40 to
-113 MB and 2,673 descriptors). Each program raises its limit to 65,536 descriptors, so a host
-with a few addresses on the LAN (about 28,000 connections per address and port) can exhaust it:
-then the victim accepts no connection at all -- no player coming back with ``join --resume`` --
-and opens no file. Bounding them needs the connections counted per address and refused at the
-encrypted handshake (a ZAP handler), which this round did not build: the test documents the
-limit and fails once it is fixed (strict ``xfail``)."""
+"""Red team 16a: someone who knows the table code (a former player, or a seated player's modified
+program) opens many connections that finish the encrypted handshake and then send nothing.
+ZeroMQ's ROUTER cannot close one connection, and ZMTP heartbeats are off (docs/network.md,
+"Known limits"), so before each such connection held one file descriptor of the victim and
+about 25 KB of its memory for good (measured: 2,650 of them took a peer from 40 to 113 MB and
+2,673 descriptors). Each program raises its limit to 65,536 descriptors, so a host with a few
+addresses on the LAN (about 28,000 connections per address and port) could exhaust it: then the
+victim accepted no connection at all -- no player coming back with ``join --resume`` -- and
+opened no file. Now the gate (protocol/mesh/gate.py) counts the connections admitted from each
+address and refuses the encrypted handshake past ``MAX_PER_ADDRESS``: of 1,100 idle connections
+from one address, 128 stay open (this file's attack, a strict ``xfail`` before; it fails on
+the code before the gate: 1,100 held)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ import pytest
 import zmq
 
 from protocol.mesh.common import raise_fd_limit
+from protocol.mesh.gate import MAX_PER_ADDRESS
 
-from .helpers import close_all, make_table, raw_dealer, run_async, until
+from .helpers import close_all, make_table, raw_dealer, run_async
 
 pytestmark = pytest.mark.network
 
@@ -39,26 +40,41 @@ def established_to(port: int) -> int:
     return n
 
 
-@pytest.mark.xfail(strict=True, reason="idle connections with the code are not bounded yet "
-                   "(red team 16a; needs a ZAP handler counting them per address)")
+async def settled(count, within: float, still: float = 1.0) -> int:
+    """``count()`` once it has not changed for ``still`` seconds (at most ``within``)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + within
+    last, since = count(), loop.time()
+    while loop.time() < end:
+        await asyncio.sleep(0.1)
+        now = count()
+        if now != last:
+            last, since = now, loop.time()
+        elif loop.time() - since >= still:
+            break
+    return last
+
+
 @run_async(timeout=60)
 async def test_idle_connections_with_the_code_are_bounded(tmp_path):
     raise_fd_limit()
     meshes = await make_table(tmp_path, 2)
-    alice = meshes[0]
+    alice, bob = meshes
     port = int(alice.address.rsplit(":", 1)[1])
-    before = established_to(port)
+    before = established_to(port)  # bob's connection, from 127.0.0.1 too
     ctx = zmq.Context()
     ctx.set(zmq.MAX_SOCKETS, N + 64)
     socks = []
     try:
         for _ in range(N):
             socks.append(raw_dealer(ctx, alice))
-        await until(lambda: established_to(port) - before >= N * 0.9, 30, "connections open")
-        await asyncio.sleep(1.0)  # the encrypted handshakes are done: nothing closes them
-        held = established_to(port) - before
+        # every handshake answered (admitted, or refused and closed): nothing else closes them
+        held = await settled(lambda: established_to(port), 40) - before
         print(f"\n{held} idle connections held open at alice")
-        assert held <= 1024
+        assert held <= MAX_PER_ADDRESS - before
+        # the table's own connections were there first: the two still talk
+        await bob.channel.broadcast("after", {"n": 1})
+        assert await alice.channel.recv("after", 5) == (1, {"n": 1})
     finally:
         for s in socks:
             s.close(0)
