@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from solver.out_of_this_world import advisor, setplan
+from solver.out_of_this_world import advisor, endgame, setplan
 from solver.out_of_this_world.advisor import advise
 from solver.out_of_this_world.bots import StrongBot
 from solver.out_of_this_world.reader import problem
@@ -134,3 +134,36 @@ def test_a_spent_budget_starts_no_search():
     again = setplan.best(p, work=work)
     assert work.searches == 1 and work.skipped == 1 and not work.full()
     assert again == setplan.quick(p)
+
+
+def test_the_strong_bots_last_turns_planner_gives_up_on_a_big_hand_within_its_move_bound(
+        monkeypatch, searches):
+    # the planner's node bound (20,000 positions) alone let a 45-card hand search 29 s of CPU
+    # before refusing: it also stops after MOVES moves listed, and the set advisor decides
+    made = []
+
+    class Counted(endgame.Planner):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            made.append(self)
+
+    monkeypatch.setattr(endgame, "Planner", Counted)
+    g, p = bot_decision("out-of-this-world", 4, 1, lambda g, p, legal: (
+        g.step == "action" and len(legal) > 1 and g.phase == "go"
+        and sum(len(g.stack(i)) for i in range(g.n_stacks)) <= endgame.CARDS))
+    assert g is not None
+    pool = [s for z in ("deck", "discard", "box") for s in g.zones.get(z, [])
+            if g.cdef(g.values[s]).is_item]
+    for s in pool[:40]:
+        g.place(s, f"hand{p}")
+        g.known[s] |= 1 << p
+    view = g.view(p)
+    legal = view.legal(p)
+    assert len(legal) > 1000
+    act = StrongBot(p, 0).decide(view, legal)
+    assert act in legal
+    assert len(made) == 1
+    pl = made[0]
+    assert pl.nodes < endgame.NODES  # not the node bound: the move bound stopped it
+    assert endgame.MOVES < getattr(pl, "moves", 0) <= endgame.MOVES + len(legal) * 2
+    assert sum(limit for limit, _ in searches) <= advisor.WORK * SLACK
