@@ -10,7 +10,8 @@ and the advice is the plan's first step:
   left for the next player);
 * **action**: one group of the plan -- a Defeat that unblocks the rest first, then Equips
   (highest first), Passes, other Defeats and Spends; no action when the plan is empty;
-* **discard** (Taking Care of Things): the card whose loss costs the next round's plan least;
+* **discard** (Taking Care of Things): the card whose loss costs the next round's plan least
+  (with more than ``DISCARD_SEARCHES`` kinds in hand, the best-ranked ones planned in full);
 * **give** (Slingshot): each card to the player who needs it most;
 * character: Monster Hunter, Tinkerer, Pack Rat, Smooth Talker, Sneaky, in that order; starter
   and the deal's Foe declaration: the heuristic bot's rules.
@@ -25,6 +26,11 @@ standing penalty; a card kept for later is worth a little more than a third of t
 complete (less as the Time runs out), a pair kept together a bonus; a passed card is worth half
 of a kept card to its receiver, more the further the receiver is from the goal. The prices are
 a heuristic (``reader.Prices``), tuned by playing whole games; the optimisation over them is exact.
+
+Every decision's plan searches share a work budget (``WORK``, ``SEARCH``: CP-SAT's deterministic
+time, never a clock), so a hint or a strong bot's move answers in about a second at most however
+big the hand; a plan the budget cut short is said to be a quick one ("a quick plan", "a quick
+look") rather than the best.
 """
 
 from __future__ import annotations
