@@ -10,7 +10,8 @@ and the advice is the plan's first step:
   left for the next player);
 * **action**: one group of the plan -- a Defeat that unblocks the rest first, then Equips
   (highest first), Passes, other Defeats and Spends; no action when the plan is empty;
-* **discard** (Taking Care of Things): the card whose loss costs the next round's plan least;
+* **discard** (Taking Care of Things): the card whose loss costs the next round's plan least
+  (with more than ``DISCARD_SEARCHES`` kinds in hand, the best-ranked ones planned in full);
 * **give** (Slingshot): each card to the player who needs it most;
 * character: Monster Hunter, Tinkerer, Pack Rat, Smooth Talker, Sneaky, in that order; starter
   and the deal's Foe declaration: the heuristic bot's rules.
@@ -25,6 +26,11 @@ standing penalty; a card kept for later is worth a little more than a third of t
 complete (less as the Time runs out), a pair kept together a bonus; a passed card is worth half
 of a kept card to its receiver, more the further the receiver is from the goal. The prices are
 a heuristic (``reader.Prices``), tuned by playing whole games; the optimisation over them is exact.
+
+Every decision's plan searches share a work budget (``WORK``, ``SEARCH``: CP-SAT's deterministic
+time, never a clock), so a hint or a strong bot's move answers in about a second at most however
+big the hand; a plan the budget cut short is said to be a quick one ("a quick plan", "a quick
+look") rather than the best.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ class Advice(hints.Advice):
     options: list[tuple[str, int]] = field(default_factory=list)  # take options and their scores
     then: str | None = None  # at a take: the action the plan makes this turn
     seconds: float = 0.0
+    work: float = 0.0  # CP-SAT deterministic time the plan searches spent
 
     def headline(self) -> str:
         return super().headline() + (f", then {self.then}" if self.then else "")
@@ -84,26 +91,39 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, prices: Prices = D
     if not legal:
         raise ValueError("no legal action to advise on")
     step = view.step
+    work = setplan.Work(WORK, SEARCH)
     if step == "take":
-        adv = _advise_take(view, legal, prices, explain)
+        adv = _advise_take(view, legal, prices, explain, work)
     elif step == "action":
-        adv = _advise_action(view, legal, prices)
+        adv = _advise_action(view, legal, prices, work)
     elif step == "discard":
-        adv = _advise_discard(view, legal, prices)
+        adv = _advise_discard(view, legal, prices, work)
     elif step == "give":
         adv = _advise_give(view, legal, prices)
     else:
         adv = _advise_other(view, legal)
     if (explain if search is None else search) and step in ("take", "action") and len(legal) > 1:
-        adv = _searched(view, legal, adv, seed)
+        adv = _searched(view, legal, adv, seed, not work.full())
     adv.seconds = time.perf_counter() - t0
+    adv.work = work.spent
     return adv
+
+
+# The plan searches of one decision (hint or bot) share WORK of CP-SAT's deterministic time,
+# SEARCH at most each: a count of work, not a clock, so the answer stays a function of the view.
+# On the benchmark's positions a whole decision uses under 0.01 (every search proven optimal);
+# a 40-card hand's single search would use the old 1.0 limit in full (2-3 s of CPU) unproven.
+WORK = 0.25
+SEARCH = 0.1
+QUICK = ("a quick plan (your hand is too big to search every plan in the time a hint "
+         "has, so this one may not be the best): ")
 
 
 HINT_WORLDS = 8  # the hint's round search: fewer worlds than the strong bot's, for its latency
 
 
-def _searched(view: Game, legal: list[Action], adv: Advice, seed: int) -> Advice:
+def _searched(view: Game, legal: list[Action], adv: Advice, seed: int,
+              quick: bool = False) -> Advice:
     """The set plan's move checked by the determinized round search (``pimc.py``): kept, with
     the search's agreement in the reason, or replaced by a move that scores better."""
     act, means = pimc.search(view, legal, adv.action, random.Random(seed), HINT_WORLDS)
@@ -117,9 +137,10 @@ def _searched(view: Game, legal: list[Action], adv: Advice, seed: int) -> Advice
             "it compared does better."
         return adv
     gain = means[abstract(view, act)] - means[abstract(view, adv.action)]
-    plan = f"the set plan would {adv.text}" + (f" ({adv.plan})" if adv.plan else "")
+    setplan_ = "the quick set plan" if quick else "the set plan"
+    plan = f"{setplan_} would {adv.text}" + (f" ({adv.plan})" if adv.plan else "")
     return Advice(act, view.describe(act),
-                  f"over {worlds}, it ends the round {gain:.1f} points better than the set plan's "
+                  f"over {worlds}, it ends the round {gain:.1f} points better than {setplan_}'s "
                   "move (the carry score: a win first, then 8 points a Time token, the points "
                   "toward each goal, minus 3 a Foe left, half a point a card kept).",
                   plan, adv.value, options=adv.options)
@@ -163,9 +184,17 @@ def _points_text(r: Reader, p: Problem, plan: Plan) -> str:
     return ", ".join(bits)
 
 
-def _advise_action(view: Game, legal: list[Action], prices: Prices) -> Advice:
+def _advise_action(view: Game, legal: list[Action], prices: Prices,
+                   work: setplan.Work | None = None) -> Advice:
+    adv = _action(view, legal, prices, work)
+    if work is not None and not work.full() and len(legal) > 1:
+        adv.reason = QUICK + adv.reason
+    return adv
+
+
+def _action(view: Game, legal: list[Action], prices: Prices, work: setplan.Work | None) -> Advice:
     p, r = problem(view, prices, taken=True)
-    plan = setplan.best(p, time_limit=1.0)
+    plan = setplan.best(p, time_limit=1.0, work=work)
     text_plan = plan_text(view, p, plan)
     done = next((a for a in legal if a.kind == "done"), legal[-1])
     if len(legal) == 1:
@@ -236,10 +265,11 @@ def _why(r: Reader, p: Problem, plan: Plan, g: Group) -> str:
             f"about {_tokens(plan.loss)} (now {_tokens(max(r.end_w))}).")
 
 
-def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool = True) -> Advice:
+def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool = True,
+                 work: setplan.Work | None = None) -> Advice:
     p, r = problem(view, prices, taken=False, legal=legal)
     options: list[tuple[str, int]] = []
-    best_plan = setplan.best(p, time_limit=1.0) if p.takes else None
+    best_plan = setplan.best(p, time_limit=1.0, work=work) if p.takes else None
     chosen: Action | None = None
     text_plan = None
     value = None
@@ -253,7 +283,7 @@ def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool 
         if explain:
             alt = _without(p, _same_take(p, best_plan.take))
             if alt is not None:
-                other = setplan.best(alt, time_limit=1.0)
+                other = setplan.best(alt, time_limit=1.0, work=work)
                 if other.take is not None:
                     options.append((alt.takes[other.take].label, other.value))
     then = None
@@ -262,7 +292,7 @@ def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool 
         then = "no action" if first is None else first[0].lower() + first[1:]
     leg = next((a for a in legal if a.kind == "leg_it"), None)
     if leg is not None:
-        lv = _leg_value(view, p, r, prices)
+        lv = _leg_value(view, p, r, prices, work)
         options.append((view.describe(leg), lv))
         if chosen is None or lv > (value if value is not None else -10**12):
             chosen, value, then = leg, lv, None
@@ -271,6 +301,8 @@ def _advise_take(view: Game, legal: list[Action], prices: Prices, explain: bool 
         chosen = legal[0]
     options.sort(key=lambda o: -o[1])
     why = _take_reason(view, r, p, chosen, options, best_plan)
+    if work is not None and not work.full():
+        why = QUICK + why
     return Advice(chosen, view.describe(chosen), why, text_plan, value, options, then)
 
 
@@ -314,7 +346,8 @@ def _without(p: Problem, drop: set[int]) -> Problem | None:
     return replace(p, takes=[p.takes[j] for j in keep], foes=foes, _groups=None)
 
 
-def _leg_value(view: Game, p: Problem, r: Reader, prices: Prices) -> int:
+def _leg_value(view: Game, p: Problem, r: Reader, prices: Prices,
+               work: setplan.Work | None = None) -> int:
     """Leg it!: the hand is discarded, no card taken, no action this turn; the cheapest visible
     Foe falls to the next player."""
     weights = list(p.weights)
@@ -329,7 +362,7 @@ def _leg_value(view: Game, p: Problem, r: Reader, prices: Prices) -> int:
                                              blocks=frozenset()) for f in p.foes]
     q = replace(p, hand={}, takes=[], actions=max(0, p.actions - 1), weights=weights, foes=foes,
                 _groups=None)
-    return setplan.best(q, time_limit=1.0).value - passed_cost
+    return setplan.best(q, time_limit=1.0, work=work).value - passed_cost
 
 
 def _take_reason(view: Game, r: Reader, p: Problem, chosen: Action, options: list[tuple[str, int]],
@@ -354,23 +387,67 @@ def _take_reason(view: Game, r: Reader, p: Problem, chosen: Action, options: lis
     return f"it fits your best plan ({gain or 'the cards you keep'}){gap}."
 
 
-def _advise_discard(view: Game, legal: list[Action], prices: Prices) -> Advice:
+DISCARD_SEARCHES = 8  # the discards planned in full at most (the others judged by the bound)
+
+
+def _advise_discard(view: Game, legal: list[Action], prices: Prices,
+                    work: setplan.Work | None = None) -> Advice:
+    """The card whose loss costs the next round's plan least. The plan for the whole hand
+    gives, for each discard, a plan still possible without the card (the same plan, less one
+    of the card's groups if it uses every copy): a lower bound on the value left. The
+    discards with the best bounds are then planned in full, best first, while the work budget
+    lasts; each keeps the better of its bound and its plan. With a hand of at most
+    ``DISCARD_SEARCHES`` kinds and every search finished, this is the exact comparison."""
     r = Reader(view, prices)
     hand = r.hand()
-    best: tuple[int, Action] | None = None
-    for a in legal:
-        c = r.cls(a.slot)
-        h = dict(hand)
-        h[c] -= 1
-        p, _ = problem(view, prices, hand={k: n for k, n in h.items() if n}, actions=5, taken=True)
-        p = replace(p, keep_cap=99, _groups=None)
-        v = setplan.best(p, time_limit=1.0).value
-        if best is None or v > best[0]:
-            best = (v, a)
-    assert best is not None
-    a = best[1]
-    return Advice(a, view.describe(a), "of your cards it is the one the next round's best plan "
-                  "misses least.", None, best[0])
+
+    def without(c: int) -> dict[int, int]:
+        return {k: n - (k == c) for k, n in hand.items() if n - (k == c)}
+
+    def planned(h: dict[int, int]) -> Problem:
+        p, _ = problem(view, prices, hand=h, actions=5, taken=True)
+        return replace(p, keep_cap=99, _groups=None)
+
+    whole = planned(hand)
+    full = setplan.best(whole, time_limit=1.0, work=work)
+    cls = [r.cls(a.slot) for a in legal]
+    value = [_bound(whole, full, without(c)) for c in cls]
+    order = sorted(range(len(legal)), key=lambda i: (-value[i], i))[:DISCARD_SEARCHES]
+    searched = 0
+    for i in order:
+        if work is not None and work.limit(1.0) < setplan.MIN_LIMIT:
+            break
+        value[i] = max(value[i], setplan.best(planned(without(cls[i])), time_limit=1.0,
+                                              work=work).value)
+        searched += 1
+    i = max(range(len(legal)), key=lambda i: (value[i], -i))
+    a = legal[i]
+    why = "of your cards it is the one the next round's best plan misses least."
+    if searched < len(legal) or (work is not None and not work.full()):
+        why = (f"of your cards it is the one the next round's plan misses least, as far as a "
+               f"quick look can tell: with {sum(hand.values())} cards, {searched} of the "
+               f"{len(legal)} discards were planned{'' if work is None or work.full() else ' (some cut short)'}"
+               " and the others judged by the plan for your whole hand (the cards it leaves "
+               "unused go first).")
+    return Advice(a, view.describe(a), why, None, value[i])
+
+
+def _bound(whole: Problem, plan: Plan, hand: dict[int, int]) -> int:
+    """The value of a plan still possible with ``hand`` (the whole hand less one card): the
+    whole hand's ``plan`` if it leaves a copy of that card unused, else the plan less the one
+    of its groups whose loss costs least."""
+    p = replace(whole, hand=hand, _groups=None)
+    counts = dict(plan.groups)
+    tries = [counts] + [{h: k - (h == g) for h, k in counts.items() if k - (h == g)}
+                        for g in counts]
+    best = None
+    for c in tries:
+        if setplan.feasible(p, plan.take, c, plan.spends):
+            v = setplan.evaluate(p, plan.take, c, plan.spends)[0]
+            best = v if best is None else max(best, v)
+    if best is None:
+        best = setplan.quick(p).value
+    return best
 
 
 def _advise_give(view: Game, legal: list[Action], prices: Prices) -> Advice:

@@ -6,7 +6,8 @@ seat plans the rest of the round with ``exact.Planner`` on its view with those c
 pessimistic deal: the others can use only the cards the seat knows they hold), valuing the
 round's end by ``carry`` (won first, then Time, the points toward each goal, the Foes left,
 the cards kept), and plays the first move of the plan. The others replan from their own views at
-their turns. A position past ``NODES`` planner states is refused and the set advisor decides.
+their turns. A position past ``NODES`` planner states, or whose search lists more than ``MOVES``
+moves (a big hand has hundreds a position), is refused and the set advisor decides.
 
 Measured with full knowledge (``oracle.py``), planning the last two cards of each round this way
 won 33 of 96 games where the strong team won 21 (seeds 0-15 of each adventure; docs/solver.md).
@@ -23,6 +24,9 @@ from .model import Round, action_map, round_from_game
 
 CARDS = 2
 NODES = 20_000
+# the moves listed in the search (``exact.Planner.moves``): the node bound alone let a 45-card
+# hand search 29 s before refusing; a deterministic count of work, not a clock
+MOVES = 40_000
 
 
 TOKEN = 8  # a Time token, in points toward the goal, at a round's end (the carry score)
@@ -82,14 +86,15 @@ def round_from_view(g: Game) -> Round | None:
     return round_from_game(g, leave_out_unseen=True)
 
 
-def endgame_move(view: Game, legal, cards: int = CARDS, nodes: int = NODES, value=carry):
+def endgame_move(view: Game, legal, cards: int = CARDS, nodes: int = NODES, value=carry,
+                 moves: int = MOVES):
     """The planner's first move from the seat's view in a round's last turns, or None."""
     if view.phase != "go" or sum(len(view.stack(i)) for i in range(view.n_stacks)) > cards:
         return None
     m = round_from_view(view)
     if m is None or len(m.hands[m.turn]) != len(view.hand(m.turn)):
         return None
-    pl = Planner(m, nodes, value)
+    pl = Planner(m, nodes, value, move_limit=moves)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:

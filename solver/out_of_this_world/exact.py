@@ -81,7 +81,8 @@ def moves(m: Round) -> list[tuple]:
 
 
 class Planner:
-    def __init__(self, root: Round, node_limit: int = NODE_LIMIT, score=None) -> None:
+    def __init__(self, root: Round, node_limit: int = NODE_LIMIT, score=None, *,
+                 move_limit: int | None = None) -> None:
         # score(m) -> a comparable value of a round's end, bigger is better (default the
         # outcome: won, -Time tokens lost, team points)
         self.score = score or Round.outcome
@@ -89,6 +90,10 @@ class Planner:
         self.memo: dict[tuple, tuple[bool, int, int]] = {}
         self.nodes = 0
         self.node_limit = node_limit
+        # the moves listed at the positions searched: with a big hand a position has hundreds,
+        # so a search under the node limit can still take a minute (a 45-card hand: 29 s)
+        self.moves = 0
+        self.move_limit = move_limit
         self.limit: Limit | None = None  # a time limit and progress reports (``solve``)
         # the root's first moves, how many were searched to the end, and the best of those:
         # (its outcome, the move, the position after it); what is known when a limit stops
@@ -96,6 +101,13 @@ class Planner:
         self.first_moves = 0
         self.searched = 0
         self.best_first: tuple[tuple[bool, int, int], tuple, Round] | None = None
+
+    def _moves(self, m: Round) -> list[tuple]:
+        acts = moves(m)
+        self.moves += len(acts)
+        if self.move_limit is not None and self.moves > self.move_limit:
+            raise TooBig(f"more than {self.move_limit:,} moves")
+        return acts
 
     def _count(self) -> None:
         self.nodes += 1
@@ -114,7 +126,7 @@ class Planner:
         self._count()
         best: tuple[bool, int, int] | None = None
         chance = m.step == CHANCE
-        for a in moves(m):
+        for a in self._moves(m):
             c = m.copy()
             c.apply(a)
             r = self.value(c)
@@ -130,7 +142,7 @@ class Planner:
         if m.step in (OVER, CHANCE):  # a random discard's worst case is known only at the end
             return self.value(m)
         self._count()
-        acts = moves(m)
+        acts = self._moves(m)
         self.first_moves = len(acts)
         best: tuple[bool, int, int] | None = None
         for a in acts:

@@ -39,7 +39,7 @@ every plan; ``evaluate(problem, plan)`` scores a plan in Python. The optima agre
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations_with_replacement
 
 from ortools.sat.python import cp_model
@@ -164,6 +164,8 @@ class Plan:
     loss: int  # Time tokens the round would cost after the plan
     equipped: int  # points equipped by the plan
     kept: dict[int, int]  # cards left in hand, by class
+    proven: bool = True  # False: the search stopped at its limit (or never ran): maybe not optimal
+    work: float = 0.0  # CP-SAT's deterministic time spent on it (0 for brute force)
 
     def actions(self) -> int:
         return sum(k for g, k in self.groups if g.action) + len(self.spends)
@@ -483,16 +485,72 @@ def brute(p: Problem) -> Plan:
 
 # ---- the advisor's entry point ---------------------------------------------------------------
 BRUTE_CARDS = 4  # up to this many cards (the hand and a taken Item) brute force is faster
+MIN_LIMIT = 0.02  # a search given less deterministic time than this is not started
 
 
-def best(p: Problem, *, time_limit: float = 1.0) -> Plan:
+class Work:
+    """A work budget shared by the plan searches of one decision, in CP-SAT's deterministic
+    time (a count of the solver's work, not a clock: the same view spends the same amount and
+    gets the same answer on a busy machine). Each search gets at most ``per`` and at most what
+    is left; once less than ``MIN_LIMIT`` is left, ``best`` answers with ``quick`` instead of
+    searching. ``searches``/``stopped`` count the searches made and those cut by their limit."""
+
+    def __init__(self, total: float, per: float = 1.0) -> None:
+        self.total = total
+        self.per = per
+        self.spent = 0.0
+        self.searches = 0
+        self.stopped = 0  # searches stopped by their limit before proving their plan optimal
+        self.skipped = 0  # searches not started: the budget was spent
+
+    def left(self) -> float:
+        return max(0.0, self.total - self.spent)
+
+    def limit(self, time_limit: float) -> float:
+        return min(time_limit, self.per, self.left())
+
+    def full(self) -> bool:
+        """Every search so far ran to its proven optimum."""
+        return not self.stopped and not self.skipped
+
+
+def best(p: Problem, *, time_limit: float = 1.0, work: Work | None = None) -> Plan:
     """The optimal plan: brute force on small hands, where it costs under a millisecond and
     CP-SAT's model alone costs several (``scripts/bench_solver.py`` prints both by hand size),
-    CP-SAT otherwise. The two reach the same optimum (``tests/solver/test_ootw_setplan.py``)."""
+    CP-SAT otherwise. The two reach the same optimum (``tests/solver/test_ootw_setplan.py``).
+    With ``work``, the search spends at most what is left of that budget (see ``Work``): a plan
+    cut short says so (``proven`` False)."""
     cards = sum(p.hand.values()) + any(t.item is not None for t in p.takes)
     if cards <= BRUTE_CARDS and len(p.spends) <= 3:
         return brute(p)
-    return solve(p, time_limit=time_limit)
+    if work is None:
+        return solve(p, time_limit=time_limit)
+    limit = work.limit(time_limit)
+    if limit < MIN_LIMIT:
+        work.skipped += 1
+        return quick(p)
+    plan = solve(p, time_limit=limit)
+    work.spent += plan.work
+    work.searches += 1
+    work.stopped += not plan.proven
+    return plan
+
+
+def quick(p: Problem) -> Plan:
+    """A plan found with no search: no action, every card kept, the take option that scores
+    best so (not proven optimal). The answer when the work budget is spent, or when a search
+    stopped before finding any plan."""
+    options: list[int | None] = list(range(len(p.takes))) if p.takes else [None]
+    found = None
+    for take in options:
+        if not feasible(p, take, {}, []):
+            continue
+        v = evaluate(p, take, {}, [])
+        if found is None or v[0] > found[0][0]:
+            found = (v, take)
+    assert found is not None  # the empty plan is feasible with any take
+    (value, loss, points, kept), take = found
+    return Plan(value, take, [], [], [], loss, points, kept, proven=False)
 
 
 # ---- CP-SAT ----------------------------------------------------------------------------------
@@ -519,9 +577,13 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     def have(c: int):
         return p.hand.get(c, 0) + sum(z[i] for i, t in enumerate(p.takes) if t.item == c)
 
+    by_card: dict[tuple[int, bool], list[tuple[int, int]]] = {}  # (class, action) -> (group, n)
+    for i, g in enumerate(groups):
+        for c in set(g.cards):
+            by_card.setdefault((c, g.action), []).append((i, g.cards.count(c)))
+
     def use(c: int, action: bool):
-        return sum(x[i] * g.cards.count(c) for i, g in enumerate(groups)
-                   if c in g.cards and g.action == action)
+        return sum(x[i] * n for i, n in by_card.get((c, action), ()))
 
     for c in pool:
         m.add(use(c, True) + use(c, False) <= have(c))
@@ -609,6 +671,8 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     # (with a wall-clock second, a busy machine stopped CP-SAT with a poorer plan, or none)
     solver.parameters.max_deterministic_time = time_limit
     status = solver.solve(m)
+    if status == cp_model.UNKNOWN:  # stopped by its limit before it found any plan
+        return replace(quick(p), work=solver.deterministic_time)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise RuntimeError(f"CP-SAT found no plan ({solver.status_name(status)})")
     take = next((i for i, v in enumerate(z) if solver.value(v)), None)
@@ -620,7 +684,8 @@ def solve(p: Problem, *, time_limit: float = 5.0) -> Plan:
     if status == cp_model.OPTIMAL and value != round(solver.objective_value):
         raise AssertionError(f"CP-SAT objective {solver.objective_value} != plan value {value}")
     return Plan(value, take, sorted(counts.items(), key=_order), sorted(
-        g.foe for g in counts if g.kind == "defeat"), spends, lossv, points, kept)  # type: ignore[misc]
+        g.foe for g in counts if g.kind == "defeat"), spends, lossv, points, kept,  # type: ignore[misc]
+        status == cp_model.OPTIMAL, solver.deterministic_time)
 
 
 def _order(item: tuple[Group, int]) -> tuple:

@@ -220,3 +220,37 @@ def test_playout_views_are_the_seats_views_and_stay_read_only():
             g.apply(Decision(q, act), trusted=True)
             checked += 1
     assert checked > 150, checked
+
+
+def test_a_playout_stops_at_its_decision_bound():
+    """However far its horizon, a playout stops after ``MAX_DECISIONS`` decisions of the bots
+    and is scored where it stands: no single playout can make a search slow (before the bound
+    a playout ran to the game's end or 2,000 engine steps)."""
+    limit = 120  # S.MAX_DECISIONS
+    longest = 0
+    for seed in range(4):
+        g, p = decision(seed, 4, 0)
+        legal = g.legal(p)
+        world = g.clone()
+        made = S.playout(world, p, legal[0], seed, S.Budget(horizon=10_000))
+        assert made <= limit
+        longest = max(longest, made)
+    assert longest == limit  # a whole game is longer: the bound is what stopped these
+    assert limit == S.MAX_DECISIONS
+
+
+def test_every_search_stays_within_its_budget_bound():
+    """The hint's and the strong bot's searches make at most ``Budget.bound`` playout decisions
+    (a count, not a clock): the strong bot's budget has a work bound too."""
+    assert S.STRONG.work and S.HINT.work
+    searched = 0
+    for seed in range(4):
+        g, p = decision(seed, 4, 2)
+        view = g.view(p)
+        legal = view.legal(p)
+        for budget in (S.HINT, S.STRONG, S.Budget(deals=40, horizon=30, candidates=4, work=1000)):
+            res = S.search(view, legal, budget, seed)
+            searched += res.searched
+            assert res.work <= budget.bound(len(res.lines))
+    assert searched >= 6
+    assert S.HINT.bound() == 1440 and S.STRONG.bound() == 1479
