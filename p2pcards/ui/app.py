@@ -685,9 +685,10 @@ class TableApp(App[Any]):
                                            group="hint")
 
     async def _hint(self, view: GameState, legal: list[Action]) -> None:
-        """The solver's advice, worked out in a thread of its own: with a big hand it takes
-        seconds (21 Out Of This World cards at the discard: 21 s here), and the screen and this
-        seat's link to the table must not stand still meanwhile. A program that answers nobody
+        """The solver's advice, worked out in a thread of its own: with a big hand it may take
+        up to about a second (a 46-card Out Of This World discard: 0.8 s of CPU within its work
+        budget, 71 s before it had one), and the screen and this seat's link to the table must
+        not stand still meanwhile. A program that answers nobody
         is shown away to the others, and its absences count toward the match's allowance
         (red team 16c). The advice is shown if the question is still open."""
         try:
