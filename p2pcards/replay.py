@@ -203,12 +203,23 @@ class DeckRequests:
         if coded:
             self.known[CODE_OP] = {"kind": "random", "n": CODE_DRAW}
         self.ended = False
+        #: the seats whose moves were applied so far, and by operation the seats whose moves its
+        #: descriptor was derived from (``movers``)
+        self.moved: set[int] = set()
+        self.moved_at: dict[int, frozenset[int]] = {}
 
     def __call__(self, outcomes: list[dict[str, Any]]) -> dict[str, Any] | None:
         op = len(outcomes)
         if op not in self.known:
             self.known[op] = self._next(outcomes)
+            self.moved_at[op] = frozenset(self.moved)
         return self.known[op]
+
+    def movers(self, op: int) -> frozenset[int]:
+        """The seats whose signed moves operation ``op``'s descriptor rests on (every move
+        before it): the audit names a seat whose message describes another operation only when
+        no other seat's move is among them (a record's owner can rewrite its own moves)."""
+        return self.moved_at.get(op, frozenset())
 
     def _next(self, outcomes: list[dict[str, Any]]) -> dict[str, Any] | None:
         if self.ended:
@@ -240,6 +251,7 @@ class DeckRequests:
                     self.ended = True
                     return None
                 self.state.apply(d)
+                self.moved.add(req.player)
                 self.step += 1
         except (RuleViolation, TypeError, ValueError, KeyError, IndexError):
             self.ended = True

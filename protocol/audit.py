@@ -472,11 +472,33 @@ class _Auditor:
                     self.stop(None, op, step, f"the messages of operation {op} describe different "
                               "operations; without the game's requests the record cannot show "
                               "which is right, so nobody is named", complete=False)
+                self.other_moves(sender, op, step, desc)
                 self.stop(sender, op, step, f"message describes another operation than {desc}")
         for a in self.aborts_at.get(op, ()):  # an abort carries its sender's descriptor too
             if not voted and not same_json(a.desc, desc):
+                self.other_moves(a.seat, op, "abort", desc)
                 self.stop(a.seat, op, "abort", f"its abort describes another operation than {desc}")
         return desc
+
+    def other_moves(self, seat: int, op: int, step: str, desc: dict[str, Any]) -> None:
+        """Names nobody when ``seat``'s message describes another operation than the one the
+        game's moves in this record give: the moves are every seat's, and the record's owner
+        can rewrite its own in its file (any seat colluding with it, its own) -- a move that
+        plays another card, say, and its own deck message for it -- after which every other
+        seat's authentic message of that operation "describes another" (red team 17: one owner
+        rewriting one of its own moves got the other player named). Live, every seat compares
+        the descriptor with its own engine's, fed the moves it was really sent. An operation
+        that rests on no other seat's move (the key step, the roster code's draw, the deal
+        before the first move: the oracle's ``movers``) still names the seat."""
+        if self.me is None or seat == self.me:
+            return
+        movers = getattr(self.oracle, "movers", None)
+        if self.oracle is None or (callable(movers) and set(movers(op)) <= {seat}):
+            return  # (a list of the caller's engine's requests; or no other seat's move before)
+        self.stop(None, op, step, f"seat {seat + 1}'s {step} message describes another operation "
+                  f"than the game's moves in this record give ({desc}): the record's owner (seat "
+                  f"{self.me + 1}) could have rewritten its own moves in its file, and any seat "
+                  "colluding with it its own, so nobody is named")
 
     def vote(self, op: int, msgs: dict[tuple[str, int], dict[str, Any]]) -> dict[str, Any]:
         """Without ``ops``: the descriptor the well-formed messages carry (the most common, to
