@@ -66,3 +66,51 @@ def test_an_owner_rewriting_its_own_move_gets_nobody_named(game, tmp_path):
             assert "than the game's moves in this record give" in out, out
             assert "nobody is named" in out and code == 1, out
     assert reached, "no card alice held then: the forgery was never tried"
+
+
+# ---- moves that change no deck operation (left open) ----------------------------------------
+def _local_game(seed: int) -> tuple[list[Any], list[Any]]:
+    from p2pcards.bots.registry import make_bot
+    from p2pcards.engine import Decision, LocalDealer, play
+    from p2pcards.games import new_game
+
+    decisions: list[Any] = []
+    outcomes: list[Any] = []
+
+    def on_step(_state: Any, ev: Any) -> None:
+        (decisions if isinstance(ev, Decision) else outcomes).append(ev)
+
+    play(new_game("go-out-girl", 2), [make_bot("go-out-girl", p, "easy", seed + p)
+                                      for p in range(2)], LocalDealer(seed), on_step=on_step)
+    return decisions, outcomes
+
+
+@pytest.mark.xfail(strict=True, reason="a move states nothing of the moves it was made after: "
+                   "an owner's rewritten move that changes no deck operation makes the next "
+                   "player's authentic move illegal in the owner's file (docs/deck.md, 'Reading "
+                   "an audit')")
+def test_an_owner_rewriting_a_move_that_changes_no_deck_operation_gets_nobody_named():
+    """Alice, with Toyoko revealed, played a 1 as a 1; in her file she plays it as 14 (the
+    same card, the same opening: nothing in the deck record changes). Bob's next move, a 4,
+    was legal; against her forged 14 it is not, and the audit's replay names him ("4 does not
+    beat 14"). Nothing Bob signed says which of Alice's moves he answered."""
+    from p2pcards.engine import Action, Decision
+    from p2pcards.replay import replay
+
+    for seed in range(20):
+        ds, outs = _local_game(seed)
+        for i, d in enumerate(ds):
+            a = d.action.to_json()
+            if d.player == 0 and a["kind"] == "play" and a["number"] == 1 and i + 1 < len(ds) \
+                    and ds[i + 1].player == 1 and ds[i + 1].action.kind == "play":
+                forged = list(ds)
+                forged[i] = Decision(0, Action.from_json({**a, "number": 14}))
+                if replay("go-out-girl", 2, {}, forged, outs).reason.endswith("beat 14"):
+                    break
+        else:
+            continue
+        break
+    else:
+        pytest.fail("no Toyoko play of a 1 answered by a play in 20 games")
+    v = replay("go-out-girl", 2, {}, forged, outs)
+    assert v.clean or v.culprit == 0, v  # bob (seat 2) is named: "4 does not beat 14"
