@@ -68,49 +68,110 @@ def test_an_owner_rewriting_its_own_move_gets_nobody_named(game, tmp_path):
     assert reached, "no card alice held then: the forgery was never tried"
 
 
-# ---- moves that change no deck operation (left open) ----------------------------------------
-def _local_game(seed: int) -> tuple[list[Any], list[Any]]:
+# ---- moves that change no deck operation ------------------------------------------------------
+def _local_game(seed: int) -> tuple[list[Any], list[Any], list[int]]:
+    """A two-player Go Out Girl game played locally: its moves, the deck's outcomes, and the
+    game step of each move (every request is a step, as at a table)."""
     from p2pcards.bots.registry import make_bot
     from p2pcards.engine import Decision, LocalDealer, play
     from p2pcards.games import new_game
 
     decisions: list[Any] = []
     outcomes: list[Any] = []
+    steps: list[int] = []
+    count = [0]
 
     def on_step(_state: Any, ev: Any) -> None:
-        (decisions if isinstance(ev, Decision) else outcomes).append(ev)
+        if isinstance(ev, Decision):
+            decisions.append(ev)
+            steps.append(count[0])
+        else:
+            outcomes.append(ev)
+        count[0] += 1
 
     play(new_game("go-out-girl", 2), [make_bot("go-out-girl", p, "easy", seed + p)
                                       for p in range(2)], LocalDealer(seed), on_step=on_step)
-    return decisions, outcomes
+    return decisions, outcomes, steps
 
 
-@pytest.mark.xfail(strict=True, reason="a move states nothing of the moves it was made after: "
-                   "an owner's rewritten move that changes no deck operation makes the next "
-                   "player's authentic move illegal in the owner's file (docs/deck.md, 'Reading "
-                   "an audit')")
-def test_an_owner_rewriting_a_move_that_changes_no_deck_operation_gets_nobody_named():
-    """Alice, with Toyoko revealed, played a 1 as a 1; in her file she plays it as 14 (the
-    same card, the same opening: nothing in the deck record changes). Bob's next move, a 4,
-    was legal; against her forged 14 it is not, and the audit's replay names him ("4 does not
-    beat 14"). Nothing Bob signed says which of Alice's moves he answered."""
+def _stated(decisions: list[Any], steps: list[int]) -> list[str]:
+    """The ``seen`` every move states at a table: the digest of the moves before it."""
+    from p2pcards.replay import MOVES_START, moves_seen
+
+    out, h = [], MOVES_START
+    for d, s in zip(decisions, steps, strict=True):
+        out.append(h.hex())
+        h = moves_seen(h, s, d.player, d.action.to_json())
+    return out
+
+
+def _toyoko_forgery() -> tuple[list[Any], list[Any], list[Any], list[int], list[str]]:
+    """A game where alice (seat 1), Toyoko revealed, played a 1 as a 1 and bob answered with a
+    play; her file plays it as 14 instead (the same card, the same opening: nothing in the deck
+    record changes), which bob's answer does not beat. (real, forged, outcomes, steps, seen)"""
     from p2pcards.engine import Action, Decision
     from p2pcards.replay import replay
 
     for seed in range(20):
-        ds, outs = _local_game(seed)
+        ds, outs, steps = _local_game(seed)
         for i, d in enumerate(ds):
             a = d.action.to_json()
             if d.player == 0 and a["kind"] == "play" and a["number"] == 1 and i + 1 < len(ds) \
                     and ds[i + 1].player == 1 and ds[i + 1].action.kind == "play":
                 forged = list(ds)
                 forged[i] = Decision(0, Action.from_json({**a, "number": 14}))
-                if replay("go-out-girl", 2, {}, forged, outs).reason.endswith("beat 14"):
-                    break
-        else:
-            continue
-        break
-    else:
-        pytest.fail("no Toyoko play of a 1 answered by a play in 20 games")
-    v = replay("go-out-girl", 2, {}, forged, outs)
-    assert v.clean or v.culprit == 0, v  # bob (seat 2) is named: "4 does not beat 14"
+                if replay("go-out-girl", 2, {}, forged, outs, steps=steps
+                          ).reason.endswith("beat 14"):
+                    return ds, forged, outs, steps, _stated(ds, steps)
+    pytest.fail("no Toyoko play of a 1 answered by a play in 20 games")
+
+
+def test_an_owner_rewriting_a_move_that_changes_no_deck_operation_gets_nobody_named():
+    """Bob's next move, a 4, was legal; against alice's forged 14 it is not, and the audit's
+    replay of her file named him ("4 does not beat 14"): nothing bob signed said which of her
+    moves he answered. Every move now states the digest of the moves it was made after
+    (``seen``); bob's states the real ones, which her file does not hold: nobody is named."""
+    from p2pcards.replay import replay
+
+    real, forged, outs, steps, seen = _toyoko_forgery()
+    v = replay("go-out-girl", 2, {}, forged, outs, steps=steps)
+    assert v.culprit == 1 and v.reason.endswith("beat 14"), v  # without seen: bob, framed
+    v = replay("go-out-girl", 2, {}, forged, outs, steps=steps, seen=seen, owner=0)
+    assert v.culprit is None and not v.clean, v
+    assert "made after other moves than this record holds" in v.reason, v
+    assert "nobody is named" in v.reason and "beat 14" in v.reason, v
+    # the honest record is clean; a verifier not told whose file it is names bob, as before
+    assert replay("go-out-girl", 2, {}, real, outs, steps=steps, seen=seen, owner=0).clean
+    assert replay("go-out-girl", 2, {}, forged, outs, steps=steps, seen=seen).culprit == 1
+
+
+def test_a_move_against_the_rules_after_the_moves_the_file_holds_is_named():
+    """What ``seen`` must not excuse: bob's own move against the rules, made after the very
+    moves the file holds (his ``seen`` matches it), names him; so does alice's forged move in
+    her own file, whatever it states."""
+    from p2pcards.engine import Action, Decision
+    from p2pcards.replay import replay
+
+    real, forged, outs, steps, seen = _toyoko_forgery()
+    i = next(i for i, d in enumerate(real) if d.player == 1 and d.action.kind == "play"
+             and d.action.to_json()["number"] < 13)
+    bad = list(real)
+    bad[i] = Decision(1, Action.from_json({**real[i].action.to_json(), "number": 13}))
+    v = replay("go-out-girl", 2, {}, bad, outs, steps=steps, seen=seen, owner=0)
+    assert v.culprit == 1, v  # "played ... as 13"
+    v = replay("go-out-girl", 2, {}, bad, outs, steps=steps, seen=seen, owner=1)
+    assert v.culprit == 1, v  # the owner's own move is never excused
+
+
+def test_every_move_of_a_networked_game_states_the_moves_it_followed(game):
+    """The shared two-player match, played by this version's tables: every move states the
+    digest of the moves before it, and the audit (which checks them) finds it clean."""
+    from p2pcards.replay import MOVES_START, moves_seen
+
+    recs = tm.parse(game.lines)
+    moves = sorted((e["body"]["step"], e["from"], e["body"]) for s in (0, 1)
+                   for e in envs(recs, s, "game"))
+    h = MOVES_START
+    for step, seat, body in moves:
+        assert body.get("seen") == h.hex(), (step, seat, body)
+        h = moves_seen(h, step, seat, body["action"])
