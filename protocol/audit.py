@@ -390,6 +390,14 @@ class _Auditor:
         reached its sender in time is not in any record), and came after every message its
         sender was waiting for -- every message of the operations before, and of this one up to
         its own step -- each of which passed its checks."""
+        if self.me is not None and a.seat != self.me:
+            # what reached that seat may not be what this file holds: the file's owner can
+            # rewrite its own messages in it, and a seat colluding with it its own (red team 17:
+            # a cheater put a sound step in its file in place of the one it sent, and the seat
+            # that stopped the table on it was named)
+            return (f"the messages it stopped on may not be the ones this record holds (its "
+                    f"owner, seat {self.me + 1}, and any seat colluding with it, could have "
+                    "rewritten their own in it)")
         if step is not None and a.about != step:
             return f"its abort is about the {a.about!s:.20} step, not the missing {step}"
         if _TIMEOUT.match(a.reason):

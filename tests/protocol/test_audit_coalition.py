@@ -196,3 +196,37 @@ def test_without_an_owner_the_auditor_names_as_a_live_seat_does(record, variant)
     forged = forge(record, **{variant: True})
     v = audit(forged["params"], forged["messages"]).verdict
     assert v.culprit == HONEST, v
+
+
+# ---- an abort the owner's file "proves false" ------------------------------------------------
+def _cheat_shuffle(peer: Any, body: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
+    if body.get("step") == "shuffle":  # two outputs swapped: the proof of shuffle fails
+        body["cts"][0], body["cts"][1] = body["cts"][1], body["cts"][0]
+    return [(None, body)]
+
+
+def test_an_owner_rewriting_the_message_an_honest_seat_stopped_on_frames_nobody():
+    """Seat 1 sends a shuffle step whose proof fails; seats 2 and 3 stop the table, naming it
+    (their aborts, about its step). In its own file seat 1 then puts a sound shuffle step in
+    place of the one it sent: the file 'shows' that seat 2 stopped the table although every
+    message it waited for came before its abort and was sound, and the audit named seat 2 for
+    it -- the honest seat that caught the cheat. What reached seat 2 may be what the file's
+    owner (or a seat colluding with it) rewrote: an abort in another seat's file names nobody."""
+    from .deck_helpers import adversary, first_errors
+
+    _, peers = make_table(3, N, tag="abort-frame", timeout=5.0,
+                          classes={OWNER: adversary(_cheat_shuffle)})
+    errors = asyncio.run(first_errors(peers, [lambda p: p.shuffle(list(range(N)))]))
+    assert all(getattr(errors[s], "peer", None) == OWNER for s in (1, 2)), errors
+    rec = peers[OWNER].record()
+    params = DeckParams.from_json(rec["params"])
+    ops = by_op(rec["messages"])
+    pub = PublicDeck(params)
+    pub.set_keys([point_from_hex(ops[0][("key", j)]["y"]) for j in range(3)])
+    mine = ops[1][("shuffle", OWNER)]
+    sec = PeerSecrets(seed(OWNER, "abort-frame"))
+    _, made = pub.make_shuffle(sec, 1, OWNER, pub.cts[:N], sec.permutation("perm", 1, b"", N))
+    mine.update(made)
+    assert audit(rec["params"], rec["messages"]).verdict.culprit == 1  # no owner: as live
+    v = audit(rec["params"], rec["messages"], seat=OWNER).verdict
+    assert v.culprit is None, v  # seat 2 was named: "stopped the table ... and sound"
