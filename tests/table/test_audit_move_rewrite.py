@@ -52,8 +52,8 @@ def forged(game: tm.Game, tmp_path, new: list[int]) -> tuple[int, str]:
 
 
 def test_an_owner_rewriting_its_own_move_gets_nobody_named(game, tmp_path):
-    """Alice tries every card she plays alone later in the match: one she held then passes
-    her move and her opening, and bob's authentic shares of the real card were named."""
+    """Alice tries the cards she plays alone later in the match until one she held then passes
+    her move and her opening: bob's authentic shares of the real card were named."""
     recs = tm.parse(game.lines)
     plays = [e["body"]["action"]["slots"] for e in envs(recs, OWNER, "game")
              if e["body"]["action"]["kind"] == "play" and len(e["body"]["action"]["slots"]) == 1]
@@ -65,6 +65,7 @@ def test_an_owner_rewriting_its_own_move_gets_nobody_named(game, tmp_path):
             reached += 1
             assert "than the game's moves in this record give" in out, out
             assert "nobody is named" in out and code == 1, out
+            break  # (each try is a whole audit)
     assert reached, "no card alice held then: the forgery was never tried"
 
 
