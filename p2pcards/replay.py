@@ -101,19 +101,16 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
     before it, names nobody: the owner could have rewritten its own moves in its file (and any
     seat colluding with it its own), and that move was made after the moves really sent. A
     record whose moves state no ``seen`` (made before it) is judged as before."""
+    about: list[int | None] = [None]  # the index of the move the verdict is about
     verdict = _replay(game, players, options, decisions, outcomes, expected_outcome, viewer,
-                      fill, steps, partial, secrecy)
+                      fill, steps, partial, secrecy, about)
     if owner is None or seen is None or steps is None or verdict.clean \
             or verdict.culprit is None or verdict.culprit == owner \
             or not any(isinstance(x, str) for x in seen):
         return verdict
-    # the move the verdict is about: the named seat's last move up to the verdict's step
-    j = verdict.culprit
-    at = [i for i, d in enumerate(decisions) if d.player == j
-          and (verdict.step is None or steps[i] <= verdict.step)]
-    if not at:
+    j, i = verdict.culprit, about[0]
+    if i is None or decisions[i].player != j:
         return verdict
-    i = at[-1]
     history = MOVES_START  # the moves before it, one a step as every program applied them
     for k in range(len(decisions)):
         if steps[k] < steps[i]:
@@ -131,7 +128,8 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
 def _replay(game: str, players: int, options: dict[str, Any], decisions: Sequence[Decision],
             outcomes: Sequence[Event], expected_outcome: dict[str, Any] | None,
             viewer: int | None, fill: Callable[[int, GameState, Request, Event], Event] | None,
-            steps: Sequence[int] | None, partial: bool, secrecy: int) -> Verdict:
+            steps: Sequence[int] | None, partial: bool, secrecy: int,
+            about: list[int | None]) -> Verdict:
     state: GameState = new_game(game, players, options, secrecy=secrecy)
     if viewer is not None:
         state = state.view(viewer)
@@ -146,10 +144,12 @@ def _replay(game: str, players: int, options: dict[str, Any], decisions: Sequenc
                     if steps[di] == step else [di]
                 wrong = [i for i in at if decisions[i].player != player]
                 if steps[di] < step:  # a step the game has passed: not a step to act at
+                    about[0] = di
                     return Verdict(False, decisions[di].player,
                                    f"sent a move for step {steps[di]}, a step already played",
                                    steps[di])
                 if wrong:
+                    about[0] = wrong[0]
                     where = (f"seat {player + 1} was to decide" if player is not None
                              else "nobody was to decide: the deck was at work")
                     return Verdict(False, decisions[wrong[0]].player,
@@ -161,6 +161,7 @@ def _replay(game: str, players: int, options: dict[str, Any], decisions: Sequenc
                     return Verdict(False, req.player, "the record ends before the game does", step)
                 d = decisions[di]
                 di += 1
+                about[0] = di - 1
                 if d.player != req.player:
                     return Verdict(False, d.player, f"acted when seat {req.player + 1} was to decide",
                                    step)
@@ -184,10 +185,13 @@ def _replay(game: str, players: int, options: dict[str, Any], decisions: Sequenc
                     return Verdict(False, None, "a shuffle outcome lacks its values", step)
                 state.apply(ev)
             step += 1
-    except RuleViolation as exc:
+    except RuleViolation as exc:  # about the named seat's last move applied
+        about[0] = next((k for k in range(di - 1, -1, -1) if decisions[k].player == exc.player),
+                        None)
         return Verdict(False, exc.player, exc.reason, step)
     if di != len(decisions):
         extra = decisions[di]
+        about[0] = di
         return Verdict(False, extra.player, "acted after the game was over", step)
     outcome = state.outcome()
     if expected_outcome is not None and outcome != expected_outcome:
