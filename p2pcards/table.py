@@ -288,9 +288,21 @@ class Table:
         except RuleViolation as exc:  # a damaged journal, or a bug: never send it
             raise TableStopped(self.seat, f"this seat's own decision is illegal: {exc.reason}") from None
         self._moved_at = self.step  # a chat line from now on is dated after this move
-        await self.channel.broadcast("game", {"step": self.step, "action": action.to_json(),
-                                              "seen": self._seen.hex()})
+        await self.channel.broadcast("game", self._move_body(action))
         return Decision(self.seat, action)
+
+    def _move_body(self, action: Action) -> dict[str, Any]:
+        """This seat's move as sent: its step, its action and the digest of the moves before
+        it (``seen``). While a restarted program re-sends its recorded moves, a record made by
+        a program from before ``seen`` gets its moves again as that program sent them (else
+        the re-run would diverge from the record and the seat could not be taken back)."""
+        body = {"step": self.step, "action": action.to_json(), "seen": self._seen.hex()}
+        pending = getattr(self.channel, "pending_replay", None)
+        recorded = next((b for to, b in pending("game") if to is None), None) \
+            if callable(pending) else None
+        if isinstance(recorded, dict) and "seen" not in recorded:
+            del body["seen"]
+        return body
 
     async def _timed_decide(self, legal: list[Action]) -> Action:
         """The player's decision within the turn time (counted down at the end); when it runs
