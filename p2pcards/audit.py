@@ -723,6 +723,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     else:
         rep.add("deck audit", True, checked)
     decisions: dict[tuple[int, int], Decision] = {}
+    seen: dict[tuple[int, int], Any] = {}  # the moves each move states it was made after
     for e in entries:
         if e.topic != "game" or e.body is None:
             continue
@@ -742,9 +743,11 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
         # another seat's move for the same step is judged by the replay: the one whose turn it
         # was not is named, wherever the two lie in the file
         decisions[step, e.sender] = Decision(e.sender, action)
+        seen[step, e.sender] = e.body.get("seen")
     keys = sorted(decisions)
     ordered = [decisions[k] for k in keys]
     steps = [step for step, _ in keys]
+    seens = [seen[k] for k in keys]
     partial = rep.stopped_early
     outs = game_outcomes(d.outcomes, coded)
     events = _events(outs)
@@ -755,7 +758,8 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
             verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
                              events, viewer=t.seat,
                              fill=_checked_filler(reorders, journal.orders, outs),
-                             steps=steps, partial=partial, secrecy=secrecy)
+                             steps=steps, partial=partial, secrecy=secrecy, seen=seens,
+                             owner=t.seat)
             if verdict.clean and not verdict.stopped and \
                     reorders.orders_used < len(journal.orders):
                 raise _JournalMismatch(
@@ -770,7 +774,8 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
                     f"match {names[t.seat] or 'the owner'}'s signed messages")
     if verdict is None:
         verdict = replay(info.game, info.players, {**info.options, "names": names}, ordered,
-                         events, viewer=SPECTATOR, steps=steps, partial=partial,
+                         events, viewer=SPECTATOR, steps=steps, partial=partial, seen=seens,
+                         owner=t.seat,
                          secrecy=secrecy)
     rep.verdict = verdict
     who = "a spectator" if owner is None else f"{names[t.seat] or 'the owner'}'s view"

@@ -9,6 +9,7 @@ re-checked; the full-information engine is used only when a caller has full-info
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -58,12 +59,28 @@ class Verdict:
         return f"CHEATING DETECTED{at}: {who} — {self.reason}"
 
 
+#: the history of moves before a game's first: ``seen`` of the first move (``moves_seen``)
+MOVES_START = hashlib.sha256(b"p2pcards/v1/moves").digest()
+
+
+def moves_seen(before: bytes, step: int, player: int, action: dict[str, Any]) -> bytes:
+    """The digest of the moves up to and including seat ``player``'s ``action`` at game step
+    ``step``, after the moves digested in ``before`` (``MOVES_START`` for none). Every move a
+    program sends states the digest of the moves it was made after (``seen``), so that the
+    audit of one player's file can tell a move against the rules from a move made after other
+    moves than the file holds: a file's owner can rewrite its own moves (red team 17)."""
+    item = json.dumps([step, player, action], sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=True).encode()
+    return hashlib.sha256(before + len(item).to_bytes(4, "big") + item).digest()
+
+
 def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence[Decision],
            outcomes: Sequence[Event], *, expected_outcome: dict[str, Any] | None = None,
            viewer: int | None = None,
            fill: Callable[[int, GameState, Request, Event], Event] | None = None,
            steps: Sequence[int] | None = None, partial: bool = False,
-           secrecy: int = SECRECY) -> Verdict:
+           secrecy: int = SECRECY, seen: Sequence[Any] | None = None,
+           owner: int | None = None) -> Verdict:
     """Replay ``decisions`` and the full-information ``outcomes`` (in request order) from a new
     game. The outcome of a ``Shuffle(by=seat)`` may carry the arranged values; any malformed or
     missing entry is reported as a verdict, never raised. ``viewer``: replay on that seat's view
@@ -76,7 +93,43 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
     is its sender's, named out of turn wherever it lies in the record. ``partial``: the record
     stops before the game's end (a stopped table): running out of it is where the replay stops,
     naming nobody (``Verdict(True, stopped=True)``); every move before is checked as usual.
-    ``secrecy``: that of the version that made the record (``GameState.secrecy``)."""
+    ``secrecy``: that of the version that made the record (``GameState.secrecy``).
+
+    ``seen`` (with ``steps``): the digest each move states of the moves it was made after (its
+    ``seen``; ``None`` where it states none), and ``owner`` the seat whose file this is. A move
+    of another seat that the replay would name, and that states other moves than the file holds
+    before it, names nobody: the owner could have rewritten its own moves in its file (and any
+    seat colluding with it its own), and that move was made after the moves really sent. A
+    record whose moves state no ``seen`` (made before it) is judged as before."""
+    about: list[int | None] = [None]  # the index of the move the verdict is about
+    verdict = _replay(game, players, options, decisions, outcomes, expected_outcome, viewer,
+                      fill, steps, partial, secrecy, about)
+    if owner is None or seen is None or steps is None or verdict.clean \
+            or verdict.culprit is None or verdict.culprit == owner \
+            or not any(isinstance(x, str) for x in seen):
+        return verdict
+    j, i = verdict.culprit, about[0]
+    if i is None or decisions[i].player != j:
+        return verdict
+    history = MOVES_START  # the moves before it, one a step as every program applied them
+    for k in range(len(decisions)):
+        if steps[k] < steps[i]:
+            history = moves_seen(history, steps[k], decisions[k].player,
+                                 decisions[k].action.to_json())
+    if seen[i] == history.hex():
+        return verdict
+    return Verdict(False, None, f"seat {j + 1}'s move at step {steps[i]} would be named "
+                   f"({verdict.reason}), but it was made after other moves than this record "
+                   f"holds before it: the record's owner (seat {owner + 1}) could have rewritten "
+                   "its own moves in its file, and any seat colluding with it its own, so "
+                   "nobody is named", verdict.step)
+
+
+def _replay(game: str, players: int, options: dict[str, Any], decisions: Sequence[Decision],
+            outcomes: Sequence[Event], expected_outcome: dict[str, Any] | None,
+            viewer: int | None, fill: Callable[[int, GameState, Request, Event], Event] | None,
+            steps: Sequence[int] | None, partial: bool, secrecy: int,
+            about: list[int | None]) -> Verdict:
     state: GameState = new_game(game, players, options, secrecy=secrecy)
     if viewer is not None:
         state = state.view(viewer)
@@ -91,10 +144,12 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
                     if steps[di] == step else [di]
                 wrong = [i for i in at if decisions[i].player != player]
                 if steps[di] < step:  # a step the game has passed: not a step to act at
+                    about[0] = di
                     return Verdict(False, decisions[di].player,
                                    f"sent a move for step {steps[di]}, a step already played",
                                    steps[di])
                 if wrong:
+                    about[0] = wrong[0]
                     where = (f"seat {player + 1} was to decide" if player is not None
                              else "nobody was to decide: the deck was at work")
                     return Verdict(False, decisions[wrong[0]].player,
@@ -106,6 +161,7 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
                     return Verdict(False, req.player, "the record ends before the game does", step)
                 d = decisions[di]
                 di += 1
+                about[0] = di - 1
                 if d.player != req.player:
                     return Verdict(False, d.player, f"acted when seat {req.player + 1} was to decide",
                                    step)
@@ -129,10 +185,13 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
                     return Verdict(False, None, "a shuffle outcome lacks its values", step)
                 state.apply(ev)
             step += 1
-    except RuleViolation as exc:
+    except RuleViolation as exc:  # about the named seat's last move applied
+        about[0] = next((k for k in range(di - 1, -1, -1) if decisions[k].player == exc.player),
+                        None)
         return Verdict(False, exc.player, exc.reason, step)
     if di != len(decisions):
         extra = decisions[di]
+        about[0] = di
         return Verdict(False, extra.player, "acted after the game was over", step)
     outcome = state.outcome()
     if expected_outcome is not None and outcome != expected_outcome:
@@ -203,12 +262,23 @@ class DeckRequests:
         if coded:
             self.known[CODE_OP] = {"kind": "random", "n": CODE_DRAW}
         self.ended = False
+        #: the seats whose moves were applied so far, and by operation the seats whose moves its
+        #: descriptor was derived from (``movers``)
+        self.moved: set[int] = set()
+        self.moved_at: dict[int, frozenset[int]] = {}
 
     def __call__(self, outcomes: list[dict[str, Any]]) -> dict[str, Any] | None:
         op = len(outcomes)
         if op not in self.known:
             self.known[op] = self._next(outcomes)
+            self.moved_at[op] = frozenset(self.moved)
         return self.known[op]
+
+    def movers(self, op: int) -> frozenset[int]:
+        """The seats whose signed moves operation ``op``'s descriptor rests on (every move
+        before it): the audit names a seat whose message describes another operation only when
+        no other seat's move is among them (a record's owner can rewrite its own moves)."""
+        return self.moved_at.get(op, frozenset())
 
     def _next(self, outcomes: list[dict[str, Any]]) -> dict[str, Any] | None:
         if self.ended:
@@ -240,6 +310,7 @@ class DeckRequests:
                     self.ended = True
                     return None
                 self.state.apply(d)
+                self.moved.add(req.player)
                 self.step += 1
         except (RuleViolation, TypeError, ValueError, KeyError, IndexError):
             self.ended = True

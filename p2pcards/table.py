@@ -28,7 +28,7 @@ from protocol.errors import DeckError, PeerAborted
 
 from .engine import SPECTATOR, Action, Decide, Decision, Event, GameState, Request, RuleViolation
 from .games import new_game
-from .replay import Verdict, replay
+from .replay import MOVES_START, Verdict, moves_seen, replay
 from .ui.text import printable
 
 MAX_AHEAD = 10_000  # steps a peer's action may arrive ahead of ours (a bound on buffering)
@@ -115,6 +115,10 @@ class Table:
         self.state: GameState = new_game(game, players, {**self.options, "names": self.names}).view(seat)
         self.state.narrate()
         self.decisions: list[Decision] = []
+        #: the digest of the moves applied so far, which every move this seat sends states
+        #: (``seen``: the audit of another player's file tells by it a move against the rules
+        #: from one made after moves that file's owner rewrote; red team 17)
+        self._seen = MOVES_START
         self.step = 0
         self._early: dict[tuple[int, int], dict] = {}  # (step, sender) -> message
         self._ended = False  # the game is over here: any move still coming is named at the end
@@ -176,6 +180,8 @@ class Table:
                             raise
                         await self._settle(ev, finding)
                     self.decisions.append(ev)  # type: ignore[arg-type]
+                    self._seen = moves_seen(self._seen, self.step, ev.player,  # type: ignore[union-attr]
+                                            ev.action.to_json())  # type: ignore[union-attr]
                 else:
                     try:
                         ev = await self.dealer.fulfil(self.state, req, self._arrange)
@@ -291,8 +297,21 @@ class Table:
                 public = seen.reason
             raise TableStopped(self.seat, f"this seat's own decision is illegal: {public}") from None
         self._moved_at = self.step  # a chat line from now on is dated after this move
-        await self.channel.broadcast("game", {"step": self.step, "action": action.to_json()})
+        await self.channel.broadcast("game", self._move_body(action))
         return Decision(self.seat, action)
+
+    def _move_body(self, action: Action) -> dict[str, Any]:
+        """This seat's move as sent: its step, its action and the digest of the moves before
+        it (``seen``). While a restarted program re-sends its recorded moves, a record made by
+        a program from before ``seen`` gets its moves again as that program sent them (else
+        the re-run would diverge from the record and the seat could not be taken back)."""
+        body = {"step": self.step, "action": action.to_json(), "seen": self._seen.hex()}
+        pending = getattr(self.channel, "pending_replay", None)
+        recorded = next((b for to, b in pending("game") if to is None), None) \
+            if callable(pending) else None
+        if isinstance(recorded, dict) and "seen" not in recorded:
+            del body["seen"]
+        return body
 
     async def _timed_decide(self, legal: list[Action]) -> Action:
         """The player's decision within the turn time (counted down at the end); when it runs

@@ -181,23 +181,50 @@ class _Auditor:
         self.owner = owner
         self.me = seat if is_int(seat) and 0 <= seat < self.n else None  # type: ignore[operator]
         self.x = None if owner is None else PeerSecrets(owner[1]).key(params.table_id, params.digest)
-        # The record's owner can rewrite its own messages in its own file (it holds its key), so
-        # what another seat signed against them is no proof against that seat until some seat
-        # other than the owner has confirmed them: ``owner_made``, the slots whose ciphertexts
-        # the owner's shuffle step made and no other seat's step has taken as input since.
-        self.owner_made: set[int] = set()
+        # The record's owner can rewrite its own messages in its own file (it holds its key),
+        # and any seats colluding with it can sign new messages of their own for that file (red
+        # team 17): what a seat signed against the others' messages is proof against it only
+        # where it had itself signed the same thing before. ``vouched``: per slot, the seats whose
+        # signed steps bind the slot's current ciphertext (made it, or named it as an input);
+        # ``made``: the seat whose shuffle step made it (``None``: the initial deck).
+        self.vouched: dict[int, frozenset[int]] = {}
+        self.made: dict[int, int | None] = {}
+        # per seat ``r``, the seats whose signed messages hold ``r``'s key share as the file has
+        # it: ``r`` itself, and every seat whose encrypted shares for ``r`` verified against it
+        self.y_vouched: dict[int, set[int]] = {}
 
     def stop(self, culprit: int | None, op: int | None, step: str | None, reason: str,
              complete: bool = True) -> None:
         raise _Stop(Verdict(False, culprit, op, step, reason, complete))
 
-    def rests_on_owner(self, exc: DeckError, seat: int, slots: Sequence[int]) -> bool:
-        """Whether ``seat``'s deviation ``exc`` is its ``prev`` naming another input than the
-        owner's own output over ``slots``, which no other seat has confirmed. (Once its ``prev``
-        names that output, the seat has confirmed it, and a bad proof over it is its own.)"""
-        if self.me is None or seat == self.me or exc.reason != PREV_MISMATCH:
-            return False
-        return bool(self.owner_made.intersection(slots))
+    def vouchers(self, slots: Sequence[int]) -> frozenset[int]:
+        """The seats whose signed steps bind every ciphertext of ``slots`` as the record has it."""
+        out = frozenset(range(self.n))
+        for s in slots:
+            out &= self.vouched.get(s, frozenset(range(self.n)))
+        return out
+
+    def rests_on_others(self, exc: DeckError, seat: int, op: int, step: str,
+                        vouched: frozenset[int], makers: set[int | None]) -> None:
+        """Names nobody when ``seat``'s deviation ``exc`` is its ``prev`` naming another input
+        than the record's, and ``seat`` never signed that input itself (``vouched``: the seats
+        that did). The input was made by other seats' messages (``makers``), which the record's
+        owner could have rewritten in its file, with any of them that colluded with it (each
+        signs anew for itself): no seat's word but ``seat``'s own binds it. (Once ``seat``'s own
+        step names that input, a later wrong ``prev`` over it, or a bad proof, is its own.)"""
+        if self.me is None or seat == self.me or exc.reason != PREV_MISMATCH or seat in vouched:
+            return
+        others = sorted(m for m in makers if m is not None and m != seat)
+        self.unconfirmed(exc, seat, op, step, others)
+
+    def confirmed(self, slots: Sequence[int], seat: int,
+                  enc: dict[int, list[Any]]) -> None:
+        """``seat``'s shares over ``slots`` passed: its ``prev`` named their ciphertexts, and
+        its encrypted shares for each receiver verified against that receiver's key share."""
+        for s in slots:
+            self.vouched[s] = self.vouched.get(s, frozenset(range(self.n))) | {seat}
+        for r in enc:
+            self.y_vouched.setdefault(r, {r}).add(seat)
 
     def rests_on_key(self, exc: DeckError, seat: int, op: int, step: str) -> None:
         """Names nobody when ``seat``'s deviation ``exc`` may rest on the owner's own key share,
@@ -214,12 +241,14 @@ class _Auditor:
                 return
             witness = self.key_witness(seat, op, step)
             if witness is not None:
-                exc.reason = f"{KEY_MISMATCH} (seat {witness + 1} confirms this record's key)"
+                exc.reason = f"{KEY_MISMATCH} (it stated this record's key itself at op {witness})"
                 return
             self.stop(None, op, step, f"seat {seat + 1}'s {step} message states another joint key "
-                      "than this record's key shares make, and no seat but the record's owner "
-                      f"(seat {self.me + 1}) confirms this record's key: the owner could have "
-                      "replaced its own key share in its file, so nobody is named")
+                      f"than this record's key shares make, and seat {seat + 1} never stated this "
+                      "record's key itself: the record's owner "
+                      f"(seat {self.me + 1}) could have replaced its own key share in its file, "
+                      "and any seat colluding with it could have stated the new key in messages "
+                      "of its own, so nobody is named")
         if getattr(exc, "on_key", False):
             self.stop(None, op, step, f"seat {seat + 1}'s {step} message fails against this "
                       f"record ({exc.reason}), and the record was made before its steps stated "
@@ -228,25 +257,58 @@ class _Auditor:
                       "nobody is named")
 
     def key_witness(self, seat: int, op: int, step: str) -> int | None:
-        """A third seat (neither the owner nor ``seat``) whose keyed message states the
-        record's joint key and came before ``seat``'s ``step`` message of ``op`` in what
-        ``seat`` waited for: every message of the operations before, the shufflers ahead of it,
-        the shares before a claim's proofs. An honest ``seat`` checked it before sending."""
+        """The operation of an earlier keyed message of ``seat``'s own that states the record's
+        joint key (``seat`` then contradicts itself). A third seat's statement is no witness
+        (red team 17): a seat colluding with the owner signs new messages of its own for the
+        owner's file, stating the key the owner gave itself there."""
         for (o, st, k), _ in sorted(self.at.items()):
-            if k in (self.me, seat) or st not in KEYED_STEPS or o < 1 or o > op:
+            if k != seat or st not in KEYED_STEPS or o < 1 or o > op:
                 continue
-            if o == op and not self.before(o, st, k, step, seat):
+            if o == op and (st, step) != ("shares", "member"):  # (its shares before its proofs)
                 continue
             if self.byop[o][(st, k)].get("key") == self.pub.key_hex:
-                return k
+                return o
         return None
 
-    def unconfirmed(self, exc: DeckError, seat: int, op: int, step: str) -> None:
-        """A deviation that rests on the owner's unconfirmed messages names nobody."""
+    def unconfirmed(self, exc: DeckError, seat: int, op: int, step: str,
+                    others: Sequence[int] = ()) -> None:
+        """A deviation that rests on messages ``seat`` never confirmed names nobody."""
+        mine = [m for m in others if m == self.me]
+        rest = [m for m in others if m != self.me]
+        if not rest:
+            self.stop(None, op, step, f"seat {seat + 1}'s {step} message disagrees with this "
+                      f"record ({exc.reason}) where the record holds its owner's own messages "
+                      f"(seat {self.me + 1}'s) that seat {seat + 1} never confirmed: the owner "  # type: ignore[operator]
+                      "could have rewritten them in its file, so nobody is named")
+        who = ", ".join(f"seat {m + 1}" for m in rest + mine)
         self.stop(None, op, step, f"seat {seat + 1}'s {step} message disagrees with this record "
-                  f"({exc.reason}) where the record holds its owner's own messages (seat "
-                  f"{self.me + 1}'s) that no other seat confirmed: the owner could have "  # type: ignore[operator]
-                  "rewritten them in its file, so nobody is named")
+                  f"({exc.reason}) where the record holds messages of {who} that seat "
+                  f"{seat + 1} never confirmed: the record's owner (seat {self.me + 1}), with "  # type: ignore[operator]
+                  "any seat colluding with it, could have rewritten them in its file, so nobody "
+                  "is named")
+
+    def rests_on_receiver_key(self, exc: DeckError, seat: int, op: int) -> None:
+        """Names nobody when ``seat``'s encrypted shares for a seat ``r`` fail against ``r``'s
+        key share as the record has it, and ``seat`` never confirmed that share (its earlier
+        encrypted shares for ``r`` verifying against it). Two colluding seats can move part of
+        their secret from one key share to the other (``x + d``, ``x' - d``: the joint key, the
+        deck and every card unchanged, so no step states another key) and re-make their own
+        messages in the file of one of them: an honest seat's encrypted share for either,
+        proven against the real share, then fails in that file (red team 17)."""
+        if self.me is None or seat == self.me:
+            return
+        m = re.match(r"encrypted share proof for seat (\d+): ", exc.reason)
+        if m is None:
+            return
+        r = int(m.group(1)) - 1
+        if seat in self.y_vouched.get(r, {r}):
+            return
+        self.stop(None, op, "shares", f"seat {seat + 1}'s shares message fails against this "
+                  f"record ({exc.reason}), and seat {seat + 1} never confirmed seat {r + 1}'s key "
+                  f"share as this record has it: two seats (the record's owner, seat "
+                  f"{self.me + 1}, and another) can move part of their keys from one share to "
+                  "the other and re-make their own messages in the owner's file, so nobody is "
+                  "named")
 
     def older_version(self) -> None:
         """A record in which no message has this version and some has an older one was made by an
@@ -328,6 +390,14 @@ class _Auditor:
         reached its sender in time is not in any record), and came after every message its
         sender was waiting for -- every message of the operations before, and of this one up to
         its own step -- each of which passed its checks."""
+        if self.me is not None and a.seat != self.me:
+            # what reached that seat may not be what this file holds: the file's owner can
+            # rewrite its own messages in it, and a seat colluding with it its own (red team 17:
+            # a cheater put a sound step in its file in place of the one it sent, and the seat
+            # that stopped the table on it was named)
+            return (f"the messages it stopped on may not be the ones this record holds (its "
+                    f"owner, seat {self.me + 1}, and any seat colluding with it, could have "
+                    "rewritten their own in it)")
         if step is not None and a.about != step:
             return f"its abort is about the {a.about!s:.20} step, not the missing {step}"
         if _TIMEOUT.match(a.reason):
@@ -410,11 +480,33 @@ class _Auditor:
                     self.stop(None, op, step, f"the messages of operation {op} describe different "
                               "operations; without the game's requests the record cannot show "
                               "which is right, so nobody is named", complete=False)
+                self.other_moves(sender, op, step, desc)
                 self.stop(sender, op, step, f"message describes another operation than {desc}")
         for a in self.aborts_at.get(op, ()):  # an abort carries its sender's descriptor too
             if not voted and not same_json(a.desc, desc):
+                self.other_moves(a.seat, op, "abort", desc)
                 self.stop(a.seat, op, "abort", f"its abort describes another operation than {desc}")
         return desc
+
+    def other_moves(self, seat: int, op: int, step: str, desc: dict[str, Any]) -> None:
+        """Names nobody when ``seat``'s message describes another operation than the one the
+        game's moves in this record give: the moves are every seat's, and the record's owner
+        can rewrite its own in its file (any seat colluding with it, its own) -- a move that
+        plays another card, say, and its own deck message for it -- after which every other
+        seat's authentic message of that operation "describes another" (red team 17: one owner
+        rewriting one of its own moves got the other player named). Live, every seat compares
+        the descriptor with its own engine's, fed the moves it was really sent. An operation
+        that rests on no other seat's move (the key step, the roster code's draw, the deal
+        before the first move: the oracle's ``movers``) still names the seat."""
+        if self.me is None or seat == self.me:
+            return
+        movers = getattr(self.oracle, "movers", None)
+        if self.oracle is None or (callable(movers) and set(movers(op)) <= {seat}):
+            return  # (a list of the caller's engine's requests; or no other seat's move before)
+        self.stop(None, op, step, f"seat {seat + 1}'s {step} message describes another operation "
+                  f"than the game's moves in this record give ({desc}): the record's owner (seat "
+                  f"{self.me + 1}) could have rewritten its own moves in its file, and any seat "
+                  "colluding with it its own, so nobody is named")
 
     def vote(self, op: int, msgs: dict[tuple[str, int], dict[str, Any]]) -> dict[str, Any]:
         """Without ``ops``: the descriptor the well-formed messages carry (the most common, to
@@ -504,37 +596,38 @@ class _Auditor:
         S = desc["slots"]
         cur = [self.pub.cts[s] for s in S]
         inp = vec_digest(cur)
+        vouched, makers = self.vouchers(S), {self.made.get(s) for s in S}
         for j in self.pub.shufflers(desc):
             try:
                 cur = self.pub.check_shuffle(op, j, cur, self.msg(op, "shuffle", j))
             except DeckError as exc:
                 self.rests_on_key(exc, j, op, "shuffle")
-                if self.rests_on_owner(exc, j, S):
-                    self.unconfirmed(exc, j, op, "shuffle")
+                self.rests_on_others(exc, j, op, "shuffle", vouched, makers)
                 raise
-            if j == self.me:
-                self.owner_made.update(S)
-            else:  # it took the owner's output as its input: that output is confirmed
-                self.owner_made.difference_update(S)
+            # its output: bound by its own signature alone, until a later step names it
+            vouched, makers = frozenset({j}), {j}
         extra = [s for (st, s) in self.byop.get(op, {}) if s not in self.pub.shufflers(desc)]
         if extra:
             self.stop(extra[0], op, "shuffle", "a shuffle message from a seat that takes no step")
         for s, ct in zip(S, cur, strict=True):
             self.pub.cts[s] = ct
+            self.vouched[s], self.made[s] = vouched, next(iter(makers))
         self.outcomes.append({"op": op, **desc, "values": None, "input": inp.hex()})
 
     def op_open(self, op: int, desc: dict[str, Any]) -> None:
         S, to = desc["slots"], desc["to"]
         got: dict[int, list[Point]] = {}
         me = None if self.owner is None else self.owner[0]
+        vouched, makers = self.vouchers(S), {self.made.get(s) for s in S}
         for j in range(self.n):
             try:
                 plain, enc = self.pub.check_shares(op, desc, j, self.msg(op, "shares", j))
             except DeckError as exc:
                 self.rests_on_key(exc, j, op, "shares")
-                if self.rests_on_owner(exc, j, S):
-                    self.unconfirmed(exc, j, op, "shares")
+                self.rests_on_others(exc, j, op, "shares", vouched, makers)
+                self.rests_on_receiver_key(exc, j, op)
                 raise
+            self.confirmed(S, j, enc)
             if plain is not None:
                 got[j] = plain
             elif me is not None and me in enc:
@@ -556,12 +649,15 @@ class _Auditor:
         """A claim (SPEC.md 5.7): every seat's shares, then the prover's membership proofs
         against the ``D_i`` computed from the record. The outcome holds no value."""
         got: dict[int, list[Point]] = {}
+        vouched, makers = self.vouchers(desc["slots"]), {self.made.get(s) for s in desc["slots"]}
         for j in range(self.n):
             try:
-                plain, _ = self.pub.check_shares(op, desc, j, self.msg(op, "shares", j))
+                plain, enc = self.pub.check_shares(op, desc, j, self.msg(op, "shares", j))
             except DeckError as exc:
                 self.rests_on_key(exc, j, op, "shares")
+                self.rests_on_others(exc, j, op, "shares", vouched, makers)
                 raise
+            self.confirmed(desc["slots"], j, enc)
             if plain is not None:
                 got[j] = plain
         extra = sorted(s for (st, s) in self.byop.get(op, {}) if st == "member" and s != desc["by"])
@@ -571,8 +667,8 @@ class _Auditor:
             self.pub.check_member(op, desc, self.msg(op, "member", desc["by"]), got)
         except DeckError as exc:
             self.rests_on_key(exc, desc["by"], op, "member")
-            if self.rests_on_owner(exc, desc["by"], desc["slots"]):
-                self.unconfirmed(exc, desc["by"], op, "member")
+            self.rests_on_others(exc, desc["by"], op, "member", self.vouchers(desc["slots"]),
+                                 {self.made.get(s) for s in desc["slots"]})
             raise
         self.outcomes.append({"op": op, **desc})
 
@@ -591,9 +687,15 @@ class _Auditor:
                 nonces.append(self.pub.check_reveal(op, j, self.msg(op, "reveal", j), commits,
                                                     self.me))
             except DeckError as exc:
-                if self.me is not None and j != self.me and \
-                        exc.reason == f"echo misstates seat {self.me + 1}'s commitment":
-                    self.unconfirmed(exc, j, op, "reveal")
+                # one misstating another seat's commitment (the owner's, or a seat colluding
+                # with it, which can commit and reveal anew in the owner's file: red team 17)
+                # names nobody either: only the echoer's own commitment is its word alone
+                echo = self.byop[op][("reveal", j)].get("echo")
+                i = next((i for i in range(self.n) if i != j and isinstance(echo, list)
+                          and len(echo) == self.n and echo[i] != commits[i].hex()), None)
+                if self.me is not None and j != self.me and i is not None and \
+                        exc.reason == f"echo misstates seat {i + 1}'s commitment":
+                    self.unconfirmed(exc, j, op, "reveal", [i])
                 raise
         self.outcomes.append({"op": op, **desc, "value": random_value(self.p, op, desc["n"], nonces)})
 
@@ -604,14 +706,16 @@ class _Auditor:
             if not (isinstance(digests[j], str) and re.fullmatch("[0-9a-f]{64}", digests[j])):
                 self.stop(j, op, "end", "its digest of the public record is not a digest")
             if digests[j] != want.hex():
-                # what the owner's own messages are, only the others' digests can confirm: one
-                # that differs names its seat when another seat's, not the owner's, agrees
-                if self.me is not None and j != self.me and not any(
-                        digests[k] == want.hex() for k in range(self.n) if k not in (j, self.me)):
+                # the digest covers every seat's messages, which the owner (its own) and any
+                # seat colluding with it (theirs, signed anew) could have rewritten in the file:
+                # another seat's digest agreeing with the file is no proof (red team 17)
+                if self.me is not None and j != self.me:
+                    agree = [k + 1 for k in range(self.n) if k != j and digests[k] == want.hex()]
                     self.stop(None, op, "end", f"seat {j + 1}'s digest of the public record "
-                              "differs from this record, and no other seat's but the record "
-                              f"owner's (seat {self.me + 1}'s) agrees with it: the owner could "
-                              "have rewritten its own messages in its file, so nobody is named")
+                              f"differs from this record, with which seat(s) {agree} agree: the "
+                              f"record's owner (seat {self.me + 1}) could have rewritten its own "
+                              "messages in its file, and any seat colluding with it its own, so "
+                              "nobody is named")
                 self.stop(j, op, "end", "its digest of the public record differs from this record")
         self.outcomes.append({"op": op, **desc})
 

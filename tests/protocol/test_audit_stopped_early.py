@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from p2pcards.replay import MOVES_START, moves_seen
 from tests.table import transcript_mutants as tm
 
 # one worker plays the shared game once for every module reading it, and its proofs, checked
@@ -55,8 +56,13 @@ def stopped_record(game: tm.Game, tmp_path: Path, bob_moves_at: str | None,
     if bob_moves_at is not None:
         bobs = [env for _, env in moves if env["from"] == 1]
         env = copy.deepcopy(bobs[-1])
-        env["body"] = {"step": step if bob_moves_at == "alice's turn" else step - 1,
-                       "action": copy.deepcopy(bobs[0]["body"]["action"])}
+        at = step if bob_moves_at == "alice's turn" else step - 1
+        seen = MOVES_START  # what bob's program states: the moves before it (red team 17)
+        for s_, seat, body in sorted((e["body"]["step"], e["from"], e["body"]) for _, e in moves):
+            if s_ < at:
+                seen = moves_seen(seen, s_, seat, body["action"])
+        env["body"] = {"step": at, "action": copy.deepcopy(bobs[0]["body"]["action"]),
+                       "seen": seen.hex()}
         kept.append({"type": "in", "env": env})
     if stop is not None:
         kept.append(stop)

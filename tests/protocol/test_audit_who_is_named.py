@@ -174,21 +174,24 @@ def test_an_abort_before_the_message_it_waited_for_names_nobody() -> None:
     assert v.culprit is None, v
 
 
-def test_an_echo_misstating_another_seats_commitment_names_the_echoer_unless_it_is_the_owners() -> None:
+def test_an_echo_misstating_another_seats_commitment_names_the_echoer_only_without_an_owner() -> None:
     """Seat 2's echo of seat 1's commitment differs from the record's (seat 1 sent different
     commitments to different seats, or the echo lies). Live, seat 0 gives the mesh its grace to
     prove an equivocation and then names the echoer (red team 13, M2: it named nobody, so only
-    seat 1 named a seat lying about seat 1's commitment); the audit of seat 0's record, which
-    would hold the mesh's proof, names it too. Seat 1's own record names nobody (red team 13,
-    H1: the record's owner can rewrite its own commitment in its file, re-signing its own chain,
-    and every other seat's authentic echo then "misstates" it; live, seat 1 knows what it
-    sent). For seat 2's own commitment, the echoer is named."""
+    seat 1 named a seat lying about seat 1's commitment). Seat 1's own record names nobody (red
+    team 13, H1: the record's owner can rewrite its own commitment in its file, re-signing its
+    own chain, and every other seat's authentic echo then "misstates" it; live, seat 1 knows
+    what it sent). Seat 0's record names nobody either (red team 17: seat 0 and seat 1
+    colluding can make that file, seat 1 signing another commitment and reveal for it, and seat
+    0 echoing them; the audit of seat 0's record named the honest seat 2). For seat 2's own
+    commitment, the echoer is named."""
     params, msgs = _honest_random()
     msgs = copy.deepcopy(msgs)
     (reveal,) = [b for s, b in msgs if s == 2 and b["step"] == "reveal"]
     reveal["echo"][1] = "ab" * 32
     v = audit(params, msgs, seat=0).verdict
-    assert v.culprit == 2 and "echo misstates seat 2" in v.reason, v
+    assert v.culprit is None and not v.clean and "echo misstates seat 2" in v.reason, v
+    assert "with any seat colluding with it" in v.reason and "nobody is named" in v.reason, v
     v = audit(params, msgs, seat=1).verdict
     assert v.culprit is None and not v.clean and "echo misstates seat 2" in v.reason, v
     assert "the owner could have rewritten them in its file, so nobody is named" in v.reason, v

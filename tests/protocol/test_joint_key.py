@@ -2,9 +2,10 @@
 SPEC.md 5.1), so that the audit can tell a wrong proof from a file whose key is not the one the
 sender was shown (an owner that re-keyed in its own file, SPEC.md 9; the forged files are in
 tests/table/test_audit_framing.py). Here, live: a step stating another key, or none, names its
-sender at every honest seat; the audit of an honest seat's record names it too when a third seat
-had stated the record's key in a message the sender checked first, and nobody when none had; a
-step stating the table's key with a wrong proof is named everywhere, as before."""
+sender at every honest seat; the audit of an honest seat's record names it too when the sender
+itself had stated the record's key in an earlier message, and nobody otherwise (another seat's
+statement is no witness: red team 17); a step stating the table's key with a wrong proof is
+named everywhere, as before."""
 
 from __future__ import annotations
 
@@ -84,24 +85,28 @@ def open_all(p: DeckPeer) -> Any:
     return p.open_all([0, 1])
 
 
-def test_a_shuffler_stating_a_key_the_table_does_not_have_is_named_live_and_audited() -> None:
-    """Seat 3 shuffles under a key it made up and says so. Every honest seat names it; the
-    audit of either honest seat's record names it too: the other honest seat's step before it
-    states the record's key, so the record's key is the table's, not something its owner made."""
+def test_a_shuffler_stating_a_key_the_table_does_not_have_is_named_live_not_in_an_audit() -> None:
+    """Seat 3 shuffles under a key it made up and says so. Every honest seat names it. The
+    audit of an honest seat's record names nobody: the other honest seat's step before it
+    states the record's key, but a seat colluding with a record's owner states whatever key the
+    owner gave itself in its file (red team 17: the audit named the honest seat 3 of two
+    colluders' file on that witness, tests/protocol/test_audit_coalition.py)."""
     errors, peers = play(3, 2, shuffler(True), [shuffle_all], "wrong-key")
     named_live(errors, 2, 1, "shuffle", KEY_MISMATCH)
     assert all(e.confirm for e in errors[:2])  # (a third seat's share could explain it: grace)
     for owner in (0, 1):
         v = audited(peers[owner], owner)
-        assert (v.culprit, v.op, v.step) == (2, 1, "shuffle") and KEY_MISMATCH in v.reason, v
-        assert f"seat {2 - owner} confirms this record's key" in v.reason, v
+        assert v.culprit is None and (v.op, v.step) == (1, "shuffle"), v
+        assert "never stated this record's key itself" in v.reason, v
+        assert "nobody is named" in v.reason, v
 
 
-def test_the_first_shuffler_stating_another_key_is_named_once_a_third_seat_stated_the_key() -> None:
-    """Seat 1 goes first. In seat 2's record, if nothing of seat 3's before that step states
-    the key, the record cannot show whether seat 1 or the record's owner lied about it (the
-    owner could have re-keyed in its file): nobody is named. After an opening, whose shares
-    every seat signed with the key it holds, seat 3's statement settles it: seat 1 is named."""
+def test_the_first_shuffler_stating_another_key_is_named_once_it_stated_the_key_itself() -> None:
+    """Seat 1 goes first. In seat 2's record, the record cannot show whether seat 1 or the
+    record's owner lied about the key (the owner could have re-keyed in its file): nobody is
+    named. After an opening, whose shares seat 1 signed with the record's key, seat 1's own
+    statement settles it: seat 1 is named. (Seat 3's statement did before red team 17; a seat
+    colluding with the owner makes one for any key.)"""
     errors, peers = play(3, 0, shuffler(True), [shuffle_all], "first-wrong-key")
     named_live(errors, 0, 1, "shuffle", KEY_MISMATCH)
     v = audited(peers[1], 1)
@@ -111,7 +116,8 @@ def test_the_first_shuffler_stating_another_key_is_named_once_a_third_seat_state
     errors, peers = play(3, 0, shuffler(True), [open_all, shuffle_all], "later-wrong-key")
     named_live(errors, 0, 2, "shuffle", KEY_MISMATCH)
     v = audited(peers[1], 1)
-    assert (v.culprit, v.op, v.step) == (0, 2, "shuffle") and "seat 3 confirms" in v.reason, v
+    assert (v.culprit, v.op, v.step) == (0, 2, "shuffle"), v
+    assert "it stated this record's key itself at op 1" in v.reason, v
 
 
 @pytest.mark.parametrize("seats", [2, 3])

@@ -222,8 +222,10 @@ def test_regression_abort_naming_no_seat(game, tmp_path):
                      "reason": "nonsense"}
     recs.append({"type": "in", "env": abort})
     code, out = run_audit(_write(tmp_path, game, recs))
-    # the accusation names no seat; the record shows no deviation, so its author is named
-    assert code == 1 and "bob (seat 2) at operation 1 abort: stopped the table blaming" in out
+    # the accusation names no seat; the record shows no deviation, but what reached bob may not
+    # be what alice's file holds (she could have rewritten her own messages in it): his abort
+    # names nobody, and the game, played to its end, is clean (red team 17; it named bob here)
+    assert "at fault" not in out and code == 0, out
     abort["body"] = {**abort["body"], "kind": "shuffle", "slots": [0], "by": None}
     for k in ("to", "n"):
         abort["body"].pop(k, None)
