@@ -293,8 +293,8 @@ class Table:
             try:
                 self.state.view(SPECTATOR).check(self.seat, action)
                 public = "it breaks a rule about this seat's own cards"
-            except RuleViolation as seen:
-                public = seen.reason
+            except RuleViolation as refusal:
+                public = refusal.reason
             raise TableStopped(self.seat, f"this seat's own decision is illegal: {public}") from None
         self._moved_at = self.step  # a chat line from now on is dated after this move
         await self.channel.broadcast("game", self._move_body(action))

@@ -12,6 +12,7 @@ import random
 
 from p2pcards.engine import SPECTATOR, Action, Decide, Decision, LocalDealer, RuleViolation, project
 from p2pcards.games import new_game
+from p2pcards.replay import MOVES_START
 from p2pcards.table import Table
 
 LONG = os.environ.get("P2PCARDS_LONG") == "1"
@@ -102,7 +103,8 @@ def test_the_flipped_card_of_a_blind_player_may_be_played_with_its_twin_lower_in
               say=lambda line: None)
     t.state = st.view(p)
     assert asyncio.run(t._my_decision()) == Decision(p, play_it)
-    assert sent == [{"step": 0, "action": play_it.to_json()}]
+    # (every move states the moves it was made after: none yet)
+    assert sent == [{"step": 0, "action": play_it.to_json(), "seen": MOVES_START.hex()}]
 
 
 # (game, players) and the seeds of each; the long mode plays many more
