@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -27,6 +26,7 @@ from protocol.steps import PublicDeck
 from protocol.transcript import read_transcript
 
 from . import transcript_mutants as tm
+from .test_audit_framing import deck_ops
 from .test_transcript_fuzz import run_audit
 
 pytestmark = [pytest.mark.network]
@@ -65,16 +65,6 @@ async def _play3(root: Path) -> tuple[Path, dict[int, Identity]]:
 def match(tmp_path_factory) -> tuple[Path, dict[int, Identity]]:
     root = tmp_path_factory.mktemp("three")
     return asyncio.run(asyncio.wait_for(_play3(root), 120))
-
-
-def deck_ops(recs: list[dict[str, Any]]) -> dict[int, dict[tuple[str, int], dict[str, Any]]]:
-    out: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
-    for r in recs:
-        env = r.get("env")
-        if r.get("type") in ("in", "out") and env["topic"] == "deck" and env["to"] is None \
-                and isinstance(env.get("body"), dict) and env["body"]["step"] != "abort":
-            out.setdefault(env["body"]["op"], {})[(env["body"]["step"], env["from"])] = env["body"]
-    return out
 
 
 def test_the_three_player_file_audits_clean(match):
