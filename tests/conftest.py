@@ -56,14 +56,17 @@ def pytest_collection_modifyitems(config, items):
     LAN tests (``test_lan.py``) need no such care: each builds its own LAN, with names unique to
     it, in network namespaces of its own (its mDNS never reaches loopback), so they spread over
     the workers. The tests marked ``slow`` (whole matches between processes: ``test_lan.py``,
-    ``test_network_match.py``) are the longest and go first, so that no worker is left with one
-    at the end."""
+    ``test_network_match.py``, and single tests of 10 s or more on a quiet machine) are the
+    longest and go first, so that no worker is left with one at the end; the mDNS group (about
+    100 s of waiting, one worker's whole share) goes before them, for the same reason (xdist
+    hands out a group where its first test stands)."""
     import pytest
 
     for item in items:
         if item.path.name.startswith("test_discovery"):  # every file that announces on loopback
             item.add_marker(pytest.mark.xdist_group("mdns"))
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: order kept
+    items.sort(key=lambda item: (not item.path.name.startswith("test_discovery"),
+                                 item.get_closest_marker("slow") is None))  # stable: order kept
     _name_the_groups(config, items)
 
 

@@ -52,6 +52,7 @@ async def waits_for_carol(mesh: Mesh) -> tuple[int, dict]:
     return await PatientChannel(mesh.channel, mesh).recv("deck", timeout=STEP)
 
 
+@pytest.mark.slow  # (goes first: tests/conftest.py)
 @run_async(timeout=150)
 async def test_a_failed_resume_never_stops_the_table_and_the_others_say_they_wait(tmp_path):
     meshes = await make_table(tmp_path, 3)

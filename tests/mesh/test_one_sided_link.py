@@ -72,6 +72,7 @@ def stops(meshes: list[Mesh]) -> dict[str, tuple]:
             for m in meshes if m.stopped is not None}
 
 
+@pytest.mark.slow  # (goes first: tests/conftest.py)
 @pytest.mark.parametrize("both,seats", [(False, 3), (True, 3), (True, 4)],
                          ids=["carol-silent-to-bob", "link-cut-both-ways", "cut-at-four-seats"])
 @run_async(timeout=240)

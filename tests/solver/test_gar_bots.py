@@ -12,6 +12,8 @@ its 12 games (about 15 s of CPU).
 
 from __future__ import annotations
 
+import pytest
+
 from p2pcards.bots.girl_and_robot import GirlAndRobotBot
 from p2pcards.bots.registry import make_bot
 from p2pcards.engine import Action
@@ -24,6 +26,7 @@ from .test_gar_hints import turn_state
 SEEDS = range(12)
 
 
+@pytest.mark.slow  # (goes first: tests/conftest.py)
 def test_strong_beats_heuristic_in_a_seeded_battle():
     strong = sum(team_battle(seed, 2, StrongBot, GirlAndRobotBot) for seed in SEEDS)
     equal = sum(team_battle(seed, 2, GirlAndRobotBot, GirlAndRobotBot) for seed in SEEDS)

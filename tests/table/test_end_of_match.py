@@ -43,6 +43,7 @@ async def test_a_checkpoint_cut_off_after_the_last_move_keeps_the_result(tmp_pat
         await close_all(meshes)
 
 
+@pytest.mark.slow  # (goes first: tests/conftest.py)
 @run_async(timeout=180)
 async def test_a_peer_gone_after_the_last_move_is_said_while_the_last_comparison_waits(
         tmp_path, monkeypatch):

@@ -12,6 +12,8 @@ import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from tests.mesh.helpers import AwayInSpells, run_async
 
 
@@ -109,6 +111,7 @@ async def test_a_pause_during_a_deck_wait_is_not_the_awaited_seats_lateness():
     assert me.clock() - before < 1.5
 
 
+@pytest.mark.slow  # (goes first: tests/conftest.py)
 def test_a_stopped_program_names_nobody_on_waking(tmp_path):
     """The same with real processes and real signals. Alice, bob and carol each run in their own
     process with the absence watcher (wait 8 s). Carol is stopped 2.5 s (alice marks her away);

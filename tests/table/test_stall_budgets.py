@@ -23,6 +23,7 @@ async def table_of(tmp, n, wait, turn_time=None):
     return await make_table(tmp, n, game_info=info)
 
 
+@pytest.mark.slow  # (goes first: tests/conftest.py)
 @run_async(timeout=120)
 async def test_a_seat_away_for_just_under_the_wait_before_every_step_is_named(tmp_path):
     """Bob sends nothing at all (no heads, no envelopes) for a while before the first message

@@ -29,6 +29,7 @@ def local_app(game: str, players: int, seed: int, **kw) -> tuple[LocalGame, Tabl
     return lg, app
 
 
+@pytest.mark.slow  # (goes first: tests/conftest.py)
 def test_a_whole_go_out_girl_match_played_with_the_keyboard(home):
     async def go():
         lg, app = local_app("go-out-girl", 3, 5)
