@@ -473,6 +473,9 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                 assert mesh.stopped is not None and mesh.stopped.culprit is not None
                 raise _stopped(mesh, mesh.stopped) from None
             mesh.stop(exc.culprit, exc.reason)
+            if exc.culprit is not None and mesh.stopped is not None \
+                    and mesh.stopped.culprit == exc.culprit:  # the stop as recorded and sent:
+                raise _stopped(mesh, mesh.stopped) from None  # the seat told apart by number
             raise
         # the result is ours now: record it before anything on the links can get in the way
         mesh.finish(_end_record(result))

@@ -389,7 +389,7 @@ class TableApp(App[Any]):
     def _tick_status(self) -> None:
         view = self.view
         if self.finished_text is not None:
-            self._set("status", Text(f"Game over · {self.finished_text}"))
+            self._set("status", Text(f"Game over · {self.finished_text}"))  # (or stopped: why)
             return
         if view is None:
             return
@@ -505,11 +505,23 @@ class TableApp(App[Any]):
             self._set("question", "")
             self.notice("")
 
-    def finish(self, text: str) -> None:
+    def finish(self, text: str, *, stopped: bool = False) -> None:
+        """The match is over: ``text`` is its result, or (``stopped``) why the table stopped.
+        Either stays on screen, the table as it last stood, until the person leaves."""
         self.finished_text = text
-        self.write_log([f"Result: {text}"])
-        self._set("question",
-            Text("The game is over. Press Ctrl+Q (or type quit) to leave.", style="bold"))
+        self.legal, self.entries, self.group = [], [], None  # a question the stop cut short
+        with contextlib.suppress(NoMatches):
+            self._render_options()
+        if stopped:
+            if not any(text in line for line in self.lines_seen[-3:]):  # (said by the table?)
+                self.write_log([f"** {text}"])
+            self._set("question", Text(f"{text[:1].upper()}{text[1:]}\nNothing more is played "
+                                       "at this table. Press Ctrl+Q (or type quit) to leave.",
+                                       style="bold red"))
+        else:
+            self.write_log([f"Result: {text}"])
+            self._set("question",
+                Text("The game is over. Press Ctrl+Q (or type quit) to leave.", style="bold"))
         self._tick()
 
     async def wait_for_quit(self) -> None:

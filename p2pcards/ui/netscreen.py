@@ -8,7 +8,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from protocol.mesh import MeshError
+
 from ..engine import Action, GameState
+from ..table import TableStopped
 from .app import Left, TableApp
 
 
@@ -53,7 +56,16 @@ async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: C
             app.redraw_soon()
 
         app.write_log(list(intro))
-        result = await run_seat(ScreenPlayer(app, seat), say=say, on_table=attach)
+        try:
+            result = await run_seat(ScreenPlayer(app, seat), say=say, on_table=attach)
+        except (TableStopped, MeshError) as exc:  # a cheat caught, a seat gone for good, ...:
+            # the screen stays, saying why, until the person leaves (it used to vanish at once,
+            # the game's last moments and the reason with it); the command then says it again
+            app.redraw_soon()
+            app.finish(f"the table stopped: {exc.reason}" if isinstance(exc, TableStopped)
+                       else str(exc) or type(exc).__name__, stopped=True)
+            await app.wait_for_quit()
+            return exc
         app.redraw_soon()
         app.finish(result.text)
         app.write_log(list(result_lines(result)))

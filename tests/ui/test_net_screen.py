@@ -108,3 +108,68 @@ def test_the_top_line_says_whose_turn_it_is_with_a_name_of_32_wide_letters():
             assert "'s turn (seat 1)" in top, top
             assert top.strip().startswith("Go Out Girl · \uff37")
     asyncio.run(go())
+
+
+@run_async(timeout=150)
+async def test_a_cheat_caught_at_the_full_screen_table_stays_on_screen_until_the_person_leaves(
+        tmp_path, monkeypatch):
+    """The full-screen table closed the moment the table stopped: a person who had just watched
+    bob play a 2 "as 13" saw the whole screen vanish -- the table, its log, the reason -- and
+    one red line in the terminal ("error: the table stopped: bob: played 2 as 13", the seat not
+    told apart from a look-alike). Now the screen stays as the table last stood, the log and the
+    question saying why the table stopped and who is named (seat and fingerprint), until the
+    person leaves; the command then says it again, as before."""
+    from p2pcards.table import TableStopped
+    from tests.table.test_table_rules import Cheat, skip_own_checks
+
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path / "home"))
+    apps: list[TableApp] = []
+    real_run = TableApp.run_async
+
+    def headless(self, *a, **kw):
+        apps.append(self)
+        return real_run(self, *a, headless=True, size=(120, 36))
+
+    monkeypatch.setattr(TableApp, "run_async", headless)
+    meshes = await make_table(tmp_path, 3, game_info=GameInfo("go-out-girl", 3, {}).to_json())
+    unchecked = skip_own_checks(monkeypatch, "go-out-girl")  # bob's own engine would refuse
+    others = [asyncio.create_task(play_seat(meshes[1], Cheat(1), say=lambda line: None,
+                                            on_table=lambda t: unchecked(t.state),
+                                            deck_timeout=5)),
+              asyncio.create_task(play_seat(meshes[2], make_bot("go-out-girl", 2, "easy", 2),
+                                            say=lambda line: None, deck_timeout=5))]
+
+    def run_seat(player, say, on_table):
+        return play_seat(meshes[0], player, say=say, on_table=on_table, deck_timeout=5)
+
+    screen = asyncio.create_task(netscreen.play_on_screen(
+        "go-out-girl", 0, ["alice", "bob", "carol"], run_seat, who=None, hinter=None))
+    try:
+        for _ in range(1200):  # alice answers each question with its last option
+            await asyncio.sleep(0.05)
+            app = apps[0] if apps else None
+            if screen.done() or (app is not None and app.finished_text is not None):
+                break
+            if app is not None and app.legal and app._pending is not None \
+                    and not app._pending.done():
+                app._pending.set_result(app.legal[-1])
+        assert not screen.done(), screen  # (on main: closed, the stop raised at once)
+        await asyncio.sleep(0.5)  # and it stays
+        assert not screen.done()
+        fp = meshes[0].roster[1].fingerprint
+        said = app.finished_text
+        assert said.startswith("the table stopped: bob") and "as 13" in said, said
+        assert said.endswith(f"(seat 2, {fp})"), said
+        assert "Nothing more is played at this table. Press Ctrl+Q" in app.texts["question"]
+        assert any(line == f"** {said}" for line in app.lines_seen), app.lines_seen[-5:]
+        assert app.legal == [] and "Game over" in app.texts["status"]
+        app.action_quit_game()  # the person leaves: the command gets the stop, as before
+        with pytest.raises(TableStopped) as stop:
+            await asyncio.wait_for(screen, 10)
+        assert stop.value.culprit == 1 and stop.value.reason == said.removeprefix(
+            "the table stopped: ")
+    finally:
+        for t in [screen, *others]:
+            t.cancel()
+        await asyncio.gather(screen, *others, return_exceptions=True)
+        await close_all(meshes)
