@@ -35,17 +35,24 @@ class Holding:
         return self.bot.arrange(view, slots)
 
 
-@run_async(timeout=120)
-async def test_a_joiner_who_does_not_move_first_sees_the_dealt_hand(tmp_path, monkeypatch):
+def headless_apps(tmp_path, monkeypatch, size) -> list[TableApp]:
+    """Every full-screen table the test opens runs headless at ``size``; the list fills as they
+    open."""
     monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path / "home"))
     apps: list[TableApp] = []
     real_run = TableApp.run_async
 
     def headless(self, *a, **kw):
         apps.append(self)
-        return real_run(self, *a, headless=True, size=(100, 30))
+        return real_run(self, *a, headless=True, size=size)
 
     monkeypatch.setattr(TableApp, "run_async", headless)
+    return apps
+
+
+@run_async(timeout=120)
+async def test_a_joiner_who_does_not_move_first_sees_the_dealt_hand(tmp_path, monkeypatch):
+    apps = headless_apps(tmp_path, monkeypatch, (100, 30))
     meshes = await make_table(tmp_path, 2,
                               game_info=GameInfo("go-out-girl", 2, {}).to_json())
     host, joiner = meshes
@@ -122,15 +129,7 @@ async def test_a_cheat_caught_at_the_full_screen_table_stays_on_screen_until_the
     from p2pcards.table import TableStopped
     from tests.table.test_table_rules import Cheat, skip_own_checks
 
-    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path / "home"))
-    apps: list[TableApp] = []
-    real_run = TableApp.run_async
-
-    def headless(self, *a, **kw):
-        apps.append(self)
-        return real_run(self, *a, headless=True, size=(120, 36))
-
-    monkeypatch.setattr(TableApp, "run_async", headless)
+    apps = headless_apps(tmp_path, monkeypatch, (120, 36))
     meshes = await make_table(tmp_path, 3, game_info=GameInfo("go-out-girl", 3, {}).to_json())
     unchecked = skip_own_checks(monkeypatch, "go-out-girl")  # bob's own engine would refuse
     others = [asyncio.create_task(play_seat(meshes[1], Cheat(1), say=lambda line: None,
