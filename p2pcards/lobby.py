@@ -191,8 +191,13 @@ class SeatJournal:
             self._f = os.fdopen(fd, "a", buffering=1)
 
     def append(self, record: dict[str, Any]) -> None:
-        self._f.write(json.dumps(record, separators=(",", ":")) + "\n")
-        self._f.flush()
+        """One line, written before the choice it records is sent; an ``OSError`` naming this
+        file if it cannot be (a full disk: the choice is then not sent)."""
+        try:
+            self._f.write(json.dumps(record, separators=(",", ":")) + "\n")
+            self._f.flush()
+        except OSError as e:
+            raise OSError(e.errno, e.strerror or str(e), str(self.path)) from None
 
     def has_seed(self) -> bool:
         return any(r.get("kind") == "seed" for r in self.records)
