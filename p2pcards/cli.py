@@ -367,7 +367,10 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
         except TimeoutError as exc:
             fail(str(exc) or f"a network operation timed out; {rejoin}", 1)
         except (ConfigError, MeshError, IdentityError, TranscriptError, OSError) as exc:
-            fail(str(exc) or f"{type(exc).__name__} (no details)", 1)
+            from .environment import write_failure
+
+            fail((isinstance(exc, OSError) and write_failure(exc, rejoin)) or str(exc)
+                 or f"{type(exc).__name__} (no details)", 1)
         except KeyboardInterrupt:
             typer.echo(f"\nInterrupted. {rejoin[0].upper()}{rejoin[1:]}.")
             raise typer.Exit(130) from None
@@ -609,6 +612,13 @@ def audit(
 def main() -> None:
     """The console script. Bad input is refused where it is read, with a message; what is left
     is a bug: one line on the terminal, the traceback in ``crash.log`` in the data directory."""
+    from .environment import home_problem, safe_streams
+
+    safe_streams()
+    problem = home_problem()
+    if problem is not None:  # every command names the data folder (its log, its games)
+        _say(f"error: {problem}")
+        raise SystemExit(2)
     _log_to_file()
     try:
         app()

@@ -41,11 +41,21 @@ def data_dir(home: str | os.PathLike[str] | None = None) -> Path:
     """The p2pcards data directory: ``home`` if given, else ``$P2PCARDS_HOME``, else the
     platformdirs user data dir. Not created here."""
     if home is not None:
-        return Path(home).expanduser()
+        return _expanded(Path(home), "the data folder")
     env = os.environ.get(HOME_ENV)
     if env:
-        return Path(env).expanduser()
+        return _expanded(Path(env), HOME_ENV)
     return Path(platformdirs.user_data_dir("p2pcards", appauthor=False))
+
+
+def _expanded(path: Path, what: str) -> Path:
+    """``path`` with a leading ``~`` or ``~user`` expanded; an ``IdentityError`` in words when
+    that home folder is unknown (``~bob`` with no user bob, or ``~`` with no home)."""
+    try:
+        return path.expanduser()
+    except RuntimeError:
+        raise IdentityError(f"{what} is {str(path)!r}, but the home folder of "
+                            f"{path.parts[0]!r} is unknown: give a full path") from None
 
 
 def ensure_dir(path: Path) -> Path:

@@ -1,0 +1,64 @@
+"""Red team 18: the terminal and the disk. Each test plays a case as the tester did and failed
+before its fix: a data folder named with an unknown ``~user``, a terminal that cannot show a
+card's symbol, a full disk at a networked seat, a data folder whose ``tables`` cannot be used,
+an identity key others can read, a transcript this user cannot read."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+from p2pcards import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.usefixtures("keep_the_loggers")
+
+
+def run_main(*args: str, env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess:
+    """``p2pcards ARGS`` as the console script runs it, on this checkout's code."""
+    return subprocess.run([sys.executable, "-c", "from p2pcards.cli import main; main()", *args],
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **env}, input=stdin,
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+@pytest.mark.parametrize("args", [["rules", "go-out-girl", "--brief"], ["tables"]])
+def test_a_data_folder_under_an_unknown_users_home_is_one_line(tmp_path, args):
+    """``P2PCARDS_HOME=~nosuchuser/cards``: every command, even ``rules``, printed Python's
+    traceback (RuntimeError: Could not determine home directory)."""
+    r = run_main(*args, env={"P2PCARDS_HOME": "~nosuchuser18/cards"})
+    assert "Traceback" not in r.stderr, r.stderr
+    assert r.returncode == 2
+    assert "P2PCARDS_HOME is '~nosuchuser18/cards'" in r.stderr
+    assert "give a full path" in r.stderr
+
+
+def test_a_terminal_that_cannot_show_a_cards_symbol_still_plays(tmp_path):
+    """A terminal whose encoding has no ``●`` (ASCII here, as a Latin-1 one): the game
+    stopped at the first Go Out Girl card with "an internal error (UnicodeEncodeError)"."""
+    r = run_main("play", "go-out-girl", "--bots", "4", "--seed", "3",
+                 env={"P2PCARDS_HOME": str(tmp_path), "PYTHONIOENCODING": "ascii"})
+    assert "internal error" not in r.stderr, r.stderr
+    assert r.returncode == 0 and "Result:" in r.stdout
+
+
+def test_a_full_disk_at_a_networked_seat_says_which_file_and_how_to_come_back(capsys):
+    """It said only "error: [Errno 28] No space left on device"."""
+    async def full():
+        raise OSError(errno.ENOSPC, "No space left on device", "/data/tables/t.jsonl")
+
+    with pytest.raises(typer.Exit) as got:
+        cli._network_errors(full)()
+    assert got.value.exit_code == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "cannot write this seat's record /data/tables/t.jsonl: No space left on device" in err
+    assert "your seat is kept: free some space, then run the same command again" in err
+    with pytest.raises(typer.Exit):
+        cli._network_errors(full, cli.HOST_AGAIN)()
+    assert "'p2pcards join --resume' takes your seat back" in capsys.readouterr().err
