@@ -82,6 +82,8 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
     try:
         with _lobby_signals() as closed_by:
             try:
+                if me.note is not None:
+                    say(f"Warning: {me.note}")
                 say(f"Table open for {game}, {players} seats. Your fingerprint: {me.fingerprint}")
                 say(f"Address: {mesh.address.removeprefix('tcp://')}   Table code: {mesh.code}")
                 say(f"Others join with:  {_code_hint(mesh)}")
@@ -467,6 +469,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         checked_name(name)
     bind = checked_bind(bind)
     me = Identity.load_or_create(home)
+    if me.note is not None:
+        say(f"Warning: {me.note}")
     say(f"Your fingerprint: {me.fingerprint}")
     if resume:
         mesh = await _resume_latest(me, home, bind)

@@ -126,6 +126,9 @@ class Identity:
     def __init__(self, private_key: Ed25519PrivateKey, home: Path | None = None) -> None:
         self._key = private_key
         self.home = home
+        #: what the player should be told about the key file as it was loaded (others could
+        #: read it), or ``None``
+        self.note: str | None = None
         self.public_key: bytes = private_key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
@@ -204,10 +207,18 @@ class Identity:
         if len(data) > MAX_KEY_BYTES:
             raise IdentityError(f"the identity key {path} is not a key file (over "
                                 f"{MAX_KEY_BYTES:,} bytes); {hint}")
-        if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            log.warning(
-                "identity key %s is readable by others (mode %o); chmod 600 it", path, mode & 0o777
-            )
+        note = None
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):  # others could sign as this user: say so
+            try:
+                os.chmod(path, 0o600)
+                note = (f"your identity key {path} could be read by other users of this machine "
+                        f"(mode {mode & 0o777:o}); it is private now (0600). Anyone who copied "
+                        f"it can sign as you: if that may have happened, {hint}")
+            except OSError as e:
+                note = (f"your identity key {path} can be read by other users of this machine "
+                        f"(mode {mode & 0o777:o}) and could not be made private "
+                        f"({e.strerror or e}): run chmod 600 {path}")
+            log.warning("%s", note)
         if not data.strip():
             raise IdentityError(f"the identity key {path} is empty; {hint}")
         try:
@@ -222,7 +233,9 @@ class Identity:
             raise IdentityError(f"the identity key {path} cannot be loaded ({e}); {hint}") from None
         if not isinstance(key, Ed25519PrivateKey):
             raise IdentityError(f"the identity key {path} is not an Ed25519 key; {hint}")
-        return cls(key, home if home is not None else path.parent)
+        me = cls(key, home if home is not None else path.parent)
+        me.note = note
+        return me
 
     # -- use ---------------------------------------------------------------------------------
 

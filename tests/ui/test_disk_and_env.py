@@ -62,3 +62,22 @@ def test_a_full_disk_at_a_networked_seat_says_which_file_and_how_to_come_back(ca
     with pytest.raises(typer.Exit):
         cli._network_errors(full, cli.HOST_AGAIN)()
     assert "'p2pcards join --resume' takes your seat back" in capsys.readouterr().err
+
+
+def test_an_identity_key_others_can_read_is_made_private_and_the_player_told(home):
+    """The key signs as this player; at mode 0644 any user of the machine could copy it. The
+    old code wrote a line in p2pcards.log that nobody reads and left the mode as it was."""
+    from typer.testing import CliRunner
+
+    from protocol.identity import Identity
+
+    Identity.load_or_create(str(home))
+    key = home / "identity.pem"
+    key.chmod(0o644)
+    r = CliRunner().invoke(cli.app, ["join", "--resume"])
+    out = " ".join(r.output.split())
+    assert f"Warning: your identity key {key} could be read by other users of this machine " \
+           "(mode 644); it is private now (0600)" in out, out
+    assert oct(key.stat().st_mode & 0o777) == "0o600"
+    r = CliRunner().invoke(cli.app, ["join", "--resume"])  # once private: nothing to say
+    assert "Warning" not in r.output
