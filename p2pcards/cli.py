@@ -488,9 +488,13 @@ def tables() -> None:
 
     from protocol.transcript import TranscriptError, find_transcripts, read_transcript
 
+    from .environment import tables_problem
     from .ui import saved
     from .ui.text import printable
 
+    problem = tables_problem(saved.tables_dir())
+    if problem is not None:  # not "no saved games yet": they may well be there
+        fail(problem)
     paths = sorted([*find_transcripts(), *saved.find_local_games()],
                    key=lambda p: p.stat().st_mtime if p.exists() else 0, reverse=True)
     if not paths:
@@ -587,6 +591,10 @@ def audit(
         fail(f"{transcript} is a folder, not a transcript (p2pcards tables lists them)")
     if not Path(transcript).is_file():  # opening a pipe would wait for a writer for ever
         fail(f"{transcript} is not a file (a pipe or a device), not a transcript")
+    from .environment import unreadable
+
+    if (why := unreadable(transcript)) is not None:  # not a "damaged record": the file is whole
+        fail(why)
     if is_local(transcript):
         fail(f"{transcript} is a local game: its dealer was this machine, so there is no deck "
              f"to audit; step through it with: p2pcards replay {transcript}")

@@ -68,3 +68,13 @@ def tables_problem(folder: Path) -> str | None:
     except OSError as exc:
         return f"cannot list the saved games in {folder}: {exc.strerror or exc}"
     return None
+
+
+def unreadable(path: str) -> str | None:
+    """Why the file at ``path`` cannot be read by this user (its permissions), or ``None``."""
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        return f"cannot read {path}: {exc.strerror or exc}"
+    return None

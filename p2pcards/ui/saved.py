@@ -77,6 +77,10 @@ class Recorder:
             except IdentityError as exc:
                 raise ConfigError(f"{exc}; the game is not started (set P2PCARDS_HOME to a "
                                   "folder you can write)") from None
+            try:  # tables/ as the transcripts' writer makes it: a file in its way is named
+                ensure_dir(path.parent)
+            except IdentityError as exc:
+                raise ConfigError(f"{exc}; the game is not started") from None
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             # private (0600) as the transcripts are: a local game's record holds every hand

@@ -81,3 +81,64 @@ def test_an_identity_key_others_can_read_is_made_private_and_the_player_told(hom
     assert oct(key.stat().st_mode & 0o777) == "0o600"
     r = CliRunner().invoke(cli.app, ["join", "--resume"])  # once private: nothing to say
     assert "Warning" not in r.output
+
+
+def no_override(args: list[str]) -> list[str]:
+    """``args`` run so that file permissions apply: as root, without the capabilities that
+    override them (root reads a mode-000 file anyway)."""
+    import shutil
+
+    if os.geteuid() != 0:
+        return args
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: permissions cannot be tested")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *args]
+
+
+def run_limited(*args: str, home: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(no_override([sys.executable, "-c", "from p2pcards.cli import main; "
+                                       "main()", *args]),
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "P2PCARDS_HOME": str(home)},
+                          capture_output=True, text=True, timeout=120, cwd=ROOT, stdin=subprocess.DEVNULL)
+
+
+def test_tables_says_a_tables_file_is_in_the_way_not_no_saved_games(home):
+    """``tables/`` a file (or a link to nothing): "No saved games yet", and ``play`` said
+    "cannot save the game in .../tables: File exists"."""
+    (home / "tables").write_text("not a folder")
+    r = run_limited("tables", home=home)
+    assert r.returncode == 2 and "No saved games" not in r.stdout
+    assert f"the saved games are kept in {home / 'tables'}, but that is a file, not a folder: " \
+           "move it aside" in " ".join(r.stderr.split())
+    r = run_limited("play", "go-out-girl", "--bots", "3", home=home)
+    assert r.returncode == 2 and "File exists" not in r.stderr
+    assert "but that is a file, not a folder: move it aside; the game is not started" in \
+        " ".join(r.stderr.split())
+
+
+def test_tables_says_the_saved_games_cannot_be_listed(home):
+    """A ``tables/`` this user cannot read (mode 000): "No saved games yet", as if they were
+    gone."""
+    import io
+
+    from p2pcards.ui.local import play_local
+    play_local("go-out-girl", 2, 2, 1, {}, out=io.StringIO(), save=True)
+    (home / "tables").chmod(0)
+    try:
+        r = run_limited("tables", home=home)
+    finally:
+        (home / "tables").chmod(0o700)
+    assert "No saved games" not in r.stdout and r.returncode == 2
+    assert f"cannot list the saved games in {home / 'tables'}: Permission denied" in \
+        " ".join(r.stderr.split())
+
+
+def test_audit_of_a_transcript_this_user_cannot_read_says_so_not_damaged(home, tmp_path):
+    """It printed "[DAMAGED] ... Verdict: damaged record" (exit 1) for a whole file with
+    mode 000; replay and solve already said "Permission denied"."""
+    t = tmp_path / "t.jsonl"
+    t.write_text('{"type": "table"}\n')
+    t.chmod(0)
+    r = run_limited("audit", str(t), home=home)
+    assert r.returncode == 2 and "DAMAGED" not in r.stdout + r.stderr
+    assert f"cannot read {t}: Permission denied" in " ".join(r.stderr.split())
