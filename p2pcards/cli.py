@@ -150,11 +150,14 @@ def play(
                            save=True)
     except ConfigError as exc:
         fail(str(exc))
-    except Quit:
-        typer.echo("You left the game.")
+    except Quit as exc:
+        saved = f" (saved: {exc.saved})" if hasattr(exc, "saved") else ""
+        typer.echo(f"You left the game{saved}.")
         raise typer.Exit(0) from None
-    except KeyboardInterrupt:
-        typer.echo("\nInterrupted.")
+    except KeyboardInterrupt as exc:
+        saved = f" (saved: {exc.saved}; 'p2pcards replay' steps through it)" \
+            if hasattr(exc, "saved") else ""
+        typer.echo(f"\nInterrupted: the game stopped before its end{saved}.")
         raise typer.Exit(130) from None
     typer.echo(f"Result: {final.result_text()}")
 

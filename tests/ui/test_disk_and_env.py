@@ -142,3 +142,39 @@ def test_audit_of_a_transcript_this_user_cannot_read_says_so_not_damaged(home, t
     r = run_limited("audit", str(t), home=home)
     assert r.returncode == 2 and "DAMAGED" not in r.stdout + r.stderr
     assert f"cannot read {t}: Permission denied" in " ".join(r.stderr.split())
+
+
+@pytest.mark.parametrize("how, words, code", [
+    ("sigint", "Interrupted: the game stopped before its end (saved: ", 130),
+    ("eof", "You left the game (saved: ", 0),
+])
+def test_leaving_a_plain_game_says_where_it_is_kept(home, how, words, code):
+    """Ctrl-C at the plain prompt said only "Interrupted." and input that ended only "You
+    left the game." (the full-screen table names the saved file and 'p2pcards replay')."""
+    import signal
+    import time
+
+    p = subprocess.Popen([sys.executable, "-c", "from p2pcards.cli import main; main()", "play",
+                          "go-out-girl", "--players", "2", "--bots", "1", "--seed", "5"],
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "P2PCARDS_HOME": str(home),
+                              "PYTHONUNBUFFERED": "1"},
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while not list((home / "tables").glob("*.game")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1)  # at the first question
+        if how == "sigint":
+            p.send_signal(signal.SIGINT)
+            time.sleep(1)
+        out, err = p.communicate(input="", timeout=60)  # (the input ends here)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    (game,) = (home / "tables").glob("*.game")
+    assert p.returncode == code, err
+    shown = " ".join(out.split())
+    assert f"{words}{game}" in shown, shown[-400:]
+    if how == "sigint":
+        assert "'p2pcards replay' steps through it" in shown
