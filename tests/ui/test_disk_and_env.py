@@ -178,3 +178,21 @@ def test_leaving_a_plain_game_says_where_it_is_kept(home, how, words, code):
     assert f"{words}{game}" in shown, shown[-400:]
     if how == "sigint":
         assert "'p2pcards replay' steps through it" in shown
+
+
+def test_a_saved_game_far_too_large_is_listed_unreadable_unread(home):
+    """A 165 MB ``.game`` (a sound header, then millions of lines) took ``tables`` 51 s and
+    1 GB of memory to list, and ``replay`` as long; now its size is checked before reading."""
+    from typer.testing import CliRunner
+
+    from p2pcards.ui import saved
+
+    (home / "tables").mkdir()
+    big = home / "tables" / "local-big-go-out-girl.game"
+    big.write_text('{"format": "p2pcards-local-game"}\n')
+    with big.open("ab") as f:  # sparse: no time or disk spent making it
+        f.truncate(saved.MAX_BYTES + 1)
+    r = CliRunner().invoke(cli.app, ["tables"])
+    assert "far more than any saved game" in r.output, r.output
+    r = CliRunner().invoke(cli.app, ["replay", str(big)])
+    assert r.exit_code == 2 and "far more than any saved game" in r.stderr
