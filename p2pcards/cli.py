@@ -356,6 +356,7 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
         from protocol.mesh import MeshError
         from protocol.transcript import TranscriptError
 
+        from .net import NotSeated
         from .table import TableStopped
         from .ui.terminal import Left
 
@@ -376,6 +377,9 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
                  or f"{type(exc).__name__} (no details)", 1)
         except KeyboardInterrupt:
             typer.echo(f"\nInterrupted. {rejoin[0].upper()}{rejoin[1:]}.")
+            raise typer.Exit(130) from None
+        except NotSeated:
+            typer.echo("\nInterrupted before you had a seat: there is none to take back.")
             raise typer.Exit(130) from None
     return wrapper
 

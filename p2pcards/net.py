@@ -462,6 +462,10 @@ async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
         typing.cancel()
 
 
+class NotSeated(Exception):
+    """Ctrl-C while ``join`` looked for a table or asked for a seat: there is none to take back."""
+
+
 async def join_table(address: str | None, code: str | None, name: str, *, bind: str,
                      resume: bool, home: str | None = None,
                      screen: bool = False) -> TableResult | None:
@@ -476,20 +480,22 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         mesh = await _resume_latest(me, home, bind)
     else:
         picked = None
-        if address is None:
-            picked = await _pick_table(bind)
-            if picked is None:
-                return None
-            address = picked.address
-        address = checked_address(address)
-        if code is None and sys.stdin.isatty():
-            code = _ask("Table code: ")
         try:
+            if address is None:
+                picked = await _pick_table(bind)
+                if picked is None:
+                    return None
+                address = picked.address
+            address = checked_address(address)
+            if code is None and sys.stdin.isatty():
+                code = _ask("Table code: ")
             mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
             if picked is not None and exc.reason.startswith(WRONG_CODE):
                 raise MeshError(_not_your_code(picked)) from None
             raise MeshError(f"the table refused to seat you: {exc.reason}") from None
+        except asyncio.CancelledError:  # Ctrl-C while looking or joining: there is no seat yet
+            raise NotSeated() from None
         if picked is not None and not isinstance(mesh, tuple):
             await _check_announced(mesh, picked)
     if isinstance(mesh, tuple):

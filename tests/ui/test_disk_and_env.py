@@ -196,3 +196,37 @@ def test_a_saved_game_far_too_large_is_listed_unreadable_unread(home):
     assert "far more than any saved game" in r.output, r.output
     r = CliRunner().invoke(cli.app, ["replay", str(big)])
     assert r.exit_code == 2 and "far more than any saved game" in r.stderr
+
+
+def test_ctrl_c_before_join_has_a_seat_does_not_promise_one_back(home):
+    """Ctrl-C while ``join`` waited on a table that does not answer said "Run the same command
+    again to take your seat back": there was no seat."""
+    import signal
+    import socket
+    import time
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()  # takes the connection, never says a word
+    port = silent.getsockname()[1]
+    p = subprocess.Popen([sys.executable, "-c", "from p2pcards.cli import main; main()", "join",
+                          f"127.0.0.1:{port}", "--code", "ABC-DEF", "--bind", "127.0.0.1"],
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "P2PCARDS_HOME": str(home),
+                              "PYTHONUNBUFFERED": "1"},
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, cwd=ROOT,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 30
+        while not (home / "identity.pem").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.5)  # joining, well within the 10 s the join waits for an answer
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    finally:
+        silent.close()
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, err
+    assert "take your seat back" not in out
+    assert "Interrupted before you had a seat: there is none to take back." in out
