@@ -656,13 +656,15 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
     crash just after the last move: the record was finished before the program died), its
     result from our own record instead of an error."""
     newest = None
+    damaged: list[tuple[Any, str]] = []  # (path, why), newest first
     for path in find_transcripts(home):
         try:
             t = read_transcript(path, me, tolerate_torn_tail=True)
         except MemoryError:  # ours or not, say so: "nothing to resume" would be a lie
             raise MeshError(f"this machine ran out of memory reading the record {path}; close "
                             "other programs and try again (nothing was changed)") from None
-        except Exception:  # noqa: BLE001 -- another identity's, or damaged: not ours to resume
+        except Exception as exc:  # noqa: BLE001 -- damaged: no seat can be taken back from it
+            damaged.append((path, str(exc)))
             continue
         if t.key != me.key_hex:
             continue
@@ -695,6 +697,12 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
     if newest is not None and newest.stop is not None:
         raise MeshError("your last table stopped (see `p2pcards tables`); there is nothing to "
                         "resume")
+    if damaged:  # "no unfinished table" would hide it (red team 18)
+        (path, why), more = damaged[0], len(damaged) - 1
+        also = f" ({more} other record{'s are' if more > 1 else ' is'} damaged too)" if more else ""
+        raise MeshError(f"there is no unfinished table to resume that can be read: the record "
+                        f"{path} is damaged ({why.removeprefix(str(path) + ', ')}){also}, so no "
+                        "seat can be taken back from it ('p2pcards tables' lists the records)")
     raise MeshError("there is no unfinished table to resume on this machine")
 
 

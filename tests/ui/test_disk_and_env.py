@@ -230,3 +230,18 @@ def test_ctrl_c_before_join_has_a_seat_does_not_promise_one_back(home):
     assert p.returncode == 130, err
     assert "take your seat back" not in out
     assert "Interrupted before you had a seat: there is none to take back." in out
+
+
+def test_join_resume_with_only_a_damaged_record_says_it_is_damaged(home):
+    """A seat's transcript damaged in the middle (an edit, a bad disk): ``join --resume`` said
+    "there is no unfinished table to resume on this machine", as if nothing were there."""
+    from typer.testing import CliRunner
+
+    (home / "tables").mkdir()
+    bad = home / "tables" / ("ab" * 16 + ".jsonl")
+    bad.write_text('{"type": "table"}\n{"type": "xx"}\n')
+    r = CliRunner().invoke(cli.app, ["join", "--resume"])
+    err = " ".join(r.stderr.split())
+    assert r.exit_code == 1 and "no unfinished table to resume on this machine" not in err
+    assert f"there is no unfinished table to resume that can be read: the record {bad} is " \
+           "damaged (" in err and "'p2pcards tables' lists the records" in err, err
