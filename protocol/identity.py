@@ -45,7 +45,15 @@ def data_dir(home: str | os.PathLike[str] | None = None) -> Path:
     env = os.environ.get(HOME_ENV)
     if env:
         return _expanded(Path(env), HOME_ENV)
-    return Path(platformdirs.user_data_dir("p2pcards", appauthor=False))
+    try:
+        found = Path(platformdirs.user_data_dir("p2pcards", appauthor=False))
+    except RuntimeError:  # no HOME, and this user has no entry in the password database
+        found = None
+    if found is None or not found.is_absolute():
+        raise IdentityError("p2pcards cannot tell where your home folder is (HOME is not set, "
+                            f"or not a full path): set HOME, or {HOME_ENV} to a folder for "
+                            "p2pcards' data")
+    return found
 
 
 def _expanded(path: Path, what: str) -> Path:

@@ -245,3 +245,19 @@ def test_join_resume_with_only_a_damaged_record_says_it_is_damaged(home):
     assert r.exit_code == 1 and "no unfinished table to resume on this machine" not in err
     assert f"there is no unfinished table to resume that can be read: the record {bad} is " \
            "damaged (" in err and "'p2pcards tables' lists the records" in err, err
+
+
+def test_no_home_folder_at_all_is_one_line(monkeypatch, tmp_path):
+    """No ``HOME`` and no entry for this user in the password database (a container's odd
+    user): every command printed a traceback ("could not determine the home directory")."""
+    r = subprocess.run(
+        [sys.executable, "-c", "import pwd, sys\n"
+         "def nobody(uid): raise KeyError(uid)\n"
+         "pwd.getpwuid = nobody\n"
+         "from p2pcards.cli import main; sys.argv[1:] = ['rules', 'go-out-girl']; main()"],
+        env={k: v for k, v in {**os.environ, "PYTHONPATH": str(ROOT)}.items()
+             if k not in ("HOME", "P2PCARDS_HOME", "XDG_DATA_HOME")},
+        capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert "Traceback" not in r.stderr and r.returncode == 2, r.stderr
+    assert "p2pcards cannot tell where your home folder is" in r.stderr
+    assert "set HOME, or P2PCARDS_HOME to a folder" in " ".join(r.stderr.split())
