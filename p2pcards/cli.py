@@ -108,8 +108,20 @@ def _screen(plain: bool) -> bool:
 PlainOpt = Annotated[bool, typer.Option("--plain", help="Line mode: a plain prompt instead of "
                                         "the full-screen table (chosen anyway when input or "
                                         "output is not a terminal).")]
-ForcedOpt = Annotated[float, typer.Option(help="Seconds a single forced option is shown before "
-                                          "it is taken (a negative value waits for Enter).")]
+
+
+def _finite(value: float) -> float:
+    """A number of seconds that is a number: ``nan`` and ``inf`` would freeze the table."""
+    import math
+
+    if not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a number of seconds")
+    return value
+
+
+ForcedOpt = Annotated[float, typer.Option(callback=_finite, help="Seconds a single forced "
+                                          "option is shown before it is taken (a negative "
+                                          "value waits for Enter).")]
 
 
 @app.command()
@@ -129,7 +141,7 @@ def play(
     bot_level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
     plain: PlainOpt = False,
     forced_delay: ForcedOpt = 1.0,
-    pace: Annotated[float, typer.Option(min=0, help="Seconds between the bots' moves on the "
+    pace: Annotated[float, typer.Option(min=0, callback=_finite, help="Seconds between the bots' moves on the "
                                         "full-screen table.")] = 0.5,
 ) -> None:
     """Play in-process against bots (one human at this terminal), or watch bots play. The game

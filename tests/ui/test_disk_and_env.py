@@ -261,3 +261,15 @@ def test_no_home_folder_at_all_is_one_line(monkeypatch, tmp_path):
     assert "Traceback" not in r.stderr and r.returncode == 2, r.stderr
     assert "p2pcards cannot tell where your home folder is" in r.stderr
     assert "set HOME, or P2PCARDS_HOME to a folder" in " ".join(r.stderr.split())
+
+
+@pytest.mark.parametrize("option, value", [("--pace", "inf"), ("--forced-delay", "nan"),
+                                           ("--forced-delay", "inf")])
+def test_seconds_that_are_not_a_number_are_refused(home, option, value):
+    """``--pace inf`` left the bots never moving on the full-screen table, ``--forced-delay
+    inf`` showed "taken in inf s" for ever; both were taken."""
+    from typer.testing import CliRunner
+
+    r = CliRunner().invoke(cli.app, ["play", "go-out-girl", option, value], input="")
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for '{option}': {value} is not a number of seconds" in r.stderr
