@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from .checks import finite_seconds
 from .engine import ConfigError
 from .games import game_class, names
 
@@ -110,16 +111,7 @@ PlainOpt = Annotated[bool, typer.Option("--plain", help="Line mode: a plain prom
                                         "output is not a terminal).")]
 
 
-def _finite(value: float) -> float:
-    """A number of seconds that is a number: ``nan`` and ``inf`` would freeze the table."""
-    import math
-
-    if not math.isfinite(value):
-        raise typer.BadParameter(f"{value} is not a number of seconds")
-    return value
-
-
-ForcedOpt = Annotated[float, typer.Option(callback=_finite, help="Seconds a single forced "
+ForcedOpt = Annotated[float, typer.Option(callback=finite_seconds, help="Seconds a single forced "
                                           "option is shown before it is taken (a negative "
                                           "value waits for Enter).")]
 
@@ -141,7 +133,7 @@ def play(
     bot_level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
     plain: PlainOpt = False,
     forced_delay: ForcedOpt = 1.0,
-    pace: Annotated[float, typer.Option(min=0, callback=_finite, help="Seconds between the bots' moves on the "
+    pace: Annotated[float, typer.Option(min=0, callback=finite_seconds, help="Seconds between the bots' moves on the "
                                         "full-screen table.")] = 0.5,
 ) -> None:
     """Play in-process against bots (one human at this terminal), or watch bots play. The game

@@ -698,11 +698,10 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
         raise MeshError("your last table stopped (see `p2pcards tables`); there is nothing to "
                         "resume")
     if damaged:  # "no unfinished table" would hide it (red team 18)
-        (path, why), more = damaged[0], len(damaged) - 1
-        also = f" ({more} other record{'s are' if more > 1 else ' is'} damaged too)" if more else ""
+        path, why = damaged[0]
         raise MeshError(f"there is no unfinished table to resume that can be read: the record "
-                        f"{path} is damaged ({why.removeprefix(str(path) + ', ')}){also}, so no "
-                        "seat can be taken back from it ('p2pcards tables' lists the records)")
+                        f"{path} is damaged ({why.removeprefix(f'{path}, ')}), so no seat can be "
+                        "taken back from it ('p2pcards tables' lists the records)")
     raise MeshError("there is no unfinished table to resume on this machine")
 
 
