@@ -344,6 +344,7 @@ BindOpt = Annotated[str, typer.Option(help="Where to listen: an IPv4 address of 
 
 
 SAME_AGAIN = "run the same command again to take your seat back"
+DEMO_AGAIN = "the demo has no seat to take back: 'p2pcards demo' plays a new game"
 HOST_AGAIN = "'p2pcards join --resume' takes your seat back while the others wait"  # not 'host'
 
 
@@ -485,7 +486,7 @@ def demo(
     check_level(level)
     from .demo import run_demo
 
-    ok = _network_errors(run_demo)(game, players, level)
+    ok = _network_errors(run_demo, DEMO_AGAIN)(game, players, level)
     if not ok:
         raise typer.Exit(1)
 

@@ -273,3 +273,20 @@ def test_seconds_that_are_not_a_number_are_refused(home, option, value):
     r = CliRunner().invoke(cli.app, ["play", "go-out-girl", option, value], input="")
     assert r.exit_code == 2, r.output
     assert f"Invalid value for '{option}': {value} is not a number of seconds" in r.stderr
+
+
+def test_ctrl_c_in_a_demo_does_not_promise_a_seat(monkeypatch, capsys):
+    """Ctrl-C during ``demo`` said "Run the same command again to take your seat back": a
+    demo has no seat, and running it again plays a new game."""
+    import p2pcards.demo
+
+    async def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(p2pcards.demo, "run_demo", interrupted)
+    with pytest.raises(typer.Exit) as got:
+        cli.demo("go-out-girl", 2, "easy")
+    assert got.value.exit_code == 130
+    out = capsys.readouterr().out
+    assert "take your seat back" not in out
+    assert "Interrupted. The demo has no seat to take back: 'p2pcards demo' plays a new game." in out
