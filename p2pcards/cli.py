@@ -739,6 +739,10 @@ def _log_to_file() -> None:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
+    # asyncio's own reports ("Task exception was never retrieved", with a traceback) too
+    aio = logging.getLogger("asyncio")
+    aio.addHandler(handler)
+    aio.propagate = False
 
 
 def _redacted(args: list[str]) -> list[str]:
