@@ -65,6 +65,8 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
     checked_name(name)
     bind = checked_bind(bind)
     me = Identity.load_or_create(home)
+    if me.note is not None:
+        say(f"Warning: {me.note}")
     t0 = time.perf_counter()
     try:
         mesh = await _join_or_record(me, address, code, name, bind, home)

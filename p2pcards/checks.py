@@ -1,5 +1,6 @@
 """What a player types to open or reach a table -- an address, ``--bind``, a name, a table
-code -- checked before any network use, with an error in words that says what is accepted."""
+code -- checked before any network use, with an error in words that says what is accepted;
+and the numbers of seconds the commands take."""
 
 from __future__ import annotations
 
@@ -107,3 +108,15 @@ def checked_code(code: str | None) -> str | None:
         return normalize_code(code)
     except ValueError as exc:
         raise MeshError(f"{code!r} is not a table code: {exc}") from None
+
+
+def finite_seconds(value: float) -> float:
+    """A number of seconds (an option's callback) that is a number: ``nan`` and ``inf`` would
+    freeze the table (``--pace inf``: the bots never moved)."""
+    import math
+
+    import typer
+
+    if not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a number of seconds")
+    return value

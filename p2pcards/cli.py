@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from .checks import finite_seconds
 from .engine import ConfigError
 from .games import game_class, names
 
@@ -108,8 +109,11 @@ def _screen(plain: bool) -> bool:
 PlainOpt = Annotated[bool, typer.Option("--plain", help="Line mode: a plain prompt instead of "
                                         "the full-screen table (chosen anyway when input or "
                                         "output is not a terminal).")]
-ForcedOpt = Annotated[float, typer.Option(help="Seconds a single forced option is shown before "
-                                          "it is taken (a negative value waits for Enter).")]
+
+
+ForcedOpt = Annotated[float, typer.Option(callback=finite_seconds, help="Seconds a single forced "
+                                          "option is shown before it is taken (a negative "
+                                          "value waits for Enter).")]
 
 
 @app.command()
@@ -129,7 +133,7 @@ def play(
     bot_level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
     plain: PlainOpt = False,
     forced_delay: ForcedOpt = 1.0,
-    pace: Annotated[float, typer.Option(min=0, help="Seconds between the bots' moves on the "
+    pace: Annotated[float, typer.Option(min=0, callback=finite_seconds, help="Seconds between the bots' moves on the "
                                         "full-screen table.")] = 0.5,
 ) -> None:
     """Play in-process against bots (one human at this terminal), or watch bots play. The game
@@ -150,11 +154,14 @@ def play(
                            save=True)
     except ConfigError as exc:
         fail(str(exc))
-    except Quit:
-        typer.echo("You left the game.")
+    except Quit as exc:
+        saved = f" (saved: {exc.saved})" if hasattr(exc, "saved") else ""
+        typer.echo(f"You left the game{saved}.")
         raise typer.Exit(0) from None
-    except KeyboardInterrupt:
-        typer.echo("\nInterrupted.")
+    except KeyboardInterrupt as exc:
+        saved = f" (saved: {exc.saved}; 'p2pcards replay' steps through it)" \
+            if hasattr(exc, "saved") else ""
+        typer.echo(f"\nInterrupted: the game stopped before its end{saved}.")
         raise typer.Exit(130) from None
     typer.echo(f"Result: {final.result_text()}")
 
@@ -337,6 +344,7 @@ BindOpt = Annotated[str, typer.Option(help="Where to listen: an IPv4 address of 
 
 
 SAME_AGAIN = "run the same command again to take your seat back"
+DEMO_AGAIN = "the demo has no seat to take back: 'p2pcards demo' plays a new game"
 HOST_AGAIN = "'p2pcards join --resume' takes your seat back while the others wait"  # not 'host'
 
 
@@ -353,6 +361,7 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
         from protocol.mesh import MeshError
         from protocol.transcript import TranscriptError
 
+        from .net import NotSeated
         from .table import TableStopped
         from .ui.terminal import Left
 
@@ -367,9 +376,15 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
         except TimeoutError as exc:
             fail(str(exc) or f"a network operation timed out; {rejoin}", 1)
         except (ConfigError, MeshError, IdentityError, TranscriptError, OSError) as exc:
-            fail(str(exc) or f"{type(exc).__name__} (no details)", 1)
+            from .environment import write_failure
+
+            fail((isinstance(exc, OSError) and write_failure(exc, rejoin)) or str(exc)
+                 or f"{type(exc).__name__} (no details)", 1)
         except KeyboardInterrupt:
             typer.echo(f"\nInterrupted. {rejoin[0].upper()}{rejoin[1:]}.")
+            raise typer.Exit(130) from None
+        except NotSeated:
+            typer.echo("\nInterrupted before you had a seat: there is none to take back.")
             raise typer.Exit(130) from None
     return wrapper
 
@@ -471,7 +486,7 @@ def demo(
     check_level(level)
     from .demo import run_demo
 
-    ok = _network_errors(run_demo)(game, players, level)
+    ok = _network_errors(run_demo, DEMO_AGAIN)(game, players, level)
     if not ok:
         raise typer.Exit(1)
 
@@ -485,9 +500,13 @@ def tables() -> None:
 
     from protocol.transcript import TranscriptError, find_transcripts, read_transcript
 
+    from .environment import tables_problem
     from .ui import saved
     from .ui.text import printable
 
+    problem = tables_problem(saved.tables_dir())
+    if problem is not None:  # not "no saved games yet": they may well be there
+        fail(problem)
     paths = sorted([*find_transcripts(), *saved.find_local_games()],
                    key=lambda p: p.stat().st_mtime if p.exists() else 0, reverse=True)
     if not paths:
@@ -584,6 +603,10 @@ def audit(
         fail(f"{transcript} is a folder, not a transcript (p2pcards tables lists them)")
     if not Path(transcript).is_file():  # opening a pipe would wait for a writer for ever
         fail(f"{transcript} is not a file (a pipe or a device), not a transcript")
+    from .environment import unreadable
+
+    if (why := unreadable(transcript)) is not None:  # not a "damaged record": the file is whole
+        fail(why)
     if is_local(transcript):
         fail(f"{transcript} is a local game: its dealer was this machine, so there is no deck "
              f"to audit; step through it with: p2pcards replay {transcript}")
@@ -609,6 +632,13 @@ def audit(
 def main() -> None:
     """The console script. Bad input is refused where it is read, with a message; what is left
     is a bug: one line on the terminal, the traceback in ``crash.log`` in the data directory."""
+    from .environment import home_problem, safe_streams
+
+    safe_streams()
+    problem = home_problem()
+    if problem is not None:  # every command names the data folder (its log, its games)
+        _say(f"error: {problem}")
+        raise SystemExit(2)
     _log_to_file()
     try:
         app()
@@ -709,6 +739,10 @@ def _log_to_file() -> None:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
+    # asyncio's own reports ("Task exception was never retrieved", with a traceback) too
+    aio = logging.getLogger("asyncio")
+    aio.addHandler(handler)
+    aio.propagate = False
 
 
 def _redacted(args: list[str]) -> list[str]:

@@ -82,6 +82,8 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
     try:
         with _lobby_signals() as closed_by:
             try:
+                if me.note is not None:
+                    say(f"Warning: {me.note}")
                 say(f"Table open for {game}, {players} seats. Your fingerprint: {me.fingerprint}")
                 say(f"Address: {mesh.address.removeprefix('tcp://')}   Table code: {mesh.code}")
                 say(f"Others join with:  {_code_hint(mesh)}")
@@ -460,6 +462,10 @@ async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
         typing.cancel()
 
 
+class NotSeated(Exception):
+    """Ctrl-C while ``join`` looked for a table or asked for a seat: there is none to take back."""
+
+
 async def join_table(address: str | None, code: str | None, name: str, *, bind: str,
                      resume: bool, home: str | None = None,
                      screen: bool = False) -> TableResult | None:
@@ -467,25 +473,29 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         checked_name(name)
     bind = checked_bind(bind)
     me = Identity.load_or_create(home)
+    if me.note is not None:
+        say(f"Warning: {me.note}")
     say(f"Your fingerprint: {me.fingerprint}")
     if resume:
         mesh = await _resume_latest(me, home, bind)
     else:
         picked = None
-        if address is None:
-            picked = await _pick_table(bind)
-            if picked is None:
-                return None
-            address = picked.address
-        address = checked_address(address)
-        if code is None and sys.stdin.isatty():
-            code = _ask("Table code: ")
         try:
+            if address is None:
+                picked = await _pick_table(bind)
+                if picked is None:
+                    return None
+                address = picked.address
+            address = checked_address(address)
+            if code is None and sys.stdin.isatty():
+                code = _ask("Table code: ")
             mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
             if picked is not None and exc.reason.startswith(WRONG_CODE):
                 raise MeshError(_not_your_code(picked)) from None
             raise MeshError(f"the table refused to seat you: {exc.reason}") from None
+        except asyncio.CancelledError:  # Ctrl-C while looking or joining: there is no seat yet
+            raise NotSeated() from None
         if picked is not None and not isinstance(mesh, tuple):
             await _check_announced(mesh, picked)
     if isinstance(mesh, tuple):
@@ -646,13 +656,15 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
     crash just after the last move: the record was finished before the program died), its
     result from our own record instead of an error."""
     newest = None
+    damaged: list[tuple[Any, str]] = []  # (path, why), newest first
     for path in find_transcripts(home):
         try:
             t = read_transcript(path, me, tolerate_torn_tail=True)
         except MemoryError:  # ours or not, say so: "nothing to resume" would be a lie
             raise MeshError(f"this machine ran out of memory reading the record {path}; close "
                             "other programs and try again (nothing was changed)") from None
-        except Exception:  # noqa: BLE001 -- another identity's, or damaged: not ours to resume
+        except Exception as exc:  # noqa: BLE001 -- damaged: no seat can be taken back from it
+            damaged.append((path, str(exc)))
             continue
         if t.key != me.key_hex:
             continue
@@ -685,6 +697,11 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
     if newest is not None and newest.stop is not None:
         raise MeshError("your last table stopped (see `p2pcards tables`); there is nothing to "
                         "resume")
+    if damaged:  # "no unfinished table" would hide it (red team 18)
+        path, why = damaged[0]
+        raise MeshError(f"there is no unfinished table to resume that can be read: the record "
+                        f"{path} is damaged ({why.removeprefix(f'{path}, ')}), so no seat can be "
+                        "taken back from it ('p2pcards tables' lists the records)")
     raise MeshError("there is no unfinished table to resume on this machine")
 
 

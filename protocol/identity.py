@@ -41,11 +41,29 @@ def data_dir(home: str | os.PathLike[str] | None = None) -> Path:
     """The p2pcards data directory: ``home`` if given, else ``$P2PCARDS_HOME``, else the
     platformdirs user data dir. Not created here."""
     if home is not None:
-        return Path(home).expanduser()
+        return _expanded(Path(home), "the data folder")
     env = os.environ.get(HOME_ENV)
     if env:
-        return Path(env).expanduser()
-    return Path(platformdirs.user_data_dir("p2pcards", appauthor=False))
+        return _expanded(Path(env), HOME_ENV)
+    try:
+        found = Path(platformdirs.user_data_dir("p2pcards", appauthor=False))
+    except RuntimeError:  # no HOME, and this user has no entry in the password database
+        found = None
+    if found is None or not found.is_absolute():
+        raise IdentityError("p2pcards cannot tell where your home folder is (HOME is not set, "
+                            f"or not a full path): set HOME, or {HOME_ENV} to a folder for "
+                            "p2pcards' data")
+    return found
+
+
+def _expanded(path: Path, what: str) -> Path:
+    """``path`` with a leading ``~`` or ``~user`` expanded; an ``IdentityError`` in words when
+    that home folder is unknown (``~bob`` with no user bob, or ``~`` with no home)."""
+    try:
+        return path.expanduser()
+    except RuntimeError:
+        raise IdentityError(f"{what} is {str(path)!r}, but the home folder of "
+                            f"{path.parts[0]!r} is unknown: give a full path") from None
 
 
 def ensure_dir(path: Path) -> Path:
@@ -116,6 +134,9 @@ class Identity:
     def __init__(self, private_key: Ed25519PrivateKey, home: Path | None = None) -> None:
         self._key = private_key
         self.home = home
+        #: what the player should be told about the key file as it was loaded (others could
+        #: read it), or ``None``
+        self.note: str | None = None
         self.public_key: bytes = private_key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
@@ -194,10 +215,18 @@ class Identity:
         if len(data) > MAX_KEY_BYTES:
             raise IdentityError(f"the identity key {path} is not a key file (over "
                                 f"{MAX_KEY_BYTES:,} bytes); {hint}")
-        if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            log.warning(
-                "identity key %s is readable by others (mode %o); chmod 600 it", path, mode & 0o777
-            )
+        note = None
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):  # others could sign as this user: say so
+            try:
+                os.chmod(path, 0o600)
+                note = (f"your identity key {path} could be read by other users of this machine "
+                        f"(mode {mode & 0o777:o}); it is private now (0600). Anyone who copied "
+                        f"it can sign as you: if that may have happened, {hint}")
+            except OSError as e:
+                note = (f"your identity key {path} can be read by other users of this machine "
+                        f"(mode {mode & 0o777:o}) and could not be made private "
+                        f"({e.strerror or e}): run chmod 600 {path}")
+            log.warning("%s", note)
         if not data.strip():
             raise IdentityError(f"the identity key {path} is empty; {hint}")
         try:
@@ -212,7 +241,9 @@ class Identity:
             raise IdentityError(f"the identity key {path} cannot be loaded ({e}); {hint}") from None
         if not isinstance(key, Ed25519PrivateKey):
             raise IdentityError(f"the identity key {path} is not an Ed25519 key; {hint}")
-        return cls(key, home if home is not None else path.parent)
+        me = cls(key, home if home is not None else path.parent)
+        me.note = note
+        return me
 
     # -- use ---------------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ audit to weigh against the signed record; its ``signed`` message, when its signa
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,9 +94,25 @@ class TranscriptWriter:
         self.path = path
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         self._f = os.fdopen(fd, "ab", buffering=0)
+        #: the write that failed (a full or read-only disk), if one did: every later write fails
+        #: the same way, so that no record lands after a line cut short
+        self.failed: OSError | None = None
 
     def write(self, record: Message) -> None:
-        self._f.write(canonical(record) + b"\n")
+        """One whole line (an unbuffered write may take only part of it: the rest is written
+        after); an ``OSError`` naming this file if the line cannot be written."""
+        if self.failed is not None:
+            raise self.failed
+        data = memoryview(canonical(record) + b"\n")
+        try:
+            while data:
+                n = self._f.write(data)
+                if not n:  # nothing taken, no error said: the disk takes no more
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                data = data[n:]
+        except OSError as e:
+            self.failed = OSError(e.errno, e.strerror or str(e), str(self.path))
+            raise self.failed from None
 
     def close(self) -> None:
         if not self._f.closed:

@@ -191,6 +191,10 @@ def play_local(game: str, players: int, bots: int, seed: int | None, options: di
                      on_step=on_step,
                      disguise=random.SystemRandom() if seed is None
                      else random.Random(f"{seed}/disguise"))
+    except (Quit, KeyboardInterrupt) as exc:  # the command line says where the game is kept
+        if recorder is not None and recorder.error is None:
+            exc.saved = recorder.path  # type: ignore[union-attr]
+        raise
     finally:
         if recorder is not None:
             if state.pending() is None:

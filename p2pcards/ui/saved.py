@@ -77,6 +77,10 @@ class Recorder:
             except IdentityError as exc:
                 raise ConfigError(f"{exc}; the game is not started (set P2PCARDS_HOME to a "
                                   "folder you can write)") from None
+            try:  # tables/ as the transcripts' writer makes it: a file in its way is named
+                ensure_dir(path.parent)
+            except IdentityError as exc:
+                raise ConfigError(f"{exc}; the game is not started") from None
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             # private (0600) as the transcripts are: a local game's record holds every hand
@@ -199,10 +203,19 @@ def _header(p: Path, head: dict[str, Any]) -> SavedGame:
                      secrecy=SECRECY_OF[version])
 
 
+#: the largest file read as a saved local game: a whole game is 2 KB to about 100 KB (Out Of
+#: This World's longest); ``tables`` took 51 s and 1 GB of memory to list a 165 MB one
+MAX_BYTES = 16 * 2**20
+
+
 def read(path: str | Path) -> SavedGame:
     """Read a saved local game; a missing or damaged file is a ``ConfigError`` naming the line."""
     p = Path(path)
     try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise ConfigError(f"{path}: {size:,} bytes, far more than any saved game (a whole "
+                              f"game is under {MAX_BYTES // 2**20} MB): not read")
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(no_file(path)) from None

@@ -108,6 +108,8 @@ class MeshChannel(Channel):
     async def _recv_item(self, topic: str, timeout: float | None) -> tuple:
         mesh = self._mesh
         q = mesh._inbox(topic)
+        if mesh.record_lost is not None:  # this seat's record cannot be kept: play no further
+            raise mesh.record_lost
         if mesh.stopped is not None:
             if mesh.stopped.claimed is not None:
                 return await self._recv_in_claim(q, mesh.stopped, timeout)
@@ -118,6 +120,8 @@ class MeshChannel(Channel):
         item = await (q.get() if timeout is None else asyncio.wait_for(q.get(), timeout))
         if item is _CLOSED:
             q.put_nowait(_CLOSED)
+            if mesh.record_lost is not None:
+                raise mesh.record_lost
             if mesh.stopped is not None and mesh.stopped.claimed is not None:
                 # the claim arrived while this wait was under way: its window applies here too
                 rest = None if timeout is None else max(0.0, timeout - (time.monotonic() - t0))

@@ -36,6 +36,7 @@ from .budget import (
     one_line,
     short,
 )
+from .channel import _CLOSED
 from .common import (
     CTL_DOMAIN,
     K_CTL,
@@ -51,6 +52,9 @@ BIG_CTL = re.compile(rb',"t":"(?:evidence|proof|stop)","table":"[0-9a-f]{32}","t
 
 
 class TransportMixin:
+    #: the failed write of this seat's transcript that stopped this program, if one did
+    record_lost: OSError | None = None
+
     def _inbox(self, topic: str) -> asyncio.Queue[Any]:
         q = self._inboxes.get(topic)
         if q is None:
@@ -170,9 +174,26 @@ class TransportMixin:
             first = await sock.recv(copy=False)
             try:
                 await self._read_message(sock, first)
+            except OSError as exc:
+                if self.transcript is None or exc is not self.transcript.failed:
+                    log.exception("seat %d: error handling a frame", self.seat)
+                else:
+                    self._record_lost(exc)
             except Exception:  # a bug must not take the peer down
                 log.exception("seat %d: error handling a frame", self.seat)
             await asyncio.sleep(0)
+
+    def _record_lost(self, exc: OSError) -> None:
+        """This seat's transcript cannot be written (a full or read-only disk): a message
+        taken in now would be played but not kept, so this program stops playing -- whoever
+        waits on the table's channel gets ``exc`` (``record_lost``) -- and its seat is kept for
+        ``join --resume`` once the disk has room (red team 18: the frame was dropped with a
+        line in the log, and the seat waited for it for ever)."""
+        if self.record_lost is None:
+            self.record_lost = exc
+            log.error("seat %d: cannot write the transcript: %s", self.seat, exc)
+            for q in self._inboxes.values():
+                q.put_nowait(_CLOSED)
 
     async def _read_message(self, sock: zmq.asyncio.Socket, first: zmq.Frame) -> None:
         rid = first.bytes

@@ -16,15 +16,16 @@ def home(tmp_path, monkeypatch):
 
 @pytest.fixture
 def keep_the_loggers():
-    """``cli.main`` points the ``p2pcards`` loggers at a file; other tests in this process read
-    those loggers (caplog), so they get them back as they were."""
-    log = logging.getLogger("p2pcards")
-    saved = (list(log.handlers), log.propagate, log.level)
+    """``cli.main`` points the ``p2pcards`` and ``asyncio`` loggers at a file; other tests in
+    this process read those loggers (caplog), so they get them back as they were."""
+    logs = [logging.getLogger(name) for name in ("p2pcards", "asyncio")]
+    saved = [(list(log.handlers), log.propagate, log.level) for log in logs]
     yield
-    for h in log.handlers:
-        if h not in saved[0]:
-            h.close()
-    log.handlers[:], log.propagate, log.level = saved
+    for log, (handlers, propagate, level) in zip(logs, saved, strict=True):
+        for h in log.handlers:
+            if h not in handlers:
+                h.close()
+        log.handlers[:], log.propagate, log.level = handlers, propagate, level
 
 
 @pytest.fixture
