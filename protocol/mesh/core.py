@@ -318,7 +318,11 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
                 self.router.close(0)
                 self.gate.close()
                 self.ctx.term()
-                raise MeshError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+                why = os.strerror(e.errno) if e.errno else e.strerror  # (pyzmq's strerror
+                # repeats the endpoint: "... (addr='tcp://0.0.0.0:7000')")
+                if e.errno == errno.EADDRINUSE:
+                    why += " (another program listens there: choose another --port, or none)"
+                raise MeshError(f"cannot listen on {host}:{port}: {why}") from None
         endpoint = self.router.getsockopt(zmq.LAST_ENDPOINT).decode()
         return int(endpoint.rsplit(":", 1)[1])
 

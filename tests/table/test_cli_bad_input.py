@@ -139,3 +139,19 @@ def test_an_empty_difficulty_or_adventure_is_refused_like_any_unknown_one(option
     line = one_error_line(["play", "out-of-this-world", "--players", "3", "--bots", "3",
                            "--plain", option, ""], 2)
     assert f"unknown {option[2:]} ''" in line and "choose one of" in line
+
+
+def test_a_port_another_program_listens_on_is_said_once_with_what_to_do():
+    """``host --port`` on a port in use said "cannot listen on 127.0.0.1:PORT: Address already
+    in use (addr='tcp://127.0.0.1:PORT')" -- pyzmq's message repeating the endpoint, and no
+    word of what to do."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = one_error_line(["host", "go-out-girl", "--no-discovery", "--bind", "127.0.0.1",
+                               "--port", str(port)], 1)
+    assert line.count(str(port)) == 1 and "addr=" not in line, line
+    assert "Address already in use" in line and "choose another --port" in line, line
