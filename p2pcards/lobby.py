@@ -625,9 +625,15 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         pause = now - last - 0.25
         paused = {k: v for k, v in paused.items() if mesh.away_since.get(k[0]) == k[1]}
         if pause > OWN_PAUSE:  # we stood still, not they: not part of anyone's spell away
+            # The standstill is one stretch of ``pause`` inside [last, now], and the mesh marks a
+            # seat away only while this program runs, so a spell began either before the
+            # standstill or after it. One that began after it began at ``last + pause`` or later
+            # (within the 0.25 s since waking); one that began before it, earlier, even after our
+            # last look (marked just before the stop: it was charged the whole pause, and a
+            # woken program named a seat it heard again at once).
             for s in mesh.away:
                 since = mesh.away_since.get(s, now)
-                if since <= last:
+                if since < last + pause:
                     paused[s, since] = paused.get((s, since), 0.0) + pause
             say(f"** this program was paused for {clock_text(pause)} (stopped, or its computer "
                 "asleep or too busy): that time is not counted against anyone")

@@ -442,10 +442,12 @@ class RecoveryMixin:
         stalled = now - self._last_tick - t.tick
         self._last_tick = now
         if stalled > t.ping_after:  # our own loop was stuck (or the machine slept): not their fault
+            # (never past now: a frame read on waking, before this tick, was heard after the
+            # stall, and moved on by it a seat that leaves next is marked away a stall late)
             for s in self._last_heard:
-                self._last_heard[s] += stalled
+                self._last_heard[s] = min(now, self._last_heard[s] + stalled)
             for s in self._direct_at:  # nor a cue for the others to relay
-                self._direct_at[s] += stalled
+                self._direct_at[s] = min(now, self._direct_at[s] + stalled)
         heads, quiet_now = self._heads_list(), self._quiet_seats()
         for s in list(self._members):
             if s == self.seat:

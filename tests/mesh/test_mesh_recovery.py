@@ -318,3 +318,33 @@ async def test_a_seat_resumed_twice_from_one_data_directory_is_refused_the_secon
     again = await Mesh.resume(identity(tmp_path, 1), alice.table, bind=LOOPBACK,
                               timings=Timings.fast())  # the lock went with the first program
     await close_all([alice, again])
+
+
+@run_async(30)
+async def test_a_frame_read_on_waking_is_not_given_the_stall_again(tmp_path):
+    """The liveness tick forgives this program's own stall (stopped, suspended) to every seat by
+    moving its last-heard time on by the stall. Measured in the real-process pause test
+    (tests/table/test_own_pause.py), a woken program read its peers' queued frames before its
+    tick ran in 3 runs of 18: those seats, heard after the stall, were moved on by it too, 6.5 s
+    into the future, so one that left right after would have been marked away 6.5 s late.
+    Scaled, in one tick: alice's loop stood still 6.5 s; bob's frame was read on waking, before
+    the tick, carol's just before the stall. Carol is moved on by the stall, bob not past now,
+    and bob, silent from then on, is marked away after the usual 1.5 s."""
+    import time
+
+    meshes = await make_table(tmp_path, 3)
+    try:
+        a, t = meshes[0], meshes[0].timings
+        now = time.monotonic()  # (no await below: alice's own tick loop cannot run between)
+        a._last_tick = now - 6.5 - t.tick
+        a._last_heard[1] = a._direct_at[1] = now
+        a._last_heard[2] = before = now - 6.6
+        a._tick(now)
+        assert a._last_heard[1] <= now and a._direct_at[1] <= now
+        assert abs(a._last_heard[2] - (before + 6.5)) < 1e-6
+        then = now + t.away_after + 0.1
+        a._last_tick = then - t.tick
+        a._tick(then)
+        assert 1 in a.away
+    finally:
+        await close_all(meshes)

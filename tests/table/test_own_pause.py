@@ -83,6 +83,82 @@ def test_a_pause_of_this_program_is_charged_to_nobody_and_forgives_nothing_else(
                                                                               said_away)
 
 
+class Timed(Still):
+    """``Still``, with the time it was stopped at."""
+
+    stopped_at: float | None = None
+
+    def stop(self, culprit: int | None, reason: str) -> None:
+        super().stop(culprit, reason)
+        self.stopped_at = time.monotonic()
+
+
+async def marked_at_the_stop(wait: float, pause: float, back_after: float | None,
+                             after: bool = False, steps: bool = False
+                             ) -> tuple[Timed, list[str], float]:
+    """Bob is marked away in the same stretch of alice's loop as her program's stop: just
+    before it (no look of the watcher between them), or with ``after`` just after it, before
+    the watcher's first look. Returns the stand-in, what was said, and when alice woke."""
+    from p2pcards.lobby import _watch_absence
+
+    fake = Timed([])
+    said: list[str] = []
+    watcher = asyncio.create_task(_watch_absence(fake, wait, said.append, bot=False,
+                                                 progress=(lambda: 0) if steps else None))
+    await asyncio.sleep(0.6)
+
+    def mark() -> None:
+        fake.away, fake.away_since = {1}, {1: time.monotonic()}
+
+    if not after:
+        mark()  # the mesh marks bob away ...
+    time.sleep(pause)  # ... and alice's program is stopped before the watcher looks again
+    woke = time.monotonic()
+    if after:
+        mark()
+    if back_after is None:
+        await asyncio.sleep(wait + 2.0)
+    else:
+        await asyncio.sleep(back_after)  # bob's messages, queued meanwhile, are read
+        fake.away, fake.away_since = set(), {}
+        await asyncio.sleep(1.0)
+    watcher.cancel()
+    await asyncio.gather(watcher, return_exceptions=True)
+    return fake, said, woke
+
+
+def test_a_seat_marked_away_just_before_the_stop_is_not_charged_the_pause():
+    """The real-process test below named carol in a few loaded runs with a 6 s wait (docs/
+    network.md once called it unexplained, and suspected the mesh's gate): alice's mesh marked
+    carol away 74-236 ms before alice's program was stopped, after the watcher's last look; the
+    watcher forgave its own pause only to spells begun by that look, so the whole 6.5 s stop
+    was carol's, and its first look on waking named her (away 6.6 s of 6), 4 ms before her
+    queued messages were read. A spell begun before the stop gets the pause forgiven however
+    close to the stop it began. Scaled: a wait of 2 s, a stop of 3 s, bob back 0.4 s after
+    alice wakes: nobody named (with and without the game's progress counted).
+
+    And a spell that begins just after the stop, before the watcher's first look, is not
+    forgiven a pause it had no part in: bob marked away as alice wakes and staying away is
+    named about the wait later, not the wait and the pause."""
+    cases = {
+        "before": dict(wait=2.0, pause=3.0, back_after=0.4),
+        "before, steps": dict(wait=2.0, pause=3.0, back_after=0.4, steps=True),
+        "after": dict(wait=2.0, pause=3.0, back_after=None, after=True),
+    }
+    with ThreadPoolExecutor(len(cases)) as pool:
+        running = {k: pool.submit(asyncio.run, marked_at_the_stop(**kw))  # type: ignore[arg-type]
+                   for k, kw in cases.items()}
+        results = {k: running[k].result(timeout=60) for k in cases}
+    for k in ("before", "before, steps"):
+        fake, said, _ = results[k]
+        assert fake.stopped is None, (k, fake.stopped, said)
+        assert any("this program was paused" in s for s in said), (k, said)
+    fake, said, woke = results["after"]
+    assert fake.stopped is not None and fake.stopped.culprit == 1, said
+    assert fake.stopped_at is not None and fake.stopped_at - woke < 2.0 + 1.5, \
+        (fake.stopped_at - woke, said)
+
+
 @run_async(30)
 async def test_a_pause_during_a_deck_wait_is_not_the_awaited_seats_lateness():
     """The deck's clock had the same fault: alice's program stopped while waiting for bob's deck
@@ -114,15 +190,23 @@ async def test_a_pause_during_a_deck_wait_is_not_the_awaited_seats_lateness():
 @pytest.mark.slow  # (goes first: tests/conftest.py)
 def test_a_stopped_program_names_nobody_on_waking(tmp_path):
     """The same with real processes and real signals. Alice, bob and carol each run in their own
-    process with the absence watcher (wait 8 s). Carol is stopped 2.5 s (alice marks her away);
-    2 s in, alice's process is stopped (SIGSTOP) for 8.5 s, and carol resumes meanwhile. On
-    waking alice named carol -- "carol was away and did not come back within 8 s" -- and bob and
+    process with the absence watcher (wait 6 s). Carol is stopped 2.5 s (alice marks her away);
+    2 s in, alice's process is stopped (SIGSTOP) for 6.5 s, and carol resumes meanwhile. On
+    waking alice named carol -- "carol was away and did not come back within 6 s" -- and bob and
     carol were handed that claim. Now nobody is named, and alice is told she was paused.
 
-    The wait leaves carol 5.5 s to be heard again after she resumes (pause_peer.py). With a wait of 4 s (1.5 s
+    The wait leaves carol 3.5 s to be heard again after she resumes. With a wait of 4 s (1.5 s
     to spare) a loaded run of the suite (four workers) once had bob name her: a stopped process
     takes a while to be scheduled and heard again on a busy machine, which is the watcher's
-    business, not this test's."""
+    business, not this test's.
+
+    Alice marks carol away 1.3-1.5 s after carol's stop, or 1.8-1.9 s after it when the last
+    word of carol's she has is bob's vouch for her (relayed heads, 0.26-0.43 s after the stop):
+    then often after the watcher's last look before alice's own stop, 2 s after carol's. With
+    four busy loops beside, 8 loaded runs of 48 named carol on waking (with the mesh's gate or
+    without it), each one where the mark came after that look (the whole stop was charged to
+    her), though alice read carol's queued messages within 40 ms of waking in every run:
+    ``test_a_seat_marked_away_just_before_the_stop_is_not_charged_the_pause``, fixed."""
     import os
     import signal
     import subprocess
@@ -148,7 +232,7 @@ def test_a_stopped_program_names_nobody_on_waking(tmp_path):
         os.kill(alice.pid, signal.SIGSTOP)
         time.sleep(0.5)
         os.kill(carol.pid, signal.SIGCONT)
-        time.sleep(8.0)
+        time.sleep(6.0)
         os.kill(alice.pid, signal.SIGCONT)
         outs = [p.communicate(timeout=60)[0] for p in procs]
     finally:
