@@ -13,7 +13,12 @@ share, with the standard error of that mean.
 ``--oracle all`` / ``hands`` / ``chars`` play a diagnostic instead of the bot (``OracleBot``:
 the same search handed the full state; ``HandsOracleBot``: deals with the others' true hands and
 characters, the deck still random; ``CharsOracleBot``: only their true characters): what perfect information would be worth (docs/solver.md,
-fifth pass). They read the full state on purpose and are never players.
+fifth pass). ``--oracle clair`` / ``known`` take the others for the heuristic bot's known
+policy (fourteenth pass, ``respond.py``): ``ClairvoyantBot`` knows every card and follows a line
+that wins against that policy, ``KnownPolicyHandsBot`` is the hands oracle whose endgame plays
+the move of best expected result against it, the deck's order unknown (``--set
+respond.KNOWN_CHANCE=1``: its settings). They read the full state on purpose and are never
+players.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from p2pcards.games import new_game
 from solver import measure
 from solver.measure import mean_se
 
-from . import advisor, bots
+from . import advisor, bots, respond
 from .convert import action_map, battle_from_game
 from .determinize import ViewInfo
 from .policy import tuned
@@ -156,26 +161,19 @@ class ClairvoyantBot(OracleBot):
         return super().decide(view, legal)
 
 
-KNOWN_CARDS = 20  # KnownPolicyHandsBot: its endgame from this many cards in the battle's hands
-KNOWN_DEALS = 4  # ... on this many deals of the deck and the face-down damage
-KNOWN_NODES = 20_000  # ... each searched in at most this many positions
-KNOWN_CHANCE = 2  # ... exact over this many cards drawn, then playouts (None: to the end)
-KNOWN_ROLLOUTS = 4  # ... this many a position
-
-
 class KnownPolicyHandsBot(HandsOracleBot):
     """A diagnostic only, never a player (fourteenth pass): the hands oracle (the others' true
     hands and characters, the deck drawn) whose endgame -- at most ``cards`` cards in the
     battle's hands -- plays the move of best expected result against the others' known policy,
-    the deck's order unknown (``respond.Expectimax`` on ``KNOWN_DEALS`` deals of the deck and
-    the face-down damage, their mean); where a deal needs more than ``KNOWN_NODES`` positions,
+    the deck's order unknown (``respond.Expectimax`` on ``respond.KNOWN_DEALS`` deals of the deck and
+    the face-down damage, their mean); where a deal needs more than ``respond.KNOWN_NODES`` positions,
     the hands oracle's own move."""
     stats: dict | None = None
 
     def decide(self, view, legal):
         if (view.phase == "choose" or len(legal) == 1
                 or sum(len(view.hand(q)) for q in range(view.n_players) if view.alive[q])
-                > KNOWN_CARDS):
+                > respond.KNOWN_CARDS):
             return super().decide(view, legal)
         if self.stats is None:
             self.stats = {"solved": 0, "too_big": 0, "left_tuned": 0}
@@ -184,11 +182,11 @@ class KnownPolicyHandsBot(HandsOracleBot):
         total: dict[tuple, float] = dict.fromkeys(m, 0.0)
         own = None
         try:
-            for _ in range(KNOWN_DEALS):
+            for _ in range(respond.KNOWN_DEALS):
                 d = pool_from_deck(self.truth(view, info, self.rng))
                 own = own or tuned(d)
-                e = Expectimax(self.seat, KNOWN_NODES, chance_depth=KNOWN_CHANCE,
-                               rollouts=KNOWN_ROLLOUTS, seed=self.rng.getrandbits(32))
+                e = Expectimax(self.seat, respond.KNOWN_NODES, chance_depth=respond.KNOWN_CHANCE,
+                               rollouts=respond.KNOWN_ROLLOUTS, seed=self.rng.getrandbits(32))
                 for a, v in e.scores(d, list(m)).items():
                     total[a] += v
         except OutOfBudget:

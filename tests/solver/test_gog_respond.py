@@ -184,3 +184,35 @@ def test_advance_plays_the_others_until_the_seat_decides():
     b.apply(("P", 1, 1, ((1, 1),)))  # lead the 1: seat 0 answers with its lowest beating card
     advance(b, 1)
     assert b.turn == 1 and b.top[:2] == (5, 1) and b.hands[0][12] == 1
+
+
+def test_the_known_policy_endgame_of_the_advisor_never_reads_the_hidden_cards(monkeypatch):
+    """``advisor.RESPOND`` (off by default) draws its deals from the view alone: two full states
+    with the same view for the seat give the same advice and reason, and that reason is the
+    known-policy endgame's."""
+    from solver.go_out_girl import advisor
+    from solver.go_out_girl.advisor import advise
+
+    from .bot_games import bot_decision
+    from .test_gog_hints import other_hands, swap_hidden
+
+    monkeypatch.setattr(advisor, "RESPOND", True)
+    rng = random.Random(3)
+    found = 0
+    for seed in range(40):
+        g, p = bot_decision("go-out-girl", 4, seed,
+                            lambda g, p, legal: g.phase == "turn" and len(legal) > 1 and sum(
+                                len(g.hand(q)) for q in range(g.n_players) if g.alive[q]) <= 16)
+        if g is None:
+            continue
+        other = swap_hidden(g, p, rng)
+        if other_hands(other, p) == other_hands(g, p):
+            continue
+        assert other.view(p) == g.view(p)
+        a = advise(g.view(p), g.view(p).legal(p), seed=1, budget=2000)
+        b = advise(other.view(p), other.view(p).legal(p), seed=1, budget=2000)
+        assert a.text == b.text and a.reason == b.reason
+        found += "played as the heuristic bot" in a.reason
+        if found >= 3:
+            break
+    assert found >= 3
