@@ -17,7 +17,7 @@ fifth pass). ``--oracle clair`` / ``known`` take the others for the heuristic bo
 policy (fourteenth pass, ``respond.py``): ``ClairvoyantBot`` knows every card and follows a line
 that wins against that policy, ``KnownPolicyHandsBot`` is the hands oracle whose endgame plays
 the move of best expected result against it, the deck's order unknown (``--set
-respond.KNOWN_CHANCE=1``: its settings). They read the full state on purpose and are never
+respond.KNOWN_CHANCE=2``: its settings). They read the full state on purpose and are never
 players.
 """
 

@@ -32,7 +32,7 @@ from .policy import heuristic, rollout, tuned
 KNOWN_CARDS = 20  # its endgame from this many cards in the battle's hands
 KNOWN_DEALS = 4  # ... on this many deals of the deck and the face-down damage
 KNOWN_NODES = 20_000  # ... each searched in at most this many positions
-KNOWN_CHANCE = 2  # ... exact over this many cards drawn, then playouts (None: to the end)
+KNOWN_CHANCE = 1  # ... exact over this many cards drawn, then playouts (None: to the end)
 KNOWN_ROLLOUTS = 4  # ... this many a position
 
 
