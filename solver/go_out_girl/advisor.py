@@ -64,6 +64,16 @@ NOISE = 0.0  # the opponent model: the share of the others' playout moves picked
 INFER = False  # deals weighted by the refusals seen on the field (determinize.sample_inferred)
 TREE_DEPTH = 0  # own decisions after the root move chosen in-tree (tree.py; 0: the flat search)
 HISTORY = False  # with a bot's BattleRecord: deals resampled by the others' whole battle (history.py)
+# The endgame against the others' known policy (respond.Expectimax, fourteenth pass; off: it did
+# not measure better): from RESPOND_CARDS cards in the battle's hands, on RESPOND_DEALS deals
+# drawn from the view, the move of best mean expected result when every other seat plays the
+# heuristic bot (only where the opponent model has no seat at random); a deal that needs more
+# than RESPOND_NODES positions leaves the move to the search.
+RESPOND = False
+RESPOND_CARDS = 20
+RESPOND_DEALS = 4
+RESPOND_CHANCE = 1  # exact over this many cards drawn on a line, playouts beyond
+RESPOND_NODES = 20_000
 
 
 @dataclass
@@ -231,6 +241,15 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
         c = cands[0]
         return Advice(c.action, c.text, "it is the only legal move", plan, plan_plays,
                       cands, 0, 0, time.perf_counter() - t0)
+    if RESPOND and view.phase != "choose" and not any(nz[q] > 0.5 for q in range(len(nz))
+                                                       if q != me):
+        known = _respond(view, sample, cands, heur_c, seed)
+        if known is not None:
+            best, value, n = known
+            return Advice(best.action, best.text,
+                          f"against the others played as the heuristic bot, its expected result "
+                          f"on {n} deals consistent with your view is {value:.0%}", plan,
+                          plan_plays, cands, 0, 0, time.perf_counter() - t0)
     proven = (_endgame(view, sample, cands, seed, None if deadline is None else deadline / 3)
               if view.phase != "choose" else None)
 
@@ -346,6 +365,32 @@ def _beats(a: Candidate, b: Candidate, z: float) -> bool:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean > z * (var / n) ** 0.5
+
+
+def _respond(view: Game, sample, cands: list[Candidate], first: Candidate | None,
+             seed: int) -> tuple[Candidate, float, int] | None:
+    """``RESPOND``: the candidate of best mean expected result against the others' known policy
+    on ``RESPOND_DEALS`` deals from the view (``first`` wins ties), its mean, the deals; None
+    when the position is larger than ``RESPOND_CARDS`` or a deal needs over ``RESPOND_NODES``."""
+    from .respond import Expectimax, OutOfBudget, pool_from_deck
+    me = view.viewer
+    if sum(len(view.hand(q)) for q in range(view.n_players) if view.alive[q]) > RESPOND_CARDS:
+        return None
+    order = sorted((c for c in cands if c.model is not None), key=lambda c: c is not first)
+    total = dict.fromkeys(range(len(order)), 0.0)
+    rng = random.Random(seed ^ 0x4E5)
+    try:
+        for _ in range(RESPOND_DEALS):
+            d = pool_from_deck(sample(rng))
+            e = Expectimax(me, RESPOND_NODES, chance_depth=RESPOND_CHANCE,
+                           seed=rng.getrandbits(32))
+            vals = e.scores(d, [c.model for c in order])
+            for i, c in enumerate(order):
+                total[i] += vals[c.model]
+    except OutOfBudget:
+        return None
+    i = max(range(len(order)), key=lambda i: total[i])
+    return order[i], total[i] / RESPOND_DEALS, RESPOND_DEALS
 
 
 def _endgame(view: Game, sample, cands: list[Candidate], seed: int,

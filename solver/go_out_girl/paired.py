@@ -13,7 +13,12 @@ share, with the standard error of that mean.
 ``--oracle all`` / ``hands`` / ``chars`` play a diagnostic instead of the bot (``OracleBot``:
 the same search handed the full state; ``HandsOracleBot``: deals with the others' true hands and
 characters, the deck still random; ``CharsOracleBot``: only their true characters): what perfect information would be worth (docs/solver.md,
-fifth pass). They read the full state on purpose and are never players.
+fifth pass). ``--oracle clair`` / ``known`` take the others for the heuristic bot's known
+policy (fourteenth pass, ``respond.py``): ``ClairvoyantBot`` knows every card and follows a line
+that wins against that policy, ``KnownPolicyHandsBot`` is the hands oracle whose endgame plays
+the move of best expected result against it, the deck's order unknown (``--set
+respond.KNOWN_CHANCE=2``: its settings). They read the full state on purpose and are never
+players.
 """
 
 from __future__ import annotations
@@ -31,7 +36,11 @@ from p2pcards.games import new_game
 from solver import measure
 from solver.measure import mean_se
 
-from . import advisor, bots
+from . import advisor, bots, respond
+from .convert import action_map, battle_from_game
+from .determinize import ViewInfo
+from .policy import tuned
+from .respond import Expectimax, OutOfBudget, Responder, pool_from_deck
 
 
 class OracleBot(bots.StrongBot):
@@ -103,6 +112,93 @@ class CharsOracleBot(_DealsOracle):
         return info.sample_with_damage(rng, None, _true_chars(self.state, view, info))[0]
 
 
+class ClairvoyantBot(OracleBot):
+    """A diagnostic only, never a player (fourteenth pass): every hand and the deck's order
+    known, the others taken for what they are -- the heuristic bot's known policy -- so the seat
+    looks for a line of its own moves that wins the battle (``respond.Responder``, at most
+    ``node_limit`` of its decisions a search) and follows it; where none is found it plays as
+    ``OracleBot`` (the search handed the full state). The ceiling of any player against these
+    bots, short of knowing how a reshuffle falls."""
+    node_limit = 20_000
+    stats: dict | None = None
+
+    def decide(self, view, legal):
+        if view.phase == "choose" or len(legal) == 1:
+            return super().decide(view, legal)
+        if self.stats is None:
+            self.stats = {"searches": 0, "won": 0, "lost": 0, "unknown": 0, "followed": 0,
+                          "broken": 0}
+            self.plan: dict = {}
+            self.hopeless = -1
+        full = self.state.clone()
+        full.viewer = self.seat
+        b = battle_from_game(full)
+        b.rng = self.rng
+        act = self.plan.get(b.key())
+        if act is not None:
+            self.stats["followed"] += 1
+        elif self.hopeless != full.battle:
+            if self.plan and self.plan_battle == full.battle:
+                self.stats["broken"] += 1  # off the line (a reshuffle, or a tie the bot broke)
+                self.plan = {}
+            r = Responder(self.seat, self.node_limit)
+            res = r.solve(b)
+            self.stats["searches"] += 1
+            if res:
+                self.stats["won"] += 1
+                self.plan = dict(r.line(b))
+                self.plan_battle = full.battle
+                act = res
+            elif res is False:
+                self.stats["lost"] += 1
+                self.hopeless = full.battle  # the others are deterministic: it stays lost
+            else:
+                self.stats["unknown"] += 1
+        if act is not None:
+            m = action_map(view, legal)
+            if act in m:
+                return m[act]
+        return super().decide(view, legal)
+
+
+class KnownPolicyHandsBot(HandsOracleBot):
+    """A diagnostic only, never a player (fourteenth pass): the hands oracle (the others' true
+    hands and characters, the deck drawn) whose endgame -- at most ``cards`` cards in the
+    battle's hands -- plays the move of best expected result against the others' known policy,
+    the deck's order unknown (``respond.Expectimax`` on ``respond.KNOWN_DEALS`` deals of the deck and
+    the face-down damage, their mean); where a deal needs more than ``respond.KNOWN_NODES`` positions,
+    the hands oracle's own move."""
+    stats: dict | None = None
+
+    def decide(self, view, legal):
+        if (view.phase == "choose" or len(legal) == 1
+                or sum(len(view.hand(q)) for q in range(view.n_players) if view.alive[q])
+                > respond.KNOWN_CARDS):
+            return super().decide(view, legal)
+        if self.stats is None:
+            self.stats = {"solved": 0, "too_big": 0, "left_tuned": 0}
+        info = ViewInfo(view)
+        m = action_map(view, legal)
+        total: dict[tuple, float] = dict.fromkeys(m, 0.0)
+        own = None
+        try:
+            for _ in range(respond.KNOWN_DEALS):
+                d = pool_from_deck(self.truth(view, info, self.rng))
+                own = own or tuned(d)
+                e = Expectimax(self.seat, respond.KNOWN_NODES, chance_depth=respond.KNOWN_CHANCE,
+                               rollouts=respond.KNOWN_ROLLOUTS, seed=self.rng.getrandbits(32))
+                for a, v in e.scores(d, list(m)).items():
+                    total[a] += v
+        except OutOfBudget:
+            self.stats["too_big"] += 1
+            return super().decide(view, legal)
+        self.stats["solved"] += 1
+        cands = sorted(m, key=lambda a: a != own)  # the tuned move first: it wins ties
+        best = max(cands, key=lambda a: total[a])
+        self.stats["left_tuned"] += best != cands[0]
+        return m[best]
+
+
 def match(seed: int, opponent: str = "heuristic", level=None) -> dict:
     """One whole match of the strong bot (``level``: its class) against three ``opponent``
     bots on ``seed``: battles, wins, the strong seat's eliminations, CPU seconds."""
@@ -123,8 +219,11 @@ def match(seed: int, opponent: str = "heuristic", level=None) -> dict:
     t = time.process_time()
     final = play(state, agents, LocalDealer(seed), on_step=on_step)
     bw = final.outcome()["battle_winners"]
-    return {"seed": seed, "battles": len(bw), "wins": sum(1 for w in bw if w == seat),
-            "eliminated": out["eliminated"], "cpu": round(time.process_time() - t, 3)}
+    row = {"seed": seed, "battles": len(bw), "wins": sum(1 for w in bw if w == seat),
+           "eliminated": out["eliminated"], "cpu": round(time.process_time() - t, 3)}
+    if getattr(agents[seat], "stats", None):  # a diagnostic's own counts (ClairvoyantBot)
+        row["stats"] = agents[seat].stats
+    return row
 
 
 set_constant = partial(measure.set_constant, "solver.go_out_girl")  # --set module.NAME=value
@@ -157,10 +256,14 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="module.NAME=value")
     ap.add_argument("--budget", type=int, default=None,
                     help="the strong bot's budget (simulated decisions a move), if not its own")
-    ap.add_argument("--oracle", choices=("all", "hands", "chars"), default=None,
+    ap.add_argument("--oracle", choices=("all", "hands", "chars", "clair", "known"),
+                    default=None,
                     help="diagnostic: the strong bot sees every hand and the deck (all: "
                     "OracleBot), only the others' hands and characters (hands: HandsOracleBot) "
-                    "or only their characters (chars: CharsOracleBot)")
+                    "or only their characters (chars: CharsOracleBot); clair: every card known and a "
+                    "line that wins against the bots' known policy (ClairvoyantBot); known: the "
+                    "hands oracle whose endgame scores moves against that policy "
+                    "(KnownPolicyHandsBot)")
     ap.add_argument("--out", default=None, help="write the per-seed rows here (JSON lines)")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None)
     args = ap.parse_args()
@@ -179,7 +282,8 @@ def main() -> None:
         f = stack.enter_context(open(args.out, "a")) if args.out else None
         for seed in range(*args.seeds):
             level = {"all": OracleBot, "hands": HandsOracleBot,
-                     "chars": CharsOracleBot}.get(args.oracle)
+                     "chars": CharsOracleBot, "clair": ClairvoyantBot,
+                     "known": KnownPolicyHandsBot}.get(args.oracle)
             r = match(seed, args.opponent, level)
             line = json.dumps(r)
             print(line, flush=True)
