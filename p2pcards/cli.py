@@ -617,6 +617,10 @@ def audit(
         report = audit_transcript(transcript)
     except ConfigError as exc:
         fail(str(exc), 2)
+    except KeyboardInterrupt:  # (an audit of a long match takes a while)
+        typer.echo("\nInterrupted: the audit was not finished, so it has no verdict; the record "
+                   "is untouched.", err=True)
+        raise typer.Exit(130) from None
     if json_out:
         import json
 

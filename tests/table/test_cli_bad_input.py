@@ -155,3 +155,19 @@ def test_a_port_another_program_listens_on_is_said_once_with_what_to_do():
                                "--port", str(port)], 1)
     assert line.count(str(port)) == 1 and "addr=" not in line, line
     assert "Address already in use" in line and "choose another --port" in line, line
+
+
+def test_ctrl_c_during_an_audit_says_there_is_no_verdict(tmp_path, monkeypatch):
+    """Ctrl-C in ``audit`` ended it with exit 130 and not a word (red team 18): did it pass?"""
+    import p2pcards.audit
+
+    def interrupted(_path):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(p2pcards.audit, "audit_transcript", interrupted)
+    record = tmp_path / "t.jsonl"
+    record.write_text('{"type":"meta"}\n')
+    res = runner.invoke(app, ["audit", str(record)])
+    assert res.exit_code == 130, res.output
+    assert "audit was not finished" in res.output and "no verdict" in res.output, res.output
+    assert "Traceback" not in res.output
