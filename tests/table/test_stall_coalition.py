@@ -56,8 +56,8 @@ def stall_in_turns(mesh, tables, colluders, spells) -> None:
 async def test_two_colluders_taking_turns_to_stall_are_named_and_never_an_honest_seat(tmp_path):
     """Bob and dave (seats 2 and 4 of 4) take turns: at each new step one of them goes quiet
     for a spell shorter than the wait, so "away since the game last moved" never runs out and
-    each spell is one seat's. Alice and carol each name a colluder on their own clock, for
-    being away too often, never each other; and the table is held for at most about the two
+    each spell is one seat's. A colluder is named for being away too often (by alice's or
+    carol's own clock, the other shows that claim or names it too), never an honest seat; and the table is held for at most about the two
     allowances together (2 x 3 waits of absences, each spell ~1.5 s of a 3 s silence)."""
     info = GameInfo("go-out-girl", 4, {}, wait=WAIT, turn_time=3.0).to_json()
     meshes = await make_table(tmp_path, 4, game_info=info)
@@ -74,11 +74,14 @@ async def test_two_colluders_taking_turns_to_stall_are_named_and_never_an_honest
         results = await asyncio.gather(runs[0], runs[2], return_exceptions=True)
         held = time.monotonic() - start
         assert all(isinstance(r, TableStopped) for r in results), results
-        assert all(r.culprit in colluders and "away too often" in r.reason for r in results), \
-            [(r.culprit, r.reason) for r in results]
-        for m in (meshes[0], meshes[2]):  # each honest program's own finding
-            assert m.stopped is not None and m.stopped.culprit in colluders, m.stopped
-            assert m.stopped.claimed is None, m.stopped
+        assert all("away too often" in r.reason for r in results), [r.reason for r in results]
+        # each honest program names a colluder itself, or shows the other's claim naming one:
+        # the other may be a moment short of the allowance on its own clock when the colluder's
+        # last spell ends just then (a clean-clone run saw it); never an honest seat either way
+        stops = [meshes[0].stopped, meshes[2].stopped]
+        assert all(st is not None and (st.culprit if st.culprit is not None else st.claimed)
+                   in colluders for st in stops), stops
+        assert any(st.culprit in colluders and st.claimed is None for st in stops), stops
         # both stalled, in turns, each within its own allowance until one ran out of it
         assert spells.get(1, 0) >= 2 and spells.get(3, 0) >= 2, spells
         # at most the two allowances (2 x 3 waits away) in ~1.5 s counted per 3 s spell,
