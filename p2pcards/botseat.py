@@ -14,7 +14,8 @@ from protocol.mesh import JoinRefused, Mesh, MeshError
 from .bots.registry import make_bot
 from .checks import checked_address, checked_bind, checked_name
 from .lobby import ABSENCE_IN_ALL, TURN_GRACE, GameInfo, play_seat
-from .net import _join_or_record, _results, _say_result, say
+from .net import _results, _say_result, say
+from .resume import _join_or_record
 from .table import TableResult
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
+import sys
 import unicodedata
 from functools import lru_cache
 
@@ -118,3 +120,18 @@ def typed_number(text: str) -> int | None:
     if not text.isdecimal() or len(text) > 9:
         return 0
     return int(text)
+
+
+def say(text: str) -> None:
+    print(hanging(printable(text)), flush=True)
+
+
+def hanging(text: str) -> str:
+    """At a terminal, long lines wrapped by word to the terminal's width in cells with the rest
+    indented (``wrap_cells``): a peer's chat line that runs past the width, or a table's
+    announced game in ``join``'s list, cannot put a forged "** ..." line of the program's own or
+    a forged "1. alice ..." entry at a line's start."""
+    if not sys.stdout.isatty():
+        return text
+    width = shutil.get_terminal_size().columns
+    return "\n".join("\n".join(wrap_cells(line, width)) for line in text.split("\n"))

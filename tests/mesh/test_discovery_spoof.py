@@ -171,7 +171,7 @@ async def test_a_forged_announcement_is_blamed_not_the_table_and_the_seat_is_fre
     address. The words blame the announcement, not the table there; the joiner leaves with a
     signed bye before the deal, and a host holding the deal frees the seat (the seat stayed
     taken), without barring the joiner's key: it can sit down again by the right address."""
-    from p2pcards import net
+    from p2pcards import net, resume
 
     me = identity(tmp_path, 0)
     alice = await Mesh.host(me, 3, bind="127.0.0.1", name="alice", hold=True,
@@ -195,8 +195,8 @@ async def test_a_forged_announcement_is_blamed_not_the_table_and_the_seat_is_fre
         assert "announcement" in words and "wrong or forged" in words, words
         assert "not the table it claims" not in words
         await until(lambda: alice.free_seats == 2, timeout=10, what="alice frees joe's seat")
-        again = await net._join_or_record(joe, addr, alice.code, "joe", "127.0.0.1",
-                                          str(tmp_path / "home1"))
+        again = await resume._join_or_record(joe, addr, alice.code, "joe", "127.0.0.1",
+                                             str(tmp_path / "home1"))
         assert isinstance(again, Mesh) and again.seat >= 1
         await again.close()
     finally:

@@ -22,7 +22,7 @@ import json
 
 import pytest
 
-from p2pcards import net
+from p2pcards import resume
 from p2pcards.bots.registry import make_bot
 from p2pcards.lobby import GameInfo, play_seat, until_dealt
 from protocol.mesh import Mesh, MeshError
@@ -138,11 +138,11 @@ async def test_a_comeback_that_one_seat_never_answers_directly_goes_back_and_is_
         bob2 = await Mesh.resume(identity(tmp_path, BOB), bob.table, bind=LOOPBACK,
                                  timings=Timings.fast(), home=tmp_path / f"home{BOB}")
         said: list[str] = []
-        real_say, net.say = net.say, said.append
+        real_say, resume.say = resume.say, said.append
         try:
-            await net._find_the_others(bob2, 8.0)  # as 'join --resume' does, then the table
+            await resume._find_the_others(bob2, 8.0)  # as 'join --resume' does, then the table
         finally:
-            net.say = real_say
+            resume.say = real_say
         print("\nbob's comeback:", said)
         assert "carol answered through the others" in " ".join(said), said
         assert said[-1].startswith("Everyone answered"), said

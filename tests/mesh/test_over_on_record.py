@@ -109,7 +109,7 @@ def test_join_resume_that_runs_out_of_memory_reading_the_record_says_so(tmp_path
     """Red team 12, H1: a comeback on a machine short of memory read "there is no unfinished
     table to resume on this machine" (the MemoryError was taken for another identity's record):
     wrong, and the player gave up on a seat the table then named him for leaving."""
-    import p2pcards.net as net
+    import p2pcards.resume as resume
     from p2pcards.net import join_table
 
     rep, bot1 = match
@@ -118,7 +118,7 @@ def test_join_resume_that_runs_out_of_memory_reading_the_record_says_so(tmp_path
     def short_of_memory(*a, **k):
         raise MemoryError()
 
-    monkeypatch.setattr(net, "read_transcript", short_of_memory)
+    monkeypatch.setattr(resume, "read_transcript", short_of_memory)
     with pytest.raises(MeshError, match="ran out of memory reading the record .*nothing was "
                                         "changed"):
         asyncio.run(join_table(None, None, "bot1", bind="127.0.0.1", resume=True,

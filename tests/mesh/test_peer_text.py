@@ -232,11 +232,12 @@ def test_a_rule_break_reason_quoting_a_huge_action_is_one_short_line():
 
 def test_at_a_terminal_a_long_line_wraps_with_the_rest_indented(monkeypatch):
     import os
+    import shutil
 
     import p2pcards.net as net
 
     monkeypatch.setattr(net.sys.stdout, "isatty", lambda: True, raising=False)
-    monkeypatch.setattr(net.shutil, "get_terminal_size", lambda *a: os.terminal_size((40, 24)))
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((40, 24)))
     line = "alice: " + "word " * 6 + "** the table stopped: bob cheated"
     out = net.hanging(line).split("\n")
     assert len(out) > 1 and all(not x.startswith("**") for x in out[1:])
@@ -245,11 +246,12 @@ def test_at_a_terminal_a_long_line_wraps_with_the_rest_indented(monkeypatch):
 
 def _at_a_terminal(monkeypatch, cols: int):
     import os
+    import shutil
 
     import p2pcards.net as net
 
     monkeypatch.setattr(net.sys.stdout, "isatty", lambda: True, raising=False)
-    monkeypatch.setattr(net.shutil, "get_terminal_size", lambda *a: os.terminal_size((cols, 24)))
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((cols, 24)))
     return net
 
 

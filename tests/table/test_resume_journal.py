@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-import p2pcards.net as net
+import p2pcards.resume as resume
 from p2pcards.lobby import GameInfo, SeatJournal, journal_lost, play_seat
 from protocol.mesh import MeshError
 from protocol.transcript import read_transcript
@@ -53,12 +53,12 @@ def test_resume_without_the_seat_journal_says_so_before_contacting_the_table(tmp
     kept = path.with_name("kept.seat")
     shutil.copy(seat, kept)
     said: list[str] = []
-    monkeypatch.setattr(net, "say", said.append)
+    monkeypatch.setattr(resume, "say", said.append)
 
     def resume_fails() -> str:
         said.clear()
         with pytest.raises(MeshError) as info:
-            asyncio.run(net._resume_latest(identity(tmp_path, 1), str(tmp_path / "home1"),
+            asyncio.run(resume._resume_latest(identity(tmp_path, 1), str(tmp_path / "home1"),
                                            "127.0.0.1"))
         assert not any("Resuming" in s for s in said), said  # nothing was sent to the table
         return str(info.value)

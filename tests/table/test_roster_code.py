@@ -113,7 +113,7 @@ async def test_a_seat_that_comes_back_shows_the_same_code(tmp_path):
     """bob's program crashes mid-match and comes back (``Mesh.resume``, as ``join --resume``):
     its deck re-makes the draw from the journal's seed and the record, and it shows the code it
     showed before -- the one the others read."""
-    from p2pcards import net
+    from p2pcards import resume
     from protocol.mesh import Mesh, Timings
     from tests.mesh.helpers import LOOPBACK, identity
 
@@ -140,11 +140,11 @@ async def test_a_seat_that_comes_back_shows_the_same_code(tmp_path):
         await bob.close(announce=False)  # bob's machine crashes
         bob2 = await Mesh.resume(identity(tmp_path, 1), bob.table, bind=LOOPBACK,
                                  timings=Timings.fast(), home=tmp_path / "home1")
-        real_say, net.say = net.say, lambda line: None
+        real_say, resume.say = resume.say, lambda line: None
         try:
-            await net._find_the_others(bob2, 8.0)  # as 'join --resume' does, then the table
+            await resume._find_the_others(bob2, 8.0)  # as 'join --resume' does, then the table
         finally:
-            net.say = real_say
+            resume.say = real_say
         runs["bob"] = run(bob2, said["bob2"])
         for _ in range(400):
             if any(x.startswith(LINE) for x in said["bob2"]):
