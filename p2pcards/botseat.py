@@ -14,7 +14,7 @@ from protocol.mesh import JoinRefused, Mesh, MeshError
 from .bots.registry import make_bot
 from .checks import checked_address, checked_bind, checked_name
 from .lobby import ABSENCE_IN_ALL, TURN_GRACE, GameInfo, play_seat
-from .net import _results, _say_result, say
+from .net import NotSeated, _results, _say_result, say
 from .resume import _join_or_record
 from .table import TableResult
 
@@ -73,6 +73,8 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
         mesh = await _join_or_record(me, address, code, name, bind, home)
     except JoinRefused as exc:
         raise MeshError(f"the table refused the bot: {exc.reason}") from None
+    except asyncio.CancelledError:  # Ctrl-C while joining: the bot has no seat to take back
+        raise NotSeated() from None
     if isinstance(mesh, tuple):
         result, names, seat = mesh
         if json_result:

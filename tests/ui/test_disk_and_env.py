@@ -198,9 +198,10 @@ def test_a_saved_game_far_too_large_is_listed_unreadable_unread(home):
     assert r.exit_code == 2 and "far more than any saved game" in r.stderr
 
 
-def test_ctrl_c_before_join_has_a_seat_does_not_promise_one_back(home):
-    """Ctrl-C while ``join`` waited on a table that does not answer said "Run the same command
-    again to take your seat back": there was no seat."""
+@pytest.mark.parametrize("command", ["join", "bot"])
+def test_ctrl_c_before_join_has_a_seat_does_not_promise_one_back(home, command):
+    """Ctrl-C while ``join`` (or ``bot``) waited on a table that does not answer said "Run the
+    same command again to take your seat back": there was no seat."""
     import signal
     import socket
     import time
@@ -209,7 +210,7 @@ def test_ctrl_c_before_join_has_a_seat_does_not_promise_one_back(home):
     silent.bind(("127.0.0.1", 0))
     silent.listen()  # takes the connection, never says a word
     port = silent.getsockname()[1]
-    p = subprocess.Popen([sys.executable, "-c", "from p2pcards.cli import main; main()", "join",
+    p = subprocess.Popen([sys.executable, "-c", "from p2pcards.cli import main; main()", command,
                           f"127.0.0.1:{port}", "--code", "ABC-DEF", "--bind", "127.0.0.1"],
                          env={**os.environ, "PYTHONPATH": str(ROOT), "P2PCARDS_HOME": str(home),
                               "PYTHONUNBUFFERED": "1"},
