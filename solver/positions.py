@@ -32,30 +32,30 @@ def read(path: str | Path) -> dict[str, Any]:
         with path.open("rb") as f:
             raw = f.read(MAX_BYTES + 1)
         if len(raw) > MAX_BYTES:
-            raise PositionError("", f"{path.name} is more than {MAX_BYTES // 2**20} MiB: too big "
+            raise PositionError("", f"{path} is more than {MAX_BYTES // 2**20} MiB: too big "
                                 "to be a position (one is a few KB)")
         text = raw.decode("utf-8")
     except OSError as exc:
         raise PositionError("", f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
-        raise PositionError("", f"{path.name} is not UTF-8 text (byte {exc.start} cannot be "
+        raise PositionError("", f"{path} is not UTF-8 text (byte {exc.start} cannot be "
                             "decoded)") from None
 
     def integer(digits: str) -> int:
         if len(digits.lstrip("-")) > MAX_DIGITS:
-            raise PositionError("", f"{path.name} has a number of {len(digits.lstrip('-'))} "
+            raise PositionError("", f"{path} has a number of {len(digits.lstrip('-'))} "
                                 f"digits (at most {MAX_DIGITS})")
         return int(digits)
 
     def constant(name: str) -> Any:
-        raise PositionError("", f"{path.name} is not valid JSON ({name} is not a JSON number)")
+        raise PositionError("", f"{path} is not valid JSON ({name} is not a JSON number)")
 
     try:
         data = json.loads(text, parse_int=integer, parse_constant=constant)
     except json.JSONDecodeError as exc:
-        raise PositionError("", f"{path.name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        raise PositionError("", f"{path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     except RecursionError:
-        raise PositionError("", f"{path.name} nests lists or objects too deeply to be a "
+        raise PositionError("", f"{path} nests lists or objects too deeply to be a "
                             "position") from None
     return check_header(data)
 

@@ -469,3 +469,4 @@ def test_a_position_too_big_to_be_one_is_refused_unread(tmp_path):
         out = subprocess.run([sys.executable, "-m", "p2pcards", "solve", str(path)],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and words in out.stderr, out
+        assert str(path) in " ".join(out.stderr.split()), out  # the file as typed, folder and all
