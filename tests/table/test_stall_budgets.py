@@ -31,7 +31,8 @@ async def test_a_seat_away_for_just_under_the_wait_before_every_step_is_named(tm
     than the table's wait, and the game moves after each, so "away since the game last moved"
     never ran out: at the default 2:00 wait, about 2 minutes a step, hours a match, nobody
     named. Now a seat's absences add up over the match: past three times the wait in all it
-    is named by every honest program, on its own clock."""
+    is named by every honest program (on its own clock, or, a moment short of the allowance
+    when his last spell ends, by showing the other's claim)."""
     wait = 2.0
     meshes = await table_of(tmp_path, 3, wait, turn_time=3.0)
     host, bob, carol = meshes
@@ -67,11 +68,15 @@ async def test_a_seat_away_for_just_under_the_wait_before_every_step_is_named(tm
     try:
         results = await asyncio.gather(runs[0], runs[2], return_exceptions=True)
         assert all(isinstance(r, TableStopped) for r in results), results
-        assert all(r.culprit == 1 and "away too often" in r.reason for r in results), \
-            [(r.culprit, r.reason) for r in results]
+        assert all("away too often" in r.reason for r in results), [r.reason for r in results]
         assert held["n"] >= 3  # several spells, each shorter than the wait
-        for m in (host, carol):  # each program's own finding, not the other's word
-            assert m.stopped is not None and m.stopped.culprit == 1 and m.stopped.claimed is None
+        # each program names bob on its own clock; one of them may show the other's claim
+        # naming him instead, when his last spell ended a moment before its own count crossed
+        # the allowance (the race test_stall_coalition met on a clean clone); never anyone else
+        stops = [host.stopped, carol.stopped]
+        assert all(st is not None and (st.culprit if st.culprit is not None else st.claimed) == 1
+                   for st in stops), stops
+        assert any(st.culprit == 1 and st.claimed is None for st in stops), stops
         # while he was away, everyone was told how much of his allowance he had used
         assert any("in all this match" in line for line in said[0] + said[2]), said[0]
     finally:
