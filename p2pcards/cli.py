@@ -636,29 +636,29 @@ def audit(
 def main() -> None:
     """The console script. Bad input is refused where it is read, with a message; what is left
     is a bug: one line on the terminal, the traceback in ``crash.log`` in the data directory."""
-    from .environment import home_problem, safe_streams
+    from . import environment as env
 
-    safe_streams()
-    problem = home_problem()
+    env.safe_streams()
+    problem = env.home_problem()
     if problem is not None:  # every command names the data folder (its log, its games)
-        _say(f"error: {problem}")
+        env.say_error(f"error: {problem}")
         raise SystemExit(2)
-    _log_to_file()
+    env.log_to_file()
     try:
         app()
     except MemoryError:  # not a bug of ours to report; saying so must not need memory either
-        _say("error: p2pcards ran out of memory. Saved games and transcripts are kept; close "
-             "other programs and try again.")
+        env.say_error("error: p2pcards ran out of memory. Saved games and transcripts are kept; "
+                      "close other programs and try again.")
         raise SystemExit(71) from None  # EX_OSERR
     except Exception as exc:  # noqa: BLE001 -- the last line of defence, never a raw traceback
-        if isinstance(exc, OSError) and _output_broken(exc):
-            _say(f"error: cannot write output: {exc.strerror or exc}")
+        if isinstance(exc, OSError) and env.output_broken(exc):
+            env.say_error(f"error: cannot write output: {exc.strerror or exc}")
             raise SystemExit(74) from None  # EX_IOERR; not a bug: no crash.log
-        where = _crash_log(exc)
+        where = env.crash_log(exc)
         seat = " 'p2pcards join --resume' takes a seat back." \
             if _command() in ("host", "join", "bot") else ""
-        _say(f"error: p2pcards hit an internal error ({type(exc).__name__}: {exc}). "
-             f"{where} Saved games and transcripts are kept.{seat}")
+        env.say_error(f"error: p2pcards hit an internal error ({type(exc).__name__}: {exc}). "
+                      f"{where} Saved games and transcripts are kept.{seat}")
         raise SystemExit(70) from None
 
 
@@ -667,131 +667,6 @@ def _command() -> str | None:
     import sys
 
     return next((a for a in sys.argv[1:] if not a.startswith("-")), None)
-
-
-def _output_broken(exc: OSError) -> bool:
-    """Whether ``exc`` was raised writing standard output (a full disk, a closed device...): the
-    innermost frame of its traceback was writing to a stream on that file descriptor (click's
-    echo, or a ``print(..., file=self.out)``). Standard output is then pointed at the null
-    device, so that the interpreter's last flush adds no traceback of its own."""
-    import os
-    import sys
-
-    tb = exc.__traceback__
-    if tb is None or exc.errno is None:
-        return False
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    seen = list(tb.tb_frame.f_locals.values())
-    self_ = tb.tb_frame.f_locals.get("self")
-    if hasattr(self_, "__dict__"):
-        seen += list(vars(self_).values())
-
-    def is_stdout(v: object) -> bool:
-        if v is sys.stdout or v is sys.__stdout__:
-            return True
-        try:
-            return callable(getattr(v, "fileno", None)) and v.fileno() == 1  # type: ignore[union-attr]
-        except (OSError, ValueError, AttributeError, TypeError):
-            return False
-
-    if not any(is_stdout(v) for v in seen):
-        return False
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.close(null)
-    except OSError:
-        pass
-    return True
-
-
-def _say(line: str) -> None:
-    """One line on standard error, in red; nothing if that cannot be written either."""
-    import contextlib
-
-    with contextlib.suppress(OSError, ValueError, MemoryError):
-        typer.secho(line, fg=typer.colors.RED, err=True)
-
-
-def _log_to_file() -> None:
-    """The network's and the deck's log lines (a peer's fault, a refused join, a frame dropped, a
-    bug caught in a network loop with its traceback) go to ``p2pcards.log`` in the data
-    directory (private, 0600; at most three files of 1 MB; created at the first line), never
-    onto the screen: what a player needs to know, the table says in its own words. A log that
-    cannot be written is dropped."""
-    import logging
-    import os
-    from logging.handlers import RotatingFileHandler
-
-    from protocol.identity import data_dir, ensure_dir
-
-    class LogFile(RotatingFileHandler):
-        def _open(self):  # at the first line (delay=True) and after a rollover
-            ensure_dir(data_dir())
-            fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            return os.fdopen(fd, "a", encoding="utf-8")
-
-        def handleError(self, record: logging.LogRecord) -> None:
-            pass  # not on the screen either: a full disk must not print tracebacks into a game
-
-    handler = LogFile(data_dir() / "p2pcards.log", maxBytes=1_000_000, backupCount=2,
-                      delay=True)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(name)s %(levelname)s "
-                                           "%(message)s"))
-    log = logging.getLogger("p2pcards")
-    log.addHandler(handler)
-    log.setLevel(logging.INFO)
-    log.propagate = False
-    # asyncio's own reports ("Task exception was never retrieved", with a traceback) too
-    aio = logging.getLogger("asyncio")
-    aio.addHandler(handler)
-    aio.propagate = False
-
-
-def _redacted(args: list[str]) -> list[str]:
-    """The command line without the table code (``--code X`` or ``--code=X``)."""
-    out, hide = [], False
-    for a in args:
-        if hide:
-            out.append("***")
-        elif a.startswith("--code="):
-            out.append("--code=***")
-        else:
-            out.append(a)
-        hide = a == "--code"
-    return out
-
-
-def _crash_log(exc: Exception) -> str:
-    import datetime
-    import os
-    import sys
-    import traceback
-
-    from protocol.identity import data_dir
-
-    text = "".join(traceback.format_exception(exc))
-    try:
-        path = data_dir() / "crash.log"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # private: 0600
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "a", encoding="utf-8") as f:
-            f.write(f"--- {datetime.datetime.now().isoformat(timespec='seconds')} "
-                    f"p2pcards {' '.join(_redacted(sys.argv[1:]))}\n{text}")
-    except OSError as exc:  # no traceback on the screen: a temporary file, or nowhere
-        why = f"crash.log cannot be written ({exc.strerror or exc})"
-        try:
-            import tempfile
-
-            fd, tmp = tempfile.mkstemp(prefix="p2pcards-crash-", suffix=".log")  # 0600
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(f"p2pcards {' '.join(_redacted(sys.argv[1:]))}\n{text}")
-        except OSError:
-            return f"The details could not be saved: {why}, nor a temporary file."
-        return f"The details are in {tmp} ({why}); please report them."
-    return f"The details are in {path}; please report them."
 
 
 if __name__ == "__main__":

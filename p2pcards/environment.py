@@ -1,6 +1,8 @@
 """What p2pcards needs from the machine it runs on -- a data folder it can use, a terminal it
 can write to, a disk with room -- and, for each of these going wrong, the words a player reads
-instead of a traceback (red team 18). ``cli`` calls these; the rules of each check live here."""
+instead of a traceback (red team 18); and for a bug, the last line of defence: one line on the
+terminal and the traceback in ``crash.log``, the network's log lines in ``p2pcards.log``.
+``cli`` calls these; the rules of each check live here."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import errno
 import os
 import sys
 from pathlib import Path
+
+import typer
 
 #: errors of a write to a disk: full, over quota, read-only, failing, or the file too large
 DISK_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
@@ -78,3 +82,128 @@ def unreadable(path: str) -> str | None:
     except OSError as exc:
         return f"cannot read {path}: {exc.strerror or exc}"
     return None
+
+
+def output_broken(exc: OSError) -> bool:
+    """Whether ``exc`` was raised writing standard output (a full disk, a closed device...): the
+    innermost frame of its traceback was writing to a stream on that file descriptor (click's
+    echo, or a ``print(..., file=self.out)``). Standard output is then pointed at the null
+    device, so that the interpreter's last flush adds no traceback of its own."""
+    import os
+    import sys
+
+    tb = exc.__traceback__
+    if tb is None or exc.errno is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    seen = list(tb.tb_frame.f_locals.values())
+    self_ = tb.tb_frame.f_locals.get("self")
+    if hasattr(self_, "__dict__"):
+        seen += list(vars(self_).values())
+
+    def is_stdout(v: object) -> bool:
+        if v is sys.stdout or v is sys.__stdout__:
+            return True
+        try:
+            return callable(getattr(v, "fileno", None)) and v.fileno() == 1  # type: ignore[union-attr]
+        except (OSError, ValueError, AttributeError, TypeError):
+            return False
+
+    if not any(is_stdout(v) for v in seen):
+        return False
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+    return True
+
+
+def say_error(line: str) -> None:
+    """One line on standard error, in red; nothing if that cannot be written either."""
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError, MemoryError):
+        typer.secho(line, fg=typer.colors.RED, err=True)
+
+
+def log_to_file() -> None:
+    """The network's and the deck's log lines (a peer's fault, a refused join, a frame dropped, a
+    bug caught in a network loop with its traceback) go to ``p2pcards.log`` in the data
+    directory (private, 0600; at most three files of 1 MB; created at the first line), never
+    onto the screen: what a player needs to know, the table says in its own words. A log that
+    cannot be written is dropped."""
+    import logging
+    import os
+    from logging.handlers import RotatingFileHandler
+
+    from protocol.identity import data_dir, ensure_dir
+
+    class LogFile(RotatingFileHandler):
+        def _open(self):  # at the first line (delay=True) and after a rollover
+            ensure_dir(data_dir())
+            fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            return os.fdopen(fd, "a", encoding="utf-8")
+
+        def handleError(self, record: logging.LogRecord) -> None:
+            pass  # not on the screen either: a full disk must not print tracebacks into a game
+
+    handler = LogFile(data_dir() / "p2pcards.log", maxBytes=1_000_000, backupCount=2,
+                      delay=True)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(name)s %(levelname)s "
+                                           "%(message)s"))
+    log = logging.getLogger("p2pcards")
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    # asyncio's own reports ("Task exception was never retrieved", with a traceback) too
+    aio = logging.getLogger("asyncio")
+    aio.addHandler(handler)
+    aio.propagate = False
+
+
+def redacted(args: list[str]) -> list[str]:
+    """The command line without the table code (``--code X`` or ``--code=X``)."""
+    out, hide = [], False
+    for a in args:
+        if hide:
+            out.append("***")
+        elif a.startswith("--code="):
+            out.append("--code=***")
+        else:
+            out.append(a)
+        hide = a == "--code"
+    return out
+
+
+def crash_log(exc: Exception) -> str:
+    import datetime
+    import os
+    import sys
+    import traceback
+
+    from protocol.identity import data_dir
+
+    text = "".join(traceback.format_exception(exc))
+    try:
+        path = data_dir() / "crash.log"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # private: 0600
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            f.write(f"--- {datetime.datetime.now().isoformat(timespec='seconds')} "
+                    f"p2pcards {' '.join(redacted(sys.argv[1:]))}\n{text}")
+    except OSError as exc:  # no traceback on the screen: a temporary file, or nowhere
+        why = f"crash.log cannot be written ({exc.strerror or exc})"
+        try:
+            import tempfile
+
+            fd, tmp = tempfile.mkstemp(prefix="p2pcards-crash-", suffix=".log")  # 0600
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(f"p2pcards {' '.join(redacted(sys.argv[1:]))}\n{text}")
+        except OSError:
+            return f"The details could not be saved: {why}, nor a temporary file."
+        return f"The details are in {tmp} ({why}); please report them."
+    return f"The details are in {path}; please report them."

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from p2pcards import cli
+from p2pcards import cli, environment
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -329,7 +329,7 @@ def test_asyncios_own_reports_go_to_the_log_file_not_the_terminal(home, capsys):
     p2pcards.log: on the terminal it was a traceback under the game."""
     import logging
 
-    cli._log_to_file()
+    environment.log_to_file()
     try:
         raise ChannelClosedLike("after the seat stopped")
     except ChannelClosedLike:

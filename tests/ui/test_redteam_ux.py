@@ -125,7 +125,7 @@ def test_a_data_directory_that_is_a_file_is_one_line_not_a_traceback(tmp_path, m
 
 
 def test_a_crash_with_no_writable_crash_log_prints_no_traceback(tmp_path, monkeypatch, capsys):
-    """Red team: when crash.log cannot be written, _crash_log wrote the raw traceback on the
+    """Red team: when crash.log cannot be written, the crash log (environment.crash_log) wrote the raw traceback on the
     screen. Now one line, and the traceback in a private temporary file it names."""
     afile = tmp_path / "afile"
     afile.write_text("not a folder")
