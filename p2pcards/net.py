@@ -365,6 +365,16 @@ def _who(mesh: Mesh) -> list[str]:
     return lines
 
 
+def _absent(mesh: Mesh) -> list[Any]:
+    """The seats the table waits for, for the screen's line about it (``ui/waiting.py``)."""
+    from .ui.waiting import Absent
+
+    now = time.monotonic()
+    return [Absent(s, mesh.name_of(s), _fingerprint(mesh, s),
+                   max(0.0, now - mesh.away_since.get(s, now)), s in mesh.left)
+            for s in sorted(mesh.away) if s != mesh.seat]
+
+
 async def _play(mesh: Mesh, player: Any, screen: bool = False) -> TableResult:
     """Run the seat; a human's prompt runs alongside and can chat through the table (on the
     full-screen table when ``screen``)."""
@@ -413,7 +423,9 @@ async def _on_screen(mesh: Mesh, intro: list[str]) -> TableResult:
                                     title=presenter_for(game).title, result_lines=result_lines,
                                     seat_tags=lambda: {s: _fingerprint(mesh, s) + (
                                         " · away" if s in mesh.away else "")
-                                        for s in range(mesh.seats)})
+                                        for s in range(mesh.seats)},
+                                    absent=lambda: _absent(mesh),
+                                    wait=GameInfo.from_json(mesh.game_info).wait)
     except ScreenLeft:
         raise Left() from None
 

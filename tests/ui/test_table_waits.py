@@ -1,0 +1,126 @@
+"""The person at the full-screen table while it waits for someone (ux19). A player's program went
+quiet (a crash) and the table paused: the top line went on saying "carol's turn (seat 3) · 0:29
+· choosing a character" as if carol were thinking, and the only other word was the last
+reminder in the notice line ("away 5 s of at most 40 s"), 15 s stale between reminders and
+silent on what happens when the wait runs out. The screen now keeps a line up to date: whom the
+table waits for, for how long so far, how long it waits at most, that the match then ends naming
+them, and how they come back."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2pcards import net
+from p2pcards.bots.registry import make_bot
+from p2pcards.engine import Decide, Decision
+from p2pcards.engine.dealer import LocalDealer
+from p2pcards.games import new_game
+from p2pcards.lobby import GameInfo, play_seat
+from p2pcards.ui.app import TableApp
+from p2pcards.ui.waiting import Absent, waiting_text
+from tests.mesh.helpers import close_all, make_table, run_async
+from tests.ui.test_net_screen import headless_apps
+
+NAMES = ["alice", "bob", "carol"]
+
+
+@pytest.mark.network
+@run_async(timeout=150)
+async def test_a_player_gone_quiet_is_named_with_the_wait_and_what_happens_after_it(
+        tmp_path, monkeypatch):
+    apps = headless_apps(tmp_path, monkeypatch, (120, 36))
+    meshes = await make_table(tmp_path, 3,
+                              game_info=GameInfo("go-out-girl", 3, {}, wait=60.0).to_json())
+    others = [asyncio.create_task(play_seat(meshes[s], make_bot("go-out-girl", s, "easy", s),
+                                            say=lambda line: None)) for s in (1, 2)]
+    screen = asyncio.create_task(net._on_screen(meshes[0], ["Players: ..."]))
+    try:
+        for _ in range(600):  # the deal
+            await asyncio.sleep(0.05)
+            app = apps[0] if apps else None
+            if app is not None and app.live_view is not None and app.live_view().hand(0):
+                break
+        else:
+            pytest.fail("the deal did not reach the screen")
+        assert not app.query_one("#waiting").display
+        others[1].cancel()  # carol's program dies: no goodbye
+        await asyncio.gather(others[1], return_exceptions=True)
+        await meshes[2].close(announce=False)
+        fp = meshes[0].roster[2].fingerprint
+        for _ in range(400):
+            await asyncio.sleep(0.05)
+            if "carol" in app.texts.get("waiting", ""):
+                break
+        said = app.texts["waiting"]
+        assert said.startswith(f"The table is paused: carol (seat 3, {fp}) is away ("), said
+        assert "It waits at most 1:00 for them, then the match ends, naming them." in said, said
+        assert "They come back by rerunning their join command." in said
+        assert app.query_one("#waiting").display
+        first = said
+        await asyncio.sleep(2.2)  # kept up to date between the table's 15 s reminders
+        assert app.texts["waiting"] != first, first
+    finally:
+        for t in [screen, *others]:
+            t.cancel()
+        await asyncio.gather(screen, *others, return_exceptions=True)
+        await close_all(meshes)
+
+
+def _turn_of(player: int):
+    """A Go Out Girl table of three where it is ``player``'s turn."""
+    state = new_game("go-out-girl", 3, {"names": NAMES})
+    dealer = LocalDealer(3)
+    for _ in range(500):
+        req = state.pending()
+        if isinstance(req, Decide) and req.player == player:
+            return state
+        state.apply(Decision(req.player, state.legal(req.player)[0]) if isinstance(req, Decide)
+                    else dealer.fulfil(state, req))
+    raise AssertionError("no turn for that player")
+
+
+def test_the_top_line_says_the_player_to_move_is_away_not_deciding():
+    state = _turn_of(2)
+    gone = [Absent(2, "carol", "7KQW-M2XD", 83.0)]
+
+    async def go():
+        app = TableApp("go-out-girl", 0, None, names=NAMES, title="Go Out Girl",
+                       absent=lambda: gone, wait=120.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.show(state.view(0))
+            await pilot.pause()
+            top = app.texts["status"]
+            assert top == "Go Out Girl · carol's turn (seat 3) · away 1:23 · the table waits " \
+                          "for them", top
+            assert app.texts["waiting"] == (
+                "The table is paused: carol (seat 3, 7KQW-M2XD) is away (1:23). It waits at "
+                "most 2:00 for them, then the match ends, naming them. They come back by "
+                "rerunning their join command.")
+            gone.clear()  # carol is back
+            app._tick()
+            await pilot.pause()
+            assert not app.query_one("#waiting").display
+            assert "away" not in app.texts["status"]
+            assert "carol's turn (seat 3) · 0:0" in app.texts["status"]
+    asyncio.run(go())
+
+
+def test_the_words_for_the_host_for_a_quit_for_several_and_for_being_cut_off():
+    host = Absent(0, "alice", "AAAA-AAAA", 12.0, left=True)
+    bob = Absent(1, "bob", "BBBB-BBBB", 5.0)
+    carol = Absent(2, "carol", "CCCC-CCCC", 7.0)
+    assert waiting_text([host], seats=3, me=2, wait=40.0) == (
+        "The table is paused: alice (seat 1, AAAA-AAAA) left the table 12 s ago. It waits at "
+        "most 40 s for them, then the match ends, naming them. They come back by running "
+        "'p2pcards join --resume'.")
+    two = waiting_text([host, bob], seats=4, me=3, wait=40.0)
+    assert two.startswith("The table is paused, waiting for alice (seat 1, AAAA-AAAA), left "
+                          "12 s; bob (seat 2, BBBB-BBBB), away 5 s.")
+    assert "naming whoever is still away" in two
+    # every other seat of three is away: it is this program that is cut off, and nobody is named
+    cut = waiting_text([bob, carol], seats=3, me=0, wait=40.0)
+    assert cut.startswith("You are cut off from the other players (bob, carol) for 5 s"), cut
+    assert "naming you" in cut
+    assert waiting_text([], seats=3, me=0, wait=40.0) == ""
