@@ -124,3 +124,25 @@ def test_the_words_for_the_host_for_a_quit_for_several_and_for_being_cut_off():
     assert cut.startswith("You are cut off from the other players (bob, carol) for 5 s"), cut
     assert "naming you" in cut
     assert waiting_text([], seats=3, me=0, wait=40.0) == ""
+
+
+def test_a_stop_is_said_once_and_a_goodbye_after_it_does_not_take_the_notice_line():
+    """A stop was said three times at once on screen -- the log, the question area, and again
+    under it in the notice line -- and the programs leaving after it ("** bot1 (seat 2) left the
+    table.") then took the notice line under "The table stopped", as if bot1's going mattered
+    now. The question area says the stop; the notice line is left empty; the log keeps all."""
+    state = _turn_of(2)
+    stop = "the table stopped: carol was away and did not come back within 40 s (seat 3, X)"
+
+    async def go():
+        app = TableApp("go-out-girl", 0, None, names=NAMES, title="Go Out Girl")
+        async with app.run_test(size=(100, 30)) as pilot:
+            app.show(state.view(0))
+            app.write_log([f"** {stop}"])  # the table's own line comes first
+            app.finish(stop, stopped=True)
+            app.write_log(["** bob (seat 2, Y) left the table."])
+            await pilot.pause()
+            assert app.texts["question"].startswith("The table stopped: carol was away")
+            assert app.texts.get("notice", "") == "" and not app.query_one("#notice").display
+            assert app.lines_seen[-1] == "** bob (seat 2, Y) left the table."
+    asyncio.run(go())
