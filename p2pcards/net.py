@@ -427,7 +427,7 @@ async def _on_screen(mesh: Mesh, intro: list[str]) -> TableResult:
                                     absent=lambda: _absent(mesh),
                                     wait=GameInfo.from_json(mesh.game_info).wait)
     except ScreenLeft:
-        raise Left() from None
+        raise Left(GameInfo.from_json(mesh.game_info).wait) from None
 
 
 def _above_the_prompt():
@@ -452,7 +452,7 @@ async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
         game.cancel()
         with contextlib.suppress(asyncio.CancelledError, Left):
             await game
-        raise Left()
+        raise Left(GameInfo.from_json(mesh.game_info).wait)
     finally:
         typing.cancel()
 

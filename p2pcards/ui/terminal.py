@@ -32,7 +32,12 @@ HELP = """Commands (any time):
 
 
 class Left(Exception):
-    """The player typed quit."""
+    """The player typed quit. ``wait``: how long the others wait for this seat to come back
+    (a networked table's ``--wait``), for the line that says so."""
+
+    def __init__(self, wait: float | None = None) -> None:
+        super().__init__()
+        self.wait = wait
 
 
 async def stdin_lines() -> AsyncIterator[str]:

@@ -146,3 +146,32 @@ def test_a_stop_is_said_once_and_a_goodbye_after_it_does_not_take_the_notice_lin
             assert app.texts.get("notice", "") == "" and not app.query_one("#notice").display
             assert app.lines_seen[-1] == "** bob (seat 2, Y) left the table."
     asyncio.run(go())
+
+
+@pytest.mark.network
+@run_async(timeout=120)
+async def test_a_player_who_leaves_a_match_is_told_how_long_the_others_wait_for_them(tmp_path):
+    """"You left the table. Your seat is kept: 'p2pcards join --resume' takes it back while the
+    others wait." -- but not for how long, nor what then: a person who went for a coffee came
+    back to a match ended in their name. The line now says both."""
+    from p2pcards.cli import left_text
+    from p2pcards.ui.terminal import Left, TerminalPlayer
+
+    meshes = await make_table(tmp_path, 2,
+                              game_info=GameInfo("go-out-girl", 2, {}, wait=40.0).to_json())
+
+    async def typed():
+        yield "quit"
+
+    host = asyncio.create_task(play_seat(meshes[0], make_bot("go-out-girl", 0, "easy", 0),
+                                         say=lambda line: None))
+    try:
+        with pytest.raises(Left) as left:
+            await net._play(meshes[1], TerminalPlayer(1, lines=typed(), out=lambda t: None))
+        assert left_text(left.value.wait) == (
+            "You left the table. Your seat is kept: 'p2pcards join --resume' takes it back while "
+            "the others wait (at most 40 s; then the match ends, naming you).")
+    finally:
+        host.cancel()
+        await asyncio.gather(host, return_exceptions=True)
+        await close_all(meshes)
