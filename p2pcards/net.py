@@ -330,7 +330,9 @@ def _terminal(mesh: Mesh):
     from .ui.terminal import TerminalPlayer
 
     return TerminalPlayer(mesh.seat, who=lambda: _who(mesh), hinter=_hinter(mesh),
-                          out=lambda text: print(hanging(text), flush=True))
+                          out=lambda text: print(hanging(text), flush=True),
+                          absent=lambda: _absent(mesh), seats=mesh.seats,
+                          wait=GameInfo.from_json(mesh.game_info).wait)
 
 
 def _hinter(mesh: Mesh):

@@ -175,3 +175,27 @@ async def test_a_player_who_leaves_a_match_is_told_how_long_the_others_wait_for_
         host.cancel()
         await asyncio.gather(host, return_exceptions=True)
         await close_all(meshes)
+
+
+def test_who_at_the_plain_prompt_says_the_player_to_move_is_away_and_what_the_wait_is(capsys):
+    """At the plain prompt, 'who' during a pause said "Turn: carol (seat 3) is deciding; the
+    table waits for them." -- carol, whose program had died, was not deciding -- and nothing of
+    how long the table waits or what then. It now says she is away, for how long, and the wait."""
+    import time
+    from types import SimpleNamespace
+
+    state = _turn_of(2)
+    state.view(0)
+    now = time.monotonic()
+    member = [SimpleNamespace(seat=s, fingerprint=f"FP{s}", name=n) for s, n in enumerate(NAMES)]
+    mesh = SimpleNamespace(seat=0, seats=3, roster=member, away={2}, left=set(),
+                           away_since={2: now - 19.2}, name_of=lambda s: NAMES[s],
+                           game_info=GameInfo("go-out-girl", 3, {}, wait=40.0).to_json())
+    player = net._terminal(mesh)
+    player.live = lambda: state.view(0)
+    asyncio.run(player.handle("who"))
+    out = capsys.readouterr().out
+    assert "seat 3: carol [FP2] — away for 19 s" in out, out
+    assert "Turn: carol (seat 3), away 19 s · the table waits for them." in out, out
+    assert "The table is paused: carol (seat 3, FP2) is away (19 s). It waits at most 40 s for " \
+           "them, then the match ends, naming them." in " ".join(out.split()), out
