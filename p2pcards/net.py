@@ -377,7 +377,22 @@ def _absent(mesh: Mesh) -> list[Any]:
             for s in sorted(mesh.away) if s != mesh.seat]
 
 
-async def _play(mesh: Mesh, player: Any, screen: bool = False) -> TableResult:
+def _intro(mesh: Mesh, resumed: bool = False) -> list[str]:
+    """The first lines of a seat's table: the players, the settings, and for a seat taken back
+    with ``join --resume`` that it is back (the search's lines went by before the full-screen
+    table opened, and its log started as if nothing had happened)."""
+    lines = ["Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
+                                     for s in range(mesh.seats)),
+             GameInfo.from_json(mesh.game_info).settings_text()]
+    if resumed:
+        lines.append(f"You took your seat back (seat {mesh.seat + 1}): your program caught up "
+                     "from its own record and the others'; the table goes on from where it "
+                     "paused.")
+    return lines
+
+
+async def _play(mesh: Mesh, player: Any, screen: bool = False,
+                resumed: bool = False) -> TableResult:
     """Run the seat; a human's prompt runs alongside and can chat through the table (on the
     full-screen table when ``screen``)."""
     from .ui.terminal import TerminalPlayer
@@ -385,9 +400,7 @@ async def _play(mesh: Mesh, player: Any, screen: bool = False) -> TableResult:
     if not isinstance(player, TerminalPlayer):
         return await play_seat(mesh, player, say=say, bot=True)
     await until_dealt(mesh, say)
-    intro = ["Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
-                                     for s in range(mesh.seats)),
-             GameInfo.from_json(mesh.game_info).settings_text()]
+    intro = _intro(mesh, resumed)
     if screen:
         return await _on_screen(mesh, intro)
     for line in intro:
@@ -512,7 +525,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             await _wait_for_players(mesh, None, _stdin_lines() if sys.stdin.isatty() else None)
         elif not mesh.sealed:
             say("The host deals once every seat is taken (and may free a seat before that).")
-        result = await _play(mesh, _terminal(mesh), screen)
+        # dealt already when seated: a seat taken back (join --resume, or the same join again)
+        result = await _play(mesh, _terminal(mesh), screen, resumed=mesh.sealed)
         _results(mesh, result)
         return result
     finally:

@@ -199,3 +199,18 @@ def test_who_at_the_plain_prompt_says_the_player_to_move_is_away_and_what_the_wa
     assert "Turn: carol (seat 3), away 19 s · the table waits for them." in out, out
     assert "The table is paused: carol (seat 3, FP2) is away (19 s). It waits at most 40 s for " \
            "them, then the match ends, naming them." in " ".join(out.split()), out
+
+
+def test_a_seat_taken_back_says_so_at_the_top_of_its_table():
+    """After 'join --resume' (or the same join command again) the full-screen table opened over
+    the search's lines ("alice answered. ... Everyone answered: back at the table.") and its log
+    began as a new table's: nothing said the seat had been taken back mid-match."""
+    from types import SimpleNamespace
+
+    member = [SimpleNamespace(seat=s, fingerprint=f"FP{s}", name=n) for s, n in enumerate(NAMES)]
+    mesh = SimpleNamespace(seat=2, seats=3, roster=member, name_of=lambda s: NAMES[s],
+                           game_info=GameInfo("go-out-girl", 3, {}, wait=40.0).to_json())
+    lines = net._intro(mesh, resumed=True)
+    assert lines[0] == "Players: alice (FP0), bob (FP1), carol (FP2)"
+    assert lines[-1].startswith("You took your seat back (seat 3): your program caught up")
+    assert not any("back" in line for line in net._intro(mesh))
