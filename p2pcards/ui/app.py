@@ -294,7 +294,8 @@ class TableApp(App[Any]):
             line = printable(line)
             self.lines_seen.append(line)
             shown.append(self._log_text(line))
-            if line.startswith("**") and self.finished_text is None:  # (after the end: the log)
+            if line.startswith("**") and self.finished_text is None and not (
+                    self.absent is not None and _said_live(line)):  # (after the end: the log)
                 self.notice(line)
             if line and not self._mine(line):
                 self.last_other_line = line
@@ -780,6 +781,13 @@ class TableApp(App[Any]):
                 self.exit(self.result)
             return
         self.exit(Left())
+
+
+def _said_live(line: str) -> bool:
+    """Whether a table line is one the live line about an absence (``#waiting``) says better:
+    someone away, the reminder of it. It stays in the log, and the notice line stays free."""
+    return line.startswith("** ") and (" is away; the table waits" in line or (
+        line.startswith("** waiting for ") and "): away " in line))
 
 
 def option_rows(entries: Sequence[Entry]) -> list[str]:

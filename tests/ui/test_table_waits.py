@@ -58,6 +58,9 @@ async def test_a_player_gone_quiet_is_named_with_the_wait_and_what_happens_after
         assert "It waits at most 1:00 for them, then the match ends, naming them." in said, said
         assert "They come back by rerunning their join command." in said
         assert app.query_one("#waiting").display
+        # the table's own lines about it are in the log, and not repeated in the notice line
+        assert any(line.startswith("** carol (seat 3") for line in app.lines_seen)
+        assert not app.texts.get("notice", "").startswith("** carol"), app.texts["notice"]
         first = said
         await asyncio.sleep(2.2)  # kept up to date between the table's 15 s reminders
         assert app.texts["waiting"] != first, first
