@@ -381,6 +381,15 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
             typer.echo(left_text(exc.wait))
             raise typer.Exit(0) from None
         except TableStopped as exc:
+            record = getattr(exc, "record", None)
+            if record is not None:  # what now: the record is kept, and re-checked offline
+                from .ui.text import printable
+                from .ui.waiting import recheck
+
+                typer.secho(f"error: {printable(f'the table stopped: {exc.reason}')}",
+                            fg=typer.colors.RED, err=True)
+                typer.echo(recheck(record), err=True)
+                raise typer.Exit(3) from None
             fail(f"the table stopped: {exc.reason}", 3)
         except TimeoutError as exc:
             fail(str(exc) or f"a network operation timed out; {rejoin}", 1)

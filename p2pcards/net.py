@@ -28,7 +28,7 @@ from .lobby import (
     until_dealt,
 )
 from .resume import _find_the_others, _join_or_record, _resume_latest, _resume_patience
-from .table import TableResult
+from .table import TableResult, TableStopped
 from .ui.text import hanging, printable, say, type_a_number, typed_number
 
 
@@ -91,7 +91,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
                 raise MeshError(CLOSED_IN_LOBBY + (f" ({why})" if why else "")) from None
         dealt = True
         player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
-        result = await _play(mesh, player, screen)
+        result = await _played(mesh, player, screen)
         over = True
         _results(mesh, result)
         return result
@@ -391,6 +391,16 @@ def _intro(mesh: Mesh, resumed: bool = False) -> list[str]:
     return lines
 
 
+async def _played(mesh: Mesh, player: Any, screen: bool, resumed: bool = False) -> TableResult:
+    """``_play``; a stop carries this seat's record (``record``), which the command names with
+    how to re-check it."""
+    try:
+        return await _play(mesh, player, screen, resumed)
+    except TableStopped as exc:
+        exc.record = mesh.transcript_path  # type: ignore[attr-defined]
+        raise
+
+
 async def _play(mesh: Mesh, player: Any, screen: bool = False,
                 resumed: bool = False) -> TableResult:
     """Run the seat; a human's prompt runs alongside and can chat through the table (on the
@@ -434,6 +444,7 @@ async def _on_screen(mesh: Mesh, intro: list[str]) -> TableResult:
 
     try:
         return await play_on_screen(game, mesh.seat, names, run_seat, who=lambda: _who(mesh),
+                                    record=mesh.transcript_path,
                                     hinter=advisor(game), intro=intro,
                                     title=presenter_for(game).title, result_lines=result_lines,
                                     seat_tags=lambda: {s: _fingerprint(mesh, s) + (
@@ -526,7 +537,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         elif not mesh.sealed:
             say("The host deals once every seat is taken (and may free a seat before that).")
         # dealt already when seated: a seat taken back (join --resume, or the same join again)
-        result = await _play(mesh, _terminal(mesh), screen, resumed=mesh.sealed)
+        result = await _played(mesh, _terminal(mesh), screen, resumed=mesh.sealed)
         _results(mesh, result)
         return result
     finally:

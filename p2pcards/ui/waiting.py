@@ -66,6 +66,14 @@ def waiting_text(absent: Sequence[Absent], *, seats: int, me: int | None,
             "rerunning their join command (the host: 'p2pcards join --resume').")
 
 
+def recheck(record: object) -> str:
+    """After a stop: the person's own record of the match is kept, and how to re-check it."""
+    import shlex
+
+    return (f"Your record of this match is kept: 'p2pcards audit {shlex.quote(str(record))}' "
+            "re-checks every proof in it, with no secret.")
+
+
 def turn_away(a: Absent) -> str:
     """The top line's tail when the seat to move is away: it is not deciding, it is gone."""
     return f"{'left' if a.left else 'away'} {clock(a.seconds)} · the table waits for them"

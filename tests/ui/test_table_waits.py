@@ -217,3 +217,52 @@ def test_a_seat_taken_back_says_so_at_the_top_of_its_table():
     assert lines[0] == "Players: alice (FP0), bob (FP1), carol (FP2)"
     assert lines[-1].startswith("You took your seat back (seat 3): your program caught up")
     assert not any("back" in line for line in net._intro(mesh))
+
+
+def test_after_a_stop_the_screen_and_the_command_say_where_the_record_is_and_how_to_recheck_it(
+        tmp_path, monkeypatch, capsys):
+    """A cheat caught: the screen said who and why, "Nothing more is played at this table", and
+    the command "error: the table stopped: ..." -- and nothing of what the person can do now.
+    Their own record is kept and 'p2pcards audit' re-checks it: both now say so, naming it."""
+    import typer
+
+    from p2pcards.cli import _network_errors
+    from p2pcards.table import TableStopped
+    from p2pcards.ui import netscreen
+
+    apps = headless_apps(tmp_path, monkeypatch, (100, 30))
+    record = tmp_path / "tables" / "abc 1.jsonl"
+
+    async def run_seat(player, say, on_table):
+        raise TableStopped(1, "bob: played 2 as 13 (seat 2, FP1)")
+
+    async def on_screen():
+        screen = asyncio.create_task(netscreen.play_on_screen(
+            "go-out-girl", 0, NAMES, run_seat, who=None, hinter=None, record=record))
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if apps and apps[0].finished_text is not None:
+                break
+        app = apps[0]
+        await asyncio.sleep(0.1)
+        assert app.lines_seen[-1] == (f"Your record of this match is kept: 'p2pcards audit "
+                                      f"'{record}'' re-checks every proof in it, with no secret.")
+        app.action_quit_game()
+        with pytest.raises(TableStopped):
+            await asyncio.wait_for(screen, 10)
+
+    asyncio.run(on_screen())
+
+    class Mesh:  # what net._played reads of a mesh
+        transcript_path = record
+
+    async def stopped(*a, **kw):
+        raise TableStopped(1, "bob: played 2 as 13 (seat 2, FP1)")
+
+    monkeypatch.setattr(net, "_play", stopped)
+    with pytest.raises(typer.Exit) as done:
+        _network_errors(lambda: net._played(Mesh(), None, False))()
+    assert done.value.exit_code == 3
+    err = capsys.readouterr().err
+    assert "error: the table stopped: bob: played 2 as 13 (seat 2, FP1)\n" in err
+    assert f"'p2pcards audit '{record}'' re-checks every proof in it" in err
