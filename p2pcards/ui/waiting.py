@@ -51,8 +51,9 @@ def waiting_text(absent: Sequence[Absent], *, seats: int, me: int | None,
         longest = min(a.seconds for a in absent)
         names = ", ".join(a.name for a in sorted(absent, key=lambda a: a.seat))
         return (f"You are cut off from the other players ({names}) for {clock(longest)}: your "
-                f"program keeps trying. If they do not hear from you within {limit}, they end "
-                "the match, naming you; nothing is lost meanwhile.")
+                f"program keeps trying. If they do not hear from you within "
+                f"{clock(wait) if wait else 'their wait'}, they end the match, naming you; nothing "
+                "is lost meanwhile.")
     if len(absent) == 1:
         (a,) = absent
         what = f"left the table {clock(a.seconds)} ago" if a.left else \

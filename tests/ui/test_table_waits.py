@@ -125,7 +125,7 @@ def test_the_words_for_the_host_for_a_quit_for_several_and_for_being_cut_off():
     # every other seat of three is away: it is this program that is cut off, and nobody is named
     cut = waiting_text([bob, carol], seats=3, me=0, wait=40.0)
     assert cut.startswith("You are cut off from the other players (bob, carol) for 5 s"), cut
-    assert "naming you" in cut
+    assert "If they do not hear from you within 40 s, they end the match, naming you" in cut
     assert waiting_text([], seats=3, me=0, wait=40.0) == ""
 
 
