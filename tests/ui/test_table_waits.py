@@ -266,3 +266,44 @@ def test_after_a_stop_the_screen_and_the_command_say_where_the_record_is_and_how
     err = capsys.readouterr().err
     assert "error: the table stopped: bob: played 2 as 13 (seat 2, FP1)\n" in err
     assert f"'p2pcards audit '{record}'' re-checks every proof in it" in err
+
+
+@pytest.mark.network
+@run_async(timeout=60)
+async def test_a_resume_nobody_answers_for_the_whole_wait_says_the_match_has_most_likely_ended(
+        tmp_path):
+    """bob's program crashed; the table waited its 40 s and ended, naming him; the others'
+    programs closed. His 'join --resume' looked 40 s and said "Your seat is saved: try 'p2pcards
+    join --resume' again later, once they are back" -- as if the match still waited for him.
+    Nobody answering for as long as the table waits now says what that most likely means."""
+    from p2pcards.resume import _find_the_others
+    from protocol.mesh import Mesh, MeshError, Timings
+    from tests.mesh.helpers import LOOPBACK, NAMES, identity
+    from tests.table.procs import transcript_of
+
+    info = GameInfo("go-out-girl", 2, {}, wait=1.0).to_json()
+    t = Timings.fast()
+    host = await Mesh.host(identity(tmp_path, 0), 2, bind=LOOPBACK, timings=t, name=NAMES[0],
+                           game_info=info)
+    bob = await Mesh.join(identity(tmp_path, 1), host.address, host.code, NAMES[1],
+                          bind=LOOPBACK, timings=t)
+    await asyncio.gather(host.wait_full(10), bob.wait_full(10))
+    for m in (host, bob):
+        await m.close(announce=False)
+    back = await Mesh.resume(identity(tmp_path, 1), transcript=transcript_of(tmp_path / "home1"),
+                             bind=LOOPBACK, timings=t, home=tmp_path / "home1")
+    try:
+        with pytest.raises(MeshError) as gave_up:
+            await _find_the_others(back, 1.5)
+        said = str(gave_up.value)
+        assert said.startswith("could not reach alice (the host, at "), said
+        assert "nobody answered. Their table waits 1 s for an absent player, and you have been " \
+               "away longer: unless their programs are all down too, their match has most " \
+               "likely ended without you. Your seat is saved: try 'p2pcards join --resume' " \
+               "again later" in said, said
+        # a look shorter than the table's wait does not say so
+        with pytest.raises(MeshError) as short:
+            await _find_the_others(back, 0.5)
+        assert "most likely ended" not in str(short.value)
+    finally:
+        await back.close(announce=False)
