@@ -28,7 +28,7 @@ from . import arrange as arrange_ui
 from .hints import in_background
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import fit_cells, printable, type_a_number, typed_number
-from .waiting import Absent, turn_away, waiting_text
+from .waiting import Absent, clock, turn_away, waiting_text
 from .widgets import (
     MIN_SIZE,
     NBSP,
@@ -759,16 +759,21 @@ class TableApp(App[Any]):
             self.action_quit_game()
             return
         self._ctrl_c_at = now
+        again = self.CTRL_C_TEXT
+        if self.wait is not None and self.finished_text is None:  # a match: what leaving means
+            again = f"{again[:-1]}: your seat is kept, and the others wait for you at most " \
+                    f"{clock(self.wait)}, then end the match, naming you."
         if self.screen is self.default_screen:
-            self.notice(self.CTRL_C_TEXT)
+            self.notice(again)
         else:  # a page or the small-terminal notice covers the table's notice line
-            self.notify(self.CTRL_C_TEXT, timeout=self.CTRL_C_WINDOW)
+            self.notify(again, timeout=self.CTRL_C_WINDOW)
         self.set_timer(self.CTRL_C_WINDOW, lambda at=now: self._ctrl_c_lapsed(at))
 
     def _ctrl_c_lapsed(self, at: float) -> None:
         if self._ctrl_c_at == at:  # not pressed again since, nor used
             self._ctrl_c_at = None
-        if self._ctrl_c_at is None and self.texts.get("notice") == self.CTRL_C_TEXT:
+        if self._ctrl_c_at is None and self.texts.get("notice", "").startswith(
+                self.CTRL_C_TEXT[:-1]):
             with contextlib.suppress(NoMatches):  # the table is closing
                 self.notice("")
 

@@ -307,3 +307,30 @@ async def test_a_resume_nobody_answers_for_the_whole_wait_says_the_match_has_mos
         assert "most likely ended" not in str(short.value)
     finally:
         await back.close(announce=False)
+
+
+def test_the_first_ctrl_c_at_a_match_says_what_leaving_means_for_the_seat():
+    """The first Ctrl+C said "Press Ctrl+C again to leave the table (or type quit)." -- at a
+    networked match, nothing of what a second press does to the person's seat. It now says the
+    seat is kept, how long the others wait, and what then; once the match is over, it does not."""
+    state = _turn_of(0)
+
+    async def go():
+        app = TableApp("go-out-girl", 0, None, names=NAMES, title="Go Out Girl", wait=120.0,
+                       absent=lambda: [])
+        async with app.run_test(size=(100, 30)) as pilot:
+            app.show(state.view(0))
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert app.texts["notice"] == (
+                "Press Ctrl+C again to leave the table (or type quit): your seat is kept, and the "
+                "others wait for you at most 2:00, then end the match, naming you.")
+            assert app.is_running
+            app._ctrl_c_at = None
+            app._ctrl_c_lapsed(0.0)  # the window lapses: the line goes
+            assert app.texts["notice"] == ""
+            app.finish("alice wins the match")
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert app.texts["notice"] == "Press Ctrl+C again to leave the table (or type quit)."
+    asyncio.run(go())
