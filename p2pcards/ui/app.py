@@ -28,7 +28,7 @@ from . import arrange as arrange_ui
 from .hints import in_background
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import fit_cells, printable, type_a_number, typed_number
-from .waiting import Absent, clock, turn_away, waiting_text
+from .waiting import Absent, clock, said_live, turn_away, waiting_text
 from .widgets import (
     MIN_SIZE,
     NBSP,
@@ -295,7 +295,7 @@ class TableApp(App[Any]):
             self.lines_seen.append(line)
             shown.append(self._log_text(line))
             if line.startswith("**") and self.finished_text is None and not (
-                    self.absent is not None and _said_live(line)):  # (after the end: the log)
+                    self.absent is not None and said_live(line)):  # (after the end: the log)
                 self.notice(line)
             if line and not self._mine(line):
                 self.last_other_line = line
@@ -786,13 +786,6 @@ class TableApp(App[Any]):
                 self.exit(self.result)
             return
         self.exit(Left())
-
-
-def _said_live(line: str) -> bool:
-    """Whether a table line is one the live line about an absence (``#waiting``) says better:
-    someone away, the reminder of it. It stays in the log, and the notice line stays free."""
-    return line.startswith("** ") and (" is away; the table waits" in line or (
-        line.startswith("** waiting for ") and "): away " in line))
 
 
 def option_rows(entries: Sequence[Entry]) -> list[str]:

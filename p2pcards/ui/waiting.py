@@ -78,3 +78,10 @@ def recheck(record: object) -> str:
 def turn_away(a: Absent) -> str:
     """The top line's tail when the seat to move is away: it is not deciding, it is gone."""
     return f"{'left' if a.left else 'away'} {clock(a.seconds)} · the table waits for them"
+
+
+def said_live(line: str) -> bool:
+    """Whether a table line is one the live line about an absence (``#waiting``) says better:
+    someone away, the reminder of it. It stays in the log, and the notice line stays free."""
+    return line.startswith("** ") and (" is away; the table waits" in line or (
+        line.startswith("** waiting for ") and "): away " in line))
