@@ -377,6 +377,21 @@ def _absent(mesh: Mesh) -> list[Any]:
             for s in sorted(mesh.away) if s != mesh.seat]
 
 
+async def _seats_taken(mesh: Mesh, every: float = 0.25) -> None:
+    """A joiner's wait for the deal, in words: seats taken as others sit down, and once every
+    seat is taken that the host deals when they are ready (a joiner used to sit with "The host
+    deals once every seat is taken" and no word more, not knowing whether it was)."""
+    taken, full = -1, False
+    while not mesh.sealed and mesh.seat != 0:
+        now = mesh.seats - mesh.free_seats
+        if now != taken and now < mesh.seats and taken >= 0:
+            say(f"{now} of {mesh.seats} seats taken.")
+        if now == mesh.seats and not full:
+            say(f"Every seat is taken: {mesh.name_of(0)}, the host, deals when they are ready.")
+        taken, full = now, now == mesh.seats
+        await asyncio.sleep(every)
+
+
 def _intro(mesh: Mesh, resumed: bool = False) -> list[str]:
     """The first lines of a seat's table: the players, the settings, and for a seat taken back
     with ``join --resume`` that it is back (the search's lines went by before the full-screen
@@ -409,7 +424,11 @@ async def _play(mesh: Mesh, player: Any, screen: bool = False,
 
     if not isinstance(player, TerminalPlayer):
         return await play_seat(mesh, player, say=say, bot=True)
-    await until_dealt(mesh, say)
+    lobby = asyncio.create_task(_seats_taken(mesh))
+    try:
+        await until_dealt(mesh, say)
+    finally:
+        lobby.cancel()
     intro = _intro(mesh, resumed)
     if screen:
         return await _on_screen(mesh, intro)

@@ -334,3 +334,28 @@ def test_the_first_ctrl_c_at_a_match_says_what_leaving_means_for_the_seat():
             await pilot.pause()
             assert app.texts["notice"] == "Press Ctrl+C again to leave the table (or type quit)."
     asyncio.run(go())
+
+
+def test_a_joiner_waiting_for_the_deal_hears_seats_taken_and_when_every_seat_is(monkeypatch):
+    """A joiner saw "The host deals once every seat is taken (and may free a seat before that)."
+    and then nothing, however long the host took: not whether others sat down, nor that every
+    seat was taken and the deal was now the host's to make."""
+    from types import SimpleNamespace
+
+    said: list[str] = []
+    monkeypatch.setattr(net, "say", said.append)
+    mesh = SimpleNamespace(seats=3, free_seats=1, sealed=False, seat=1, name_of=NAMES.__getitem__)
+
+    async def go():
+        task = asyncio.create_task(net._seats_taken(mesh, every=0.01))
+        await asyncio.sleep(0.05)
+        assert said == []  # what join already said: two of three seated
+        mesh.free_seats = 0
+        await asyncio.sleep(0.05)
+        assert said == ["Every seat is taken: alice, the host, deals when they are ready."]
+        mesh.free_seats = 1  # the host freed a seat
+        await asyncio.sleep(0.05)
+        assert said[1:] == ["2 of 3 seats taken."]
+        mesh.sealed = True  # dealt: done
+        await asyncio.wait_for(task, 1)
+    asyncio.run(go())
