@@ -28,7 +28,7 @@ from . import arrange as arrange_ui
 from .hints import in_background
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import fit_cells, printable, type_a_number, typed_number
-from .waiting import Absent, clock, said_live, turn_away, waiting_text
+from .waiting import Absent, away_turn, clock, said_live, turn_away, waiting_text
 from .widgets import (
     MIN_SIZE,
     NBSP,
@@ -656,8 +656,12 @@ class TableApp(App[Any]):
             lines = list(self.who()) if self.who else [
                 f"  seat {i + 1}: {n}{' (you)' if i == self.seat else ''}"
                 for i, n in enumerate(self.names)]
+            absent = list(self.absent()) if self.absent is not None else []
             if self.view is not None:
-                lines.append(turn_line(self.view, self.seat))
+                lines.append(away_turn(self.view, absent) or turn_line(self.view, self.seat))
+            if absent and self.finished_text is None:
+                lines.append(waiting_text(absent, seats=len(self.names), me=self.seat,
+                                          wait=self.wait))
             self.write_log(lines)
         elif word == "status":
             if self.view is not None:

@@ -21,7 +21,7 @@ from . import arrange as arrange_ui
 from .hints import in_background
 from .present import lookup, presenter_for, turn_line
 from .text import type_a_number, typed_number
-from .waiting import Absent, turn_away, waiting_text
+from .waiting import Absent, away_turn, waiting_text
 
 HELP = """Commands (any time):
   <number>     take that option (when it is your turn)
@@ -121,11 +121,9 @@ class TerminalPlayer:
         view = self.live() if self.live is not None else self.view
         if view is None:
             return None
-        req = view.pending()
-        away = {a.seat: a for a in self.absent()} if self.absent is not None else {}
-        p = getattr(req, "player", None)
-        if p is not None and p in away:  # not deciding: gone, and the table waits for them
-            return f"Turn: {view.pname(p)} (seat {p + 1}), {turn_away(away[p])}."
+        gone = away_turn(view, self.absent()) if self.absent is not None else None
+        if gone is not None:  # not deciding: gone, and the table waits for them
+            return gone
         return turn_line(view, self.seat,
                          yours=" — type a number from the options ('status' lists them again)",
                          theirs="; the table waits for them")

@@ -67,6 +67,16 @@ def waiting_text(absent: Sequence[Absent], *, seats: int, me: int | None,
             "rerunning their join command (the host: 'p2pcards join --resume').")
 
 
+def away_turn(view: object, absent: Sequence[Absent]) -> str | None:
+    """``who``'s turn line when the seat to move is away ("Turn: carol (seat 3), away 19 s · the
+    table waits for them."): it is not deciding, whatever the game's state says."""
+    away = {a.seat: a for a in absent}
+    p = getattr(view.pending(), "player", None)  # type: ignore[attr-defined]
+    if p is None or p not in away:
+        return None
+    return f"Turn: {view.pname(p)} (seat {p + 1}), {turn_away(away[p])}."  # type: ignore[attr-defined]
+
+
 def recheck(record: object) -> str:
     """After a stop: the person's own record of the match is kept, and how to re-check it."""
     import shlex

@@ -101,6 +101,10 @@ def test_the_top_line_says_the_player_to_move_is_away_not_deciding():
                 "The table is paused: carol (seat 3, 7KQW-M2XD) is away (1:23). It waits at "
                 "most 2:00 for them, then the match ends, naming them. They come back by "
                 "rerunning their join command.")
+            await app.handle("who")  # not "Turn: carol (seat 3) is deciding."
+            assert app.lines_seen[-2] == "Turn: carol (seat 3), away 1:23 · the table waits for " \
+                                         "them.", app.lines_seen[-3:]
+            assert app.lines_seen[-1].startswith("The table is paused: carol (seat 3")
             gone.clear()  # carol is back
             app._tick()
             await pilot.pause()
