@@ -401,8 +401,8 @@ def _intro(mesh: Mesh, resumed: bool = False) -> list[str]:
              GameInfo.from_json(mesh.game_info).settings_text()]
     if resumed:
         lines.append(f"You took your seat back (seat {mesh.seat + 1}): your program caught up "
-                     "from its own record and the others'; the table goes on from where it "
-                     "paused.")
+                     "from its own record and the others'; the game so far follows, and the "
+                     "table goes on from where it paused.")
     return lines
 
 
