@@ -363,3 +363,24 @@ def test_a_joiner_waiting_for_the_deal_hears_seats_taken_and_when_every_seat_is(
         mesh.sealed = True  # dealt: done
         await asyncio.wait_for(task, 1)
     asyncio.run(go())
+
+
+def test_at_the_plain_prompt_programs_leaving_after_a_stop_are_no_news(monkeypatch):
+    """The host's plain prompt read "** the table stopped: bob was away ..." and then "** bot1
+    (seat 2, NK35-919J) left the table." -- the bot ending with the table, shown as news after
+    the stop. Before the stop such lines are shown as always."""
+    from types import SimpleNamespace
+
+    said: list[str] = []
+    monkeypatch.setattr(net, "say", said.append)
+    mesh = SimpleNamespace(stopped=None)
+    told = net._table_lines(mesh)
+    told("** bot1 (seat 2, NK35-919J) left the table.")
+    mesh.stopped = object()
+    told("** the table stopped: bob was away and did not come back within 40 s (seat 3, X)")
+    told("** bot1 (seat 2, NK35-919J) left the table.")
+    told("** carol (seat 4, Y) is away; the table waits for them to come back (they rerun ...).")
+    told("carol (seat 4): gg")
+    assert said == ["** bot1 (seat 2, NK35-919J) left the table.",
+                    "** the table stopped: bob was away and did not come back within 40 s (seat 3, X)",
+                    "carol (seat 4): gg"]
