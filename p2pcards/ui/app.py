@@ -400,6 +400,8 @@ class TableApp(App[Any]):
             self.finished_text is None else {}
         said = waiting_text(list(away.values()), seats=len(self.names), me=self.seat,
                             wait=self.wait)
+        if said.startswith("You are cut off"):  # it is not they who are away: no one is named
+            away = {}
         if said or self.texts.get("waiting"):  # live: the table's reminders are 15 s apart
             self._set("waiting", Text(said))
             self.query_one("#waiting").display = bool(said)

@@ -105,6 +105,11 @@ def test_the_top_line_says_the_player_to_move_is_away_not_deciding():
             assert app.lines_seen[-2] == "Turn: carol (seat 3), away 1:23 · the table waits for " \
                                          "them.", app.lines_seen[-3:]
             assert app.lines_seen[-1].startswith("The table is paused: carol (seat 3")
+            gone.append(Absent(1, "bob", "BBBB-BBBB", 80.0))  # every other seat: we are cut off
+            app._tick()
+            await pilot.pause()
+            assert app.texts["waiting"].startswith("You are cut off from the other players")
+            assert "away" not in app.texts["status"], app.texts["status"]  # nobody named there
             gone.clear()  # carol is back
             app._tick()
             await pilot.pause()
