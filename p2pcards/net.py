@@ -22,6 +22,7 @@ from .lobby import (
     GameInfo,
     bots_end,
     clock_text,
+    counted_away,
     end_bots,
     play_seat,
     spawn_bot,
@@ -372,8 +373,9 @@ def _absent(mesh: Mesh) -> list[Any]:
     from .ui.waiting import Absent
 
     now = time.monotonic()
+    counted = counted_away(mesh)  # a spell, or the spells since the game last moved
     return [Absent(s, mesh.name_of(s), _fingerprint(mesh, s),
-                   max(0.0, now - mesh.away_since.get(s, now)), s in mesh.left)
+                   max(now - mesh.away_since.get(s, now), counted.get(s, 0.0), 0.0), s in mesh.left)
             for s in sorted(mesh.away) if s != mesh.seat]
 
 

@@ -16,7 +16,7 @@ class Absent:
     seat: int
     name: str
     fingerprint: str
-    seconds: float  # away this long (this spell)
+    seconds: float  # away this long, as the table counts it (since the game last moved)
     left: bool = False
 
 
@@ -56,7 +56,7 @@ def waiting_text(absent: Sequence[Absent], *, seats: int, me: int | None,
                 "is lost meanwhile.")
     if len(absent) == 1:
         (a,) = absent
-        what = f"left the table {clock(a.seconds)} ago" if a.left else \
+        what = f"left the table (away {clock(a.seconds)})" if a.left else \
             f"is away ({clock(a.seconds)})"
         return (f"The table is paused: {who_text(a)} {what}. It waits {limit} for them, then "
                 f"the match ends, naming them. They come back {comeback(a.seat)}.")

@@ -124,7 +124,7 @@ def test_the_words_for_the_host_for_a_quit_for_several_and_for_being_cut_off():
     bob = Absent(1, "bob", "BBBB-BBBB", 5.0)
     carol = Absent(2, "carol", "CCCC-CCCC", 7.0)
     assert waiting_text([host], seats=3, me=2, wait=40.0) == (
-        "The table is paused: alice (seat 1, AAAA-AAAA) left the table 12 s ago. It waits at "
+        "The table is paused: alice (seat 1, AAAA-AAAA) left the table (away 12 s). It waits at "
         "most 40 s for them, then the match ends, naming them. They come back by running "
         "'p2pcards join --resume'.")
     two = waiting_text([host, bob], seats=4, me=3, wait=40.0)
@@ -389,3 +389,23 @@ def test_at_the_plain_prompt_programs_leaving_after_a_stop_are_no_news(monkeypat
     assert said == ["** bot1 (seat 2, NK35-919J) left the table.",
                     "** the table stopped: bob was away and did not come back within 40 s (seat 3, X)",
                     "carol (seat 4): gg"]
+
+
+def test_the_line_about_a_pause_gives_the_time_the_table_counts_not_only_this_spell(monkeypatch):
+    """carol was away 30 s, back for a moment, and away again: the table counts 38 s against her
+    (absences since the game last moved, as its reminders say), while her spell is 8 s. The
+    screen's line said 8 s of at most 40 s -- 32 s left, as a person would read it, where 2 s
+    were. It now gives the table's own count."""
+    import time
+    from types import SimpleNamespace
+
+    now = time.monotonic()
+    member = [SimpleNamespace(seat=s, fingerprint=f"FP{s}", name=n) for s, n in enumerate(NAMES)]
+    mesh = SimpleNamespace(seat=0, seats=3, roster=member, away={2}, left=set(),
+                           away_since={2: now - 8.0}, name_of=lambda s: NAMES[s])
+    monkeypatch.setattr(net, "counted_away", lambda m: {2: 38.0} if m is mesh else {})
+    (carol,) = net._absent(mesh)
+    assert carol.seat == 2 and round(carol.seconds) == 38
+    monkeypatch.setattr(net, "counted_away", lambda m: {})  # not counted yet: the spell
+    (carol,) = net._absent(mesh)
+    assert round(carol.seconds) == 8
