@@ -348,16 +348,6 @@ DEMO_AGAIN = "the demo has no seat to take back: 'p2pcards demo' plays a new gam
 HOST_AGAIN = "'p2pcards join --resume' takes your seat back while the others wait"  # not 'host'
 
 
-def left_text(wait: float | None) -> str:
-    """What a person who left a networked match reads: that the seat is kept, how to take it
-    back, and for how long the others wait before the match ends without them."""
-    from .ui.waiting import clock
-
-    until = "" if not wait else f" (at most {clock(wait)}; then the match ends, naming you)"
-    return (f"You left the table. Your seat is kept: 'p2pcards join --resume' takes it back "
-            f"while the others wait{until}.")
-
-
 def _network_errors(fn, rejoin: str = SAME_AGAIN):
     """Run a network command, turning every expected failure into a clear one-line message.
     ``rejoin`` says how this command's seat is taken back (for ``host``, rerunning the command
@@ -378,18 +368,16 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
         try:
             return asyncio.run(fn(*args, **kwargs))
         except Left as exc:
+            from .ui.waiting import left_text
+
             typer.echo(left_text(exc.wait))
             raise typer.Exit(0) from None
         except TableStopped as exc:
             record = getattr(exc, "record", None)
             if record is not None:  # what now: the record is kept, and re-checked offline
-                from .ui.text import printable
                 from .ui.waiting import recheck
 
-                typer.secho(f"error: {printable(f'the table stopped: {exc.reason}')}",
-                            fg=typer.colors.RED, err=True)
-                typer.echo(recheck(record), err=True)
-                raise typer.Exit(3) from None
+                fail(f"the table stopped: {exc.reason}\n{recheck(record)}", 3)
             fail(f"the table stopped: {exc.reason}", 3)
         except TimeoutError as exc:
             fail(str(exc) or f"a network operation timed out; {rejoin}", 1)

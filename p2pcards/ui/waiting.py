@@ -77,6 +77,14 @@ def away_turn(view: object, absent: Sequence[Absent]) -> str | None:
     return f"Turn: {view.pname(p)} (seat {p + 1}), {turn_away(away[p])}."  # type: ignore[attr-defined]
 
 
+def left_text(wait: float | None) -> str:
+    """What a person who left a networked match reads: that the seat is kept, how to take it
+    back, and for how long the others wait before the match ends without them."""
+    until = "" if not wait else f" (at most {clock(wait)}; then the match ends, naming you)"
+    return (f"You left the table. Your seat is kept: 'p2pcards join --resume' takes it back "
+            f"while the others wait{until}.")
+
+
 def recheck(record: object) -> str:
     """After a stop: the person's own record of the match is kept, and how to re-check it."""
     import shlex

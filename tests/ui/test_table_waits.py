@@ -166,8 +166,8 @@ async def test_a_player_who_leaves_a_match_is_told_how_long_the_others_wait_for_
     """"You left the table. Your seat is kept: 'p2pcards join --resume' takes it back while the
     others wait." -- but not for how long, nor what then: a person who went for a coffee came
     back to a match ended in their name. The line now says both."""
-    from p2pcards.cli import left_text
     from p2pcards.ui.terminal import Left, TerminalPlayer
+    from p2pcards.ui.waiting import left_text
 
     meshes = await make_table(tmp_path, 2,
                               game_info=GameInfo("go-out-girl", 2, {}, wait=40.0).to_json())
