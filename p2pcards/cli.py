@@ -367,11 +367,17 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
 
         try:
             return asyncio.run(fn(*args, **kwargs))
-        except Left:
-            typer.echo("You left the table. Your seat is kept: 'p2pcards join --resume' takes it "
-                       "back while the others wait.")
+        except Left as exc:
+            from .ui.waiting import left_text
+
+            typer.echo(left_text(exc.wait))
             raise typer.Exit(0) from None
         except TableStopped as exc:
+            record = getattr(exc, "record", None)
+            if record is not None:  # what now: the record is kept, and re-checked offline
+                from .ui.waiting import recheck
+
+                fail(f"the table stopped: {exc.reason}\n{recheck(record)}", 3)
             fail(f"the table stopped: {exc.reason}", 3)
         except TimeoutError as exc:
             fail(str(exc) or f"a network operation timed out; {rejoin}", 1)

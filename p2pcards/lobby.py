@@ -18,6 +18,7 @@ import secrets
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -583,6 +584,19 @@ async def _until_stopped(mesh: Mesh) -> None:
         await asyncio.sleep(CLAIM_WINDOW + 0.5)
 
 
+#: What each table's absence watcher counts now against each seat away (seconds, the figure its
+#: reminders give: absences since the game last moved), for the screens' line about the pause.
+_COUNTED: weakref.WeakKeyDictionary[Mesh, dict[int, float]] = weakref.WeakKeyDictionary()
+
+
+def counted_away(mesh: Mesh) -> dict[int, float]:
+    """Seat -> seconds of absence the table counts against it now (``_watch_absence``)."""
+    try:
+        return dict(_COUNTED.get(mesh, {}))
+    except TypeError:  # not a mesh (a stand-in that cannot be weakly referenced): nothing counted
+        return {}
+
+
 async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot: bool,
                          progress: Callable[[], Any] | None = None) -> None:
     """Remind everyone whom the table waits for, with the time away; after ``wait`` seconds
@@ -658,6 +672,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         last = now
         away = {s: max(gone(s, now, now), absent.get(s, 0.0) if progress is not None else 0.0)
                 for s in mesh.away}
+        _COUNTED[mesh] = away
         cut = mesh.unreached() - mesh.away  # a failed resume, a one-way link: we wait, and say so
         unreached = {s: unreached.get(s, now) for s in cut}
         reminded = {k: v for k, v in reminded.items()

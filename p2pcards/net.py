@@ -22,13 +22,14 @@ from .lobby import (
     GameInfo,
     bots_end,
     clock_text,
+    counted_away,
     end_bots,
     play_seat,
     spawn_bot,
     until_dealt,
 )
 from .resume import _find_the_others, _join_or_record, _resume_latest, _resume_patience
-from .table import TableResult
+from .table import TableResult, TableStopped
 from .ui.text import hanging, printable, say, type_a_number, typed_number
 
 
@@ -91,7 +92,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
                 raise MeshError(CLOSED_IN_LOBBY + (f" ({why})" if why else "")) from None
         dealt = True
         player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
-        result = await _play(mesh, player, screen)
+        result = await _played(mesh, player, screen)
         over = True
         _results(mesh, result)
         return result
@@ -330,7 +331,9 @@ def _terminal(mesh: Mesh):
     from .ui.terminal import TerminalPlayer
 
     return TerminalPlayer(mesh.seat, who=lambda: _who(mesh), hinter=_hinter(mesh),
-                          out=lambda text: print(hanging(text), flush=True))
+                          out=lambda text: print(hanging(text), flush=True),
+                          absent=lambda: _absent(mesh), seats=mesh.seats,
+                          wait=GameInfo.from_json(mesh.game_info).wait)
 
 
 def _hinter(mesh: Mesh):
@@ -365,17 +368,70 @@ def _who(mesh: Mesh) -> list[str]:
     return lines
 
 
-async def _play(mesh: Mesh, player: Any, screen: bool = False) -> TableResult:
+def _absent(mesh: Mesh) -> list[Any]:
+    """The seats the table waits for, for the screen's line about it (``ui/waiting.py``)."""
+    from .ui.waiting import Absent
+
+    now = time.monotonic()
+    counted = counted_away(mesh)  # a spell, or the spells since the game last moved
+    return [Absent(s, mesh.name_of(s), _fingerprint(mesh, s),
+                   max(now - mesh.away_since.get(s, now), counted.get(s, 0.0), 0.0), s in mesh.left)
+            for s in sorted(mesh.away) if s != mesh.seat]
+
+
+async def _seats_taken(mesh: Mesh, every: float = 0.25) -> None:
+    """A joiner's wait for the deal, in words: seats taken as others sit down, and once every
+    seat is taken that the host deals when they are ready (a joiner used to sit with "The host
+    deals once every seat is taken" and no word more, not knowing whether it was)."""
+    taken, full = -1, False
+    while not mesh.sealed and mesh.seat != 0:
+        now = mesh.seats - mesh.free_seats
+        if now != taken and now < mesh.seats and taken >= 0:
+            say(f"{now} of {mesh.seats} seats taken.")
+        if now == mesh.seats and not full:
+            say(f"Every seat is taken: {mesh.name_of(0)}, the host, deals when they are ready.")
+        taken, full = now, now == mesh.seats
+        await asyncio.sleep(every)
+
+
+def _intro(mesh: Mesh, resumed: bool = False) -> list[str]:
+    """The first lines of a seat's table: the players, the settings, and for a seat taken back
+    with ``join --resume`` that it is back (the search's lines went by before the full-screen
+    table opened, and its log started as if nothing had happened)."""
+    lines = ["Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
+                                     for s in range(mesh.seats)),
+             GameInfo.from_json(mesh.game_info).settings_text()]
+    if resumed:
+        lines.append(f"You took your seat back (seat {mesh.seat + 1}): your program caught up "
+                     "from its own record and the others'; the game so far follows, and the "
+                     "table goes on from where it paused.")
+    return lines
+
+
+async def _played(mesh: Mesh, player: Any, screen: bool, resumed: bool = False) -> TableResult:
+    """``_play``; a stop carries this seat's record (``record``), which the command names with
+    how to re-check it."""
+    try:
+        return await _play(mesh, player, screen, resumed)
+    except TableStopped as exc:
+        exc.record = mesh.transcript_path  # type: ignore[attr-defined]
+        raise
+
+
+async def _play(mesh: Mesh, player: Any, screen: bool = False,
+                resumed: bool = False) -> TableResult:
     """Run the seat; a human's prompt runs alongside and can chat through the table (on the
     full-screen table when ``screen``)."""
     from .ui.terminal import TerminalPlayer
 
     if not isinstance(player, TerminalPlayer):
         return await play_seat(mesh, player, say=say, bot=True)
-    await until_dealt(mesh, say)
-    intro = ["Players: " + ", ".join(f"{mesh.name_of(s)} ({_fingerprint(mesh, s)})"
-                                     for s in range(mesh.seats)),
-             GameInfo.from_json(mesh.game_info).settings_text()]
+    lobby = asyncio.create_task(_seats_taken(mesh))
+    try:
+        await until_dealt(mesh, say)
+    finally:
+        lobby.cancel()
+    intro = _intro(mesh, resumed)
     if screen:
         return await _on_screen(mesh, intro)
     for line in intro:
@@ -409,13 +465,16 @@ async def _on_screen(mesh: Mesh, intro: list[str]) -> TableResult:
 
     try:
         return await play_on_screen(game, mesh.seat, names, run_seat, who=lambda: _who(mesh),
+                                    record=mesh.transcript_path,
                                     hinter=advisor(game), intro=intro,
                                     title=presenter_for(game).title, result_lines=result_lines,
                                     seat_tags=lambda: {s: _fingerprint(mesh, s) + (
                                         " · away" if s in mesh.away else "")
-                                        for s in range(mesh.seats)})
+                                        for s in range(mesh.seats)},
+                                    absent=lambda: _absent(mesh),
+                                    wait=GameInfo.from_json(mesh.game_info).wait)
     except ScreenLeft:
-        raise Left() from None
+        raise Left(GameInfo.from_json(mesh.game_info).wait) from None
 
 
 def _above_the_prompt():
@@ -427,10 +486,22 @@ def _above_the_prompt():
     return contextlib.nullcontext()
 
 
+def _table_lines(mesh: Mesh) -> Any:
+    """``say`` for the plain prompt's table lines: once the table has stopped, the programs
+    leaving or going quiet after it are no news ("** bot1 (seat 2, ...) left the table." came
+    after "** the table stopped: ...", as if bot1 had a part in it)."""
+    def told(line: str) -> None:
+        if mesh.stopped is not None and line.startswith("** ") and (
+                line.endswith(" left the table.") or " is away; the table waits" in line):
+            return
+        say(line)
+    return told
+
+
 async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
     from .ui.terminal import Left
 
-    game = asyncio.create_task(play_seat(mesh, player, say=say, on_table=attach))
+    game = asyncio.create_task(play_seat(mesh, player, say=_table_lines(mesh), on_table=attach))
     typing = asyncio.create_task(player.run_input())
     try:
         done, _ = await asyncio.wait({game, typing}, return_when=asyncio.FIRST_COMPLETED)
@@ -440,7 +511,7 @@ async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
         game.cancel()
         with contextlib.suppress(asyncio.CancelledError, Left):
             await game
-        raise Left()
+        raise Left(GameInfo.from_json(mesh.game_info).wait)
     finally:
         typing.cancel()
 
@@ -498,7 +569,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             await _wait_for_players(mesh, None, _stdin_lines() if sys.stdin.isatty() else None)
         elif not mesh.sealed:
             say("The host deals once every seat is taken (and may free a seat before that).")
-        result = await _play(mesh, _terminal(mesh), screen)
+        # dealt already when seated: a seat taken back (join --resume, or the same join again)
+        result = await _played(mesh, _terminal(mesh), screen, resumed=mesh.sealed)
         _results(mesh, result)
         return result
     finally:

@@ -83,8 +83,9 @@ async def _find_the_others(mesh: Mesh, patience: float, relay_grace: float = REL
                 got = ", ".join(seated[s].name for s in answered)
                 raise MeshError(
                     f"could not reach {who(missing)} within {clock_text(patience)}; "
-                    f"{got + ' answered' if got else 'nobody answered'}. Your seat is saved: try "
-                    "'p2pcards join --resume' again later, once they are back")
+                    f"{got + ' answered' if got else 'nobody answered'}.{_ended(mesh, patience, got)}"
+                    " Your seat is saved: try 'p2pcards join --resume' again later, once they are "
+                    "back")
             if now >= next_word:
                 next_word = now + (LOOK_EVERY if now - start < 60 else 3 * LOOK_EVERY)
                 say(f"  still looking for {who(missing)}: {clock_text(now - start)} of at most "
@@ -94,6 +95,21 @@ async def _find_the_others(mesh: Mesh, patience: float, relay_grace: float = REL
         say("Stopped looking for the others; nothing is lost: 'p2pcards join --resume' takes "
             "your seat back later.")
         raise
+
+
+def _ended(mesh: Mesh, patience: float, answered: str) -> str:
+    """When nobody answered for as long as the table waits for an absent player: what that most
+    likely means (a person whose program crashed was told to try "once they are back", as if
+    the match still waited for them)."""
+    try:
+        wait = GameInfo.from_json(mesh.game_info).wait
+    except ConfigError:
+        return ""
+    if answered or patience < wait:
+        return ""
+    return (f" Their table waits {clock_text(wait)} for an absent player, and you have been away "
+            "longer: unless their programs are all down too, their match has most likely ended "
+            "without you.")
 
 
 def _over_on_record(me: Identity, home: str | None, address: str,

@@ -28,6 +28,7 @@ from . import arrange as arrange_ui
 from .hints import in_background
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import fit_cells, printable, type_a_number, typed_number
+from .waiting import Absent, away_turn, clock, said_live, turn_away, waiting_text
 from .widgets import (
     MIN_SIZE,
     NBSP,
@@ -80,6 +81,7 @@ class TableApp(App[Any]):
     #log { height: 1fr; padding: 0 1; }
     #talk { height: auto; max-height: 3; padding: 0 1; display: none; }
     #hand { height: auto; max-height: 3; padding: 0 1; border-top: hkey $primary; }
+    #waiting { height: auto; max-height: 3; padding: 0 1; color: $warning; display: none; }
     #question { height: auto; max-height: 3; padding: 0 1; text-style: bold; }
     #notice { height: auto; max-height: 28%; padding: 0 1; color: $warning; }
     #options { height: auto; max-height: 25%; border: none; padding: 0 1; }
@@ -107,7 +109,9 @@ class TableApp(App[Any]):
                  chat: Callable[[str], Awaitable[str | None]] | None = None,
                  who: Callable[[], Sequence[str]] | None = None, forced_delay: float = 1.0,
                  pace: float = 0.0, title: str = "",
-                 seat_tags: Callable[[], dict[int, str]] | None = None) -> None:
+                 seat_tags: Callable[[], dict[int, str]] | None = None,
+                 absent: Callable[[], Sequence[Absent]] | None = None,
+                 wait: float | None = None) -> None:
         super().__init__()
         self.game = game
         self.seat = seat
@@ -120,6 +124,8 @@ class TableApp(App[Any]):
         self.forced_delay = forced_delay
         self.pace = pace
         self.seat_tags = seat_tags  # e.g. {2: "K7Q2-F2MX · away"}: fingerprints, presence
+        self.absent = absent  # the seats a networked table waits for, and for how long
+        self.wait = wait  # how long it waits for an absent player, then ends the match
         self.sub_title = title
         self.view: GameState | None = None
         self.legal: list[Action] = []
@@ -158,6 +164,7 @@ class TableApp(App[Any]):
                 yield TableLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=16)
                 yield Static("", id="talk")
         yield Static("", id="hand")
+        yield Static("", id="waiting")
         yield Static("", id="question")
         yield Static("", id="notice")
         yield TableOptions(id="options", markup=False)
@@ -287,7 +294,8 @@ class TableApp(App[Any]):
             line = printable(line)
             self.lines_seen.append(line)
             shown.append(self._log_text(line))
-            if line.startswith("**"):
+            if line.startswith("**") and self.finished_text is None and not (
+                    self.absent is not None and said_live(line)):  # (after the end: the log)
                 self.notice(line)
             if line and not self._mine(line):
                 self.last_other_line = line
@@ -388,6 +396,15 @@ class TableApp(App[Any]):
 
     def _tick_status(self) -> None:
         view = self.view
+        away = {a.seat: a for a in self.absent()} if self.absent is not None and \
+            self.finished_text is None else {}
+        said = waiting_text(list(away.values()), seats=len(self.names), me=self.seat,
+                            wait=self.wait)
+        if said.startswith("You are cut off"):  # it is not they who are away: no one is named
+            away = {}
+        if said or self.texts.get("waiting"):  # live: the table's reminders are 15 s apart
+            self._set("waiting", Text(said))
+            self.query_one("#waiting").display = bool(said)
         if self.finished_text is not None:
             self._set("status", Text(f"Game over · {self.finished_text}"))  # (or stopped: why)
             return
@@ -403,8 +420,9 @@ class TableApp(App[Any]):
                 text = f"Your turn · {clock} · you are deciding"
             else:
                 name = fit_cells(view.pname(req.player), TOP_NAME)  # the line is one row
-                text = f"{name}'s turn (seat {req.player + 1}) · {clock} · " \
-                       f"{self.presenter.deciding(view, req.player)}"
+                text = f"{name}'s turn (seat {req.player + 1}) · " + (
+                    turn_away(away[req.player]) if req.player in away else
+                    f"{clock} · {self.presenter.deciding(view, req.player)}")
         elif isinstance(req, Prove):
             name = fit_cells(view.pname(req.by), TOP_NAME)
             text = f"the deck · {clock} · {name} proves a claim about a hidden card"
@@ -415,8 +433,9 @@ class TableApp(App[Any]):
                 text = f"Your turn · {clock} · you are putting cards in order"
             else:
                 name = fit_cells(view.pname(req.by), TOP_NAME)
-                text = f"{name}'s turn (seat {req.by + 1}) · {clock} · " \
-                       "putting cards in order, privately"
+                text = f"{name}'s turn (seat {req.by + 1}) · " + (
+                    turn_away(away[req.by]) if req.by in away else
+                    f"{clock} · putting cards in order, privately")
         elif isinstance(req, Shuffle):
             text = f"the deck · {clock} · shuffling"
         elif isinstance(req, Reveal):
@@ -510,6 +529,8 @@ class TableApp(App[Any]):
         Either stays on screen, the table as it last stood, until the person leaves."""
         self.finished_text = text
         self.legal, self.entries, self.group = [], [], None  # a question the stop cut short
+        with contextlib.suppress(NoMatches):  # the question area says it now, not twice
+            self.notice("")
         with contextlib.suppress(NoMatches):
             self._render_options()
         if stopped:
@@ -637,8 +658,12 @@ class TableApp(App[Any]):
             lines = list(self.who()) if self.who else [
                 f"  seat {i + 1}: {n}{' (you)' if i == self.seat else ''}"
                 for i, n in enumerate(self.names)]
+            absent = list(self.absent()) if self.absent is not None else []
             if self.view is not None:
-                lines.append(turn_line(self.view, self.seat))
+                lines.append(away_turn(self.view, absent) or turn_line(self.view, self.seat))
+            if absent and self.finished_text is None:
+                lines.append(waiting_text(absent, seats=len(self.names), me=self.seat,
+                                          wait=self.wait))
             self.write_log(lines)
         elif word == "status":
             if self.view is not None:
@@ -740,16 +765,21 @@ class TableApp(App[Any]):
             self.action_quit_game()
             return
         self._ctrl_c_at = now
+        again = self.CTRL_C_TEXT
+        if self.wait is not None and self.finished_text is None:  # a match: what leaving means
+            again = f"{again[:-1]}: your seat is kept, and the others wait for you at most " \
+                    f"{clock(self.wait)}, then end the match, naming you."
         if self.screen is self.default_screen:
-            self.notice(self.CTRL_C_TEXT)
+            self.notice(again)
         else:  # a page or the small-terminal notice covers the table's notice line
-            self.notify(self.CTRL_C_TEXT, timeout=self.CTRL_C_WINDOW)
+            self.notify(again, timeout=self.CTRL_C_WINDOW)
         self.set_timer(self.CTRL_C_WINDOW, lambda at=now: self._ctrl_c_lapsed(at))
 
     def _ctrl_c_lapsed(self, at: float) -> None:
         if self._ctrl_c_at == at:  # not pressed again since, nor used
             self._ctrl_c_at = None
-        if self._ctrl_c_at is None and self.texts.get("notice") == self.CTRL_C_TEXT:
+        if self._ctrl_c_at is None and self.texts.get("notice", "").startswith(
+                self.CTRL_C_TEXT[:-1]):
             with contextlib.suppress(NoMatches):  # the table is closing
                 self.notice("")
 

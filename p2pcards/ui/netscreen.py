@@ -13,6 +13,7 @@ from protocol.mesh import MeshError
 from ..engine import Action, GameState
 from ..table import TableStopped
 from .app import Left, TableApp
+from .waiting import Absent, recheck
 
 
 class ScreenPlayer:
@@ -41,9 +42,12 @@ async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: C
                          *, who: Callable[[], Sequence[str]] | None, hinter: Any,
                          intro: Sequence[str] = (), title: str = "",
                          seat_tags: Callable[[], dict[int, str]] | None = None,
-                         result_lines: Callable[[Any], Sequence[str]] = lambda r: []) -> Any:
+                         result_lines: Callable[[Any], Sequence[str]] = lambda r: [],
+                         absent: Callable[[], Sequence[Absent]] | None = None,
+                         wait: float | None = None, record: object = None) -> Any:
     """Run ``run_seat(player, say=..., on_table=...)`` (``lobby.play_seat`` bound to a mesh) with
-    the screen as the seat's player; returns its result, or raises ``Left``."""
+    the screen as the seat's player; returns its result, or raises ``Left``. ``absent()``: the
+    seats the table waits for (``ui/waiting.py``), ``wait``: how long it waits at most."""
 
     async def driver(app: TableApp) -> Any:
         def attach(table: Any) -> None:
@@ -64,6 +68,8 @@ async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: C
             app.redraw_soon()
             app.finish(f"the table stopped: {exc.reason}" if isinstance(exc, TableStopped)
                        else str(exc) or type(exc).__name__, stopped=True)
+            if record is not None and isinstance(exc, TableStopped):  # what now: re-check it
+                app.write_log(recheck(record))
             await app.wait_for_quit()
             return exc
         app.redraw_soon()
@@ -73,7 +79,7 @@ async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: C
         return result
 
     app = TableApp(game, seat, driver, names=names, hinter=hinter, who=who, title=title,
-                   seat_tags=seat_tags)
+                   seat_tags=seat_tags, absent=absent, wait=wait)
     result = await app.run_async()
     if isinstance(result, Left):
         raise result

@@ -21,6 +21,7 @@ from . import arrange as arrange_ui
 from .hints import in_background
 from .present import lookup, presenter_for, turn_line
 from .text import type_a_number, typed_number
+from .waiting import Absent, away_turn, waiting_text
 
 HELP = """Commands (any time):
   <number>     take that option (when it is your turn)
@@ -32,7 +33,12 @@ HELP = """Commands (any time):
 
 
 class Left(Exception):
-    """The player typed quit."""
+    """The player typed quit. ``wait``: how long the others wait for this seat to come back
+    (a networked table's ``--wait``), for the line that says so."""
+
+    def __init__(self, wait: float | None = None) -> None:
+        super().__init__()
+        self.wait = wait
 
 
 async def stdin_lines() -> AsyncIterator[str]:
@@ -89,8 +95,13 @@ class TerminalPlayer:
     def __init__(self, seat: int, *, chat: Callable[[str], Awaitable[str | None]] | None = None,
                  who: Callable[[], Sequence[str]] | None = None,
                  hinter: Callable[[GameState, list[Action]], str | None] | None = None,
-                 lines: AsyncIterator[str] | None = None, out: Callable[[str], Any] = print) -> None:
+                 lines: AsyncIterator[str] | None = None, out: Callable[[str], Any] = print,
+                 absent: Callable[[], Sequence[Absent]] | None = None,
+                 wait: float | None = None, seats: int = 0) -> None:
         self.seat = seat
+        self.absent = absent  # the seats the table waits for (ui/waiting.py), and how long
+        self.wait = wait
+        self.seats = seats
         self.chat = chat
         self.who = who
         self.hinter = hinter
@@ -110,6 +121,9 @@ class TerminalPlayer:
         view = self.live() if self.live is not None else self.view
         if view is None:
             return None
+        gone = away_turn(view, self.absent()) if self.absent is not None else None
+        if gone is not None:  # not deciding: gone, and the table waits for them
+            return gone
         return turn_line(view, self.seat,
                          yours=" — type a number from the options ('status' lists them again)",
                          theirs="; the table waits for them")
@@ -174,6 +188,10 @@ class TerminalPlayer:
             turn = self.turn_line()
             if turn:
                 self.out(turn)
+            paused = waiting_text(list(self.absent()), seats=self.seats, me=self.seat,
+                                  wait=self.wait) if self.absent is not None else ""
+            if paused:
+                self.out(paused)
         elif word == "rules" and self.view is not None:
             self.out(presenter_for(self.view.game).rules())
         elif word == "card":
@@ -223,7 +241,7 @@ class TerminalPlayer:
         self._pending = asyncio.get_running_loop().create_future()
         try:
             action = await self._pending
-            self.out(f"You chose: {view.describe(action)}. The table moves on ('who' says whose "
+            self.out(f"You chose: {view.describe(action).rstrip('.')}. The table moves on ('who' says whose "
                      "turn it is).")
             return action
         finally:

@@ -1,0 +1,105 @@
+"""What a person reads while a networked table waits for someone: whom it waits for, for how long
+so far, how long it waits at most, what happens then, and how the one away comes back. The same
+words serve the full-screen table (a line kept up to date over the question) and the plain
+prompt (``who`` and the turn line)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Absent:
+    """A seat the table is waiting for: gone quiet (``left`` False) or left with ``quit``."""
+
+    seat: int
+    name: str
+    fingerprint: str
+    seconds: float  # away this long, as the table counts it (since the game last moved)
+    left: bool = False
+
+
+def clock(seconds: float) -> str:
+    """A span of time as the table says it elsewhere: "0:40", "2:00", "12 s"."""
+    s = max(0, int(round(seconds)))
+    return f"{s // 60}:{s % 60:02d}" if s >= 60 else f"{s} s"
+
+
+def comeback(seat: int) -> str:
+    """How a seat that is away takes its seat back: a joiner reruns its join command; the host
+    (seat 0) has none to rerun (``host`` again opens a new table)."""
+    return "by running 'p2pcards join --resume'" if seat == 0 else \
+        "by rerunning their join command"
+
+
+def who_text(a: Absent) -> str:
+    return f"{a.name} (seat {a.seat + 1}, {a.fingerprint})"
+
+
+def waiting_text(absent: Sequence[Absent], *, seats: int, me: int | None,
+                 wait: float | None) -> str:
+    """The table's pause in words, or "" when nobody is away. When every other player is away
+    at a table of three or more, it is this program that is cut off: nobody is named for it
+    here, and the person is told so."""
+    if not absent:
+        return ""
+    limit = f"at most {clock(wait)}" if wait else "a while"
+    others = {s for s in range(seats) if s != me}
+    gone = {a.seat for a in absent}
+    if seats > 2 and others and gone >= others:
+        longest = min(a.seconds for a in absent)
+        names = ", ".join(a.name for a in sorted(absent, key=lambda a: a.seat))
+        return (f"You are cut off from the other players ({names}) for {clock(longest)}: your "
+                f"program keeps trying. If they do not hear from you within "
+                f"{clock(wait) if wait else 'their wait'}, they end the match, naming you; nothing "
+                "is lost meanwhile.")
+    if len(absent) == 1:
+        (a,) = absent
+        what = f"left the table (away {clock(a.seconds)})" if a.left else \
+            f"is away ({clock(a.seconds)})"
+        return (f"The table is paused: {who_text(a)} {what}. It waits {limit} for them, then "
+                f"the match ends, naming them. They come back {comeback(a.seat)}.")
+    listed = "; ".join(f"{who_text(a)}, {'left' if a.left else 'away'} {clock(a.seconds)}"
+                       for a in sorted(absent, key=lambda a: a.seat))
+    return (f"The table is paused, waiting for {listed}. It waits {limit} for an absent "
+            "player, then the match ends, naming whoever is still away. They come back by "
+            "rerunning their join command (the host: 'p2pcards join --resume').")
+
+
+def away_turn(view: object, absent: Sequence[Absent]) -> str | None:
+    """``who``'s turn line when the seat to move is away ("Turn: carol (seat 3), away 19 s · the
+    table waits for them."): it is not deciding, whatever the game's state says."""
+    away = {a.seat: a for a in absent}
+    p = getattr(view.pending(), "player", None)  # type: ignore[attr-defined]
+    if p is None or p not in away:
+        return None
+    return f"Turn: {view.pname(p)} (seat {p + 1}), {turn_away(away[p])}."  # type: ignore[attr-defined]
+
+
+def left_text(wait: float | None) -> str:
+    """What a person who left a networked match reads: that the seat is kept, how to take it
+    back, and for how long the others wait before the match ends without them."""
+    until = "" if not wait else f" (at most {clock(wait)}; then the match ends, naming you)"
+    return (f"You left the table. Your seat is kept: 'p2pcards join --resume' takes it back "
+            f"while the others wait{until}.")
+
+
+def recheck(record: object) -> str:
+    """After a stop: the person's own record of the match is kept, and how to re-check it."""
+    import shlex
+
+    return (f"Your record of this match is kept: 'p2pcards audit {shlex.quote(str(record))}' "
+            "re-checks every proof in it, with no secret.")
+
+
+def turn_away(a: Absent) -> str:
+    """The top line's tail when the seat to move is away: it is not deciding, it is gone."""
+    return f"{'left' if a.left else 'away'} {clock(a.seconds)} · the table waits for them"
+
+
+def said_live(line: str) -> bool:
+    """Whether a table line is one the live line about an absence (``#waiting``) says better:
+    someone away, the reminder of it. It stays in the log, and the notice line stays free."""
+    return line.startswith("** ") and (" is away; the table waits" in line or (
+        line.startswith("** waiting for ") and "): away " in line))
