@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import signal
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -25,6 +24,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 
 from ..engine import Action, Decide, GameState, Prove, Reveal, Shuffle
 from . import arrange as arrange_ui
+from .heap import HeapCare
 from .hints import in_background
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import fit_cells, printable, type_a_number, typed_number
@@ -67,7 +67,7 @@ Press Esc or q to close this page."""
 Driver = Callable[["TableApp"], Awaitable[Any]]
 
 
-class TableApp(App[Any]):
+class TableApp(HeapCare, App[Any]):
     TITLE = "p2pcards"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
@@ -148,8 +148,6 @@ class TableApp(App[Any]):
         self._lines_of: dict[str, tuple[int, int]] = {}
         self.live_view: Callable[[], GameState] | None = None  # the table's current view
         self._redraw_pending = False
-        self._heap_frozen = False
-        self._gc_held = False
         self._too_small: TooSmall | None = None  # the notice shown in place of the table
         self._ctrl_c_at: float | None = None  # when Ctrl+C was pressed, until it lapses
 
@@ -232,44 +230,10 @@ class TableApp(App[Any]):
         if self._too_small is None:
             self.push_screen(TextScreen(text))
 
-    def _settle_heap(self) -> None:
-        """Collect all garbage while nothing has to be redrawn (the screen waits for the
-        person's choice, or a minute has gone by) and set what survives
-        aside: between two of these the cyclic garbage collector walks only what was made
-        since. Walking the whole heap (modules, card data, the widgets, the log: 60,000 objects
-        and more) took 40-70 ms, a stall of a redraw after a peer's move now and then. What was
-        set aside is walked again here, so garbage among it does not pile up."""
-        if not self.is_running:
-            return
-        self._heap_frozen = True
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
-
-    def hold_gc(self) -> None:
-        """Keep the cyclic garbage collector out of the redraw now starting (a move arrived):
-        automatic collection is off until the screen's next refresh, then on again and it
-        catches up at once. Compositing a frame makes thousands of short-lived objects (strips,
-        caches), which set off 3-10 young collections inside every redraw, and now and then a
-        full one of 40-90 ms, the slowest redraws of a game. Left alone if collection is
-        already off (someone else's choice)."""
-        if self._gc_held or not gc.isenabled() or not self.is_running:
-            return
-        self._gc_held = True
-        gc.disable()
-        self.call_after_refresh(self._release_gc)
-
-    def _release_gc(self) -> None:
-        if self._gc_held:
-            self._gc_held = False
-            gc.enable()
-
     def on_unmount(self) -> None:
         self._release_signals()
         self._release_gc()  # the refresh that would have released it may never come
-        if self._heap_frozen:  # back to the collector: another table may follow in this process
-            self._heap_frozen = False
-            gc.unfreeze()
+        self._unfreeze_heap()  # back to the collector: another table may follow in this process
 
     async def _drive(self) -> None:
         assert self.driver is not None
