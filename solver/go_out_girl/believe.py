@@ -158,7 +158,11 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs=2, default=(0, 30), metavar=("FIRST", "END"))
     ap.add_argument("--deals", type=int, default=DEALS)
     ap.add_argument("--sources", nargs="*", default=None, choices=list(SOURCES))
+    ap.add_argument("--set", action="append", default=[], metavar="module.NAME=value")
     args = ap.parse_args()
+    from .paired import set_constant
+    for spec in args.set:
+        set_constant(spec)
     src = SOURCES if not args.sources else {k: SOURCES[k] for k in args.sources}
     print(json.dumps(measure(range(*args.seeds), deals=args.deals, sources=src), indent=1))
 

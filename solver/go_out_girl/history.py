@@ -63,6 +63,7 @@ SIS_DEALS = 8  # deals built per decision
 SIS_TRIES = 24  # candidate hands per seat per deal
 MAX_NOISE = 1.0  # infer only from the seats whose chance of playing at random is at most this
 EXACT_TRIES = 200  # pool_exact: candidate hands per seat per deal, at most
+EXACT_SINCE_DRAW = False  # mismatches: only the turns since the seat's last draw (no guess)
 FRESH = False  # the advisor builds a new deal seat by seat for every round (no deal repeated)
 UNKNOWN = "?"  # a pile that cannot be rebuilt (its number or count is ambiguous)
 BATTLE_PHASES = ("turn", "lead", "damage", "discard", "give")
@@ -337,11 +338,15 @@ class BattleRecord:
                    rng: random.Random, stop: int | None = None) -> int:
         """How many of seat q's recorded turns the heuristic bot would not have made holding
         ``hand`` (rebuilt backwards as in ``seat_log_weight``), counting stopped past ``stop``:
-        ``seat_log_weight`` in the limit ``EPS`` -> 0, with no random player."""
+        ``seat_log_weight`` in the limit ``EPS`` -> 0, with no random player. With
+        ``EXACT_SINCE_DRAW`` only the turns since the seat last drew: before a draw the hand is
+        rebuilt by guessing which cards were drawn, and a wrong guess can fail the true hand."""
         turns = self.turns[q]
         miss = 0
         h = hand[:]
         for t in reversed(turns):
+            if EXACT_SINCE_DRAW and t.entered:
+                break
             for k in range(14):
                 h[k] += t.out[k]
             for i in t.laid:
