@@ -83,6 +83,7 @@ RESPOND_NODES = 20_000
 RESPOND_SOURCE = "plain"
 RESPOND_AGREE: float | None = None
 RESPOND_Z: float | None = None
+RESPOND_FOLLOW = False  # the seat's own later moves the tuned policy's (respond.Expectimax follow)
 
 
 @dataclass
@@ -403,7 +404,7 @@ def _respond(view: Game, sample, cands: list[Candidate], first: Candidate | None
         for _ in range(RESPOND_DEALS):
             d = pool_from_deck(sample(rng))
             e = Expectimax(me, RESPOND_NODES, chance_depth=RESPOND_CHANCE,
-                           seed=rng.getrandbits(32))
+                           seed=rng.getrandbits(32), follow=RESPOND_FOLLOW)
             vals = e.scores(d, [c.model for c in order])
             per.append([vals[c.model] for c in order])
             for i, c in enumerate(order):

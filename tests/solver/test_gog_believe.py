@@ -184,3 +184,33 @@ def test_since_the_last_draw_the_true_hand_always_reproduces(monkeypatch):
     _heuristic_games(range(3), each)
     assert seen > 50
     assert fails[True] == 0 and fails[False] > 0, fails
+
+
+def test_follow_scores_a_move_by_the_tuned_policy_after_it():
+    """``Expectimax(follow=True)`` (``advisor.RESPOND_FOLLOW``): past the candidate the seat
+    plays the tuned policy, so a candidate's value is the tuned policy's average over every
+    order of the deck after it (the others the known policy) -- never above the maximised
+    expectimax, and below it somewhere."""
+    import itertools
+
+    from solver.go_out_girl.policy import rollout
+    from solver.go_out_girl.respond import Expectimax, pool_from_deck
+
+    from .test_gog_respond import _small
+    below = 0
+    for b, me in _small(20, 11):
+        orders = sorted(set(itertools.permutations(b.deck)))
+        cands = b.legal()
+        fol = Expectimax(me, 200_000, follow=True).scores(pool_from_deck(b), cands)
+        full = Expectimax(me, 200_000).scores(pool_from_deck(b), cands)
+        for a in cands:
+            avg = 0.0
+            for order in orders:
+                c = b.copy()
+                c.deck = list(order)
+                c.apply(a)
+                avg += rollout(c, me, 10_000, heuristic, mine=tuned)[0]
+            assert abs(fol[a] - avg / len(orders)) < 1e-9
+            assert fol[a] <= full[a] + 1e-9
+            below += fol[a] < full[a] - 1e-9
+    assert below >= 1
