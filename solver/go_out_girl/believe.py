@@ -16,7 +16,8 @@ For each other seat still in the battle it scores a deal two ways: the share of 
 hand the deal gets right (the sum over numbers of the smaller count, over the hand's size), and
 whether the known policy (``policy.heuristic``) holding the deal's hand (and character, if face
 down) makes the seat's true next move -- the move it makes, in the true battle, at its first
-decision after the strong bot's move, on the public state it then faces. It also counts how
+decision after the strong bot's move, on the public state it then faces -- and how often a
+deal gets every other seat's next move right at once. It also counts how
 often the true hand itself reproduces every recorded turn (a check of ``mismatches``). Reads
 the full state to score, never to decide.
 """
@@ -76,6 +77,7 @@ def measure(seeds: range, max_cards: int = MAX_CARDS, deals: int = DEALS,
     # per source and size band: [right share sum, next-move agreement sum, seats, seats with a
     # next move, seconds]
     acc: dict = defaultdict(lambda: [0.0, 0.0, 0, 0, 0.0])
+    joint: dict = defaultdict(lambda: [0.0, 0])  # every other seat's next move right on a deal
     checks = {"decisions": 0, "true_hand_reproduces": 0, "true_hands": 0}
     for seed in seeds:
         seat = seed % 4
@@ -119,6 +121,7 @@ def measure(seeds: range, max_cards: int = MAX_CARDS, deals: int = DEALS,
                     ds = _deals(source, rec, info, noise, rng, deals)
                     a = acc[(name, band)]
                     a[4] += time.process_time() - t
+                    alls = [True] * len(ds)
                     for q in range(4):
                         if q == seat or not g.alive[q] or not truth.size[q]:
                             continue
@@ -129,18 +132,26 @@ def measure(seeds: range, max_cards: int = MAX_CARDS, deals: int = DEALS,
                         if q in nxt and nxt[q][0].hands[q] == real:
                             bq, move = nxt[q]
                             agree = 0
-                            for d in ds:
+                            for i, d in enumerate(ds):
                                 c = bq.copy()
                                 c.hands[q] = d.hands[q][:]
                                 c.char[q] = d.char[q]
-                                agree += heuristic(c) == move
+                                ok = heuristic(c) == move
+                                agree += ok
+                                alls[i] = alls[i] and ok
                             a[1] += agree / len(ds)
                             a[3] += 1
+                    if any(q != seat and g.alive[q] and truth.size[q] and q in nxt
+                           and nxt[q][0].hands[q] == truth.hands[q] for q in range(4)):
+                        joint[(name, band)][0] += sum(alls) / len(ds)
+                        joint[(name, band)][1] += 1
             g.apply(Decision(p, act))
     table = {}
     for (name, band), (right, agree, n, m, _secs) in sorted(acc.items()):
         table[f"{name} {band}"] = {"right": round(right / max(1, n), 3),
                                    "next_move": round(agree / max(1, m), 3),
+                                   "all_next_moves": round(joint[(name, band)][0]
+                                                           / max(1, joint[(name, band)][1]), 3),
                                    "seats": n, "seats_with_next_move": m,
                                    "ms_a_decision": None}
     per_dec: dict = defaultdict(float)

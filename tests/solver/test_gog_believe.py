@@ -157,6 +157,7 @@ def test_the_diagnostic_runs_and_keeps_its_counts():
     assert any(k.startswith("exact") for k in rows) and any(k.startswith("plain") for k in rows)
     for row in rows.values():
         assert 0 <= row["right"] <= 1 and 0 <= row["next_move"] <= 1
+        assert 0 <= row["all_next_moves"] <= 1
 
 
 def test_since_the_last_draw_the_true_hand_always_reproduces(monkeypatch):
