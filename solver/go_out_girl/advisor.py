@@ -74,6 +74,16 @@ RESPOND_CARDS = 20
 RESPOND_DEALS = 4
 RESPOND_CHANCE = 1  # exact over this many cards drawn on a line, playouts beyond
 RESPOND_NODES = 20_000
+# Fifteenth pass: the deals it plans on, with a bot's BattleRecord -- "plain" (from the view),
+# "sis" (history.pool_sis: each seat's hand drawn by how well the known policy explains its
+# turns) or "exact" (history.pool_exact: a hand that reproduces every recorded turn) -- and a
+# guard: the tuned move is left only when the expectimax prefers the other move on at least
+# RESPOND_AGREE of the deals or by more than RESPOND_Z standard errors of the per-deal
+# difference (None, None: on the mean alone, as in the fourteenth pass).
+RESPOND_SOURCE = "plain"
+RESPOND_AGREE: float | None = None
+RESPOND_Z: float | None = None
+RESPOND_FOLLOW = False  # the seat's own later moves the tuned policy's (respond.Expectimax follow)
 
 
 @dataclass
@@ -243,7 +253,17 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
                       cands, 0, 0, time.perf_counter() - t0)
     if RESPOND and view.phase != "choose" and not any(nz[q] > 0.5 for q in range(len(nz))
                                                        if q != me):
-        known = _respond(view, sample, cands, heur_c, seed)
+        rsample = sample
+        if RESPOND_SOURCE != "plain" and record is not None and record.facts():
+            pool = record.pool_exact if RESPOND_SOURCE == "exact" else record.pool_sis
+            rdeals: list[Battle] = []
+
+            def rsample(r: random.Random) -> Battle:
+                if not rdeals:  # built when first needed (not in a position too large)
+                    rdeals.extend(pool(info, random.Random(seed ^ 0x5E5), nz,
+                                       deals=RESPOND_DEALS)[0])
+                return rdeals.pop().copy()
+        known = _respond(view, rsample, cands, heur_c, seed)
         if known is not None:
             best, value, n = known
             return Advice(best.action, best.text,
@@ -378,19 +398,42 @@ def _respond(view: Game, sample, cands: list[Candidate], first: Candidate | None
         return None
     order = sorted((c for c in cands if c.model is not None), key=lambda c: c is not first)
     total = dict.fromkeys(range(len(order)), 0.0)
+    per: list[list[float]] = []  # per deal, each candidate's value
     rng = random.Random(seed ^ 0x4E5)
     try:
         for _ in range(RESPOND_DEALS):
             d = pool_from_deck(sample(rng))
             e = Expectimax(me, RESPOND_NODES, chance_depth=RESPOND_CHANCE,
-                           seed=rng.getrandbits(32))
+                           seed=rng.getrandbits(32), follow=RESPOND_FOLLOW)
             vals = e.scores(d, [c.model for c in order])
+            per.append([vals[c.model] for c in order])
             for i, c in enumerate(order):
                 total[i] += vals[c.model]
     except OutOfBudget:
         return None
     i = max(range(len(order)), key=lambda i: total[i])
+    if order[0] is first and i != 0 and not _clear(per, i, 0):
+        i = 0  # the expectimax prefers another move, but not clearly: keep the tuned one
     return order[i], total[i] / RESPOND_DEALS, RESPOND_DEALS
+
+
+def _clear(per: list[list[float]], i: int, j: int) -> bool:
+    """``RESPOND_AGREE``/``RESPOND_Z``: whether candidate i beats j clearly over the deals --
+    better on at least ``RESPOND_AGREE`` of them, or by more than ``RESPOND_Z`` standard errors
+    of the per-deal difference (with neither set, any mean gain is clear)."""
+    if RESPOND_AGREE is None and RESPOND_Z is None:
+        return True
+    diffs = [row[i] - row[j] for row in per]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    if RESPOND_AGREE is not None and sum(d > 0 for d in diffs) >= RESPOND_AGREE * n:
+        return True
+    if RESPOND_Z is not None and n >= 2:
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean > RESPOND_Z * (var / n) ** 0.5
+    return False
 
 
 def _endgame(view: Game, sample, cands: list[Candidate], seed: int,

@@ -84,7 +84,9 @@ class SolverBot(Bot):
             if advisor.TUNED and sum(others) / len(others) >= RANDOM_TABLE:
                 own = default = tuned  # the tuned policy plays better against random players
                 random_table = True
-        if RECORD and advisor.HISTORY:
+        keep = RECORD and (advisor.HISTORY or (advisor.RESPOND
+                                               and advisor.RESPOND_SOURCE != "plain"))
+        if keep:
             if self.record is None:
                 self.record = BattleRecord(self.seat, view.n_players)
             self.record.observe(view)
@@ -106,7 +108,7 @@ class SolverBot(Bot):
                     budget = RANDOM_TABLE_CHOOSE_BUDGET
         return advise(view, legal, seed=self.rng.getrandbits(32), budget=budget,
                       noise=noise, own=own, default=default,
-                      record=self.record if RECORD and advisor.HISTORY else None,
+                      record=self.record if keep else None,
                       tree_depth=depth, horizon=horizon, margin=margin).action
 
 

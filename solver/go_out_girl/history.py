@@ -22,6 +22,8 @@ that hand would have done what the seat did, ``EPS`` when not, mixed with a unif
 player in the share ``noise[q]`` (``opponents.TableMemory``: a random seat stays possible).
 ``pool`` draws ``POOL`` deals and resamples them by these weights (sampling importance
 resampling); the advisor's rounds and its exact endgame draw their deals from the pool.
+``pool_sis`` builds the deals seat by seat instead, and ``pool_exact`` keeps only hands that
+reproduce every recorded turn (the limit ``EPS`` -> 0; docs/solver.md, fifteenth pass).
 
 Everything read is the seat's own views, in order (``tests/solver/test_gog_history.py``).
 """
@@ -62,6 +64,8 @@ SIS = False  # build the deals seat by seat instead (pool_sis)
 SIS_DEALS = 8  # deals built per decision
 SIS_TRIES = 24  # candidate hands per seat per deal
 MAX_NOISE = 1.0  # infer only from the seats whose chance of playing at random is at most this
+EXACT_TRIES = 200  # pool_exact: candidate hands per seat per deal, at most
+EXACT_SINCE_DRAW = False  # mismatches: only the turns since the seat's last draw (no guess)
 FRESH = False  # the advisor builds a new deal seat by seat for every round (no deal repeated)
 UNKNOWN = "?"  # a pile that cannot be rebuilt (its number or count is ambiguous)
 BATTLE_PHASES = ("turn", "lead", "damage", "discard", "give")
@@ -332,6 +336,40 @@ class BattleRecord:
                 lw += math.log(_likelihood(self.n, char, q, h, t, noise))
         return lw
 
+    def mismatches(self, q: int, hand: list[int], dmg: list[int], char: int,
+                   rng: random.Random, stop: int | None = None) -> int:
+        """How many of seat q's recorded turns the heuristic bot would not have made holding
+        ``hand`` (rebuilt backwards as in ``seat_log_weight``), counting stopped past ``stop``:
+        ``seat_log_weight`` in the limit ``EPS`` -> 0, with no random player. With
+        ``EXACT_SINCE_DRAW`` only the turns since the seat last drew: before a draw the hand is
+        rebuilt by guessing which cards were drawn, and a wrong guess can fail the true hand."""
+        turns = self.turns[q]
+        miss = 0
+        h = hand[:]
+        for t in reversed(turns):
+            if EXACT_SINCE_DRAW and t.entered:
+                break
+            for k in range(14):
+                h[k] += t.out[k]
+            for i in t.laid:
+                if i < len(dmg):
+                    h[dmg[i]] += 1
+            for _ in range(t.entered):
+                total = sum(h)
+                if total <= 0:
+                    break
+                x = rng.randrange(total)
+                for k in range(14):
+                    x -= h[k]
+                    if x < 0:
+                        h[k] -= 1
+                        break
+            if t.scored and _likelihood(self.n, char, q, h, t, 0.0) < 1.0:
+                miss += 1
+                if stop is not None and miss > stop:
+                    return miss
+        return miss
+
     def pool(self, info: ViewInfo, rng: random.Random, noise: list[float] | None = None,
              size: int = POOL) -> tuple[list[Battle], list[float]]:
         """``size`` deals consistent with the view and their normalised weights."""
@@ -345,7 +383,7 @@ class BattleRecord:
         return deals, _normalise(lws)
 
     def pool_sis(self, info: ViewInfo, rng: random.Random, noise: list[float] | None = None,
-                 deals: int | None = None, tries: int | None = None
+                 deals: int | None = None, tries: int | None = None, exact: bool = False
                  ) -> tuple[list[Battle], list[float]]:
         """Deals built seat by seat (sequential importance resampling): for each other seat
         with recorded turns, ``tries`` candidate hands (with its face-down damage and, if face
@@ -353,9 +391,13 @@ class BattleRecord:
         chance proportional to the seat's weight; the rest of the cards fill the other holes at
         random. Each seat's evidence then picks among its own candidates, instead of one weight
         for a whole deal (whose best of a few dozen deals is rarely good for every seat at
-        once). Equal weights."""
+        once). Equal weights.
+
+        ``exact`` (``pool_exact``): the limit ``EPS`` -> 0 -- a seat's hand is drawn until one
+        reproduces every recorded turn of the seat (``mismatches`` 0), at most ``tries`` hands;
+        if none does, the first with the fewest mismatches is kept."""
         deals = SIS_DEALS if deals is None else deals
-        tries = SIS_TRIES if tries is None else tries
+        tries = (EXACT_TRIES if exact else SIS_TRIES) if tries is None else tries
         v = info.view
         n = self.n
         dmg_holes = [sum(1 for s in v.zones[f"dmg{q}"] if v.values[s] is None) for q in range(n)]
@@ -374,6 +416,7 @@ class BattleRecord:
                 if nh + nd > len(rest):
                     break
                 cands, lws = [], []
+                best = None  # exact: (mismatches, idx, ch) of the best hand so far
                 for _ in range(tries):
                     idx = rng.sample(range(len(rest)), nh + nd)
                     ch = (info.char_known[q] if info.char_known[q] is not None
@@ -382,10 +425,22 @@ class BattleRecord:
                     for i in idx[:nh]:
                         h[rest[i]] += 1
                     d = [rest[i] for i in idx[nh:]]
+                    if exact:
+                        m = self.mismatches(q, h, d, ch, rng,
+                                            None if best is None else best[0] - 1)
+                        if best is None or m < best[0]:
+                            best = (m, idx, ch)
+                        if m == 0:
+                            break
+                        continue
                     nz = noise[q] if noise is not None else 0.0
                     lws.append(self.seat_log_weight(q, h, d, ch, nz, rng))
                     cands.append((idx, ch))
-                idx, ch = rng.choices(cands, _normalise(lws))[0]
+                if exact:
+                    assert best is not None
+                    _, idx, ch = best
+                else:
+                    idx, ch = rng.choices(cands, _normalise(lws))[0]
                 hands[q] = [rest[i] for i in idx[:nh]]
                 dmgs[q] = [rest[i] for i in idx[nh:]]
                 if info.char_known[q] is None:
@@ -400,6 +455,15 @@ class BattleRecord:
                 order += dmgs[q] if q in dmgs else [rest.pop() for _ in range(dmg_holes[q])]
             out.append(info.sample_with_damage(rng, order, chars)[0])
         return out, [1 / len(out)] * len(out)
+
+
+    def pool_exact(self, info: ViewInfo, rng: random.Random, noise: list[float] | None = None,
+                   deals: int | None = None, tries: int | None = None
+                   ) -> tuple[list[Battle], list[float]]:
+        """``pool_sis`` in the limit ``EPS`` -> 0: each seat's hand one that reproduces every
+        recorded turn of the seat (at most ``tries``, ``EXACT_TRIES``, drawn; else the fewest
+        mismatches)."""
+        return self.pool_sis(info, rng, noise, deals, tries, exact=True)
 
 
 def _normalise(lws: list[float]) -> list[float]:

@@ -125,15 +125,21 @@ class Expectimax(Responder):
     decisions maximised, each card drawn from the pool an average over its composition, the
     others' moves applied. Positions memoised; ``OutOfBudget`` past ``node_limit`` positions.
 
+    ``follow``: the seat's own later decisions are the tuned policy's instead of maximised --
+    the candidate's value with no choice fitted to the deal's hands (on a deal drawn from the
+    view, maximising over them plans on hands the others may not hold: strategy fusion).
+
     ``chance_depth``: past this many cards drawn on a line, the position is scored by
     ``rollouts`` playouts to the end of the battle instead (the pool shuffled, the seat playing
     the tuned policy, the others the known one): an exact expectimax that far, and beyond it an
     estimate. ``None``: exact to the end."""
 
     def __init__(self, me: int, node_limit: int = 20_000, policy=heuristic, *,
-                 chance_depth: int | None = None, rollouts: int = 4, seed: int = 0) -> None:
+                 chance_depth: int | None = None, rollouts: int = 4, seed: int = 0,
+                 follow: bool = False) -> None:
         super().__init__(me, node_limit, policy)
         self.chance_depth = chance_depth
+        self.follow = follow  # past the candidates, the seat plays the tuned policy (no max)
         self.rollouts = rollouts
         self.rng = random.Random(seed)
 
@@ -178,7 +184,7 @@ class Expectimax(Responder):
                         for n, k in enumerate(pool) if k)  # type: ignore[arg-type]
         else:
             v = 0.0
-            for a in self.moves(b):
+            for a in ([tuned(b)] if self.follow else self.moves(b)):
                 v = max(v, self.value(self.child(b, a), drawn))
                 if v >= 1.0:
                     break
