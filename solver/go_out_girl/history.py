@@ -315,23 +315,7 @@ class BattleRecord:
         if not any(t.scored for t in turns):
             return 0.0
         lw = 0.0
-        h = hand[:]
-        for t in reversed(turns):
-            for k in range(14):
-                h[k] += t.out[k]
-            for i in t.laid:
-                if i < len(dmg):
-                    h[dmg[i]] += 1
-            for _ in range(t.entered):
-                total = sum(h)
-                if total <= 0:
-                    break
-                x = rng.randrange(total)
-                for k in range(14):
-                    x -= h[k]
-                    if x < 0:
-                        h[k] -= 1
-                        break
+        for t, h in _back(turns, hand, dmg, rng):
             if t.scored:
                 lw += math.log(_likelihood(self.n, char, q, h, t, noise))
         return lw
@@ -345,25 +329,7 @@ class BattleRecord:
         rebuilt by guessing which cards were drawn, and a wrong guess can fail the true hand."""
         turns = self.turns[q]
         miss = 0
-        h = hand[:]
-        for t in reversed(turns):
-            if EXACT_SINCE_DRAW and t.entered:
-                break
-            for k in range(14):
-                h[k] += t.out[k]
-            for i in t.laid:
-                if i < len(dmg):
-                    h[dmg[i]] += 1
-            for _ in range(t.entered):
-                total = sum(h)
-                if total <= 0:
-                    break
-                x = rng.randrange(total)
-                for k in range(14):
-                    x -= h[k]
-                    if x < 0:
-                        h[k] -= 1
-                        break
+        for t, h in _back(turns, hand, dmg, rng, since_draw=EXACT_SINCE_DRAW):
             if t.scored and _likelihood(self.n, char, q, h, t, 0.0) < 1.0:
                 miss += 1
                 if stop is not None and miss > stop:
@@ -522,3 +488,31 @@ def _likelihood(n: int, char: int, q: int, hand: list[int], t: Turn, noise: floa
 
 
 __all__ = ["BattleRecord", "Turn"]
+
+
+def _back(turns: list, hand: list[int], dmg: list[int], rng: random.Random,
+          since_draw: bool = False):
+    """Seat's recorded turns from the last back, each with the hand it held then, rebuilt from
+    ``hand`` (played and laid cards back in, the deal's face-down cards for the laid ones; drawn
+    cards out, picked at random: the deal cannot say which they were). With ``since_draw``, stop
+    at the last turn that drew a card."""
+    h = hand[:]
+    for t in reversed(turns):
+        if since_draw and t.entered:
+            return
+        for k in range(14):
+            h[k] += t.out[k]
+        for i in t.laid:
+            if i < len(dmg):
+                h[dmg[i]] += 1
+        for _ in range(t.entered):
+            total = sum(h)
+            if total <= 0:
+                break
+            x = rng.randrange(total)
+            for k in range(14):
+                x -= h[k]
+                if x < 0:
+                    h[k] -= 1
+                    break
+        yield t, h
