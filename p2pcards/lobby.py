@@ -463,6 +463,8 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                 try:
                     await table.check_arrived()
                 except TableStopped as found:  # seen here: this program names it itself
+                    if found.culprit not in (None, mesh.seat) and await mesh.proven_first():
+                        raise _stopped(mesh, mesh.stopped) from None  # type: ignore[arg-type]
                     mesh.stop(found.culprit, found.reason)
                     raise found from None
             if exc.culprit is None and exc.claimed is None and exc.by != mesh.seat:
@@ -474,9 +476,16 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
         except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
             if exc.culprit is None:  # "the mesh names it": stop now, and let the proof come
                 mesh.stop(None, exc.reason)
-            # another's abort over a message that checks out here, or our own "the mesh names
-            # it": an author that sent players different copies is proven so, and named
-            if (exc.inferred or exc.culprit is None) and await mesh.prove_culprit(
+            # another seat's message refused here: it may be an honest one made from another
+            # copy of an earlier message (an author that sent players different copies); the
+            # heads compared with every seat first prove that author, who is named instead
+            if exc.culprit is not None and exc.culprit != mesh.seat:
+                if await mesh.proven_first():
+                    assert mesh.stopped is not None and mesh.stopped.culprit is not None
+                    raise _stopped(mesh, mesh.stopped) from None
+            # our own "the mesh names it": an author that sent players different copies is
+            # proven so, and named
+            elif (exc.inferred or exc.culprit is None) and await mesh.prove_culprit(
                     None if exc.culprit is None else [exc.culprit]):
                 assert mesh.stopped is not None and mesh.stopped.culprit is not None
                 raise _stopped(mesh, mesh.stopped) from None
