@@ -462,9 +462,10 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
             if exc.claimed is not None:  # another's bare word: check what had arrived here
                 try:
                     await table.check_arrived()
-                except TableStopped as found:  # seen here: this program names it itself
-                    if found.culprit not in (None, mesh.seat) and await mesh.proven_first():
-                        raise _stopped(mesh, mesh.stopped) from None  # type: ignore[arg-type]
+                except TableStopped as seen:  # seen here: this program names it itself
+                    found = await _before_naming(mesh, seen)
+                    if found is not seen and found.culprit is not None:
+                        raise found from None
                     mesh.stop(found.culprit, found.reason)
                     raise found from None
             if exc.culprit is None and exc.claimed is None and exc.by != mesh.seat:
@@ -474,26 +475,24 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                     exc = mesh.stopped
             raise _stopped(mesh, exc) from None
         except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
-            if exc.culprit is None:  # "the mesh names it": stop now, and let the proof come
-                mesh.stop(None, exc.reason)
-            # another seat's message refused here: it may be an honest one made from another
-            # copy of an earlier message (an author that sent players different copies); the
-            # heads compared with every seat first prove that author, who is named instead
-            if exc.culprit is not None and exc.culprit != mesh.seat:
-                if await mesh.proven_first():
-                    assert mesh.stopped is not None and mesh.stopped.culprit is not None
-                    raise _stopped(mesh, mesh.stopped) from None
-            # our own "the mesh names it": an author that sent players different copies is
-            # proven so, and named
-            elif (exc.inferred or exc.culprit is None) and await mesh.prove_culprit(
+            found = await _before_naming(mesh, exc)
+            if found is not exc and found.culprit is not None:  # the equivocator, proven
+                raise found from None
+            if found.culprit is None:  # "the mesh names it": stop now, and let the proof come
+                mesh.stop(None, found.reason)
+            # our own "the mesh names it" (not compared yet): an author that sent players
+            # different copies is proven so, and named
+            if found is exc and (exc.inferred or exc.culprit is None) and await mesh.prove_culprit(
                     None if exc.culprit is None else [exc.culprit]):
                 assert mesh.stopped is not None and mesh.stopped.culprit is not None
                 raise _stopped(mesh, mesh.stopped) from None
-            mesh.stop(exc.culprit, exc.reason)
-            if exc.culprit is not None and mesh.stopped is not None \
-                    and mesh.stopped.culprit == exc.culprit:  # the stop as recorded and sent:
+            mesh.stop(found.culprit, found.reason)
+            if found.culprit is not None and mesh.stopped is not None \
+                    and mesh.stopped.culprit == found.culprit:  # the stop as recorded and sent:
                 raise _stopped(mesh, mesh.stopped) from None  # the seat told apart by number
-            raise
+            if found is exc:
+                raise
+            raise found from None
         # the result is ours now: record it before anything on the links can get in the way
         mesh.finish(_end_record(result))
         watch.cancel()
@@ -572,6 +571,27 @@ async def _say_comparing(mesh: Mesh, say: Callable[[str], Any], cap: float) -> N
     who = ", ".join(mesh.waiting_for()) or "the other players"
     say(f"(the game is over: comparing records with {who} before the result is final; "
         f"at most {clock_text(cap - COMPARE_SAY)} more)")
+
+
+async def _before_naming(mesh: Mesh, found: TableStopped) -> TableStopped:
+    """Another seat's message refused here (``found``) may be an honest one made from another
+    copy of an earlier message: an author that sent two players different messages under one
+    number makes their games part ways (red team 19). So heads are compared with every seat
+    first (``Mesh.proven_first``), and a proven equivocator is named instead (its stop is
+    returned). A seat that cannot be compared with (``Mesh.out_of_reach``: a cut link, what it
+    sends comes through the others) is not named: the stop names nobody and says why."""
+    seat = found.culprit
+    if seat is None or seat == mesh.seat or found.clock:  # a clock's finding: no copy at issue
+        return found
+    if await mesh.proven_first():
+        assert mesh.stopped is not None
+        return _stopped(mesh, mesh.stopped)
+    if not mesh.out_of_reach(seat):
+        return found
+    return TableStopped(None, f"{found.reason}; {mesh.name_of(seat)} is not named: their program "
+                        "and this one do not reach each other directly, so this program cannot "
+                        "compare with theirs whether an earlier message reached them in another "
+                        "copy (a player who sent two players different messages)")
 
 
 def _end_record(result: TableResult) -> dict[str, Any]:

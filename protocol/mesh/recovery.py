@@ -254,6 +254,12 @@ class RecoveryMixin:
                 await compare
         return named()
 
+    def out_of_reach(self, seat: int) -> bool:
+        """Whether ``seat`` and this program cannot compare heads directly now: its own frames
+        have not reached us for a while (``_quiet``), or by its own reports ours do not reach
+        it (``unreached``)."""
+        return self._quiet(seat, time.monotonic()) or seat in self.unreached()
+
     async def checkpoint(
         self, timeout: float | None = 10.0, patient: bool = False, cap: float = 600.0
     ) -> list[Equivocation]:
