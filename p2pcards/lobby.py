@@ -33,6 +33,7 @@ from protocol.params import TOPIC as DECK_TOPIC
 from protocol.params import VERSION as DECK_VERSION
 from protocol.roster import CODE_DRAW, keys_digest, roster_code
 from protocol.seating import Seating, evidence
+from protocol.transcript import sync_file
 
 from . import __version__
 from .deck_dealer import DeckDealer
@@ -194,11 +195,14 @@ class SeatJournal:
             self._f = os.fdopen(fd, "a", buffering=1)
 
     def append(self, record: dict[str, Any]) -> None:
-        """One line, written before the choice it records is sent; an ``OSError`` naming this
-        file if it cannot be (a full disk: the choice is then not sent)."""
+        """One line, on the disk before the choice it records is sent (a power cut must not
+        take a choice the others hold: the comeback would choose again, and send another
+        move under its number; red team 19); an ``OSError`` naming this file if it cannot be
+        (a full disk: the choice is then not sent)."""
         try:
             self._f.write(json.dumps(record, separators=(",", ":")) + "\n")
             self._f.flush()
+            sync_file(self._f.fileno())
         except OSError as e:
             raise OSError(e.errno, e.strerror or str(e), str(self.path)) from None
 
@@ -404,6 +408,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     mesh.public_topics = PUBLIC_TOPICS  # every seat gets every move
     mesh.topics = TABLE_TOPICS
     mesh.topic_caps = dict(TOPIC_CAPS)
+    mesh.remade_topics = PUBLIC_TOPICS  # a re-run remakes these; a chat line is synced first
     await until_dealt(mesh, say)
     info = GameInfo.from_json(mesh.game_info)
     if info.players != mesh.seats:  # the host's own description of its table does not add up
