@@ -195,10 +195,9 @@ class SeatJournal:
             self._f = os.fdopen(fd, "a", buffering=1)
 
     def append(self, record: dict[str, Any]) -> None:
-        """One line, on the disk before the choice it records is sent (a power cut must not
-        take a choice the others hold: the comeback would choose again, and send another
-        move under its number; red team 19); an ``OSError`` naming this file if it cannot be
-        (a full disk: the choice is then not sent)."""
+        """One line, on the disk before the choice it records is sent (after a power cut the
+        comeback would choose again: red team 19); an ``OSError`` naming this file if it
+        cannot be (a full disk: the choice is then not sent)."""
         try:
             self._f.write(json.dumps(record, separators=(",", ":")) + "\n")
             self._f.flush()
@@ -480,15 +479,14 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                     exc = mesh.stopped
             raise _stopped(mesh, exc) from None
         except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
-            found = await _before_naming(mesh, exc)
-            if found is not exc and found.culprit is not None:  # the equivocator, proven
+            found = await _before_naming(mesh, exc)  # a proven fork: its author instead
+            if found is not exc and found.culprit is not None:
                 raise found from None
             if found.culprit is None:  # "the mesh names it": stop now, and let the proof come
                 mesh.stop(None, found.reason)
-            # our own "the mesh names it" (not compared yet): an author that sent players
-            # different copies is proven so, and named
-            if found is exc and (exc.inferred or exc.culprit is None) and await mesh.prove_culprit(
-                    None if exc.culprit is None else [exc.culprit]):
+            # our own "the mesh names it" (not compared above): a fork's author proven, named
+            if not _compares(mesh, exc) and (exc.inferred or exc.culprit is None) \
+                    and await mesh.prove_culprit(None if exc.culprit is None else [exc.culprit]):
                 assert mesh.stopped is not None and mesh.stopped.culprit is not None
                 raise _stopped(mesh, mesh.stopped) from None
             mesh.stop(found.culprit, found.reason)
@@ -578,15 +576,17 @@ async def _say_comparing(mesh: Mesh, say: Callable[[str], Any], cap: float) -> N
         f"at most {clock_text(cap - COMPARE_SAY)} more)")
 
 
+def _compares(mesh: Mesh, found: TableStopped) -> bool:  # a clock's finding is about time
+    return found.culprit not in (None, mesh.seat) and not found.clock
+
+
 async def _before_naming(mesh: Mesh, found: TableStopped) -> TableStopped:
-    """Another seat's message refused here (``found``) may be an honest one made from another
-    copy of an earlier message: an author that sent two players different messages under one
-    number makes their games part ways (red team 19). So heads are compared with every seat
-    first (``Mesh.proven_first``), and a proven equivocator is named instead (its stop is
-    returned). A seat that cannot be compared with (``Mesh.out_of_reach``: a cut link, what it
-    sends comes through the others) is not named: the stop names nobody and says why."""
+    """Another seat's message refused here may be an honest one made from another copy of an
+    earlier message (an author that sent two players different ones: red team 19). Heads are
+    compared with every seat first (``Mesh.proven_first``): a proven equivocator's stop is
+    returned. A seat out of reach (a cut link: ``Mesh.out_of_reach``) is not named."""
     seat = found.culprit
-    if seat is None or seat == mesh.seat or found.clock:  # a clock's finding: no copy at issue
+    if seat is None or not _compares(mesh, found):
         return found
     if await mesh.proven_first():
         assert mesh.stopped is not None
