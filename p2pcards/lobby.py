@@ -36,6 +36,7 @@ from protocol.seating import Seating, evidence
 from protocol.transcript import sync_file
 
 from . import __version__
+from .blame import before_naming, compared
 from .deck_dealer import DeckDealer
 from .engine import SECRECY, ConfigError, Event, GameState, Request, Shuffle
 from .games import game_class, new_game
@@ -467,7 +468,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                 try:
                     await table.check_arrived()
                 except TableStopped as seen:  # seen here: this program names it itself
-                    found = await _before_naming(mesh, seen)
+                    found = await before_naming(mesh, seen)
                     if found is not seen and found.culprit is not None:
                         raise found from None
                     mesh.stop(found.culprit, found.reason)
@@ -479,13 +480,13 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                     exc = mesh.stopped
             raise _stopped(mesh, exc) from None
         except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
-            found = await _before_naming(mesh, exc)  # a proven fork: its author instead
+            found = await before_naming(mesh, exc)  # a proven fork: its author instead
             if found is not exc and found.culprit is not None:
                 raise found from None
             if found.culprit is None:  # "the mesh names it": stop now, and let the proof come
                 mesh.stop(None, found.reason)
             # our own "the mesh names it" (not compared above): a fork's author proven, named
-            if not _compares(mesh, exc) and (exc.inferred or exc.culprit is None) \
+            if not compared(mesh, exc) and (exc.inferred or exc.culprit is None) \
                     and await mesh.prove_culprit(None if exc.culprit is None else [exc.culprit]):
                 assert mesh.stopped is not None and mesh.stopped.culprit is not None
                 raise _stopped(mesh, mesh.stopped) from None
@@ -574,29 +575,6 @@ async def _say_comparing(mesh: Mesh, say: Callable[[str], Any], cap: float) -> N
     who = ", ".join(mesh.waiting_for()) or "the other players"
     say(f"(the game is over: comparing records with {who} before the result is final; "
         f"at most {clock_text(cap - COMPARE_SAY)} more)")
-
-
-def _compares(mesh: Mesh, found: TableStopped) -> bool:  # a clock's finding is about time
-    return found.culprit not in (None, mesh.seat) and not found.clock
-
-
-async def _before_naming(mesh: Mesh, found: TableStopped) -> TableStopped:
-    """Another seat's message refused here may be an honest one made from another copy of an
-    earlier message (an author that sent two players different ones: red team 19). Heads are
-    compared with every seat first (``Mesh.proven_first``): a proven equivocator's stop is
-    returned. A seat out of reach (a cut link: ``Mesh.out_of_reach``) is not named."""
-    seat = found.culprit
-    if seat is None or not _compares(mesh, found):
-        return found
-    if await mesh.proven_first():
-        assert mesh.stopped is not None
-        return _stopped(mesh, mesh.stopped)
-    if not mesh.out_of_reach(seat):
-        return found
-    return TableStopped(None, f"{found.reason}; {mesh.name_of(seat)} is not named: their program "
-                        "and this one do not reach each other directly, so this program cannot "
-                        "compare with theirs whether an earlier message reached them in another "
-                        "copy (a player who sent two players different messages)")
 
 
 def _end_record(result: TableResult) -> dict[str, Any]:
