@@ -34,8 +34,10 @@ from protocol.params import TOPIC as DECK_TOPIC
 from protocol.params import VERSION as DECK_VERSION
 from protocol.roster import CODE_DRAW, keys_digest, roster_code
 from protocol.seating import Seating, evidence
+from protocol.transcript import sync_file
 
 from . import __version__
+from .blame import before_naming, compared
 from .deck_dealer import DeckDealer
 from .engine import SECRECY, ConfigError, Event, GameState, Request, Shuffle
 from .games import game_class, new_game
@@ -195,11 +197,13 @@ class SeatJournal:
             self._f = os.fdopen(fd, "a", buffering=1)
 
     def append(self, record: dict[str, Any]) -> None:
-        """One line, written before the choice it records is sent; an ``OSError`` naming this
-        file if it cannot be (a full disk: the choice is then not sent)."""
+        """One line, on the disk before the choice it records is sent (after a power cut the
+        comeback would choose again: red team 19); an ``OSError`` naming this file if it
+        cannot be (a full disk: the choice is then not sent)."""
         try:
             self._f.write(json.dumps(record, separators=(",", ":")) + "\n")
             self._f.flush()
+            sync_file(self._f.fileno())
         except OSError as e:
             raise OSError(e.errno, e.strerror or str(e), str(self.path)) from None
 
@@ -405,6 +409,7 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     mesh.public_topics = PUBLIC_TOPICS  # every seat gets every move
     mesh.topics = TABLE_TOPICS
     mesh.topic_caps = dict(TOPIC_CAPS)
+    mesh.remade_topics = PUBLIC_TOPICS  # a re-run remakes these; a chat line is synced first
     await until_dealt(mesh, say)
     info = GameInfo.from_json(mesh.game_info)
     if info.players != mesh.seats:  # the host's own description of its table does not add up
@@ -463,7 +468,10 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
             if exc.claimed is not None:  # another's bare word: check what had arrived here
                 try:
                     await table.check_arrived()
-                except TableStopped as found:  # seen here: this program names it itself
+                except TableStopped as seen:  # seen here: this program names it itself
+                    found = await before_naming(mesh, seen)
+                    if found is not seen and found.culprit is not None:
+                        raise found from None
                     mesh.stop(found.culprit, found.reason)
                     raise found from None
             if exc.culprit is None and exc.claimed is None and exc.by != mesh.seat:
@@ -473,19 +481,23 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
                     exc = mesh.stopped
             raise _stopped(mesh, exc) from None
         except TableStopped as exc:  # we caught a cheat or a rule break: everyone stops
-            if exc.culprit is None:  # "the mesh names it": stop now, and let the proof come
-                mesh.stop(None, exc.reason)
-            # another's abort over a message that checks out here, or our own "the mesh names
-            # it": an author that sent players different copies is proven so, and named
-            if (exc.inferred or exc.culprit is None) and await mesh.prove_culprit(
-                    None if exc.culprit is None else [exc.culprit]):
+            found = await before_naming(mesh, exc)  # a proven fork: its author instead
+            if found is not exc and found.culprit is not None:
+                raise found from None
+            if found.culprit is None:  # "the mesh names it": stop now, and let the proof come
+                mesh.stop(None, found.reason)
+            # our own "the mesh names it" (not compared above): a fork's author proven, named
+            if not compared(mesh, exc) and (exc.inferred or exc.culprit is None) \
+                    and await mesh.prove_culprit(None if exc.culprit is None else [exc.culprit]):
                 assert mesh.stopped is not None and mesh.stopped.culprit is not None
                 raise _stopped(mesh, mesh.stopped) from None
-            mesh.stop(exc.culprit, exc.reason)
-            if exc.culprit is not None and mesh.stopped is not None \
-                    and mesh.stopped.culprit == exc.culprit:  # the stop as recorded and sent:
+            mesh.stop(found.culprit, found.reason)
+            if found.culprit is not None and mesh.stopped is not None \
+                    and mesh.stopped.culprit == found.culprit:  # the stop as recorded and sent:
                 raise _stopped(mesh, mesh.stopped) from None  # the seat told apart by number
-            raise
+            if found is exc:
+                raise
+            raise found from None
         # the result is ours now: record it before anything on the links can get in the way
         mesh.finish(_end_record(result))
         watch.cancel()

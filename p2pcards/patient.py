@@ -121,10 +121,10 @@ class PatientChannel(Channel):
                 waited += spent
                 if senders is not None:
                     for s in senders:
-                        if s not in self.lenient:
+                        if s not in self.lenient and not self._carried(s):
                             self._waiting[s] = self._waiting.get(s, 0.0) + spent
             if got is not None:
-                if senders is None:
+                if senders is None and not self._carried(got[0]):
                     self._charge(got[0], waited)  # present time waited for this message
                 elif got[0] in self._waiting:
                     self._book(got[0])  # its wait so far; told what is awaited, the wait goes on
@@ -139,6 +139,15 @@ class PatientChannel(Channel):
                 left -= step
                 if left <= 0:
                     raise TimeoutError
+
+    def _carried(self, seat: int) -> bool:
+        """Whether ``seat``'s messages reach this program only through the others now (its own
+        frames do not: a cut link). Their lateness is not charged to it: the seat carrying
+        them may be holding each back, just under the time that would mark it away (red team
+        19: carol, the only seat hearing both alice and bob, delayed what she carried between
+        them, and each named the other for sending its deck messages late again and again)."""
+        out_of_reach = getattr(self.mesh, "out_of_reach", None)  # a stand-in mesh: all reached
+        return out_of_reach is not None and out_of_reach(seat)
 
     def _excess(self, seat: int) -> float:
         """The wait under way on ``seat`` beyond the allowance, not charged yet."""

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from protocol.channel import Channel, ChannelClosed
 from protocol.envelope import is_int
-from protocol.errors import DeckError, PeerAborted
+from protocol.errors import DeckError, DeckTimeout, PeerAborted
 
 from .engine import SPECTATOR, Action, Decide, Decision, Event, GameState, Request, RuleViolation
 from .games import new_game
@@ -57,13 +57,15 @@ class Dealer(Protocol):
 class TableStopped(Exception):
     """The table stopped: a peer broke the rules or the protocol (``culprit`` is its seat)."""
 
-    def __init__(self, culprit: int | None, reason: str, inferred: bool = False) -> None:
+    def __init__(self, culprit: int | None, reason: str, inferred: bool = False,
+                 clock: bool = False) -> None:
         # the reason may quote what a peer sent: one line, cut, its control characters escaped
         reason = printable(reason, newlines=False)
         reason = reason if len(reason) <= 500 else reason[:499] + "…"
         super().__init__(reason)
         self.culprit = culprit
         self.reason = reason
+        self.clock = clock  # found on this program's clock (a turn or a deck step not sent)
         # named by inference, not on a proof this program holds: another seat aborted the deck
         # over a message that checks out here, or a seat's prev names another input than this
         # seat holds (a seat that sent the two different copies would explain either): the mesh
@@ -209,7 +211,8 @@ class Table:
 
     def _deck_stop(self, exc: DeckError) -> TableStopped:
         return TableStopped(exc.peer, f"{self._name(exc.peer)}: {exc.reason} (deck step "
-                            f"{exc.step})", inferred=isinstance(exc, PeerAborted) or exc.confirm)
+                            f"{exc.step})", inferred=isinstance(exc, PeerAborted) or exc.confirm,
+                             clock=isinstance(exc, DeckTimeout))
 
     async def _settle(self, ev: Decision, finding: TableStopped) -> None:
         """A peer's move that this copy refuses (``finding``). When it breaks a rule only this
@@ -381,7 +384,7 @@ class Table:
                 self.say(f"(waiting for {self._name(player)}'s turn: {int(left)} s left)")
             if left <= 0:
                 raise TableStopped(player, f"{self._name(player)}'s program did not play its turn "
-                                   f"within {int(self.peer_turn_time)} s")
+                                   f"within {int(self.peer_turn_time)} s", clock=True)
 
     async def _their_decision(self, player: int) -> Decision:
         key = (self.step, player)

@@ -114,6 +114,17 @@ class TranscriptWriter:
             self.failed = OSError(e.errno, e.strerror or str(e), str(self.path))
             raise self.failed from None
 
+    def sync(self) -> None:
+        """What is written so far, on the disk (not only in the system's cache): it outlives a
+        power cut. An ``OSError`` naming this file if the disk refuses."""
+        if self.failed is not None:
+            raise self.failed
+        try:
+            sync_file(self._f.fileno())
+        except OSError as e:
+            self.failed = OSError(e.errno, e.strerror or str(e), str(self.path))
+            raise self.failed from None
+
     def close(self) -> None:
         if not self._f.closed:
             self._f.close()
@@ -121,6 +132,11 @@ class TranscriptWriter:
     @property
     def closed(self) -> bool:
         return self._f.closed
+
+
+def sync_file(fd: int) -> None:
+    """A file's data on the disk (``fdatasync`` where there is one, else ``fsync``)."""
+    (getattr(os, "fdatasync", None) or os.fsync)(fd)
 
 
 class Unverified(NamedTuple):

@@ -224,6 +224,42 @@ class RecoveryMixin:
             await asyncio.sleep(min(0.1, t.tick))
         return named()
 
+    async def proven_first(self) -> bool:
+        """Before this program names another seat on its own finding (a move its engine
+        refuses, a deck message that describes another operation): compare heads with every
+        other seat now. An author that sent two players different messages under one number
+        makes their games part ways, and the first honest message made from the other copy
+        looks, to a program holding the first, like its honest sender's deviation (red team
+        19: a forked move, and every time one honest program named the other). ``True`` once a
+        stop here names a culprit (the equivocator, with its two envelopes). Returns as soon as
+        every seat has answered for all we hold and no proof is pending (a round trip), at
+        most after ``2 resend_after + 2 heads_every + 0.5`` seconds (a seat that does not
+        answer: cut off, or the cheater)."""
+        def named() -> bool:
+            return self.stopped is not None and self.stopped.culprit is not None
+
+        if named():
+            return True
+        t = self.timings
+        within = 2 * t.resend_after + 2 * t.heads_every + 0.5
+        loop = asyncio.get_running_loop()
+        end = loop.time() + within + 0.5
+        compare = asyncio.create_task(self.checkpoint(within))
+        try:
+            while not compare.done() and not named() and loop.time() < end:
+                await asyncio.sleep(min(0.1, t.tick))
+        finally:
+            compare.cancel()
+            with contextlib.suppress(BaseException):
+                await compare
+        return named()
+
+    def out_of_reach(self, seat: int) -> bool:
+        """Whether ``seat`` and this program cannot compare heads directly now: its own frames
+        have not reached us for a while (``_quiet``), or by its own reports ours do not reach
+        it (``unreached``)."""
+        return self._quiet(seat, time.monotonic()) or seat in self.unreached()
+
     async def checkpoint(
         self, timeout: float | None = 10.0, patient: bool = False, cap: float = 600.0
     ) -> list[Equivocation]:

@@ -93,6 +93,9 @@ class TransportMixin:
         h = envelope_hash(env)
         self.verifier.append(env, h)
         self._write({"type": "out", "env": env})
+        if self.remade_topics is not None and (to is not None or topic not in self.remade_topics) \
+                and self.transcript is not None and not self.transcript.closed:
+            self.transcript.sync()  # on disk before anyone holds it (``remade_topics``)
         self._sent_at.append(time.monotonic())
         frame = canonical(env)
         self._held_wire.add(self._wire_digest(frame))

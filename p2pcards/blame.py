@@ -1,0 +1,33 @@
+"""Whom this program names on its own finding against another seat's message: first compared
+with every seat, so that an honest message made from another copy of an earlier one (an
+author that sent two players different messages) gets the fork's author named, never its
+honest sender (red team 19; docs/network.md, "When someone cheats or floods")."""
+
+from __future__ import annotations
+
+from protocol.mesh import Mesh
+
+from .table import TableStopped
+
+
+def compared(mesh: Mesh, found: TableStopped) -> bool:  # a clock's finding is about time
+    return found.culprit not in (None, mesh.seat) and not found.clock
+
+
+async def before_naming(mesh: Mesh, found: TableStopped) -> TableStopped:
+    """Another seat's message refused here may be an honest one made from another copy of an
+    earlier message (an author that sent two players different ones: red team 19). Heads are
+    compared with every seat first (``Mesh.proven_first``): a proven equivocator's stop is
+    returned. A seat out of reach (a cut link: ``Mesh.out_of_reach``) is not named."""
+    seat = found.culprit
+    if seat is None or not compared(mesh, found):
+        return found
+    if await mesh.proven_first():
+        assert mesh.stopped is not None
+        return TableStopped(mesh.stopped.culprit, mesh.stopped.reason)
+    if not mesh.out_of_reach(seat):
+        return found
+    return TableStopped(None, f"{found.reason}; {mesh.name_of(seat)} is not named: their program "
+                        "and this one do not reach each other directly, so this program cannot "
+                        "compare with theirs whether an earlier message reached them in another "
+                        "copy (a player who sent two players different messages)")
