@@ -289,8 +289,11 @@ def test_line_mode_options_at_a_networked_table_wrap_by_word(monkeypatch, capsys
     net = _at_a_terminal(monkeypatch, 80)
     monkeypatch.setattr(net, "_hinter", lambda mesh: None)
 
+    from p2pcards.lobby import GameInfo
+
     class Seat:
-        seat = 1
+        seat, seats = 1, 2
+        game_info = GameInfo("go-out-girl", 2, {}).to_json()
 
     player = net._terminal(Seat())
     option = ("   6. Play Guard from your hand: it may be treated as [Number 6 ●●●] and lets you "
