@@ -75,15 +75,8 @@ from .engine import (
     Shuffled,
 )
 from .games import new_game
-from .lobby import (
-    PUBLIC_TOPICS,
-    TABLE_TOPICS,
-    GameInfo,
-    JournalDamaged,
-    deck_spec,
-    describe_game,
-    journal_records,
-)
+from .journal import JournalDamaged, journal_records
+from .lobby import PUBLIC_TOPICS, TABLE_TOPICS, GameInfo, deck_spec, describe_game
 from .replay import CODE_OP, DeckRequests, Verdict, code_drawn, game_outcomes, replay
 from .ui.text import outcome_words, printable
 
@@ -406,7 +399,7 @@ class _Journal:
 
 def _read_journal(path: str) -> _Journal | str | None:
     """The owner's seat journal next to the transcript: ``None`` when there is none, else the
-    journal, or why it cannot be read (``lobby.journal_records``, the seat's own reader: a torn
+    journal, or why it cannot be read (``journal.journal_records``, the seat's own reader: a torn
     last line was never written); the journal's own decisions are not read (the signed game
     messages are the moves)."""
     try:

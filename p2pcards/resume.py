@@ -180,7 +180,7 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
         if t.key != me.key_hex:
             continue
         if not t.finished and t.stop is None:
-            from .lobby import journal_lost
+            from .journal import journal_lost
 
             lost = journal_lost(t)
             if lost is not None:  # said before the table is contacted

@@ -38,6 +38,11 @@ TALK_AHEAD = 64  # chat lines kept, per sender, until our game reaches their sen
 #: (a turn's last line still on its way); later, it is heard only if its sender may talk now
 CHAT_LATE = 5.0
 CHAT_RATE, CHAT_BURST = 2.0, 8.0  # chat lines a second (and in a burst) shown from one sender
+# The most chat lines one player may send a table in a match (a chatty person sends a few
+# hundred in an evening): past it every program names them as flooding, at the same line
+# (lobby.TOPIC_CAPS). Under it a flood is only cut on the screen (CHAT_RATE), and red team 11
+# slowed a table 3-4 times with 660 lines a second for as long as it liked.
+CHAT_IN_A_MATCH = 2_000
 #: this program's own randomness for the card a move names among equivalent ones (OS entropy:
 #: nobody can predict it from a seed or the record)
 _DISGUISE = random.SystemRandom()
@@ -539,7 +544,8 @@ class Table:
         b[2] += 1
         if now - b[3] >= 5.0 or b[2] == 1:
             b[3] = now
-            self.say(f"({self._name(sender)} is flooding the chat; {int(b[2])} lines dropped)")
+            self.say(f"({self._name(sender)} is flooding the chat; {int(b[2])} lines dropped; "
+                     f"past {CHAT_IN_A_MATCH:,} lines in a match the table stops, naming them)")
         return False
 
     async def _chat_loop(self) -> None:

@@ -376,6 +376,8 @@ async def test_a_chat_flood_is_cut_to_a_few_lines_and_reported():
     lines = [h for h in heard if h.startswith("alice (seat 1): ")]
     assert CHAT_BURST <= len(lines) <= CHAT_BURST + 2
     assert any(h.startswith("(alice is flooding the chat;") for h in heard)
+    # ...and what a flood that goes on leads to (it said only how many lines were dropped)
+    assert any("past 2,000 lines in a match the table stops, naming them)" in h for h in heard)
     assert len(heard) < 20
 
 

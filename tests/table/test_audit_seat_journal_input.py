@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import p2pcards.lobby as lobby
+import p2pcards.journal as journal
 
 from . import transcript_mutants as tm
 
@@ -65,7 +65,7 @@ def test_a_pipe_under_the_journal_s_name_is_not_waited_on(game, tmp_path):
 def test_a_journal_larger_than_any_table_writes_is_not_read(game, tmp_path, monkeypatch):
     path = copy_of(game, tmp_path)
     real = game.path.with_suffix(".seat").read_bytes()
-    monkeypatch.setattr(lobby, "MAX_JOURNAL", len(real) - 1)  # (the one reader: lobby.journal_records)
+    monkeypatch.setattr(journal, "MAX_JOURNAL", len(real) - 1)  # (the one reader: journal_records)
     path.with_suffix(".seat").write_bytes(real)
     code, out, js = tm.cli_audit(path)
     assert_journal_not_used(out, js, "it is larger than any seat journal a table writes")

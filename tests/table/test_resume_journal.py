@@ -12,7 +12,8 @@ import shutil
 import pytest
 
 import p2pcards.resume as resume
-from p2pcards.lobby import GameInfo, SeatJournal, journal_lost, play_seat
+from p2pcards.journal import SeatJournal, journal_lost
+from p2pcards.lobby import GameInfo, play_seat
 from protocol.mesh import MeshError
 from protocol.transcript import read_transcript
 from tests.mesh.helpers import identity, make_table

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from p2pcards.engine import ConfigError
-from p2pcards.lobby import SeatJournal
+from p2pcards.journal import SeatJournal
 from p2pcards.table import Table, TableStopped
 
 

@@ -126,6 +126,9 @@ async def test_a_few_short_absences_are_waited_for_and_the_same_again_and_again_
     # the reminder tells bob apart from a look-alike name, as a line that blames him would
     assert any("waiting for bob (seat 2, FAKE-2): away" in s and "in all this match" in s
                for s in said), said
+    # ...and what happens when it runs out (it said how much was used, not what then)
+    assert any("in all this match; past either, the match ends naming them" in s
+               for s in said), said
     assert stalling.stopped is not None and stalling.stopped.culprit == 1, stalling.stopped
     assert "away too often" in stalling.stopped.reason and "in all" in stalling.stopped.reason
 
