@@ -371,16 +371,14 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     from protocol.envelope import is_int
     from protocol.transcript import TranscriptError, read_transcript
 
-    from ..audit import (
-        _checked_filler,
-        _events,
-        _Journal,
-        _JournalMismatch,
-        _moves,
-        _read_journal,
-        _Reorders,
-        _seed_problem,
-        deck_params,
+    from ..audit import _events, _moves, deck_params
+    from ..audit_journal import (
+        JournalMismatch,
+        OwnerJournal,
+        Reorders,
+        checked_filler,
+        read_journal,
+        seed_problem,
     )
     from ..engine import Action, Decide
     from ..lobby import GameInfo
@@ -407,13 +405,13 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     for m in t.roster:
         if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
             names[m["seat"]] = str(m.get("name", names[m["seat"]]))
-    journal = _read_journal(str(path))
-    if isinstance(journal, _Journal):  # used only as far as the signed record bears it out
-        problem = _seed_problem(params, deck_msgs, t.seat, journal.seed, names[t.seat])
+    journal = read_journal(str(path))
+    if isinstance(journal, OwnerJournal):  # used only as far as the signed record bears it out
+        problem = seed_problem(params, deck_msgs, t.seat, journal.seed, names[t.seat])
         journal = journal if problem is None else problem
     if view == OWNER:
-        view = t.seat if isinstance(journal, _Journal) else None
-    if view is not None and not isinstance(journal, _Journal):
+        view = t.seat if isinstance(journal, OwnerJournal) else None
+    if view is not None and not isinstance(journal, OwnerJournal):
         why = ("is missing" if journal is None else
                f"does not match the signed record ({journal})")
         raise ConfigError(f"{path}: its seat journal {Path(path).with_suffix('.seat').name} "
@@ -423,7 +421,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     if view is not None and view != t.seat:
         raise ConfigError(f"{path}: a networked game replays as its owner's seat, seat {t.seat + 1}"
                           ", or as a spectator (--spectator): the other hands were never revealed")
-    owner = (t.seat, journal.seed) if view is not None and isinstance(journal, _Journal) else None
+    owner = (t.seat, journal.seed) if view is not None and isinstance(journal, OwnerJournal) else None
     # as p2pcards audit checks it: each message with its envelope, against the operations the
     # game's signed moves make every engine issue
     ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(t.entries),
@@ -447,8 +445,8 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     deck_events = _events(outs)
     viewer = SPECTATOR if view is None else view
     fill = None
-    if owner is not None and isinstance(journal, _Journal):
-        fill = _checked_filler(_Reorders(params, deck_msgs, d.outcomes, t.seat, journal.seed),
+    if owner is not None and isinstance(journal, OwnerJournal):
+        fill = checked_filler(Reorders(params, deck_msgs, d.outcomes, t.seat, journal.seed),
                                journal.orders, outs)
     state = new_game(info.game, info.players, {**info.options, "names": names},
                      secrecy=secrecy).view(viewer)
@@ -465,7 +463,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
                 raise ConfigError(f"{path}: the deck record ends before the game does")
             try:
                 ev = deck_events[oi] if fill is None else fill(oi, state, req, deck_events[oi])
-            except _JournalMismatch as exc:
+            except JournalMismatch as exc:
                 raise ConfigError(f"{path}: its seat journal does not match the signed record "
                                   f"({exc}): replay it with --spectator") from None
             oi += 1
