@@ -467,11 +467,24 @@ async def _until_stopped(mesh: Mesh) -> None:
 _COUNTED: weakref.WeakKeyDictionary[Mesh, dict[int, float]] = weakref.WeakKeyDictionary()
 
 
+_MATCH_LEFT: weakref.WeakKeyDictionary[Mesh, dict[int, float]] = weakref.WeakKeyDictionary()
+
+
 def counted_away(mesh: Mesh) -> dict[int, float]:
     """Seat -> seconds of absence the table counts against it now (``_watch_absence``)."""
     try:
         return dict(_COUNTED.get(mesh, {}))
     except TypeError:  # not a mesh (a stand-in that cannot be weakly referenced): nothing counted
+        return {}
+
+
+def match_left(mesh: Mesh) -> dict[int, float]:
+    """Seat away -> seconds left of its allowance for the whole match (``ABSENCE_IN_ALL`` times
+    the wait, every spell counted): past it the table ends the match naming the seat, however
+    short its spell now."""
+    try:
+        return dict(_MATCH_LEFT.get(mesh, {}))
+    except TypeError:
         return {}
 
 
@@ -551,6 +564,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         away = {s: max(gone(s, now, now), absent.get(s, 0.0) if progress is not None else 0.0)
                 for s in mesh.away}
         _COUNTED[mesh] = away
+        _MATCH_LEFT[mesh] = {s: max(0.0, allowance - total.get(s, 0.0)) for s in mesh.away}
         cut = mesh.unreached() - mesh.away  # a failed resume, a one-way link: we wait, and say so
         unreached = {s: unreached.get(s, now) for s in cut}
         reminded = {k: v for k, v in reminded.items()

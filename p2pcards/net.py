@@ -24,6 +24,7 @@ from .lobby import (
     clock_text,
     counted_away,
     end_bots,
+    match_left,
     play_seat,
     spawn_bot,
     until_dealt,
@@ -374,8 +375,10 @@ def _absent(mesh: Mesh) -> list[Any]:
 
     now = time.monotonic()
     counted = counted_away(mesh)  # a spell, or the spells since the game last moved
+    in_match = match_left(mesh)
     return [Absent(s, mesh.name_of(s), _fingerprint(mesh, s),
-                   max(now - mesh.away_since.get(s, now), counted.get(s, 0.0), 0.0), s in mesh.left)
+                   max(now - mesh.away_since.get(s, now), counted.get(s, 0.0), 0.0), s in mesh.left,
+                   in_match.get(s))
             for s in sorted(mesh.away) if s != mesh.seat]
 
 

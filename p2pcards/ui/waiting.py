@@ -18,6 +18,10 @@ class Absent:
     fingerprint: str
     seconds: float  # away this long, as the table counts it (since the game last moved)
     left: bool = False
+    # what is left of the seat's allowance for the whole match (the table's wait three times
+    # over, every spell counted), when the table knows it: a seat away in spells, again and
+    # again, runs out of it before the wait
+    match_left: float | None = None
 
 
 def clock(seconds: float) -> str:
@@ -58,6 +62,9 @@ def waiting_text(absent: Sequence[Absent], *, seats: int, me: int | None,
         (a,) = absent
         what = f"left the table (away {clock(a.seconds)})" if a.left else \
             f"is away ({clock(a.seconds)})"
+        if wait and a.match_left is not None and a.match_left < wait - a.seconds:
+            limit = (f"only {clock(a.match_left)} more (what is left of their time away for the "
+                     "whole match)")
         return (f"The table is paused: {who_text(a)} {what}. It waits {limit} for them, then "
                 f"the match ends, naming them. They come back {comeback(a.seat)}.")
     listed = "; ".join(f"{who_text(a)}, {'left' if a.left else 'away'} {clock(a.seconds)}"

@@ -131,6 +131,9 @@ async def test_a_few_short_absences_are_waited_for_and_the_same_again_and_again_
                for s in said), said
     assert stalling.stopped is not None and stalling.stopped.culprit == 1, stalling.stopped
     assert "away too often" in stalling.stopped.reason and "in all" in stalling.stopped.reason
+    # what the screens show of it: none of his time away for the match was left at the stop
+    from p2pcards.lobby import match_left
+    assert match_left(stalling) == {1: 0.0}, match_left(stalling)
 
 
 @run_async(timeout=120)

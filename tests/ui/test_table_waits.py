@@ -138,6 +138,19 @@ def test_the_words_for_the_host_for_a_quit_for_several_and_for_being_cut_off():
     assert waiting_text([], seats=3, me=0, wait=40.0) == ""
 
 
+def test_the_line_about_a_pause_gives_what_is_left_of_the_matchs_allowance_when_it_is_less():
+    """A seat away in spells, again and again, is named once its time away over the whole match
+    passes three times the wait, however short the spell now: the line said "It waits at most
+    40 s for them" when 10 s were left."""
+    spells = Absent(1, "bob", "BBBB-BBBB", 5.0, match_left=10.0)
+    said = waiting_text([spells], seats=3, me=0, wait=40.0)
+    assert "It waits only 10 s more (what is left of their time away for the whole match) for " \
+        "them, then the match ends, naming them." in said, said
+    # with more of the allowance left than of the wait, the wait is what ends it
+    plenty = Absent(1, "bob", "BBBB-BBBB", 5.0, match_left=100.0)
+    assert "It waits at most 40 s for them" in waiting_text([plenty], seats=3, me=0, wait=40.0)
+
+
 def test_a_stop_is_said_once_and_a_goodbye_after_it_does_not_take_the_notice_line():
     """A stop was said three times at once on screen -- the log, the question area, and again
     under it in the notice line -- and the programs leaving after it ("** bot1 (seat 2) left the
