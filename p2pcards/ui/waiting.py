@@ -62,11 +62,12 @@ def waiting_text(absent: Sequence[Absent], *, seats: int, me: int | None,
         (a,) = absent
         what = f"left the table (away {clock(a.seconds)})" if a.left else \
             f"is away ({clock(a.seconds)})"
+        waits = f"It waits {limit} for them"
         if wait and a.match_left is not None and a.match_left < wait - a.seconds:
-            limit = (f"only {clock(a.match_left)} more (what is left of their time away for the "
-                     "whole match)")
-        return (f"The table is paused: {who_text(a)} {what}. It waits {limit} for them, then "
-                f"the match ends, naming them. They come back {comeback(a.seat)}.")
+            waits = (f"It waits only {clock(a.match_left)} more for them (what is left of their "
+                     "time away for the whole match)")
+        return (f"The table is paused: {who_text(a)} {what}. {waits}, then the match ends, "
+                f"naming them. They come back {comeback(a.seat)}.")
     listed = "; ".join(f"{who_text(a)}, {'left' if a.left else 'away'} {clock(a.seconds)}"
                        for a in sorted(absent, key=lambda a: a.seat))
     return (f"The table is paused, waiting for {listed}. It waits {limit} for an absent "

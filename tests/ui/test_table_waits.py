@@ -144,8 +144,8 @@ def test_the_line_about_a_pause_gives_what_is_left_of_the_matchs_allowance_when_
     40 s for them" when 10 s were left."""
     spells = Absent(1, "bob", "BBBB-BBBB", 5.0, match_left=10.0)
     said = waiting_text([spells], seats=3, me=0, wait=40.0)
-    assert "It waits only 10 s more (what is left of their time away for the whole match) for " \
-        "them, then the match ends, naming them." in said, said
+    assert "It waits only 10 s more for them (what is left of their time away for the whole " \
+        "match), then the match ends, naming them." in said, said
     # with more of the allowance left than of the wait, the wait is what ends it
     plenty = Absent(1, "bob", "BBBB-BBBB", 5.0, match_left=100.0)
     assert "It waits at most 40 s for them" in waiting_text([plenty], seats=3, me=0, wait=40.0)
