@@ -55,11 +55,9 @@ from protocol.transcript import Transcript, TranscriptError, read_transcript
 from .audit_journal import (
     JOURNAL,
     JournalMismatch,
-    OwnerJournal,
     Reorders,
     checked_filler,
-    read_journal,
-    seed_problem,
+    owner_journal,
 )
 from .engine import (
     SECRECY,
@@ -513,12 +511,8 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
                 "seat's key into the game description (protocol/SPEC.md 2.1): the keys in this "
                 "file are vouched for by nobody but themselves, so compare the fingerprints with "
                 "the ones the players read out")
-    journal = read_journal(path) if 0 <= t.seat < t.seats else None
-    if isinstance(journal, OwnerJournal):
-        problem = seed_problem(params, deck_msgs, t.seat, journal.seed,
-                                names[t.seat] or "the owner")
-        if problem is not None:
-            journal = problem
+    journal = owner_journal(path, params, deck_msgs, t.seat, names[t.seat] or "the owner") \
+        if 0 <= t.seat < t.seats else None
     if isinstance(journal, str):
         _journal_not_used(rep, journal)
         journal = None

@@ -39,6 +39,20 @@ class OwnerJournal:
     orders: dict[int, list[int]]
 
 
+def owner_journal(path: str, params: DeckParams, deck_msgs: list[tuple[int, Any]], seat: int,
+                  name: str) -> OwnerJournal | str | None:
+    """The owner's seat journal as far as the signed record bears it out: ``None`` when there is
+    none, the journal when its deck seed re-makes the owner's key message, else why it is not
+    used (``read_journal``, ``seed_problem``). The audit and the replay of a saved game both
+    start here."""
+    journal = read_journal(path)
+    if isinstance(journal, OwnerJournal):
+        problem = seed_problem(params, deck_msgs, seat, journal.seed, name)
+        if problem is not None:
+            return problem
+    return journal
+
+
 def read_journal(path: str) -> OwnerJournal | str | None:
     """The owner's seat journal next to the transcript: ``None`` when there is none, else the
     journal, or why it cannot be read (``journal.journal_records``, the seat's own reader: a torn

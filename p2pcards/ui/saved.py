@@ -377,8 +377,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
         OwnerJournal,
         Reorders,
         checked_filler,
-        read_journal,
-        seed_problem,
+        owner_journal,
     )
     from ..engine import Action, Decide
     from ..lobby import GameInfo
@@ -405,10 +404,7 @@ def from_transcript(path: str | Path, view: int | str | None = OWNER) -> SavedGa
     for m in t.roster:
         if isinstance(m, dict) and isinstance(m.get("seat"), int) and 0 <= m["seat"] < t.seats:
             names[m["seat"]] = str(m.get("name", names[m["seat"]]))
-    journal = read_journal(str(path))
-    if isinstance(journal, OwnerJournal):  # used only as far as the signed record bears it out
-        problem = seed_problem(params, deck_msgs, t.seat, journal.seed, names[t.seat])
-        journal = journal if problem is None else problem
+    journal = owner_journal(str(path), params, deck_msgs, t.seat, names[t.seat])
     if view == OWNER:
         view = t.seat if isinstance(journal, OwnerJournal) else None
     if view is not None and not isinstance(journal, OwnerJournal):
