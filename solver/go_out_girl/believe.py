@@ -30,13 +30,9 @@ import random
 import time
 from collections import defaultdict
 
-from p2pcards.bots.go_out_girl import GoOutGirlBot
-from p2pcards.engine import Decide, Decision, LocalDealer
-from p2pcards.games import new_game
-
-from . import bots
 from .convert import PHASES, action_map, battle_from_game
 from .determinize import ViewInfo
+from .diagnose import strong_bot_decisions
 from .history import BattleRecord
 from .model import OVER
 from .policy import heuristic
@@ -79,73 +75,59 @@ def measure(seeds: range, max_cards: int = MAX_CARDS, deals: int = DEALS,
     acc: dict = defaultdict(lambda: [0.0, 0.0, 0, 0, 0.0])
     joint: dict = defaultdict(lambda: [0.0, 0])  # every other seat's next move right on a deal
     checks = {"decisions": 0, "true_hand_reproduces": 0, "true_hands": 0}
-    for seed in seeds:
-        seat = seed % 4
-        g = new_game("go-out-girl", 4)
-        dealer = LocalDealer(seed)
-        agents = [GoOutGirlBot(q, seed * 10 + q) for q in range(4)]
-        bot = bots.StrongBot(seat, seed)
-        agents[seat] = bot
-        rec = BattleRecord(seat, 4)
-        while (req := g.pending()) is not None:
-            if not isinstance(req, Decide):
-                g.apply(dealer.fulfil(g, req))
-                continue
-            p = req.player
-            view = g.view(p)
-            legal = view.legal(p)
-            if p == seat:
-                rec.observe(view)
-            act = agents[p].decide(view, legal)
-            cards = sum(len(g.hand(q)) for q in range(4) if g.alive[q])
-            noise = bot.memory.noise() if bot.memory else [0.0] * 4
-            if (p == seat and g.phase in PHASES and cards <= max_cards and len(legal) > 1
-                    and not any(noise[q] > 0.5 for q in range(4) if q != seat)):
-                band = "21-30" if cards > 20 else "13-20" if cards > 12 else "<=12"
-                truth = battle_from_game(g)
-                amap = action_map(view, legal)
-                mine = next((a for a, e in amap.items() if e == act), None)
-                nxt = next_moves(truth, seat, mine) if mine is not None else {}
-                info = ViewInfo(view)
-                info.model_characters(noise)  # as the advisor does
-                checks["decisions"] += 1
-                dmg = [[g.number(g.values[s]) for s in g.zones[f"dmg{q}"]] for q in range(4)]  # type: ignore[arg-type]
+    records: dict[int, BattleRecord] = {}
+    for seed, seat, g, bot, p, view, legal, act in strong_bot_decisions(seeds):
+        rec = records.setdefault(seed, BattleRecord(seat, 4))
+        if p == seat:
+            rec.observe(view)
+        cards = sum(len(g.hand(q)) for q in range(4) if g.alive[q])
+        noise = bot.memory.noise() if bot.memory else [0.0] * 4
+        if (p == seat and g.phase in PHASES and cards <= max_cards and len(legal) > 1
+                and not any(noise[q] > 0.5 for q in range(4) if q != seat)):
+            band = "21-30" if cards > 20 else "13-20" if cards > 12 else "<=12"
+            truth = battle_from_game(g)
+            amap = action_map(view, legal)
+            mine = next((a for a, e in amap.items() if e == act), None)
+            nxt = next_moves(truth, seat, mine) if mine is not None else {}
+            info = ViewInfo(view)
+            info.model_characters(noise)  # as the advisor does
+            checks["decisions"] += 1
+            dmg = [[g.number(g.values[s]) for s in g.zones[f"dmg{q}"]] for q in range(4)]  # type: ignore[arg-type]
+            for q in range(4):
+                if q != seat and rec.turns[q]:
+                    checks["true_hands"] += 1
+                    checks["true_hand_reproduces"] += rec.mismatches(
+                        q, truth.hands[q], dmg[q], truth.char[q], random.Random(q)) == 0
+            for name, source in sources.items():
+                rng = random.Random(seed * 7919 + checks["decisions"])
+                t = time.process_time()
+                ds = _deals(source, rec, info, noise, rng, deals)
+                a = acc[(name, band)]
+                a[4] += time.process_time() - t
+                alls = [True] * len(ds)
                 for q in range(4):
-                    if q != seat and rec.turns[q]:
-                        checks["true_hands"] += 1
-                        checks["true_hand_reproduces"] += rec.mismatches(
-                            q, truth.hands[q], dmg[q], truth.char[q], random.Random(q)) == 0
-                for name, source in sources.items():
-                    rng = random.Random(seed * 7919 + checks["decisions"])
-                    t = time.process_time()
-                    ds = _deals(source, rec, info, noise, rng, deals)
-                    a = acc[(name, band)]
-                    a[4] += time.process_time() - t
-                    alls = [True] * len(ds)
-                    for q in range(4):
-                        if q == seat or not g.alive[q] or not truth.size[q]:
-                            continue
-                        real = truth.hands[q]
-                        a[0] += sum(sum(min(x, r) for x, r in zip(d.hands[q], real, strict=True))
-                                    / sum(real) for d in ds) / len(ds)
-                        a[2] += 1
-                        if q in nxt and nxt[q][0].hands[q] == real:
-                            bq, move = nxt[q]
-                            agree = 0
-                            for i, d in enumerate(ds):
-                                c = bq.copy()
-                                c.hands[q] = d.hands[q][:]
-                                c.char[q] = d.char[q]
-                                ok = heuristic(c) == move
-                                agree += ok
-                                alls[i] = alls[i] and ok
-                            a[1] += agree / len(ds)
-                            a[3] += 1
-                    if any(q != seat and g.alive[q] and truth.size[q] and q in nxt
-                           and nxt[q][0].hands[q] == truth.hands[q] for q in range(4)):
-                        joint[(name, band)][0] += sum(alls) / len(ds)
-                        joint[(name, band)][1] += 1
-            g.apply(Decision(p, act))
+                    if q == seat or not g.alive[q] or not truth.size[q]:
+                        continue
+                    real = truth.hands[q]
+                    a[0] += sum(sum(min(x, r) for x, r in zip(d.hands[q], real, strict=True))
+                                / sum(real) for d in ds) / len(ds)
+                    a[2] += 1
+                    if q in nxt and nxt[q][0].hands[q] == real:
+                        bq, move = nxt[q]
+                        agree = 0
+                        for i, d in enumerate(ds):
+                            c = bq.copy()
+                            c.hands[q] = d.hands[q][:]
+                            c.char[q] = d.char[q]
+                            ok = heuristic(c) == move
+                            agree += ok
+                            alls[i] = alls[i] and ok
+                        a[1] += agree / len(ds)
+                        a[3] += 1
+                if any(q != seat and g.alive[q] and truth.size[q] and q in nxt
+                       and nxt[q][0].hands[q] == truth.hands[q] for q in range(4)):
+                    joint[(name, band)][0] += sum(alls) / len(ds)
+                    joint[(name, band)][1] += 1
     table = {}
     for (name, band), (right, agree, n, m, _secs) in sorted(acc.items()):
         table[f"{name} {band}"] = {"right": round(right / max(1, n), 3),

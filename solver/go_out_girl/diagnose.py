@@ -122,6 +122,29 @@ def summary(rows: list[dict]) -> dict:
                              sorted(chars.items(), key=lambda kv: -kv[1][1])}}
 
 
+def strong_bot_decisions(seeds: range):
+    """Whole matches of the strong bot (seat ``seed % 4``) against three heuristic bots, each
+    decision yielded before it is applied: ``(seed, seat, g, bot, p, view, legal, act)``, the
+    full state ``g`` only for the diagnostics to check against."""
+    for seed in seeds:
+        seat = seed % 4
+        g = new_game("go-out-girl", 4)
+        dealer = LocalDealer(seed)
+        agents = [GoOutGirlBot(q, seed * 10 + q) for q in range(4)]
+        bot = bots.StrongBot(seat, seed)
+        agents[seat] = bot
+        while (req := g.pending()) is not None:
+            if not isinstance(req, Decide):
+                g.apply(dealer.fulfil(g, req))
+                continue
+            p = req.player
+            view = g.view(p)
+            legal = view.legal(p)
+            act = agents[p].decide(view, legal)
+            yield seed, seat, g, bot, p, view, legal, act
+            g.apply(Decision(p, act))
+
+
 def inference(seeds: range, pool: int = POOL) -> dict:
     """How close the deals the strong bot searches are to the truth, with and without the
     history's weights: at each of its decisions in a battle phase, for each other seat still in
@@ -136,48 +159,33 @@ def inference(seeds: range, pool: int = POOL) -> dict:
     count = 0
     by_facts: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
     true_lw: list[float] = []
-    for seed in seeds:
-        seat = seed % 4
-        g = new_game("go-out-girl", 4)
-        dealer = LocalDealer(seed)
-        agents = [GoOutGirlBot(q, seed * 10 + q) for q in range(4)]
-        bot = bots.StrongBot(seat, seed)
-        agents[seat] = bot
-        while (req := g.pending()) is not None:
-            if not isinstance(req, Decide):
-                g.apply(dealer.fulfil(g, req))
-                continue
-            p = req.player
-            view = g.view(p) if p == seat else g.view(p)
-            legal = view.legal(p)
-            act = agents[p].decide(view, legal)
-            rec = bot.record
-            if p == seat and rec is not None and view.phase in ("turn", "lead") and rec.facts():
-                info = ViewInfo(view)
-                rng = random.Random(seed * 7919 + count)
-                noise = bot.memory.noise() if bot.memory else None
-                deals, ws = rec.pool(info, rng, noise, pool)
-                truth = battle_from_game(g)
-                dmg = [[g.number(g.values[s]) for s in g.zones[f"dmg{q}"]] for q in range(4)]  # type: ignore[arg-type]
-                true_lw.append(rec.log_weight(truth, dmg, [0.0] * 4, rng))
-                for q in range(4):
-                    if q == seat or not g.alive[q] or not truth.size[q]:
-                        continue
-                    real = truth.hands[q]
+    for seed, seat, g, bot, p, view, _legal, _act in strong_bot_decisions(seeds):
+        rec = bot.record
+        if p == seat and rec is not None and view.phase in ("turn", "lead") and rec.facts():
+            info = ViewInfo(view)
+            rng = random.Random(seed * 7919 + count)
+            noise = bot.memory.noise() if bot.memory else None
+            deals, ws = rec.pool(info, rng, noise, pool)
+            truth = battle_from_game(g)
+            dmg = [[g.number(g.values[s]) for s in g.zones[f"dmg{q}"]] for q in range(4)]  # type: ignore[arg-type]
+            true_lw.append(rec.log_weight(truth, dmg, [0.0] * 4, rng))
+            for q in range(4):
+                if q == seat or not g.alive[q] or not truth.size[q]:
+                    continue
+                real = truth.hands[q]
 
-                    def right(b, real=real, q=q):
-                        return sum(min(a, r) for a, r in zip(b.hands[q], real, strict=True)) / sum(real)
-                    u = sum(right(b) for b in deals) / len(deals)
-                    w = sum(wt * right(b) for b, wt in zip(deals, ws, strict=True))
-                    plain += u
-                    inferred += w
-                    count += 1
-                    k = rec.facts()
-                    key = "1-4 facts" if k <= 4 else "5-9 facts" if k <= 9 else "10+ facts"
-                    by_facts[key][0] += u
-                    by_facts[key][1] += w
-                    by_facts[key][2] += 1
-            g.apply(Decision(p, act))
+                def right(b, real=real, q=q):
+                    return sum(min(a, r) for a, r in zip(b.hands[q], real, strict=True)) / sum(real)
+                u = sum(right(b) for b in deals) / len(deals)
+                w = sum(wt * right(b) for b, wt in zip(deals, ws, strict=True))
+                plain += u
+                inferred += w
+                count += 1
+                k = rec.facts()
+                key = "1-4 facts" if k <= 4 else "5-9 facts" if k <= 9 else "10+ facts"
+                by_facts[key][0] += u
+                by_facts[key][1] += w
+                by_facts[key][2] += 1
     explained = sum(1 for x in true_lw if x > -1e-9)
     return {"hands": count, "plain": round(plain / max(1, count), 3),
             "inferred": round(inferred / max(1, count), 3),
