@@ -17,12 +17,12 @@ def compared(mesh: Mesh, found: TableStopped) -> bool:  # a clock's finding is a
 async def before_naming(mesh: Mesh, found: TableStopped) -> TableStopped:
     """Another seat's message refused here may be an honest one made from another copy of an
     earlier message (an author that sent two players different ones: red team 19). Heads are
-    compared with every seat first (``Mesh.proven_first``): a proven equivocator's stop is
+    compared with every seat first (``Mesh.prove_culprit(answered=True)``): a proven equivocator's stop is
     returned. A seat out of reach (a cut link: ``Mesh.out_of_reach``) is not named."""
     seat = found.culprit
     if seat is None or not compared(mesh, found):
         return found
-    if await mesh.proven_first():
+    if await mesh.prove_culprit(answered=True):
         assert mesh.stopped is not None
         return TableStopped(mesh.stopped.culprit, mesh.stopped.reason)
     if not mesh.out_of_reach(seat):

@@ -203,38 +203,21 @@ class RecoveryMixin:
                 if force:
                     self._resent.pop((s, self.seat), None)
 
-    async def prove_culprit(self, seats: list[int] | None = None) -> bool:
+    async def prove_culprit(self, seats: list[int] | None = None, answered: bool = False) -> bool:
         """Compare heads now with ``seats`` (every other seat by default) for a few rounds of
         heads and asks for proof: if an author signed two different envelopes with one seq and
         those seats hold the other copy, the comparison proves the equivocation and the table's
         stop names the author. ``True`` once a stop here names a culprit. For a stop that could
         not tell who (or another seat's abort over a message that checks out here) before it is
-        shown: at most ``2 resend_after + 2 heads_every + 0.5`` seconds."""
-        def named() -> bool:
-            return self.stopped is not None and self.stopped.culprit is not None
+        shown: at most ``2 resend_after + 2 heads_every + 0.5`` seconds.
 
-        if named():
-            return True
-        t = self.timings
-        loop = asyncio.get_running_loop()
-        end = loop.time() + 2 * t.resend_after + 2 * t.heads_every + 0.5
-        for s in seats if seats is not None else [s for s in range(self.seats) if s != self.seat]:
-            self._send_heads(s, reply=True)
-        while loop.time() < end and not named():
-            await asyncio.sleep(min(0.1, t.tick))
-        return named()
-
-    async def proven_first(self) -> bool:
-        """Before this program names another seat on its own finding (a move its engine
-        refuses, a deck message that describes another operation): compare heads with every
-        other seat now. An author that sent two players different messages under one number
-        makes their games part ways, and the first honest message made from the other copy
-        looks, to a program holding the first, like its honest sender's deviation (red team
-        19: a forked move, and every time one honest program named the other). ``True`` once a
-        stop here names a culprit (the equivocator, with its two envelopes). Returns as soon as
-        every seat has answered for all we hold and no proof is pending (a round trip), at
-        most after ``2 resend_after + 2 heads_every + 0.5`` seconds (a seat that does not
-        answer: cut off, or the cheater)."""
+        ``answered``: return as soon as every seat has answered for all we hold and no proof is
+        pending (a round trip; ``checkpoint``). Before this program names another seat on its
+        own finding (a move its engine refuses, a deck message that describes another
+        operation): an author that sent two players different messages under one number makes
+        their games part ways, and the first honest message made from the other copy looks, to
+        a program holding the first, like its honest sender's deviation (red team 19: a forked
+        move, and every time one honest program named the other)."""
         def named() -> bool:
             return self.stopped is not None and self.stopped.culprit is not None
 
@@ -243,15 +226,21 @@ class RecoveryMixin:
         t = self.timings
         within = 2 * t.resend_after + 2 * t.heads_every + 0.5
         loop = asyncio.get_running_loop()
-        end = loop.time() + within + 0.5
-        compare = asyncio.create_task(self.checkpoint(within))
+        end = loop.time() + within + (0.5 if answered else 0.0)
+        compare = None
+        if answered:
+            compare = asyncio.create_task(self.checkpoint(within))
+        else:
+            for s in seats if seats is not None else [s for s in range(self.seats) if s != self.seat]:
+                self._send_heads(s, reply=True)
         try:
-            while not compare.done() and not named() and loop.time() < end:
+            while loop.time() < end and not named() and not (compare is not None and compare.done()):
                 await asyncio.sleep(min(0.1, t.tick))
         finally:
-            compare.cancel()
-            with contextlib.suppress(BaseException):
-                await compare
+            if compare is not None:
+                compare.cancel()
+                with contextlib.suppress(BaseException):
+                    await compare
         return named()
 
     def out_of_reach(self, seat: int) -> bool:

@@ -10,7 +10,7 @@ comparison of heads did, her deck refused it, and alice named bob: "bob: message
 another operation than {'kind': 'open', ...}" -- in six runs of six, with carol named by alice
 in none (bob named carol, by the same luck of who is refused first). Now a program that refuses
 another seat's message compares heads with every seat before it names anyone
-(``Mesh.proven_first``); carol's two envelopes prove her equivocation, and every honest program
+(``Mesh.prove_culprit(answered=True)``); carol's two envelopes prove her equivocation, and every honest program
 names her with them.
 
 With bad luck on top: the link between alice and bob is cut both ways, so carol carries all
