@@ -4,6 +4,10 @@ move does not stall on a collection (measured in tests/ui/test_redraw.py)."""
 from __future__ import annotations
 
 import gc
+import time
+
+#: seconds between two walks of the whole heap (a settle otherwise walks only what is new)
+WALK_ALL_EVERY = 60.0
 
 
 class HeapCare:
@@ -11,18 +15,24 @@ class HeapCare:
 
     _heap_frozen = False
     _gc_held = False
+    _walked_at = float("-inf")  # when the whole heap was last walked (time.monotonic)
 
     def _settle_heap(self) -> None:
-        """Collect all garbage while nothing has to be redrawn (the screen waits for the
-        person's choice, or a minute has gone by) and set what survives
-        aside: between two of these the cyclic garbage collector walks only what was made
-        since. Walking the whole heap (modules, card data, the widgets, the log: 60,000 objects
-        and more) took 40-70 ms, a stall of a redraw after a peer's move now and then. What was
-        set aside is walked again here, so garbage among it does not pile up."""
+        """Collect the garbage while nothing has to be redrawn (the screen waits for the
+        person's choice, or a minute has gone by) and set what survives aside: between two of
+        these the cyclic garbage collector walks only what was made since. Walking the whole
+        heap (modules, card data, the widgets, the log: 60,000 objects and more) took 40-70 ms,
+        a stall of a redraw after a peer's move now and then. So a settle walks only what was
+        made since the last one (a few milliseconds), and the whole heap, what was set aside
+        included, at most once every ``WALK_ALL_EVERY`` seconds, so that garbage among it does
+        not pile up (objects freed by their last reference go at once, set aside or not)."""
         if not self.is_running:
             return
+        now = time.monotonic()
+        if now - self._walked_at >= WALK_ALL_EVERY:
+            self._walked_at = now
+            gc.unfreeze()
         self._heap_frozen = True
-        gc.unfreeze()
         gc.collect()
         gc.freeze()
 
