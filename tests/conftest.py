@@ -93,6 +93,15 @@ def _name_the_groups(config, items) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _own_data_folder(monkeypatch, tmp_path_factory):
+    """Every test gets a data folder of its own (``P2PCARDS_HOME``), so that nothing a test plays
+    lands in the data folder of whoever runs the suite: a local game played through the command
+    line is saved there (``local-*.game``), and before this, each run of the suite left about 60
+    such files in the runner's own ``tables/``. A test that names its own folder sets it again."""
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path_factory.mktemp("home")))
+
+
+@pytest.fixture(autouse=True)
 def _mdns_closed(request, monkeypatch):
     """A discovery test closes every zeroconf it opens (an announcement, a browse, a forged
     answer), and so sends its goodbyes. One left open answers for what it announced as long as
