@@ -578,7 +578,11 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         if not away:
             reminded = {k: v for k, v in reminded.items() if isinstance(k, tuple)}
             continue
-        if mesh.stopped is None and mesh.seats > 2 and set(away) >= set(others):
+        # every other seat away at once: most likely this program is the one cut off, so it
+        # names nobody and keeps trying -- unless each of them said goodbye (a signed leave):
+        # then nobody is cut off, and the table's wait runs for them as for anyone who left
+        if (mesh.stopped is None and mesh.seats > 2 and set(away) >= set(others)
+                and not set(others) <= mesh.left):
             longest = min(away.values())
             if now - reminded.get("cut", -1e9) >= REMIND_EVERY:
                 reminded["cut"] = now

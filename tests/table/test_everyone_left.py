@@ -1,0 +1,59 @@
+"""The last program at a table. Every other seat away at once most likely means this program is
+the one cut off, so it names nobody and keeps trying ("you are cut off from ...; retrying").
+But when every other player *left* (each a signed goodbye: they quit), nobody is cut off, and
+it kept waiting all the same: found walking through a 3-seat table on three hosts, where both
+people quit after the deal and the host's bot process was still running half an hour later
+(a bot gives up only after its patience, 30 minutes; a person's program never). Now the
+table's wait runs for them as for any player who left: past it, the match ends naming the
+first to leave, as it does with others still at the table."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2pcards.lobby import _watch_absence
+from tests.mesh.helpers import close_all, make_table, run_async, short_claim_window, until
+
+pytestmark = pytest.mark.network
+
+
+@run_async(timeout=60)
+async def test_a_program_left_alone_by_players_who_quit_ends_the_match_after_the_wait(
+        tmp_path, monkeypatch):
+    short_claim_window(monkeypatch)
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    said: list[str] = []
+    try:
+        await bob.close()  # 'quit', then the other person quits too: two signed leaves
+        await until(lambda: 1 in host.left, what="bob left")
+        await carol.close()
+        await until(lambda: host.left >= {1, 2}, what="carol left")
+        await asyncio.wait_for(_watch_absence(host, 1.5, said.append, bot=True), 10)
+        assert host.stopped is not None and host.stopped.culprit == 1, host.stopped
+        assert "bob left the table and did not come back within 2 s" in host.stopped.reason
+        assert not any("cut off" in s for s in said), said  # nobody told "you are cut off"
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_program_that_hears_nobody_still_names_nobody_and_keeps_trying(tmp_path):
+    """The other side of the rule: the others gone silent without a goodbye (a cut, perhaps
+    this program's own) is waited out, naming nobody, however long it lasts."""
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    said: list[str] = []
+    try:
+        await bob.close(announce=False)  # two crashes, or this program's own cable pulled
+        await carol.close(announce=False)
+        await until(lambda: {1, 2} <= set(host.away), timeout=20, what="both away")
+        watch = asyncio.create_task(_watch_absence(host, 1.0, said.append, bot=True))
+        await asyncio.sleep(3.0)  # three times the wait
+        assert not watch.done() and host.stopped is None
+        assert any("you are cut off from bob, carol" in s for s in said), said
+        watch.cancel()
+    finally:
+        await close_all(meshes)
