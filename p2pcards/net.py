@@ -413,12 +413,27 @@ def _intro(mesh: Mesh, resumed: bool = False) -> list[str]:
 
 async def _played(mesh: Mesh, player: Any, screen: bool, resumed: bool = False) -> TableResult:
     """``_play``; a stop carries this seat's record (``record``), which the command names with
-    how to re-check it."""
+    how to re-check it. Ctrl-C (SIGINT, which cancels the command) becomes ``Interrupted``
+    carrying the table's wait, for the words on how long the others wait."""
     try:
         return await _play(mesh, player, screen, resumed)
     except TableStopped as exc:
         exc.record = mesh.transcript_path  # type: ignore[attr-defined]
         raise
+    except asyncio.CancelledError:
+        _uncancel()
+        # (before the deal there is no match to wait in)
+        raise Interrupted(GameInfo.from_json(mesh.game_info).wait if mesh.sealed else None) \
+            from None
+
+
+class Interrupted(Exception):
+    """Ctrl-C once seated at a dealt table (a signal: input from a pipe or a file, where no
+    prompt reads the key): the seat is kept, and the others wait ``wait`` seconds for it."""
+
+    def __init__(self, wait: float | None = None) -> None:
+        super().__init__()
+        self.wait = wait
 
 
 async def _play(mesh: Mesh, player: Any, screen: bool = False,

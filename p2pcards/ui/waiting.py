@@ -93,6 +93,16 @@ def left_text(wait: float | None) -> str:
             f"while the others wait{until}.")
 
 
+def interrupted_text(again: str, wait: float | None) -> str:
+    """Ctrl-C as a signal at a dealt table (input from a pipe or a file: no prompt reads the
+    key): the seat is kept, how to take it back (``again``: the command's way, "run the same
+    command again to take it back"), and how long the others wait, then what -- as the first
+    Ctrl-C at a terminal says."""
+    until = "" if not wait else \
+        f" The others wait for you at most {clock(wait)}, then end the match, naming you."
+    return f"Interrupted. Your seat is kept: {again}.{until}"
+
+
 def recheck(record: object) -> str:
     """After a stop: the person's own record of the match is kept, and how to re-check it."""
     import shlex
