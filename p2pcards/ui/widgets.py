@@ -20,6 +20,8 @@ from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.widgets import OptionList, RichLog, Static
 
+from .text import GLUE, UNIT_SPACE, glued, unglued
+
 NBSP = "\u00a0"
 
 #: Panels of the table that keep the tallest height they have had at the screen's width: a seat
@@ -39,9 +41,15 @@ def hanging_text(text: Text, width: int, console: Console) -> Text:
     for part in text.split("\n"):
         plain = part.plain
         indent = min(len(plain) - len(plain.lstrip(" ")) + 2, width // 3)
-        lines = part.wrap(console, width - indent, overflow="fold")
+        if UNIT_SPACE.search(plain):  # "3 s" stays on one row (the same length: styles hold)
+            part = part.copy()
+            part.plain = glued(plain)
+        lines = list(part.wrap(console, width - indent, overflow="fold"))
+        for line in lines:
+            if GLUE in line.plain:
+                line.plain = unglued(line.plain)
         rows.append(lines[0] if lines else part)
-        for line in list(lines)[1:]:
+        for line in lines[1:]:
             rows.append(Text(" " * indent) + line)
     return Text("\n").join(rows)
 
