@@ -561,6 +561,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             address = checked_address(address)
             if code is None and sys.stdin.isatty():
                 code = _ask("Table code: ")
+            kept = _records(home)  # (a seat of ours there already: the same join again)
             mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
             if picked is not None and exc.reason.startswith(WRONG_CODE):
@@ -587,12 +588,25 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             await _wait_for_players(mesh, None, _stdin_lines() if sys.stdin.isatty() else None)
         elif not mesh.sealed:
             say("The host deals once every seat is taken (and may free a seat before that).")
-        # dealt already when seated: a seat taken back (join --resume, or the same join again)
-        result = await _played(mesh, _terminal(mesh), screen, resumed=mesh.sealed)
+        # dealt already when seated, at a seat taken back (join --resume, or the same join again:
+        # our record of the table was there before). A new seat is dealt in at once when the
+        # host does not hold the deal: it is no seat taken back.
+        back = resume or mesh.transcript_path in kept
+        result = await _played(mesh, _terminal(mesh), screen, resumed=back and mesh.sealed)
         _results(mesh, result)
         return result
     finally:
         await mesh.close()
+
+
+def _records(home: str | None) -> set[Any]:
+    """The table records on this machine now (``tables/``), as paths."""
+    from protocol.transcript import find_transcripts
+
+    try:
+        return set(find_transcripts(home))
+    except OSError:  # unreadable: the join says so where it writes its own
+        return set()
 
 
 def _ask(prompt: str) -> str | None:
