@@ -338,9 +338,11 @@ def _terminal(mesh: Mesh):
 
 
 def _hinter(mesh: Mesh):
-    from .ui.hints import hinter
+    """The solver's advice for the plain prompt, which names the option ("Hint: option 6, ...")
+    as the full-screen table highlights it."""
+    from .ui.hints import advisor
 
-    return hinter(GameInfo.from_json(mesh.game_info).game)
+    return advisor(GameInfo.from_json(mesh.game_info).game)
 
 
 def _fingerprint(mesh: Mesh, seat: int) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
-from .hints import in_background
+from .hints import hint_text, in_background
 from .present import lookup, presenter_for, turn_line
 from .text import type_a_number, typed_number
 from .waiting import Absent, away_turn, waiting_text
@@ -94,7 +94,7 @@ class TerminalPlayer:
 
     def __init__(self, seat: int, *, chat: Callable[[str], Awaitable[str | None]] | None = None,
                  who: Callable[[], Sequence[str]] | None = None,
-                 hinter: Callable[[GameState, list[Action]], str | None] | None = None,
+                 hinter: Callable[[GameState, list[Action]], Any] | None = None,
                  lines: AsyncIterator[str] | None = None, out: Callable[[str], Any] = print,
                  absent: Callable[[], Sequence[Absent]] | None = None,
                  wait: float | None = None, seats: int = 0) -> None:
@@ -226,7 +226,7 @@ class TerminalPlayer:
     async def _hint(self, view: GameState, legal: list[Action]) -> None:
         advice = await in_background(self.hinter, view, list(legal))
         if self._legal is legal:  # the question is still open
-            self.out(advice or "No hint for this position.")
+            self.out(hint_text(advice, legal))
 
     async def decide(self, view: GameState, legal: list[Action]) -> Action:
         if self.left:
