@@ -561,6 +561,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
                     return None
                 address = picked.address
             address = checked_address(address)
+            await _resolves(address)
             if code is None and sys.stdin.isatty():
                 code = _ask("Table code: ")
             kept = _records(home)  # (a seat of ours there already: the same join again)
@@ -599,6 +600,22 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         return result
     finally:
         await mesh.close()
+
+
+async def _resolves(address: str) -> None:
+    """A host name that names no machine is said at once, not as "no answer from
+    tcp://nohost:80 within 10 s" ten seconds later."""
+    import socket
+
+    host = address.removeprefix("tcp://").rpartition(":")[0].strip("[]")
+    try:
+        await asyncio.wait_for(asyncio.get_running_loop().getaddrinfo(host, None), 10)
+    except (socket.gaierror, UnicodeError):
+        raise MeshError(f"{printable(host)!r} names no machine this one can find (the name does "
+                        "not resolve): use the address the host printed, like "
+                        "192.168.1.20:41234") from None
+    except (TimeoutError, OSError):  # no answer from the name service: the join says more
+        pass
 
 
 def _records(home: str | None) -> set[Any]:
