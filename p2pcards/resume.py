@@ -192,8 +192,8 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
                                for m in sorted(roster, key=lambda m: str(m.get("seat")).zfill(3)))
             table = resuming_text(str(t.game_info.get("game", "?")), t.created, t.seat,
                                   t.seats, path.name)
-            say(f"{table}. Looking for the other players: {others}..." if others else
-                f"{table}. Nobody else is seated yet.")
+            say(f"{table}: looking for the other players: {others}..." if others else
+                f"{table}; nobody else is seated yet.")
             # its failure is told in words (another program holds the seat, say), not taken
             # for "nothing to resume"
             return await Mesh.resume(me, transcript=path, bind=bind, home=home)

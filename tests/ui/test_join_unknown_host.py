@@ -9,9 +9,9 @@ import asyncio
 import time
 
 import pytest
-from protocol.mesh import MeshError
 
 from p2pcards import net
+from protocol.mesh import MeshError
 
 
 def test_joining_a_host_name_that_does_not_resolve_says_so_at_once(tmp_path):

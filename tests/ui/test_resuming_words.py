@@ -50,12 +50,12 @@ def test_resume_names_the_game_when_it_started_and_the_seat_not_a_hex_id(monkeyp
     started = time.time() - 60
     line = resumed_words(monkeypatch, tmp_path, "go-out-girl", started, roster)
     assert line == (f"Resuming table: Go Out Girl, started {when_text(started)}, you in seat 2 "
-                    f"of 3 (its record: {TABLE}.jsonl). Looking for the other players: alice "
+                    f"of 3 (its record: {TABLE}.jsonl): looking for the other players: alice "
                     "(the host, at 10.77.0.1:44801), carol (at 10.77.0.3:35409)..."), line
     assert not line.startswith(f"Resuming table {TABLE}")
     alone = resumed_words(monkeypatch, tmp_path, "girl-and-robot", started, roster[1:2])
     assert alone.startswith("Resuming table: The Girl and the Robot, started ")
-    assert alone.endswith(". Nobody else is seated yet."), alone
+    assert alone.endswith(".jsonl); nobody else is seated yet."), alone
 
 
 def test_when_a_table_started_in_words():
