@@ -33,6 +33,7 @@ from .widgets import (
     MIN_SIZE,
     NBSP,
     STEADY,
+    Hanging,
     Left,
     TableLog,
     TableOptions,
@@ -526,12 +527,11 @@ class TableApp(HeapCare, App[Any]):
         rows = []
         for i, e in enumerate(self._shown(), 1):
             label = e.label if e.single else f"{e.label} — {len(e.options)} ways ›"
-            t = Text(f"{i:>2}. ", style="dim")
             hinted = self.hinted is not None and any(o.action == self.hinted for o in e.options)
-            t.append(label, style="bold green reverse" if hinted else "")
+            t = Text(label, style="bold green reverse" if hinted else "")
             if hinted:
                 t.append("  ◀ hint", style="bold green")
-            rows.append(t)
+            rows.append(Hanging(Text(f"{i:>2}. ", style="dim"), t))
         if rows:
             ol.set_options(rows)  # one layout for the new list, not one to clear and one to fill
         else:
