@@ -692,7 +692,8 @@ async def _pick_table(bind: str) -> Any:
         raise MeshError(f"cannot look for tables on the LAN ({exc}); join by address: "
                         "p2pcards join HOST:PORT --code CODE") from None
     if not tables:
-        say("No table found. Ask the host for its address and code: p2pcards join HOST:PORT --code CODE")
+        say("No open table found (a table stops being listed once every seat is taken). Ask "
+            "the host for its address and code: p2pcards join HOST:PORT --code CODE")
         return None
     for i, t in enumerate(tables, 1):
         say(f"  {i}. {printable(str(t), newlines=False)}")
