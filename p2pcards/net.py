@@ -506,14 +506,17 @@ def _above_the_prompt():
     return contextlib.nullcontext()
 
 
-def _table_lines(mesh: Mesh) -> Any:
+def _table_lines(mesh: Mesh, player: Any = None) -> Any:
     """``say`` for the plain prompt's table lines: once the table has stopped, the programs
     leaving or going quiet after it are no news ("** bot1 (seat 2, ...) left the table." came
-    after "** the table stopped: ...", as if bot1 had a part in it)."""
+    after "** the table stopped: ...", as if bot1 had a part in it). ``player`` hears each line
+    (its question names the last one about someone else as what triggered it)."""
     def told(line: str) -> None:
         if mesh.stopped is not None and line.startswith("** ") and (
                 line.endswith(" left the table.") or " is away; the table waits" in line):
             return
+        if player is not None:
+            player.heard(line)
         say(line)
     return told
 
@@ -521,7 +524,9 @@ def _table_lines(mesh: Mesh) -> Any:
 async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
     from .ui.terminal import Left
 
-    game = asyncio.create_task(play_seat(mesh, player, say=_table_lines(mesh), on_table=attach))
+    player.name = mesh.name_of(mesh.seat)
+    game = asyncio.create_task(play_seat(mesh, player, say=_table_lines(mesh, player),
+                                         on_table=attach))
     typing = asyncio.create_task(player.run_input())
     try:
         done, _ = await asyncio.wait({game, typing}, return_when=asyncio.FIRST_COMPLETED)
