@@ -361,7 +361,7 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
         from protocol.mesh import MeshError
         from protocol.transcript import TranscriptError
 
-        from .net import NotSeated
+        from .net import Interrupted, NotSeated
         from .table import TableStopped
         from .ui.terminal import Left
 
@@ -388,6 +388,13 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
                  or f"{type(exc).__name__} (no details)", 1)
         except KeyboardInterrupt:
             typer.echo(f"\nInterrupted. {rejoin[0].upper()}{rejoin[1:]}.")
+            raise typer.Exit(130) from None
+        except Interrupted as exc:
+            from .ui.waiting import interrupted_text
+
+            again = "'p2pcards join --resume' takes it back" if rejoin == HOST_AGAIN else \
+                "run the same command again to take it back"
+            typer.echo("\n" + interrupted_text(again, exc.wait))
             raise typer.Exit(130) from None
         except NotSeated:
             typer.echo("\nInterrupted before you had a seat: there is none to take back.")

@@ -338,9 +338,11 @@ def _terminal(mesh: Mesh):
 
 
 def _hinter(mesh: Mesh):
-    from .ui.hints import hinter
+    """The solver's advice for the plain prompt, which names the option ("Hint: option 6, ...")
+    as the full-screen table highlights it."""
+    from .ui.hints import advisor
 
-    return hinter(GameInfo.from_json(mesh.game_info).game)
+    return advisor(GameInfo.from_json(mesh.game_info).game)
 
 
 def _fingerprint(mesh: Mesh, seat: int) -> str:
@@ -413,12 +415,27 @@ def _intro(mesh: Mesh, resumed: bool = False) -> list[str]:
 
 async def _played(mesh: Mesh, player: Any, screen: bool, resumed: bool = False) -> TableResult:
     """``_play``; a stop carries this seat's record (``record``), which the command names with
-    how to re-check it."""
+    how to re-check it. Ctrl-C (SIGINT, which cancels the command) becomes ``Interrupted``
+    carrying the table's wait, for the words on how long the others wait."""
     try:
         return await _play(mesh, player, screen, resumed)
     except TableStopped as exc:
         exc.record = mesh.transcript_path  # type: ignore[attr-defined]
         raise
+    except asyncio.CancelledError:
+        _uncancel()
+        # (before the deal there is no match to wait in)
+        raise Interrupted(GameInfo.from_json(mesh.game_info).wait if mesh.sealed else None) \
+            from None
+
+
+class Interrupted(Exception):
+    """Ctrl-C once seated at a dealt table (a signal: input from a pipe or a file, where no
+    prompt reads the key): the seat is kept, and the others wait ``wait`` seconds for it."""
+
+    def __init__(self, wait: float | None = None) -> None:
+        super().__init__()
+        self.wait = wait
 
 
 async def _play(mesh: Mesh, player: Any, screen: bool = False,
@@ -489,14 +506,17 @@ def _above_the_prompt():
     return contextlib.nullcontext()
 
 
-def _table_lines(mesh: Mesh) -> Any:
+def _table_lines(mesh: Mesh, player: Any = None) -> Any:
     """``say`` for the plain prompt's table lines: once the table has stopped, the programs
     leaving or going quiet after it are no news ("** bot1 (seat 2, ...) left the table." came
-    after "** the table stopped: ...", as if bot1 had a part in it)."""
+    after "** the table stopped: ...", as if bot1 had a part in it). ``player`` hears each line
+    (its question names the last one about someone else as what triggered it)."""
     def told(line: str) -> None:
         if mesh.stopped is not None and line.startswith("** ") and (
                 line.endswith(" left the table.") or " is away; the table waits" in line):
             return
+        if player is not None:
+            player.heard(line)
         say(line)
     return told
 
@@ -504,7 +524,9 @@ def _table_lines(mesh: Mesh) -> Any:
 async def _play_human(mesh: Mesh, player: Any, attach: Any) -> TableResult:
     from .ui.terminal import Left
 
-    game = asyncio.create_task(play_seat(mesh, player, say=_table_lines(mesh), on_table=attach))
+    player.name = mesh.name_of(mesh.seat)
+    game = asyncio.create_task(play_seat(mesh, player, say=_table_lines(mesh, player),
+                                         on_table=attach))
     typing = asyncio.create_task(player.run_input())
     try:
         done, _ = await asyncio.wait({game, typing}, return_when=asyncio.FIRST_COMPLETED)
@@ -544,8 +566,10 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
                     return None
                 address = picked.address
             address = checked_address(address)
+            await _resolves(address)
             if code is None and sys.stdin.isatty():
                 code = _ask("Table code: ")
+            kept = _records(home)  # (a seat of ours there already: the same join again)
             mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
             if picked is not None and exc.reason.startswith(WRONG_CODE):
@@ -572,12 +596,41 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             await _wait_for_players(mesh, None, _stdin_lines() if sys.stdin.isatty() else None)
         elif not mesh.sealed:
             say("The host deals once every seat is taken (and may free a seat before that).")
-        # dealt already when seated: a seat taken back (join --resume, or the same join again)
-        result = await _played(mesh, _terminal(mesh), screen, resumed=mesh.sealed)
+        # dealt already when seated, at a seat taken back (join --resume, or the same join again:
+        # our record of the table was there before). A new seat is dealt in at once when the
+        # host does not hold the deal: it is no seat taken back.
+        back = resume or mesh.transcript_path in kept
+        result = await _played(mesh, _terminal(mesh), screen, resumed=back and mesh.sealed)
         _results(mesh, result)
         return result
     finally:
         await mesh.close()
+
+
+async def _resolves(address: str) -> None:
+    """A host name that names no machine is said at once, not as "no answer from
+    tcp://nohost:80 within 10 s" ten seconds later."""
+    import socket
+
+    host = address.removeprefix("tcp://").rpartition(":")[0].strip("[]")
+    try:
+        await asyncio.wait_for(asyncio.get_running_loop().getaddrinfo(host, None), 10)
+    except (socket.gaierror, UnicodeError):
+        raise MeshError(f"{printable(host)!r} names no machine this one can find (the name does "
+                        "not resolve): use the address the host printed, like "
+                        "192.168.1.20:41234") from None
+    except (TimeoutError, OSError):  # no answer from the name service: the join says more
+        pass
+
+
+def _records(home: str | None) -> set[Any]:
+    """The table records on this machine now (``tables/``), as paths."""
+    from protocol.transcript import find_transcripts
+
+    try:
+        return set(find_transcripts(home))
+    except OSError:  # unreadable: the join says so where it writes its own
+        return set()
 
 
 def _ask(prompt: str) -> str | None:
@@ -644,7 +697,8 @@ async def _pick_table(bind: str) -> Any:
         raise MeshError(f"cannot look for tables on the LAN ({exc}); join by address: "
                         "p2pcards join HOST:PORT --code CODE") from None
     if not tables:
-        say("No table found. Ask the host for its address and code: p2pcards join HOST:PORT --code CODE")
+        say("No open table found (a table stops being listed once every seat is taken). Ask "
+            "the host for its address and code: p2pcards join HOST:PORT --code CODE")
         return None
     for i, t in enumerate(tables, 1):
         say(f"  {i}. {printable(str(t), newlines=False)}")

@@ -16,6 +16,7 @@ from .engine import ConfigError
 from .lobby import WAIT, GameInfo, clock_text
 from .table import TableResult
 from .ui.text import say
+from .ui.waiting import resuming_text
 
 RESUME_LOOK = (10.0, 600.0)  # a resume looks for the others the table's wait, within these
 RELAY_GRACE = 15.0  # seconds a comeback waits on a silent seat once the last other answered
@@ -189,10 +190,10 @@ async def _resume_latest(me: Identity, home: str | None, bind: str
             others = ", ".join(_someone(str(m.get("name", "?")), m.get("seat") == 0,
                                         str(m.get("addr", "?")))
                                for m in sorted(roster, key=lambda m: str(m.get("seat")).zfill(3)))
-            say(f"Resuming table {t.table} (seat {t.seat + 1} of {t.seats}): looking for the "
-                f"other players: {others}..." if others else
-                f"Resuming table {t.table} (seat {t.seat + 1} of {t.seats}); nobody else is "
-                "seated yet.")
+            table = resuming_text(str(t.game_info.get("game", "?")), t.created, t.seat,
+                                  t.seats, path.name)
+            say(f"{table}: looking for the other players: {others}..." if others else
+                f"{table}; nobody else is seated yet.")
             # its failure is told in words (another program holds the seat, say), not taken
             # for "nothing to resume"
             return await Mesh.resume(me, transcript=path, bind=bind, home=home)

@@ -27,12 +27,13 @@ from . import arrange as arrange_ui
 from .heap import HeapCare
 from .hints import in_background
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
-from .text import fit_cells, printable, type_a_number, typed_number
+from .text import UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
 from .waiting import Absent, away_turn, clock, said_live, turn_away, waiting_text
 from .widgets import (
     MIN_SIZE,
     NBSP,
     STEADY,
+    Hanging,
     Left,
     TableLog,
     TableOptions,
@@ -421,11 +422,12 @@ class TableApp(HeapCare, App[Any]):
         if self._shown_content.get(wid) == (content, width):
             return  # unchanged: no repaint, no new layout
         self._shown_content[wid] = (content, width)
-        if isinstance(content, Text) and NBSP in content.plain and width > 0:
+        if isinstance(content, Text) and width > 0 and (
+                NBSP in content.plain or UNIT_SPACE.search(content.plain)):
             # wrapped here, where a no-break space holds its words together (Textual's own
-            # wrapping breaks at any white space)
+            # wrapping breaks at any white space), and a number its unit ("3 s")
             content = content.copy()
-            content.plain = wrap_spaces(content.plain, width).replace(NBSP, " ")
+            content.plain = wrap_spaces(glued(content.plain, NBSP), width).replace(NBSP, " ")
         self.texts[wid] = content.plain if isinstance(content, Text) else str(content)
         if wid == "status" and self._too_small is not None:
             self._too_small.say(status=self.texts[wid])
@@ -525,12 +527,11 @@ class TableApp(HeapCare, App[Any]):
         rows = []
         for i, e in enumerate(self._shown(), 1):
             label = e.label if e.single else f"{e.label} — {len(e.options)} ways ›"
-            t = Text(f"{i:>2}. ", style="dim")
             hinted = self.hinted is not None and any(o.action == self.hinted for o in e.options)
-            t.append(label, style="bold green reverse" if hinted else "")
+            t = Text(label, style="bold green reverse" if hinted else "")
             if hinted:
                 t.append("  ◀ hint", style="bold green")
-            rows.append(t)
+            rows.append(Hanging(Text(f"{i:>2}. ", style="dim"), t))
         if rows:
             ol.set_options(rows)  # one layout for the new list, not one to clear and one to fill
         else:

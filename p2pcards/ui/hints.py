@@ -9,7 +9,7 @@ import contextlib
 import importlib
 import inspect
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -86,3 +86,17 @@ def advisor(game: str) -> Callable[..., Any] | None:
                     f"({type(e).__name__}: {e}). Your game goes on; please report it.")
 
     return safe
+
+
+def hint_text(advice: Any, legal: Sequence[Any]) -> str:
+    """The solver's advice in words, naming the option it recommends (the line prompts: the
+    full-screen table highlights it)."""
+    if advice is None:
+        return "No hint for this position."
+    if isinstance(advice, str):
+        return advice
+    text = advice.render()
+    if advice.action in legal:
+        text = f"Hint: option {list(legal).index(advice.action) + 1}, " + \
+            text.removeprefix("Hint: ")
+    return text

@@ -13,23 +13,13 @@ from ..bots.registry import make_bot
 from ..engine import SPECTATOR, Action, GameState, LocalDealer, RuleViolation, play
 from ..games import new_game
 from . import arrange as arrange_ui
+from .hints import hint_text
 from .present import Presenter, lookup, presenter_for, turn_line
 from .text import type_a_number, typed_number, wrap_cells
 
 COMMANDS = ("help", "?", "status", "who", "hint", "rules", "card", "say", "quit", "exit")
 
 
-def hint_text(advice, legal: Sequence[Action]) -> str:
-    """The solver's advice in words, naming the option it recommends."""
-    if advice is None:
-        return "No hint for this position."
-    if isinstance(advice, str):
-        return advice
-    text = advice.render()
-    if advice.action in legal:
-        text = f"Hint: option {list(legal).index(advice.action) + 1}, " + \
-            text.removeprefix("Hint: ")
-    return text
 
 HELP = """Type the number of an action to take it, or the move itself ('play 5 5', 'take 2').
 Other commands:

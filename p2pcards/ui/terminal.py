@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
-from .hints import in_background
+from .hints import hint_text, in_background
 from .present import lookup, presenter_for, turn_line
 from .text import type_a_number, typed_number
 from .waiting import Absent, away_turn, waiting_text
@@ -94,7 +94,7 @@ class TerminalPlayer:
 
     def __init__(self, seat: int, *, chat: Callable[[str], Awaitable[str | None]] | None = None,
                  who: Callable[[], Sequence[str]] | None = None,
-                 hinter: Callable[[GameState, list[Action]], str | None] | None = None,
+                 hinter: Callable[[GameState, list[Action]], Any] | None = None,
                  lines: AsyncIterator[str] | None = None, out: Callable[[str], Any] = print,
                  absent: Callable[[], Sequence[Absent]] | None = None,
                  wait: float | None = None, seats: int = 0) -> None:
@@ -115,6 +115,16 @@ class TerminalPlayer:
         self.rng = random.Random()
         self.live: Callable[[], GameState] | None = None  # the table's current view, once seated
         self._hint_task: asyncio.Task[None] | None = None  # a hint being worked out
+        #: the table's last line about another player ("bot2 plays Scout."): the question names
+        #: it as what triggered it, as the full-screen table does (``heard``)
+        self.last_other_line: str | None = None
+        self.name: str | None = None  # this seat's name at the table, once known
+
+    def heard(self, line: str) -> None:
+        """A line of the table's, as it is printed: kept when it is about someone else."""
+        if line and not line.startswith("** ") and not (
+                self.name and line.startswith(f"{self.name} ")):
+            self.last_other_line = line
 
     def turn_line(self) -> str | None:
         """Whose turn it is, from the table's current view."""
@@ -132,7 +142,7 @@ class TerminalPlayer:
         view = self.view
         if view is None or not self._legal:
             return []
-        q = presenter_for(view.game).question(view, self.seat, self._legal, None)
+        q = presenter_for(view.game).question(view, self.seat, self._legal, self.last_other_line)
         return [q, "Your options:"] + [f"  {i + 1:>2}. {view.describe(a)}"
                                        for i, a in enumerate(self._legal)]
 
@@ -226,7 +236,7 @@ class TerminalPlayer:
     async def _hint(self, view: GameState, legal: list[Action]) -> None:
         advice = await in_background(self.hinter, view, list(legal))
         if self._legal is legal:  # the question is still open
-            self.out(advice or "No hint for this position.")
+            self.out(hint_text(advice, legal))
 
     async def decide(self, view: GameState, legal: list[Action]) -> Action:
         if self.left:

@@ -33,6 +33,25 @@ def printable(text: str, *, newlines: bool = True) -> str:
     return "".join(out)
 
 
+#: the space between a number and its unit ("3 s", "2 min", "1 MB"): a line never breaks there
+#: (the log wrapped "... for 3" with "s" alone on the next row)
+UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:s|ms|min|minutes?|seconds?|hours?|h|days?|[kMG]B|bytes?)"
+                        r"(?![\w-]))")
+#: stands for such a space while a line is wrapped: a letter to Rich's wrapping (which breaks at
+#: any white space, a no-break one too), one cell wide; ``printable`` escapes it in anything a
+#: peer sends, so only these spaces carry it
+GLUE = "\ue000"
+
+
+def glued(text: str, glue: str = GLUE) -> str:
+    """``text`` with every number's space before its unit made ``glue``: the same length."""
+    return UNIT_SPACE.sub(glue, text)
+
+
+def unglued(text: str) -> str:
+    return text.replace(GLUE, " ")
+
+
 @lru_cache(maxsize=4)
 def _console(width: int) -> Console:
     return Console(file=io.StringIO(), width=width, color_system=None, legacy_windows=False)
@@ -51,8 +70,8 @@ def wrap_cells(line: str, width: int, rest: int = 3) -> list[str]:
     lead = len(line) - len(body)
     m = re.match(r"(\d+\.\s+|[-•*]\s+)", body)  # an option number or a bullet
     indent = min(lead + (len(m.group(1)) if m else rest), width // 3)
-    rows = [r.plain.rstrip() for r in Text(line).wrap(_console(width), width - indent,
-                                                       overflow="fold")]
+    rows = [unglued(r.plain.rstrip()) for r in Text(glued(line)).wrap(
+        _console(width), width - indent, overflow="fold")]  # "3 s" stays on one row
     return rows[:1] + [" " * indent + r.lstrip(" ") for r in rows[1:]]
 
 

@@ -93,6 +93,53 @@ def left_text(wait: float | None) -> str:
             f"while the others wait{until}.")
 
 
+def interrupted_text(again: str, wait: float | None) -> str:
+    """Ctrl-C as a signal at a dealt table (input from a pipe or a file: no prompt reads the
+    key): the seat is kept, how to take it back (``again``: the command's way, "run the same
+    command again to take it back"), and how long the others wait, then what -- as the first
+    Ctrl-C at a terminal says."""
+    until = "" if not wait else \
+        f" The others wait for you at most {clock(wait)}, then end the match, naming you."
+    return f"Interrupted. Your seat is kept: {again}.{until}"
+
+
+def when_text(created: float, now: float | None = None) -> str:
+    """When something happened, as a person says it: "today at 14:05", "yesterday at 09:30",
+    "on 3 Dec at 21:10" (with the year when not this one); "" for a time that cannot be one."""
+    import datetime
+    import time
+
+    try:
+        at = datetime.datetime.fromtimestamp(created)
+        today = datetime.datetime.fromtimestamp(time.time() if now is None else now).date()
+    except (OverflowError, OSError, ValueError):
+        return ""
+    clock_at = f"{at:%H:%M}"
+    days = (today - at.date()).days
+    if days == 0:
+        return f"today at {clock_at}"
+    if days == 1:
+        return f"yesterday at {clock_at}"
+    year = "" if at.year == today.year else f" {at.year}"
+    return f"on {at.day} {at:%b}{year} at {clock_at}"
+
+
+def resuming_text(game: str, created: float, seat: int, seats: int, record: str,
+                  now: float | None = None) -> str:
+    """Which table ``join --resume`` takes a seat back at, in what a person recognises: the game,
+    when it started, their seat, and the record's file (as 'p2pcards tables' lists it) -- not
+    the table's hex id alone ("Resuming table 03804c..."). The players follow (whom it looks
+    for)."""
+    from .present import presenter_for
+    from .text import printable
+
+    title = presenter_for(game).title  # (a game this version does not know: its own name)
+    name = title if title != "p2pcards" else printable(game, newlines=False) or "a game"
+    when = when_text(created, now)
+    return (f"Resuming table: {name}{f', started {when}' if when else ''}, you in seat "
+            f"{seat + 1} of {seats} (its record: {record})")
+
+
 def recheck(record: object) -> str:
     """After a stop: the person's own record of the match is kept, and how to re-check it."""
     import shlex

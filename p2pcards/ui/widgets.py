@@ -7,7 +7,8 @@ import contextlib
 from collections.abc import Sequence
 
 from rich.cells import cell_len
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +20,8 @@ from textual.reactive import Reactive
 from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.widgets import OptionList, RichLog, Static
+
+from .text import GLUE, UNIT_SPACE, glued, unglued
 
 NBSP = "\u00a0"
 
@@ -39,11 +42,46 @@ def hanging_text(text: Text, width: int, console: Console) -> Text:
     for part in text.split("\n"):
         plain = part.plain
         indent = min(len(plain) - len(plain.lstrip(" ")) + 2, width // 3)
-        lines = part.wrap(console, width - indent, overflow="fold")
+        if UNIT_SPACE.search(plain):  # "3 s" stays on one row (the same length: styles hold)
+            part = part.copy()
+            part.plain = glued(plain)
+        lines = list(part.wrap(console, width - indent, overflow="fold"))
+        for line in lines:
+            if GLUE in line.plain:
+                line.plain = unglued(line.plain)
         rows.append(lines[0] if lines else part)
-        for line in list(lines)[1:]:
+        for line in lines[1:]:
             rows.append(Text(" " * indent) + line)
     return Text("\n").join(rows)
+
+
+class Hanging:
+    """An option's row: its number, then its text wrapped under the text, not under the number
+    (a long option's second row started at the list's margin, left of the numbers, as if it were
+    an option of its own). A figure keeps its unit on its row. ``str()`` is the plain text."""
+
+    def __init__(self, head: Text, body: Text) -> None:
+        self.head, self.body = head, body
+
+    def __str__(self) -> str:
+        return self.head.plain + self.body.plain
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        indent = cell_len(self.head.plain)
+        if options.max_width < indent + 12:  # too narrow to indent in: the list wraps it
+            yield self.head + self.body
+            return
+        body = self.body.copy()
+        body.plain = glued(body.plain)
+        rows = list(body.wrap(console, options.max_width - indent, overflow="fold"))
+        for row in rows:
+            if GLUE in row.plain:
+                row.plain = unglued(row.plain)
+        yield Text("\n").join([self.head + rows[0], *(Text(" " * indent) + r for r in rows[1:])])
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        width = cell_len(str(self))
+        return Measurement(min(width, cell_len(self.head.plain) + 12), width)
 
 
 def keep_together(line: str, longest: int = 28) -> str:

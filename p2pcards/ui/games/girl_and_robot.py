@@ -75,8 +75,17 @@ class GirlAndRobot(Presenter):
         return entries
 
     def question(self, view: GameState, seat: int, legal, trigger: str | None) -> str:
+        """What is decided, after what triggered it ("Bot 2 plays Peace Treaty: ..."); a
+        sentence of its own, capitalised, when the trigger is not known (the plain prompt)."""
+        q = self._question(view, seat, legal, trigger)
+        return q if trigger else q[:1].upper() + q[1:]  # (a name keeps its own case)
+
+    def _question(self, view: GameState, seat: int, legal, trigger: str | None) -> str:
         kinds = {a.kind for a in legal}
         lead = f"{trigger.rstrip('.')}: " if trigger else ""
+        if kinds == {"pass"} and getattr(view, "phase", None) == "respond":
+            # asked all the same: asking only those who hold one would tell everyone who does
+            return f"{lead}let it resolve (you hold no Cancel Action to answer it with)."
         if kinds <= {"position"}:
             return f"{lead}where do you put the Demon in the Draw Pile?"
         if kinds <= {"pass", "cancel"}:

@@ -1,0 +1,68 @@
+"""The Girl and the Robot at the plain prompt (walk-through ux20, on a LAN): a player holding no
+Cancel Action was asked "let it resolve, or answer it with Cancel Action?" with one option, "let
+it resolve", and questions began in lower case ("which way does play go now?") where nothing
+came before them. Rulebook: "Cancel Action: ... You may play this card at any time", so every
+player is asked about every Action card, holding one or not."""
+
+from __future__ import annotations
+
+from p2pcards.engine import Action
+from p2pcards.ui.present import presenter_for
+from tests.games.girl_and_robot.test_rules import Table, rig
+
+P = presenter_for("girl-and-robot")
+
+
+def test_a_player_without_cancel_action_is_told_so_and_questions_start_as_sentences():
+    g = rig(["girl", "robot", "queen", "shadow"], hands={0: ["scout"], 3: ["cancel_action"]},
+            draw=["*"] * 6)
+    t = Table(g)
+    t.play(0, "scout")
+    assert g.phase == "respond"
+    p = t.decider()
+    view = g.view(p)
+    legal = view.legal(p)
+    assert {a.kind for a in legal} == {"pass"}, legal  # seat 2 holds no Cancel Action
+    assert P.question(view, p, legal, "alice plays Scout.") == \
+        "alice plays Scout: let it resolve (you hold no Cancel Action to answer it with)."
+    assert P.question(view, p, legal, None) == \
+        "Let it resolve (you hold no Cancel Action to answer it with)."
+    # one who holds one is asked as before
+    both = [Action("pass"), Action("cancel", slot=1)]
+    assert P.question(view, p, both, "Bot 2 plays Peace Treaty.") == \
+        "Bot 2 plays Peace Treaty: let it resolve, or answer it with Cancel Action?"
+    assert P.question(view, p, both, None) == "Let it resolve, or answer it with Cancel Action?"
+    assert P.question(view, p, [Action("direction", d=1)], None) == "Which way does play go now?"
+
+
+def test_the_plain_prompt_names_what_triggered_the_question():
+    """The plain prompt asked "let it resolve, or answer it with Cancel Action?" naming no card:
+    the full-screen table names the table's last line about someone else, and now so does the
+    prompt ("alice plays Scout: let it resolve ...")."""
+    import asyncio
+
+    from p2pcards.ui.terminal import TerminalPlayer
+
+    g = rig(["girl", "robot", "queen", "shadow"], hands={0: ["scout"], 3: ["cancel_action"]},
+            draw=["*"] * 6)
+    t = Table(g)
+    t.play(0, "scout")
+    p = t.decider()  # seat 2, asked first
+    view = g.view(p)
+    legal = view.legal(p)
+    said: list[str] = []
+
+    async def go():
+        player = TerminalPlayer(p, out=said.append)
+        player.name = "dave"
+        for line in ("alice plays Scout.", "dave (seat 4): hm", "** carol is away"):
+            player.heard(line)  # (a chat line of one's own, a notice: no trigger)
+        player.heard("dave draws a card.")
+        deciding = asyncio.create_task(player.decide(view, legal))
+        await asyncio.sleep(0)
+        await player.handle("1")
+        await asyncio.wait_for(deciding, 5)
+
+    asyncio.run(go())
+    assert "alice plays Scout: let it resolve (you hold no Cancel Action to answer it with)." \
+        in said, said
