@@ -608,11 +608,14 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
 
 
 async def _resolves(address: str) -> None:
-    """A host name that names no machine is said at once, not as "no answer from
-    tcp://nohost:80 within 10 s" ten seconds later."""
+    """A host name that names no machine, or a machine where nothing listens at that port, is
+    said at once, not as "no answer from tcp://nohost:80 within 10 s" ten seconds later (a
+    ZeroMQ connection retries a refused one quietly). Anything else (no answer yet, a machine
+    that drops the connection unanswered) is left to the join, which says more."""
     import socket
 
-    host = address.removeprefix("tcp://").rpartition(":")[0].strip("[]")
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    host = host.strip("[]")
     try:
         await asyncio.wait_for(asyncio.get_running_loop().getaddrinfo(host, None), 10)
     except (socket.gaierror, UnicodeError):
@@ -620,7 +623,16 @@ async def _resolves(address: str) -> None:
                         "not resolve): use the address the host printed, like "
                         "192.168.1.20:41234") from None
     except (TimeoutError, OSError):  # no answer from the name service: the join says more
-        pass
+        return
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(host, int(port)), 3)
+    except ConnectionRefusedError:
+        raise MeshError(f"nothing at {printable(host)}:{port} takes the connection (it was "
+                        "refused): check the port the host printed, and that its table is still "
+                        "open") from None
+    except (TimeoutError, OSError, ValueError):
+        return
+    writer.close()
 
 
 def _records(home: str | None) -> set[Any]:

@@ -38,3 +38,21 @@ def test_no_table_found_says_a_full_table_is_not_listed(monkeypatch, capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert "No open table found (a table stops being listed once every seat is taken). Ask the " \
            "host for its address and code: p2pcards join HOST:PORT --code CODE" in out, out
+
+
+def test_joining_a_port_where_nothing_listens_says_so_at_once(tmp_path):
+    """``join localhost:PORT`` with no table there waited 10 s for "no answer" (walk-through
+    ux20, F10): the machine had refused the connection at once, and ZeroMQ retried quietly."""
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on: bound, then closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t0 = time.monotonic()
+    with pytest.raises(MeshError) as got:
+        asyncio.run(net.join_table(f"127.0.0.1:{port}", "ABC-DEF", "bob", bind="127.0.0.1",
+                                   resume=False, home=str(tmp_path)))
+    assert str(got.value) == (
+        f"nothing at 127.0.0.1:{port} takes the connection (it was refused): check the port the "
+        "host printed, and that its table is still open"), got.value
+    assert time.monotonic() - t0 < 5
