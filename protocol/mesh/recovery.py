@@ -16,6 +16,7 @@ from ..envelope import (
     Equivocation,
     Message,
     ctl_signature_problem,
+    heads_digest,
     is_int,
 )
 from ..identity import Identity, fingerprint
@@ -248,6 +249,35 @@ class RecoveryMixin:
         have not reached us for a while (``_quiet``), or by its own reports ours do not reach
         it (``unreached``)."""
         return self._quiet(seat, time.monotonic()) or seat in self.unreached()
+
+    def _stated_heads(self) -> Message:
+        """What this program holds now, as its next envelope states it (``heads``)."""
+        assert self.verifier is not None
+        chains = [c for _, c in sorted(self.verifier.chains.items())]
+        return {"seqs": [c.seq for c in chains], "hash": heads_digest([c.head for c in chains])}
+
+    def made_from_ours(self, seat: int) -> bool | None:
+        """Whether ``seat`` made its latest envelope we hold from exactly what this program
+        holds: every chain its ``heads`` states is ours at that seq (``True``), or one is not
+        (``False``: another copy of someone's message, or heads it never had). ``None``: it
+        states none (a program from before mesh version 6), or a seq we do not hold yet.
+
+        Before this program names ``seat`` on a message of its it refuses: an honest author's
+        chain only grows, so its latest envelope states all the refused one was made from and
+        more. ``True`` means the author made it from what this program holds, and the refusal
+        is the author's own doing, whether or not its program can still be reached (red team
+        20: a cheat sent to one program, whose author then vanished, was named by nobody). A
+        heads made up (seqs nobody holds, a wrong hash) is never ``True``: the author gets
+        what it had before, and the seat whose chain it names is not concerned."""
+        assert self.verifier is not None
+        env = self.verifier.chains[seat].get(self.verifier.chains[seat].seq)
+        heads = None if env is None else env.get("heads")
+        if not isinstance(heads, dict):
+            return None
+        seqs, chains = heads["seqs"], self.verifier.chains
+        if any(n > chains[s].seq for s, n in enumerate(seqs)):
+            return None
+        return heads_digest([chains[s].hash_at(n) for s, n in enumerate(seqs)]) == heads["hash"]
 
     async def checkpoint(
         self, timeout: float | None = 10.0, patient: bool = False, cap: float = 600.0

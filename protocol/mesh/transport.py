@@ -88,7 +88,8 @@ class TransportMixin:
         chain = self.verifier.chains[self.seat]
         key = self._box_key(self.seat, to) if to is not None else None
         env = seal(
-            self.identity, self.table, self.seat, chain.seq + 1, chain.head, topic, body, to, key
+            self.identity, self.table, self.seat, chain.seq + 1, chain.head, topic, body, to, key,
+            heads=self._stated_heads(),
         )
         h = envelope_hash(env)
         self.verifier.append(env, h)
