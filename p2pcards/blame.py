@@ -34,8 +34,15 @@ async def before_naming(mesh: Mesh, found: TableStopped) -> TableStopped:
     if await mesh.prove_culprit(answered=True):
         assert mesh.stopped is not None
         return TableStopped(mesh.stopped.culprit, mesh.stopped.reason)
-    if not mesh.out_of_reach(seat) or (not found.inferred and mesh.made_from_ours(seat)):
+    same = None if found.inferred else mesh.made_from_ours(seat)
+    if same or not mesh.out_of_reach(seat):
         return found  # (now holding all its heads stated: compared, what it said reached us)
+    if same is False:  # it says so itself: made after another copy of someone's message
+        return TableStopped(None, f"{found.reason}; {mesh.name_of(seat)} is not named: their "
+                            "message states it was made after other messages than this program "
+                            "holds (another copy of someone's message: a player who sent two "
+                            "players different messages), and their program and this one do not "
+                            "reach each other directly to compare them")
     return TableStopped(None, f"{found.reason}; {mesh.name_of(seat)} is not named: their program "
                         "and this one do not reach each other directly, so this program cannot "
                         "compare with theirs whether an earlier message reached them in another "

@@ -52,11 +52,22 @@ class Cheat:
         return self.bot.arrange(view, slots)
 
 
-def vanish_after_cheat(carol, cheat: Cheat) -> dict:
+def vanish_after_cheat(carol, cheat: Cheat, lie: str | None = None) -> dict:
     """carol's program: the cheat's envelope goes to alice alone, and from then on nothing of
-    carol's leaves her program (her frames, her answers to heads, everything)."""
+    carol's leaves her program (her frames, her answers to heads, everything). ``lie``: the
+    cheat's envelope states heads carol never had -- a made-up hash (``"hash"``), or far more
+    of bob's messages than bob ever sent (``"ahead"``)."""
     did: dict = {}
-    send_env, send_frames = carol._send_env, carol._send_frames
+    send_env, send_frames, stated = carol._send_env, carol._send_frames, carol._stated_heads
+
+    def made_up():
+        heads = stated()
+        if "sending" in did and lie == "hash":
+            heads = dict(heads, hash="ab" * 32)
+        elif "sending" in did and lie == "ahead":
+            heads = dict(heads, seqs=[n + 1000 if s == 1 else n
+                                      for s, n in enumerate(heads["seqs"])])
+        return heads
 
     def frames(seat, fr):
         if "gone" in did or ("sending" in did and seat != ALICE):
@@ -71,19 +82,18 @@ def vanish_after_cheat(carol, cheat: Cheat) -> dict:
         did.update(gone=True, at=time.monotonic(), env=env)
         return env
 
-    carol._send_env, carol._send_frames = sent, frames
+    carol._send_env, carol._send_frames, carol._stated_heads = sent, frames, made_up
     return did
 
 
-@pytest.mark.parametrize("seats", [3, 4])
-@run_async(timeout=90)
-async def test_a_cheat_sent_to_one_player_is_named_at_once_though_its_author_vanishes(
-        tmp_path, monkeypatch, seats):
+async def cheat_and_vanish(tmp_path, monkeypatch, seats: int, lie: str | None = None):
+    """The match up to every honest program's end: (the honest seats, their results, how long
+    after the cheat each ended, the meshes)."""
     info = GameInfo("go-out-girl", seats, {}, wait=WAIT)
     meshes = await make_table(tmp_path, seats, game_info=info.to_json())
     cheat = Cheat(CAROL)
     unchecked = skip_own_checks(monkeypatch, "go-out-girl")
-    did = vanish_after_cheat(meshes[CAROL], cheat)
+    did = vanish_after_cheat(meshes[CAROL], cheat, lie)
     ended: dict[int, float] = {}
     try:
         async def seat(m):
@@ -102,13 +112,39 @@ async def test_a_cheat_sent_to_one_player_is_named_at_once_though_its_author_van
         assert "env" in did, "carol never cheated"
         honest = [s for s in range(seats) if s != CAROL]
         after = {s: round(ended[s] - did["at"], 1) for s in honest}
-        print(f"{seats} seats: " + "; ".join(
+        print(f"{seats} seats, lie {lie}: " + "; ".join(
             f"{meshes[s].name_of(s)} after {after[s]} s: {results[s]}" for s in honest))
-        for s in honest:
-            r = results[s]
-            assert isinstance(r, TableStopped), (s, r)
-            assert r.culprit == CAROL, (s, after[s], str(r))
-            assert "as number 15" in r.reason, (s, after[s], str(r))  # for the cheat, not for leaving
-            assert after[s] < WAIT / 2, (s, after[s], str(r))
+        return honest, results, after, meshes
     finally:
         await close_all(meshes)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+@run_async(timeout=90)
+async def test_a_cheat_sent_to_one_player_is_named_at_once_though_its_author_vanishes(
+        tmp_path, monkeypatch, seats):
+    honest, results, after, meshes = await cheat_and_vanish(tmp_path, monkeypatch, seats)
+    for s in honest:
+        r = results[s]
+        assert isinstance(r, TableStopped), (s, r)
+        assert r.culprit == CAROL, (s, after[s], str(r))
+        assert "as number 15" in r.reason, (s, after[s], str(r))  # for the cheat, not for leaving
+        assert after[s] < WAIT / 4, (s, after[s], str(r))
+        assert meshes[s].stopped.culprit == CAROL  # recorded so, as every program's own finding
+
+
+@pytest.mark.parametrize("lie", ["hash", "ahead"])
+@run_async(timeout=90)
+async def test_heads_made_up_get_nobody_honest_named_and_stall_nobody(tmp_path, monkeypatch,
+                                                                     lie):
+    """carol's cheat states heads she never had: not the same inputs, so the programs go on as
+    before heads were stated -- carol, out of reach, is not named on the move (nor for being
+    away: the table stops at once), bob whose chain she misstated is not named, and nobody
+    waits past the comparison's bound."""
+    honest, results, after, meshes = await cheat_and_vanish(tmp_path, monkeypatch, 3, lie)
+    for s in honest:
+        r = results[s]
+        assert isinstance(r, TableStopped), (s, r)
+        assert r.culprit in (None, CAROL), (s, str(r))
+        assert meshes[s].stopped.culprit in (None, CAROL), (s, meshes[s].stopped)
+        assert after[s] < WAIT / 4, (s, after[s], str(r))
