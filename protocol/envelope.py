@@ -427,18 +427,15 @@ def check_shape(env: Any, seats: int) -> None:
 
 
 def _check_heads(env: Message, seats: int, seat: int | None) -> None:
-    """The shape of an envelope's ``heads``: ``{"seqs": [one seq per seat], "hash": 64 hex}``,
-    its author's own entry ``seq - 1`` (what its ``prev`` already names)."""
+    """The shape of an envelope's ``heads``: ``{"seqs": [one seq per seat], "hash": 64 hex}``.
+    (Its author's own entry is ``seq - 1`` from an honest program; any other is only a
+    statement the author's own chain does not bear out, ``Mesh.made_from_ours``.)"""
     heads = env["heads"]
     seqs = heads.get("seqs") if isinstance(heads, dict) else None
     if not isinstance(heads, dict) or set(heads) != {"seqs", "hash"} or \
             not isinstance(seqs, list) or len(seqs) != seats or \
             not all(is_int(n) and n >= 0 for n in seqs) or not _is_hex(heads["hash"], 64):
         raise EnvelopeError("heads is not {seqs: one seq per seat, hash: 64 hex}", env, seat)
-    if seat is not None and 0 <= seat < seats and is_int(env.get("seq")) and \
-            seqs[seat] != env["seq"] - 1:
-        raise EnvelopeError(f"heads states seq {seqs[seat]} of the author's own chain in its "
-                            f"envelope {env['seq']}", env, seat)
 
 
 def check_signature(env: Message, public_key: bytes) -> None:
