@@ -159,6 +159,9 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         self._through_state: dict[int, tuple[str, int, int]] = {}
         self._forwarded: dict[tuple[int, int], tuple[tuple[str, int], float]] = {}
         self._pushed: dict[tuple[int, int], tuple[int, float]] = {}  # (author, to) -> (seq, when)
+        # per author we do not hear directly, the seat whose relay last brought us one of its
+        # envelopes first: said in our heads (``via``), it is the seat that pushes them to us
+        self._via: dict[int, int] = {}
         self._last_ping: dict[int, float] = {}
         self._heads_sent: dict[int, tuple[Any, float]] = {}
         self._peer_heads: dict[int, list[int]] = {}
@@ -604,6 +607,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         for k in [k for k in (*self._forwarded, *self._pushed) if seat in k]:
             self._forwarded.pop(k, None)
             self._pushed.pop(k, None)
+        for k in [k for k, v in self._via.items() if seat in (k, v)]:
+            del self._via[k]
         for k in [k for k in self._box_keys if seat in k]:
             del self._box_keys[k]
         for k in [k for k in self._resent if seat in k]:

@@ -424,11 +424,28 @@ class RecoveryMixin:
 
     def _pusher(self, b: int, d: int) -> bool:
         """Whether we are the one to push ``d``'s envelopes to ``b`` as they come (``b`` does not
-        hear ``d`` directly): the lowest seat that, by its own latest heads, hears both directly
-        (so that one seat pushes, not every one: a second copy would be charged as a copy)."""
+        hear ``d`` directly): the seat ``b``'s latest heads name as the one whose relay brought
+        it ``d``'s envelopes first (``via``), if that seat hears both directly; else the lowest
+        seat that, by its own latest heads, hears both directly (so that one seat pushes, not
+        every one: a second copy would be charged as a copy). So a carrier that holds back what
+        it carries is pushed aside by the first seat that carries it faster (red team 20: at
+        four seats the lowest carrier's slow copies set the match's pace, five times slower,
+        while an honest second carrier answered only asks, each a round late)."""
         now = time.monotonic()
         if self._quiet(d, now) or self._quiet(b, now):
             return False
+        said = self._latest_heads.get(b, {})
+        quiet, via = said.get("quiet"), said.get("via")
+        if isinstance(quiet, list) and isinstance(via, list) and len(via) == len(quiet) \
+                and d in quiet[: self.seats]:
+            x = via[quiet.index(d)]
+            if x == self.seat:
+                return True
+            heard = self._latest_heads.get(x, {}).get("quiet") if is_int(x) else None
+            if is_int(x) and x in self._members and x not in (b, d) and x not in self.away \
+                    and x in self._latest_heads and not (isinstance(heard, list)
+                                                         and (b in heard or d in heard)):
+                return False  # x hears both and carries faster: it pushes
         for x in sorted(self._members):
             if x == self.seat:
                 return True
