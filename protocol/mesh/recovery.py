@@ -429,8 +429,8 @@ class RecoveryMixin:
         seat that, by its own latest heads, hears both directly (so that one seat pushes, not
         every one: a second copy would be charged as a copy). So a carrier that holds back what
         it carries is pushed aside by the first seat that carries it faster (red team 20: at
-        four seats the lowest carrier's slow copies set the match's pace, five times slower,
-        while an honest second carrier answered only asks, each a round late)."""
+        four seats the lowest carrier's slow copies set the match's pace, while an honest
+        second carrier only answered asks, each a round late, the slow one asked first)."""
         now = time.monotonic()
         if self._quiet(d, now) or self._quiet(b, now):
             return False
@@ -439,7 +439,7 @@ class RecoveryMixin:
         if isinstance(quiet, list) and isinstance(via, list) and len(via) == len(quiet) \
                 and d in quiet[: self.seats]:
             x = via[quiet.index(d)]
-            if x == self.seat:
+            if is_int(x) and x == self.seat:
                 return True
             heard = self._latest_heads.get(x, {}).get("quiet") if is_int(x) else None
             if is_int(x) and x in self._members and x not in (b, d) and x not in self.away \
