@@ -526,7 +526,8 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
     ops = DeckRequests(info.game, info.players, {**info.options, "names": names}, _moves(entries),
                        secrecy, coded)
     d = deck_audit(params, [(e.sender, e.body, [e.seq, e.hash]) for e in deck], ops=ops,
-                   owner=owner, seat=t.seat, seating=_seating(t))
+                   owner=owner, seat=t.seat, seating=_seating(t),
+                   made_from_record=t.made_from_record())
     v = d.verdict
     rep.code = next((roster_code([m for m in t.roster if isinstance(m, dict)], o["value"])
                      for o in d.outcomes  # (the draw the code is made from: SPEC 5.5)
@@ -557,6 +558,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
         rep.add("deck audit", True, checked)
     decisions: dict[tuple[int, int], Decision] = {}
     seen: dict[tuple[int, int], Any] = {}  # the moves each move states it was made after
+    same = t.made_from_record()  # ... or True: it states it was made from this file's messages
     for e in entries:
         if e.topic != "game" or e.body is None:
             continue
@@ -576,7 +578,7 @@ def _audit_game(rep: TranscriptAudit, t: Transcript, path: str) -> None:
         # another seat's move for the same step is judged by the replay: the one whose turn it
         # was not is named, wherever the two lie in the file
         decisions[step, e.sender] = Decision(e.sender, action)
-        seen[step, e.sender] = e.body.get("seen")
+        seen[step, e.sender] = True if (e.sender, e.seq) in same else e.body.get("seen")
     keys = sorted(decisions)
     ordered = [decisions[k] for k in keys]
     steps = [step for step, _ in keys]

@@ -275,7 +275,10 @@ async def play_seat(mesh: Mesh, player: Any, *, say: Callable[[str], Any] = prin
     mesh.public_topics = PUBLIC_TOPICS  # every seat gets every move
     mesh.topics = TABLE_TOPICS
     mesh.topic_caps = dict(TOPIC_CAPS)
-    mesh.remade_topics = PUBLIC_TOPICS  # a re-run remakes these; a chat line is synced first
+    # every envelope states what this program held when it made it (``heads``: red team 20),
+    # which a re-run after a power cut could not state again byte for byte: each is on the
+    # disk before it goes (about one sync a turn more than the seat journal's, per program)
+    mesh.remade_topics = frozenset()
     await until_dealt(mesh, say)
     info = GameInfo.from_json(mesh.game_info)
     if info.players != mesh.seats:  # the host's own description of its table does not add up

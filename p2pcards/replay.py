@@ -100,13 +100,15 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
     of another seat that the replay would name, and that states other moves than the file holds
     before it, names nobody: the owner could have rewritten its own moves in its file (and any
     seat colluding with it its own), and that move was made after the moves really sent. A
-    record whose moves state no ``seen`` (made before it) is judged as before."""
+    record whose moves state no ``seen`` (made before it) is judged as before. ``True`` for a
+    move: its envelope states it was made from exactly the messages the file holds (its
+    ``heads``, red team 20), so it is judged on them whatever its ``seen``."""
     about: list[int | None] = [None]  # the index of the move the verdict is about
     verdict = _replay(game, players, options, decisions, outcomes, expected_outcome, viewer,
                       fill, steps, partial, secrecy, about)
     if owner is None or seen is None or steps is None or verdict.clean \
             or verdict.culprit is None or verdict.culprit == owner \
-            or not any(isinstance(x, str) for x in seen):
+            or not any(isinstance(x, str) or x is True for x in seen):
         return verdict
     j, i = verdict.culprit, about[0]
     if i is None or decisions[i].player != j:
@@ -116,7 +118,7 @@ def replay(game: str, players: int, options: dict[str, Any], decisions: Sequence
         if steps[k] < steps[i]:
             history = moves_seen(history, steps[k], decisions[k].player,
                                  decisions[k].action.to_json())
-    if seen[i] == history.hex():
+    if seen[i] is True or seen[i] == history.hex():
         return verdict
     return Verdict(False, None, f"seat {j + 1}'s move at step {steps[i]} would be named "
                    f"({verdict.reason}), but it was made after other moves than this record "

@@ -122,7 +122,8 @@ OpsOracle = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
 def audit(params: DeckParams | dict[str, Any], messages: Iterable[Any],
           ops: Sequence[dict[str, Any]] | OpsOracle | None = None,
           owner: tuple[int, bytes] | None = None, seat: int | None = None,
-          seating: Seating | None = None) -> AuditReport:
+          seating: Seating | None = None,
+          made_from_record: Iterable[tuple[int, int]] = ()) -> AuditReport:
     """Audit a deck record. ``messages``: the deck messages as ``(sender, body)`` pairs (the
     authenticated sender, not the body's claim), in the order they were recorded (file order:
     it shows whether an abort came after the messages its sender waited for), each one message
@@ -136,10 +137,15 @@ def audit(params: DeckParams | dict[str, Any], messages: Iterable[Any],
     ``seat``: the record owner's seat (default ``owner``'s): an echo that misstates a third
     seat's commitment names nobody (SPEC 5.5), as it does live. ``seating``: the table and its
     host's key, to weigh the host-signed games key shares show when their descriptions differ
-    (SPEC 5.2); without it, or in a record whose shares show none, a mismatch names nobody."""
+    (SPEC 5.2); without it, or in a record whose shares show none, a mismatch names nobody.
+    ``made_from_record``: the ``(sender, seq)`` of the envelopes whose ``heads`` state exactly
+    what the record holds (``protocol.transcript.made_from_record``): their sender made them
+    from the record's own messages, so a deviation in one is its sender's, never excused as
+    resting on messages the record's owner could have rewritten (red team 20)."""
     if isinstance(params, dict):
         params = DeckParams.from_json(params)
     messages = list(messages)
+    same = sorted({(int(a), int(b)) for a, b in made_from_record})
     if seat is None and owner is not None:
         seat = owner[0]
     try:  # a pure function: the same record gives the same report (memoised, a few records)
@@ -147,13 +153,14 @@ def audit(params: DeckParams | dict[str, Any], messages: Iterable[Any],
             raise TypeError("ops derived by a function: not memoised")
         key = hashlib.sha256(canonical([params.to_json(), messages, ops,
                                         None if owner is None else [owner[0], owner[1].hex()],
-                                        seat, None if seating is None else seating.ident()])
+                                        seat, None if seating is None else seating.ident(),
+                                        same])
                              ).digest()
     except (TypeError, ValueError, AttributeError):
         key = None
     if key is not None and key in _MEMO:
         return copy.deepcopy(_MEMO[key])
-    report = _Auditor(params, messages, ops, owner, seat, seating).run()
+    report = _Auditor(params, messages, ops, owner, seat, seating, set(same)).run()
     if key is not None:
         _MEMO[key] = copy.deepcopy(report)
         while len(_MEMO) > 8:
@@ -168,8 +175,11 @@ class _Auditor:
     def __init__(self, params: DeckParams, messages: list[Any],
                  ops: Sequence[dict[str, Any]] | OpsOracle | None,
                  owner: tuple[int, bytes] | None, seat: int | None = None,
-                 seating: Seating | None = None) -> None:
+                 seating: Seating | None = None,
+                 same: set[tuple[int, int]] | None = None) -> None:
         self.p = params
+        self.same = same or set()
+        self.envs: dict[tuple[int, str, int], Any] = {}  # (op, step, sender) -> [seq, hash]
         self.seating = seating
         self.n = params.seats
         self.pub = PublicDeck(params)
@@ -193,6 +203,15 @@ class _Auditor:
         # it: ``r`` itself, and every seat whose encrypted shares for ``r`` verified against it
         self.y_vouched: dict[int, set[int]] = {}
 
+    def own_inputs(self, seat: int, op: int, step: str) -> bool:
+        """Whether ``seat``'s message for ``op`` and ``step`` states it was made from exactly
+        what this record holds (its envelope's ``heads``): then nothing the record's owner, or
+        a seat colluding with it, could have rewritten in its file went into it, and a deviation
+        in it is ``seat``'s own (red team 20). Never for the owner's own messages."""
+        env = self.envs.get((op, step, seat))
+        return seat != self.me and isinstance(env, (list, tuple)) and len(env) >= 1 \
+            and (seat, env[0]) in self.same
+
     def stop(self, culprit: int | None, op: int | None, step: str | None, reason: str,
              complete: bool = True) -> None:
         raise _Stop(Verdict(False, culprit, op, step, reason, complete))
@@ -212,7 +231,8 @@ class _Auditor:
         owner could have rewritten in its file, with any of them that colluded with it (each
         signs anew for itself): no seat's word but ``seat``'s own binds it. (Once ``seat``'s own
         step names that input, a later wrong ``prev`` over it, or a bad proof, is its own.)"""
-        if self.me is None or seat == self.me or exc.reason != PREV_MISMATCH or seat in vouched:
+        if self.me is None or seat == self.me or exc.reason != PREV_MISMATCH or seat in vouched \
+                or self.own_inputs(seat, op, step):
             return
         others = sorted(m for m in makers if m is not None and m != seat)
         self.unconfirmed(exc, seat, op, step, others)
@@ -234,7 +254,7 @@ class _Auditor:
         key in a message ``seat`` checked before it sent its own: then ``seat`` stated a key
         the table did not have, and is named. In a record made before the keyed steps stated
         their key, any failure of another seat's prev or proof may rest on it."""
-        if self.me is None or seat == self.me:
+        if self.me is None or seat == self.me or self.own_inputs(seat, op, step):
             return
         if self.pub.keyed:
             if exc.reason != KEY_MISMATCH:
@@ -295,7 +315,7 @@ class _Auditor:
         deck and every card unchanged, so no step states another key) and re-make their own
         messages in the file of one of them: an honest seat's encrypted share for either,
         proven against the real share, then fails in that file (red team 17)."""
-        if self.me is None or seat == self.me:
+        if self.me is None or seat == self.me or self.own_inputs(seat, op, "shares"):
             return
         m = re.match(r"encrypted share proof for seat (\d+): ", exc.reason)
         if m is None:
@@ -337,7 +357,7 @@ class _Auditor:
         # seat's 64 MiB some 2.5 minutes)
         self.abort_of: dict[tuple[int, int], _Abort] = {}
         self.aborts_at: dict[int, list[_Abort]] = {}
-        envs: dict[tuple[int, str, int], Any] = {}
+        envs = self.envs
         self.older_version()
         # a record made before the keyed steps stated their joint key holds no ``key`` field
         self.pub.keyed = any(isinstance(m, (list, tuple)) and len(m) in (2, 3)
@@ -497,8 +517,9 @@ class _Auditor:
         rewriting one of its own moves got the other player named). Live, every seat compares
         the descriptor with its own engine's, fed the moves it was really sent. An operation
         that rests on no other seat's move (the key step, the roster code's draw, the deal
-        before the first move: the oracle's ``movers``) still names the seat."""
-        if self.me is None or seat == self.me:
+        before the first move: the oracle's ``movers``) still names the seat, and so does a
+        message whose ``heads`` state the record's own messages (``own_inputs``)."""
+        if self.me is None or seat == self.me or self.own_inputs(seat, op, step):
             return
         movers = getattr(self.oracle, "movers", None)
         if self.oracle is None or (callable(movers) and set(movers(op)) <= {seat}):
@@ -694,7 +715,8 @@ class _Auditor:
                 i = next((i for i in range(self.n) if i != j and isinstance(echo, list)
                           and len(echo) == self.n and echo[i] != commits[i].hex()), None)
                 if self.me is not None and j != self.me and i is not None and \
-                        exc.reason == f"echo misstates seat {i + 1}'s commitment":
+                        exc.reason == f"echo misstates seat {i + 1}'s commitment" and \
+                        not self.own_inputs(j, op, "reveal"):
                     self.unconfirmed(exc, j, op, "reveal", [i])
                 raise
         self.outcomes.append({"op": op, **desc, "value": random_value(self.p, op, desc["n"], nonces)})

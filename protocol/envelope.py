@@ -15,6 +15,12 @@ Wire form (one ZeroMQ frame, canonical JSON, see ``canonical``)::
   signature and its place in the chain. So every peer holds every sender's complete chain, and
   two peers can compare heads exactly: if a sender ever signed two different envelopes with the
   same ``seq``, the two envelopes together are the proof (``Equivocation``).
+- ``heads`` (mesh version 6; absent from envelopes made before it, which still load) states
+  what the author had accepted when it made the envelope: ``{"seqs": [n_0, ..., n_{N-1}],
+  "hash": "<64 hex>"}``, ``n_s`` the seq of seat ``s``'s chain it held (its own: ``seq - 1``)
+  and ``hash`` the ``heads_digest`` of those chains' hashes at those seqs. A program that
+  refuses the envelope (or a later one of the author's) and holds exactly those chains knows
+  the author made it from what this program holds (``Mesh.made_from_ours``).
 - ``sig`` is Ed25519 over ``b"p2pcards/v1/env\\n" + canonical(envelope without "sig")``.
 - ``hash`` of an envelope is SHA-256 (hex) of ``canonical(envelope with "sig")``.
 - ``box`` is base64 of ``nonce(12) || ChaCha20-Poly1305 ciphertext`` of ``canonical(body)``, with
@@ -66,6 +72,7 @@ ENV_DOMAIN = b"p2pcards/v1/env\n"
 CTL_DOMAIN = b"p2pcards/v1/ctl\n"  # the mesh's control messages (a stop: kept in a transcript)
 BOX_DOMAIN = b"p2pcards/v1/box\n"
 ENVKEY_DOMAIN = b"p2pcards/v1/envelope-key\n"
+HEADS_DOMAIN = b"p2pcards/v1/heads\n"
 MAX_TOPIC = 64
 
 Message = dict[str, Any]
@@ -260,6 +267,13 @@ def envelope_hash(env: Message) -> str:
     return hashlib.sha256(canonical(env)).hexdigest()
 
 
+def heads_digest(hashes: list[str]) -> str:
+    """The digest an envelope's ``heads`` states of the chains its author held: SHA-256 (hex)
+    of ``b"p2pcards/v1/heads\\n" + canonical([hash of seat 0's chain at its stated seq, ...])``
+    (64 zeros for a stated seq 0)."""
+    return hashlib.sha256(HEADS_DOMAIN + canonical(hashes)).hexdigest()
+
+
 def is_int(v: Any) -> bool:
     """A JSON integer: not ``true`` or ``false`` (Python's bools are ints) nor ``1.0``. Every
     number read off the wire is checked with this, so that no program reads ``true`` as ``1``
@@ -306,10 +320,12 @@ def seal(
     body: Message,
     to: int | None = None,
     key: bytes | None = None,
+    heads: Message | None = None,
 ) -> Message:
     """Build and sign one envelope. For a private one (``to`` set), ``key`` is the pair's key
     (``box_key``) for sender ``seat`` → recipient ``to``; the box is sealed with the envelope's
-    own key (``envelope_key``)."""
+    own key (``envelope_key``). ``heads``: what the author held (``{"seqs", "hash"}``), stated
+    in the envelope (``None``: stated nothing, as before mesh version 6)."""
     if not isinstance(body, dict):
         raise ValueError("a message body must be a dict")
     plain = canonical(body)  # raises ValueError if not JSON-able
@@ -322,6 +338,8 @@ def seal(
         "to": to,
         "topic": topic,
     }
+    if heads is not None:
+        env["heads"] = heads
     if to is None:
         env["body"] = json.loads(plain)
     else:
@@ -370,6 +388,9 @@ def check_shape(env: Any, seats: int) -> None:
     seat = env.get("from") if is_int(env.get("from")) else None
     base = {"v", "table", "from", "seq", "prev", "to", "topic", "sig"}
     keys = set(env)
+    if "heads" in keys:  # stated since mesh version 6; optional, so old records still load
+        keys.discard("heads")
+        _check_heads(env, seats, seat)
     if keys == base | {"body"}:
         private = False
     elif keys == base | {"box"}:
@@ -403,6 +424,18 @@ def check_shape(env: Any, seats: int) -> None:
         raise EnvelopeError("bad topic", env, seat)
     if not isinstance(env["sig"], str):
         raise EnvelopeError("signature is not a string", env, seat)
+
+
+def _check_heads(env: Message, seats: int, seat: int | None) -> None:
+    """The shape of an envelope's ``heads``: ``{"seqs": [one seq per seat], "hash": 64 hex}``.
+    (Its author's own entry is ``seq - 1`` from an honest program; any other is only a
+    statement the author's own chain does not bear out, ``Mesh.made_from_ours``.)"""
+    heads = env["heads"]
+    seqs = heads.get("seqs") if isinstance(heads, dict) else None
+    if not isinstance(heads, dict) or set(heads) != {"seqs", "hash"} or \
+            not isinstance(seqs, list) or len(seqs) != seats or \
+            not all(is_int(n) and n >= 0 for n in seqs) or not _is_hex(heads["hash"], 64):
+        raise EnvelopeError("heads is not {seqs: one seq per seat, hash: 64 hex}", env, seat)
 
 
 def check_signature(env: Message, public_key: bytes) -> None:

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .envelope import (
+    GENESIS,
     MAX_SEAT_BYTES,
     NEW,
     EnvelopeError,
@@ -46,6 +47,7 @@ from .envelope import (
     box_key,
     canonical,
     envelope_cost,
+    heads_digest,
     held_cost,
     is_int,
     open_box,
@@ -207,6 +209,31 @@ class Transcript:
     def messages(self) -> list[tuple[int, int | None, str, Message | None]]:
         """``(sender, to, topic, body)`` for every envelope in file order (``to`` None = all)."""
         return [(e.sender, e.to, e.topic, e.body) for e in self.entries]
+
+    def made_from_record(self) -> set[tuple[int, int]]:
+        """The ``(sender, seq)`` of every envelope whose ``heads`` (mesh version 6) state
+        exactly what this transcript holds: each stated chain here at that seq, with the stated
+        digest. Its sender made it from this file's own messages as they stand (an owner that
+        rewrote one of them in its file changed its hash, and the statement no longer
+        matches); the audit names such a message's deviation as its sender's own."""
+        hashes: dict[int, list[str]] = {}
+        for e in self.entries:  # each chain in order from seq 1 (a verified transcript)
+            hashes.setdefault(e.sender, []).append(e.hash)
+        out: set[tuple[int, int]] = set()
+        for e in self.entries:
+            heads = e.env.get("heads")
+            if not isinstance(heads, dict):
+                continue
+            stated = []
+            for s, n in enumerate(heads["seqs"]):
+                chain = hashes.get(s, [])
+                if n > len(chain):
+                    break
+                stated.append(GENESIS if n == 0 else chain[n - 1])
+            else:
+                if heads_digest(stated) == heads["hash"]:
+                    out.add((e.sender, e.seq))
+        return out
 
     def heads(self) -> dict[int, tuple[int, str]]:
         """Per sender, ``(seq, hash)`` of its last envelope in this transcript."""

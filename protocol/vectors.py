@@ -20,6 +20,7 @@ from . import group as g
 from .audit import audit
 from .channel import InMemoryHub
 from .deck import DeckPeer
+from .envelope import GENESIS, heads_digest
 from .kdf import PeerSecrets
 from .params import DeckParams
 from .steps import (
@@ -79,6 +80,9 @@ def primitives() -> dict[str, Any]:
         "commitment_op4_seat0": commitment(p, 4, 0, nonce).hex(),
         "random_value_op4_n6": random_value(p, 4, 6, [nonce, vector_seed(1)]),
         "record_digest_empty": record_digest([]).hex(),
+        # an envelope's ``heads`` digest (mesh version 6; docs/network.md "Envelopes"): seat 0's
+        # chain at seq 0, seat 1's at an envelope whose hash is ``desc_digest`` (a stand-in)
+        "heads_digest_genesis_desc": heads_digest([GENESIS, p.digest.hex()]),
     }
 
 

@@ -55,8 +55,9 @@ class ChainMixin:
         self._invite(seat, heads[seat][0])
         self._heads_sent[seat] = ((heads, quiet) if quiet else heads, time.monotonic())
         digest = self.roster_digest if self._full.is_set() else None  # compared only once full
-        if quiet:  # the seats we do not hear directly: the others forward their word (recovery)
-            extra = {"quiet": quiet, **(extra or {})}
+        if quiet:  # the seats we do not hear directly: the others forward their word (recovery),
+            # and the seat that brought each one's envelopes first pushes them (``_pusher``)
+            extra = {"quiet": quiet, "via": [self._via.get(q) for q in quiet], **(extra or {})}
         self._send_ctl(
             seat, "heads", {"heads": heads, "reply": reply, "roster": digest, **(extra or {})}
         )
@@ -400,6 +401,9 @@ class ChainMixin:
         tries = self._want_tries.get(s, 0)
         holders = [p for p, seqs in sorted(self._peer_heads.items())
                    if p not in self.away and p not in (s, self.seat) and seqs[s] > have]
+        # the holder whose relay brought s's envelopes first last time is asked first (a slow
+        # carrier is asked first only until another has done better: red team 20)
+        holders.sort(key=lambda p: p != self._via.get(s))
         trusted = [p for p in holders if self._failed_holder.get((p, s)) != self._peer_heads[p][s]]
         target = s if s not in self.away and not relayed else None
         if trusted and (target is None or tries % 2 == 1):

@@ -159,6 +159,9 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         self._through_state: dict[int, tuple[str, int, int]] = {}
         self._forwarded: dict[tuple[int, int], tuple[tuple[str, int], float]] = {}
         self._pushed: dict[tuple[int, int], tuple[int, float]] = {}  # (author, to) -> (seq, when)
+        # per author we do not hear directly, the seat whose relay last brought us one of its
+        # envelopes first: said in our heads (``via``), it is the seat that pushes them to us
+        self._via: dict[int, int] = {}
         self._last_ping: dict[int, float] = {}
         self._heads_sent: dict[int, tuple[Any, float]] = {}
         self._peer_heads: dict[int, list[int]] = {}
@@ -187,12 +190,14 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # Topics on which a sender may send at most so many envelopes (set by the table: chat);
         # counted on the chain, so every peer names a flooder at the same envelope
         self.topic_caps: dict[str, int] = {}
-        # Topics whose envelopes a re-run after a crash makes again byte for byte (set by the
-        # table: the deck, and the moves, each decision being on disk before it is sent). Any
-        # other envelope of ours (a chat line, a private box: its nonce is random) is on disk
-        # before it goes: one sent and lost with the end of the record (a power cut) would
-        # leave its seq to another envelope after the comeback, and every peer would name this
-        # seat for two envelopes under one number (red team 19). None: nothing is synced.
+        # Topics whose broadcasts a re-run after a crash would make again byte for byte, and
+        # which therefore state no ``heads`` (what a re-run holds when it makes them differs).
+        # Any other envelope of ours (one stating its heads, a chat line, a private box: its
+        # nonce is random) is on disk before it goes: one sent and lost with the end of the
+        # record (a power cut) would leave its seq to another envelope after the comeback, and
+        # every peer would name this seat for two envelopes under one number (red team 19). The
+        # table sets none (every envelope states its heads: red team 20). None: nothing is
+        # synced, and every envelope states its heads.
         self.remade_topics: frozenset[str] | None = None
         self._topic_counts: dict[int, dict[tuple[str, int | None], int]] = {}
         self._delivered: dict[int, dict[str, int]] = {}  # per author, its messages per topic queued
@@ -602,6 +607,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         for k in [k for k in (*self._forwarded, *self._pushed) if seat in k]:
             self._forwarded.pop(k, None)
             self._pushed.pop(k, None)
+        for k in [k for k, v in self._via.items() if seat in (k, v)]:
+            del self._via[k]
         for k in [k for k in self._box_keys if seat in k]:
             del self._box_keys[k]
         for k in [k for k in self._resent if seat in k]:

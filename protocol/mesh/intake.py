@@ -114,6 +114,9 @@ class IntakeMixin:
             self._known_max[sender] = max(self._known_max[sender], env["seq"])
             self._check_behind(sender, time.monotonic())
             return
+        via = self.budgets.seat_of(rid)
+        if via is not None and via != sender:  # the first copy came from a relay: its carrier
+            self._via[sender] = via
         self._accept(env, h, data)
         buf = self._future.get(sender)
         while buf:

@@ -8,7 +8,7 @@ slow machine), and a hash of the bytes (0.04 ms) for a changed copy of an envelo
 sent by its author. It never
 refuses what the full checks (``parse_canonical``, ``Verifier.classify``) accept: a valid
 envelope is canonical JSON with sorted keys, so it ends with the header ``TAIL`` reads (every
-top-level field after "body" or "box"), and its signature covers exactly its bytes without the
+top-level field after "body" or "box", with the ``heads`` it states since mesh version 6), and its signature covers exactly its bytes without the
 ``sig`` field, which sits between ``seq`` and ``table``."""
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from ..identity import verify
 from .common import MAX_FUTURE
 
 TAIL = re.compile(
-    rb',"from":(?P<from>0|[1-9][0-9]*),"prev":"[0-9a-f]{64}",'
+    rb',"from":(?P<from>0|[1-9][0-9]*),'
+    rb'(?:"heads":\{"hash":"[0-9a-f]{64}","seqs":\[(?:0|[1-9][0-9]*)(?:,(?:0|[1-9][0-9]*))*\]\},)?'
+    rb'"prev":"[0-9a-f]{64}",'
     rb'"seq":(?P<seq>[1-9][0-9]*),"sig":"(?P<sig>[A-Za-z0-9+/]{86}==)",'
     rb'"table":"(?P<table>[0-9a-f]{32})","to":(?:null|0|[1-9][0-9]*),'
     rb'"topic":"(?:[^"\\]|\\.)*","v":1}'

@@ -16,6 +16,7 @@ from ..envelope import (
     Equivocation,
     Message,
     ctl_signature_problem,
+    heads_digest,
     is_int,
 )
 from ..identity import Identity, fingerprint
@@ -249,6 +250,35 @@ class RecoveryMixin:
         it (``unreached``)."""
         return self._quiet(seat, time.monotonic()) or seat in self.unreached()
 
+    def _stated_heads(self) -> Message:
+        """What this program holds now, as its next envelope states it (``heads``)."""
+        assert self.verifier is not None
+        chains = [c for _, c in sorted(self.verifier.chains.items())]
+        return {"seqs": [c.seq for c in chains], "hash": heads_digest([c.head for c in chains])}
+
+    def made_from_ours(self, seat: int) -> bool | None:
+        """Whether ``seat`` made its latest envelope we hold from exactly what this program
+        holds: every chain its ``heads`` states is ours at that seq (``True``), or one is not
+        (``False``: another copy of someone's message, or heads it never had). ``None``: it
+        states none (a program from before mesh version 6), or a seq we do not hold yet.
+
+        Before this program names ``seat`` on a message of its it refuses: an honest author's
+        chain only grows, so its latest envelope states all the refused one was made from and
+        more. ``True`` means the author made it from what this program holds, and the refusal
+        is the author's own doing, whether or not its program can still be reached (red team
+        20: a cheat sent to one program, whose author then vanished, was named by nobody). A
+        heads made up (seqs nobody holds, a wrong hash) is never ``True``: the author gets
+        what it had before, and the seat whose chain it names is not concerned."""
+        assert self.verifier is not None
+        env = self.verifier.chains[seat].get(self.verifier.chains[seat].seq)
+        heads = None if env is None else env.get("heads")
+        if not isinstance(heads, dict):
+            return None
+        seqs, chains = heads["seqs"], self.verifier.chains
+        if any(n > chains[s].seq for s, n in enumerate(seqs)):
+            return None
+        return heads_digest([chains[s].hash_at(n) for s, n in enumerate(seqs)]) == heads["hash"]
+
     async def checkpoint(
         self, timeout: float | None = 10.0, patient: bool = False, cap: float = 600.0
     ) -> list[Equivocation]:
@@ -394,11 +424,28 @@ class RecoveryMixin:
 
     def _pusher(self, b: int, d: int) -> bool:
         """Whether we are the one to push ``d``'s envelopes to ``b`` as they come (``b`` does not
-        hear ``d`` directly): the lowest seat that, by its own latest heads, hears both directly
-        (so that one seat pushes, not every one: a second copy would be charged as a copy)."""
+        hear ``d`` directly): the seat ``b``'s latest heads name as the one whose relay brought
+        it ``d``'s envelopes first (``via``), if that seat hears both directly; else the lowest
+        seat that, by its own latest heads, hears both directly (so that one seat pushes, not
+        every one: a second copy would be charged as a copy). So a carrier that holds back what
+        it carries is pushed aside by the first seat that carries it faster (red team 20: at
+        four seats the lowest carrier's slow copies set the match's pace, while an honest
+        second carrier only answered asks, each a round late, the slow one asked first)."""
         now = time.monotonic()
         if self._quiet(d, now) or self._quiet(b, now):
             return False
+        said = self._latest_heads.get(b, {})
+        quiet, via = said.get("quiet"), said.get("via")
+        if isinstance(quiet, list) and isinstance(via, list) and len(via) == len(quiet) \
+                and d in quiet[: self.seats]:
+            x = via[quiet.index(d)]
+            if is_int(x) and x == self.seat:
+                return True
+            heard = self._latest_heads.get(x, {}).get("quiet") if is_int(x) else None
+            if is_int(x) and x in self._members and x not in (b, d) and x not in self.away \
+                    and x in self._latest_heads and not (isinstance(heard, list)
+                                                         and (b in heard or d in heard)):
+                return False  # x hears both and carries faster: it pushes
         for x in sorted(self._members):
             if x == self.seat:
                 return True

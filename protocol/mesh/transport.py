@@ -87,13 +87,17 @@ class TransportMixin:
         assert self.verifier is not None
         chain = self.verifier.chains[self.seat]
         key = self._box_key(self.seat, to) if to is not None else None
+        # what this program holds, stated (``heads``) unless a re-run after a crash is to make
+        # this envelope again byte for byte (``remade_topics``): it would hold other things then
+        remade = self.remade_topics is not None and to is None and topic in self.remade_topics
         env = seal(
-            self.identity, self.table, self.seat, chain.seq + 1, chain.head, topic, body, to, key
+            self.identity, self.table, self.seat, chain.seq + 1, chain.head, topic, body, to, key,
+            heads=None if remade else self._stated_heads(),
         )
         h = envelope_hash(env)
         self.verifier.append(env, h)
         self._write({"type": "out", "env": env})
-        if self.remade_topics is not None and (to is not None or topic not in self.remade_topics) \
+        if self.remade_topics is not None and not remade \
                 and self.transcript is not None and not self.transcript.closed:
             self.transcript.sync()  # on disk before anyone holds it (``remade_topics``)
         self._sent_at.append(time.monotonic())

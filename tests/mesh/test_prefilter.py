@@ -57,7 +57,10 @@ def _chain(ids, n: int, rnd: random.Random) -> list:
         to = rnd.choice([None, None, 0, 2])
         key = None if to is None else box_key(ids[1], ids[to].public_key, ids[1].public_key,
                                               ids[to].public_key, TABLE)
-        env = seal(ids[1], TABLE, 1, seq, prev, topic, body, to, key)
+        heads = None if rnd.random() < 0.3 else {  # stated since mesh version 6, or not
+            "seqs": [rnd.randint(0, 10**20), seq - 1, rnd.randint(0, 3)],
+            "hash": rnd.choice(["0" * 64, "9f" * 32])}
+        env = seal(ids[1], TABLE, 1, seq, prev, topic, body, to, key, heads=heads)
         prev = envelope_hash(env)
         out.append(env)
     return out

@@ -211,3 +211,27 @@ def test_a_record_made_before_seen_is_re_sent_as_it_was_made():
     assert "seen" not in table._move_body(move)  # an older record's move, re-sent
     table.channel = Recorded([{"step": 0, "action": move.to_json(), "seen": "00" * 32}])
     assert "seen" in table._move_body(move)
+
+
+# ---- red team 20: what a message states it was made from --------------------------------------
+def test_a_deck_message_made_from_the_records_own_messages_is_named(game, tmp_path):
+    """Bob's share of the opening after alice's first one-card play, made to open another card
+    (as bob's modified program would send it: re-signed by bob). Before, the audit of alice's
+    file named nobody: alice could have rewritten her move, and bob's share would then describe
+    "another operation". Now bob's envelope states the heads he held (``heads``), and they are
+    the file's own: nothing alice could have rewritten went into it, so bob is named. An owner
+    that does rewrite her move changes her chain's hashes, and bob's heads no longer match:
+    nobody is named, as before (``test_an_owner_rewriting_its_own_move_gets_nobody_named``)."""
+    recs = tm.parse(game.lines)
+    moves = [e["body"] for e in envs(recs, OWNER, "game")]
+    played = next(m["action"]["slots"] for m in moves if m["action"]["kind"] == "play"
+                  and len(m["action"]["slots"]) == 1)
+    share = next(e for e in envs(recs, 1, "deck") if e["body"].get("kind") == "open"
+                 and e["body"].get("slots") == played)
+    assert isinstance(share.get("heads"), dict), "bob's envelopes state no heads"
+    share["body"]["slots"] = [played[0] + 1 if played[0] == 0 else played[0] - 1]
+    path = tmp_path / game.path.name
+    path.write_bytes(tm.join(tm.encode(tm.resign(recs, {1: game.identities[1]}))))
+    code, out = run_audit(path)
+    assert code == 1 and "bob (seat 2) at fault" in out, out
+    assert "describes another operation" in out and "nobody is named" not in out, out
