@@ -627,6 +627,13 @@ async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot
     while True:
         ev = await q.get()
         if ev.kind == "away":
+            others = {s for s in range(mesh.seats) if s != mesh.seat}
+            if mesh.seats > 2 and others <= set(mesh.away) and not others <= mesh.left:
+                # every other player away at once: most likely this program is the one cut off
+                say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) is away too: every other player "
+                    "is away at once, so most likely it is this program that is cut off (its "
+                    "network); it keeps trying to reach them.")
+                continue
             how = "" if bot else f" ({_comeback(ev.seat, 'the same join command')})"
             say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) is away; the table waits for them to "
                 f"come back{how}.")

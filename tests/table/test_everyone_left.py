@@ -57,3 +57,32 @@ async def test_a_program_that_hears_nobody_still_names_nobody_and_keeps_trying(t
         watch.cancel()
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_the_last_of_the_others_to_go_away_says_this_program_may_be_the_one_cut_off(
+        tmp_path):
+    """A host cut off from the LAN read, for each other player in turn, "bob ... is away; the
+    table waits for them to come back (they rerun the same join command)" -- advice for bob,
+    who had done nothing -- until the reminder said "you are cut off" 15 s later (ux20's
+    walk-through, F9). When the last of the others goes away, the line now says that this
+    program is most likely the one cut off."""
+    from p2pcards.lobby import _announce
+
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    said: list[str] = []
+    announce = asyncio.create_task(_announce(host, host.subscribe(), said.append, bot=False))
+    try:
+        await bob.close(announce=False)
+        await until(lambda: any("bob" in s for s in said), timeout=20, what="bob's line")
+        assert "the table waits for them to come back (they rerun the same join command)" \
+            in said[-1], said  # carol still heard: bob's own trouble, as far as anyone knows
+        await carol.close(announce=False)
+        await until(lambda: any("carol" in s for s in said), timeout=20, what="carol's line")
+        assert "is away too: every other player is away at once, so most likely it is this " \
+            "program that is cut off (its network); it keeps trying to reach them." in said[-1]
+        assert "rerun" not in said[-1], said
+    finally:
+        announce.cancel()
+        await close_all(meshes)
