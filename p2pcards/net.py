@@ -15,7 +15,7 @@ from protocol.mesh import JoinRefused, Mesh, MeshError
 from protocol.roster import names_clash, seat_number_in
 
 from .bots.registry import make_bot
-from .checks import checked_address, checked_bind, checked_name
+from .checks import checked_address, checked_bind, checked_code, checked_name
 from .lobby import (
     BOTS_FINISH,
     WAIT,
@@ -566,6 +566,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
                     return None
                 address = picked.address
             address = checked_address(address)
+            code = checked_code(code)  # a mistyped code is said before any network
             await _resolves(address)
             if code is None and sys.stdin.isatty():
                 code = _ask("Table code: ")
