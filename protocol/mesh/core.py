@@ -162,6 +162,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         # per author we do not hear directly, the seat whose relay last brought us one of its
         # envelopes first: said in our heads (``via``), it is the seat that pushes them to us
         self._via: dict[int, int] = {}
+        # per (author, seat), until when that seat may not be our via again (``_new_via``)
+        self._via_demoted: dict[tuple[int, int], float] = {}
         self._last_ping: dict[int, float] = {}
         self._heads_sent: dict[int, tuple[Any, float]] = {}
         self._peer_heads: dict[int, list[int]] = {}
@@ -609,6 +611,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
             self._pushed.pop(k, None)
         for k in [k for k, v in self._via.items() if seat in (k, v)]:
             del self._via[k]
+        for k in [k for k in self._via_demoted if seat in k]:
+            del self._via_demoted[k]
         for k in [k for k in self._box_keys if seat in k]:
             del self._box_keys[k]
         for k in [k for k in self._resent if seat in k]:
