@@ -592,7 +592,10 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 say(f"** you are cut off from {', '.join(mesh.name_of(s) for s in others)} "
                     f"({clock_text(longest)}); retrying")
             continue
-        for s, t in sorted(away.items()):
+        # the longest away first: past the wait, the one that went first is named (red team 21:
+        # carol went silent, bob quit after her, and her goodbye, past the wait, had bob named,
+        # the lower seat, both being past it at once)
+        for s, t in sorted(away.items(), key=lambda kv: (-kv[1], kv[0])):
             if mesh.stopped is not None and s != mesh.stopped.claimed:
                 continue  # stopped: only another's claim is still checked (the others may go)
             if t >= wait:

@@ -86,3 +86,33 @@ async def test_the_last_of_the_others_to_go_away_says_this_program_may_be_the_on
     finally:
         announce.cancel()
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_the_one_who_went_silent_first_is_named_not_the_one_who_quit_after(
+        tmp_path, monkeypatch):
+    """Red team 21: carol's program goes silent (no goodbye: the host cannot tell her from a
+    cable it lost), bob, tired of waiting, quits (a goodbye). The host, every other seat away at
+    once, names nobody and keeps trying, as it should. Then carol, past the wait, sends her
+    own goodbye: every other player has now left, and the host named bob at once -- the lower
+    seat past the wait, though he went second and carol had stalled the table from the start.
+    The one away longest is named: carol."""
+    short_claim_window(monkeypatch)
+    meshes = await make_table(tmp_path, 3)
+    host, bob, carol = meshes
+    said: list[str] = []
+    send = carol._send_frames
+    carol._send_frames = lambda seat, frames: None  # silent, as if crashed
+    try:
+        await until(lambda: 2 in host.away, timeout=20, what="carol away")
+        await bob.close()
+        await until(lambda: 1 in host.left, what="bob left")
+        watch = asyncio.create_task(_watch_absence(host, 1.5, said.append, bot=True))
+        await asyncio.sleep(2.5)  # past the wait for both, the host 'cut off' all along
+        assert not watch.done() and host.stopped is None
+        carol._send_frames = send
+        await carol.close()  # her goodbye, signed, long after she went silent
+        await asyncio.wait_for(watch, 5)
+        assert host.stopped is not None and host.stopped.culprit == 2, host.stopped
+    finally:
+        await close_all(meshes)
