@@ -422,13 +422,15 @@ class TableApp(HeapCare, App[Any]):
         if self._shown_content.get(wid) == (content, width):
             return  # unchanged: no repaint, no new layout
         self._shown_content[wid] = (content, width)
+        # the plain text as said, not as wrapped to the panel (what tests and the bench compare)
+        self.texts[wid] = (content.plain if isinstance(content, Text) else str(content)
+                           ).replace(NBSP, " ")
         if isinstance(content, Text) and width > 0 and (
                 NBSP in content.plain or UNIT_SPACE.search(content.plain)):
             # wrapped here, where a no-break space holds its words together (Textual's own
             # wrapping breaks at any white space), and a number its unit ("3 s")
             content = content.copy()
             content.plain = wrap_spaces(glued(content.plain, NBSP), width).replace(NBSP, " ")
-        self.texts[wid] = content.plain if isinstance(content, Text) else str(content)
         if wid == "status" and self._too_small is not None:
             self._too_small.say(status=self.texts[wid])
         # a panel whose height (wrapped to its width) stays the same needs no new layout
