@@ -52,6 +52,20 @@ def unglued(text: str) -> str:
     return text.replace(GLUE, " ")
 
 
+def wrap_units_kept(text: Text, console: Console, width: int) -> list[Text]:
+    """``text`` wrapped by words to ``width`` cells (a word longer than a row cut by cells),
+    every figure keeping its unit on its row ("3 s"): glued while wrapped, the same length, so
+    its styles hold."""
+    if UNIT_SPACE.search(text.plain):
+        text = text.copy()
+        text.plain = glued(text.plain)
+    rows = list(text.wrap(console, width, overflow="fold"))
+    for row in rows:
+        if GLUE in row.plain:
+            row.plain = unglued(row.plain)
+    return rows
+
+
 @lru_cache(maxsize=4)
 def _console(width: int) -> Console:
     return Console(file=io.StringIO(), width=width, color_system=None, legacy_windows=False)
@@ -70,8 +84,7 @@ def wrap_cells(line: str, width: int, rest: int = 3) -> list[str]:
     lead = len(line) - len(body)
     m = re.match(r"(\d+\.\s+|[-•*]\s+)", body)  # an option number or a bullet
     indent = min(lead + (len(m.group(1)) if m else rest), width // 3)
-    rows = [unglued(r.plain.rstrip()) for r in Text(glued(line)).wrap(
-        _console(width), width - indent, overflow="fold")]  # "3 s" stays on one row
+    rows = [r.plain.rstrip() for r in wrap_units_kept(Text(line), _console(width), width - indent)]
     return rows[:1] + [" " * indent + r.lstrip(" ") for r in rows[1:]]
 
 

@@ -21,7 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.strip import Strip
 from textual.widgets import OptionList, RichLog, Static
 
-from .text import GLUE, UNIT_SPACE, glued, unglued
+from .text import wrap_units_kept
 
 NBSP = "\u00a0"
 
@@ -42,13 +42,7 @@ def hanging_text(text: Text, width: int, console: Console) -> Text:
     for part in text.split("\n"):
         plain = part.plain
         indent = min(len(plain) - len(plain.lstrip(" ")) + 2, width // 3)
-        if UNIT_SPACE.search(plain):  # "3 s" stays on one row (the same length: styles hold)
-            part = part.copy()
-            part.plain = glued(plain)
-        lines = list(part.wrap(console, width - indent, overflow="fold"))
-        for line in lines:
-            if GLUE in line.plain:
-                line.plain = unglued(line.plain)
+        lines = wrap_units_kept(part, console, width - indent)  # "3 s" stays on one row
         rows.append(lines[0] if lines else part)
         for line in lines[1:]:
             rows.append(Text(" " * indent) + line)
@@ -71,12 +65,7 @@ class Hanging:
         if options.max_width < indent + 12:  # too narrow to indent in: the list wraps it
             yield self.head + self.body
             return
-        body = self.body.copy()
-        body.plain = glued(body.plain)
-        rows = list(body.wrap(console, options.max_width - indent, overflow="fold"))
-        for row in rows:
-            if GLUE in row.plain:
-                row.plain = unglued(row.plain)
+        rows = wrap_units_kept(self.body, console, options.max_width - indent)
         yield Text("\n").join([self.head + rows[0], *(Text(" " * indent) + r for r in rows[1:])])
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
