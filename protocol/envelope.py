@@ -274,6 +274,16 @@ def heads_digest(hashes: list[str]) -> str:
     return hashlib.sha256(HEADS_DOMAIN + canonical(hashes)).hexdigest()
 
 
+def heads_hold(heads: Message, hash_at: Any) -> bool | None:
+    """Whether an envelope's stated ``heads`` are exactly the chains a holder has: ``hash_at(seat,
+    seq)`` gives the holder's hash of seat's chain at seq (``GENESIS`` at 0), ``None`` where it
+    holds no such seq. ``None``: a stated seq not held (yet); else whether the digests agree."""
+    hashes = [hash_at(s, n) for s, n in enumerate(heads["seqs"])]
+    if any(h is None for h in hashes):
+        return None
+    return heads_digest(hashes) == heads["hash"]
+
+
 def is_int(v: Any) -> bool:
     """A JSON integer: not ``true`` or ``false`` (Python's bools are ints) nor ``1.0``. Every
     number read off the wire is checked with this, so that no program reads ``true`` as ``1``

@@ -47,7 +47,7 @@ from .envelope import (
     box_key,
     canonical,
     envelope_cost,
-    heads_digest,
+    heads_hold,
     held_cost,
     is_int,
     open_box,
@@ -224,15 +224,9 @@ class Transcript:
             heads = e.env.get("heads")
             if not isinstance(heads, dict):
                 continue
-            stated = []
-            for s, n in enumerate(heads["seqs"]):
-                chain = hashes.get(s, [])
-                if n > len(chain):
-                    break
-                stated.append(GENESIS if n == 0 else chain[n - 1])
-            else:
-                if heads_digest(stated) == heads["hash"]:
-                    out.add((e.sender, e.seq))
+            if heads_hold(heads, lambda s, n: GENESIS if n == 0 else (
+                    hashes[s][n - 1] if n <= len(hashes.get(s, ())) else None)):
+                out.add((e.sender, e.seq))
         return out
 
     def heads(self) -> dict[int, tuple[int, str]]:

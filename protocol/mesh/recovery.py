@@ -17,6 +17,7 @@ from ..envelope import (
     Message,
     ctl_signature_problem,
     heads_digest,
+    heads_hold,
     is_int,
 )
 from ..identity import Identity, fingerprint
@@ -274,10 +275,8 @@ class RecoveryMixin:
         heads = None if env is None else env.get("heads")
         if not isinstance(heads, dict):
             return None
-        seqs, chains = heads["seqs"], self.verifier.chains
-        if any(n > chains[s].seq for s, n in enumerate(seqs)):
-            return None
-        return heads_digest([chains[s].hash_at(n) for s, n in enumerate(seqs)]) == heads["hash"]
+        chains = self.verifier.chains
+        return heads_hold(heads, lambda s, n: chains[s].hash_at(n))
 
     async def checkpoint(
         self, timeout: float | None = 10.0, patient: bool = False, cap: float = 600.0
