@@ -13,6 +13,7 @@ before it is audited (as a file cut short there would be), and the line is marke
 from __future__ import annotations
 
 import copy
+import os
 
 import pytest
 
@@ -21,6 +22,7 @@ from tests.table import transcript_mutants as tm
 
 pytestmark = [pytest.mark.network, pytest.mark.xdist_group("shared-game")]
 
+LONG = os.environ.get("P2PCARDS_LONG") == "1"
 STOP = {"type": "stop", "culprit": 1, "by": 0, "reason": "bob acted out of turn"}
 
 
@@ -93,3 +95,23 @@ def test_a_damaged_line_after_a_finished_game_says_the_record_itself_checks_out(
     assert out.splitlines()[-1].endswith("the signed record itself checks out: the game was "
                                          "played to its end"), out
     assert [c["check"] for c in js["checks"] if not c["ok"]] == ["signatures and hash chains"]
+
+
+def test_damage_anywhere_in_an_honest_record_names_nobody(game, tmp_path):
+    """Never creates one, attacked everywhere: an honest, finished record with one line (the
+    first ones: the roster, the notes, the deck's first steps; then lines spread over the game;
+    every line with P2PCARDS_LONG=1) torn or replaced by junk is a damaged record, never a cheat,
+    and never a traceback."""
+    from p2pcards.audit import DAMAGED, audit_transcript
+
+    lines = game.lines
+    step = 1 if LONG else max(1, len(lines) // 6)
+    for i in [*range(1, 4), *range(4, len(lines), step)]:
+        for kind in ("junk", "torn") if LONG else ("junk" if i % 2 else "torn",):
+            mutant = list(lines)
+            mutant[i] = b"{not json" if kind == "junk" else mutant[i][: len(mutant[i]) // 2]
+            path = tmp_path / f"{i}-{kind}.jsonl"
+            path.write_bytes(tm.join(mutant))
+            rep = audit_transcript(str(path))
+            assert rep.status == DAMAGED and rep.culprit is None, (i, kind, rep.lines())
+            assert f"line {i + 1}:" in rep.checks[0][2], (i, kind, rep.checks[0])
