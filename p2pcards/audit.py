@@ -392,14 +392,21 @@ def _public(o: dict[str, Any], seats: int) -> dict[str, Any]:
 def audit_transcript(path: str) -> TranscriptAudit:
     rep = TranscriptAudit(str(path))
     try:
-        t = read_transcript(path)
+        # a damaged line ends the reading, and the verified record before it is audited: a
+        # damaged line never hides a cheat that record proves (docs/deck.md, "Reading an audit")
+        t = read_transcript(path, keep_prefix=True)
     except TranscriptError as exc:
         rep.unreadable = True
         rep.add("signatures and hash chains", False, str(exc), damaged=True)
         return rep
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
-    rep.add("signatures and hash chains", True, f"{len(t.entries)} envelopes verified")
+    if t.damaged is not None:
+        rep.add("signatures and hash chains", False,
+                f"{t.damaged}; nothing from that line on is read, and the "
+                f"{len(t.entries)} envelopes before it verified", damaged=True)
+    else:
+        rep.add("signatures and hash chains", True, f"{len(t.entries)} envelopes verified")
     names = [""] * t.seats
     fingerprints = [""] * t.seats
     for m in t.roster:

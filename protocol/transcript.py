@@ -205,6 +205,9 @@ class Transcript:
     finished: bool = False
     torn_tail: bool = False
     valid_bytes: int = 0  # length of the verified prefix of the file
+    # ``read_transcript(..., keep_prefix=True)``: the first line that does not verify (nothing
+    # from it on was read; everything here is the verified record before it), or None
+    damaged: TranscriptError | None = None
 
     def messages(self) -> list[tuple[int, int | None, str, Message | None]]:
         """``(sender, to, topic, body)`` for every envelope in file order (``to`` None = all)."""
@@ -242,22 +245,27 @@ def read_transcript(
     identity: Identity | None = None,
     *,
     tolerate_torn_tail: bool = False,
+    keep_prefix: bool = False,
 ) -> Transcript:
     """Read and verify a transcript; ``TranscriptError`` naming the line on any problem.
 
     With ``tolerate_torn_tail`` (crash recovery), a last line without its newline is treated as
-    never written (``torn_tail`` is set and ``valid_bytes`` says where the good part ends)."""
+    never written (``torn_tail`` is set and ``valid_bytes`` says where the good part ends).
+    With ``keep_prefix`` (the audit), a line that does not verify after the table record ends
+    the reading instead: the transcript holds the verified record before it and ``damaged``
+    says which line and why (nothing after it is read, as a file cut short there would be)."""
     path = Path(path)
     if path.exists() and not path.is_file():  # opening a pipe would wait for a writer for ever
         raise TranscriptError(path, None, "not a file (a folder, a pipe or a device)")
     try:
         with path.open("rb") as f:
-            return _read(path, f, identity, tolerate_torn_tail)
+            return _read(path, f, identity, tolerate_torn_tail, keep_prefix)
     except OSError as e:
         raise TranscriptError(path, None, f"cannot read: {e.strerror or e}") from None
 
 
-def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: bool) -> Transcript:
+def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: bool,
+          keep_prefix: bool = False) -> Transcript:
     """``read_transcript`` on the open file ``f``, a line at a time: what it holds is bounded
     as a table bounds it (``MAX_LINE`` a line, ``MAX_SEAT_BYTES`` of each seat's envelopes as
     ``held_cost`` counts them), so a crafted file cannot take the reader's memory."""
@@ -272,88 +280,97 @@ def _read(path: Path, f: Any, identity: Identity | None, tolerate_torn_tail: boo
     torn = False
     n = 0
     while True:
-        raw = f.readline(MAX_LINE + 1)
-        if not raw:
-            break
-        n += 1
-        if not raw.endswith(b"\n"):
-            if len(raw) > MAX_LINE:
-                raise TranscriptError(path, n, f"a line longer than any record a table writes "
-                                      f"({MAX_LINE // 2**20} MiB)")
-            if tolerate_torn_tail:
-                torn = True
-                break
-            raise TranscriptError(path, n,
-                                  "truncated line (no end of line): the file was cut short")
-        raw = raw[:-1]
-        offset += len(raw) + 1
+        before = dict(keys)  # a roster line that fails half way leaves the keys as they were
         try:
-            rec = parse_canonical(raw, "record")
-        except ValueError as e:
-            raise TranscriptError(path, n, f"{e} (the line is damaged or truncated)") from None
-        kind = rec.get("type")
-        if t is None:
-            if kind != "table":
-                raise TranscriptError(
-                    path, n, "the first line is not a table record: not a p2pcards transcript"
-                )
-            t = _table_record(path, n, rec)
-            verifier = Verifier(t.table, t.seats, keys)
-            t.valid_bytes = offset
-            continue
-        assert verifier is not None
-        if kind in ("note", "fault"):  # this program's own: a handful of notes, a fault or two
-            own += held_cost(raw)
-            if own > MAX_OWN_BYTES:
-                raise TranscriptError(
-                    path, n, "the program's own notes and fault records take more than "
-                    f"{MAX_OWN_BYTES // 2**20} MiB to hold: more than any table writes")
-        if kind == "roster":
-            t.roster = _roster_record(path, n, rec, t, keys)
-        elif kind in ("in", "out"):
-            env = rec.get("env")
+            raw = f.readline(MAX_LINE + 1)
+            if not raw:
+                break
+            n += 1
+            if not raw.endswith(b"\n"):
+                if len(raw) > MAX_LINE:
+                    raise TranscriptError(path, n, f"a line longer than any record a table writes "
+                                          f"({MAX_LINE // 2**20} MiB)")
+                if tolerate_torn_tail:
+                    torn = True
+                    break
+                raise TranscriptError(path, n,
+                                      "truncated line (no end of line): the file was cut short")
+            raw = raw[:-1]
+            offset += len(raw) + 1
             try:
-                status, h = verifier.classify(env)
-            except EnvelopeError as e:
-                raise TranscriptError(path, n, f"envelope rejected: {e.reason}") from None
-            if status != NEW:
-                raise TranscriptError(
-                    path,
-                    n,
-                    f"envelope seat {env['from']} seq {env['seq']} is {status}: the chain has a gap or a repeat",
-                )
-            if (kind == "out") != (env["from"] == t.seat):
-                raise TranscriptError(
-                    path, n, f"an '{kind}' record of an envelope from seat {env['from']}"
-                )
-            body = _body(path, n, env, t, identity, keys, box_keys)
-            raw = canonical(env)
-            if body is not None and env["to"] is not None and (why := overfull(raw, body)):
-                # the live program never records one (``_accept`` names its sender instead)
-                raise TranscriptError(path, n, f"seat {env['from'] + 1} sent {why}")
-            size = envelope_cost(raw, env["to"])  # what the live program counted (``_accept``)
-            cost = held[env["from"]] = held.get(env["from"], 0) + size
-            if cost > MAX_SEAT_BYTES:
-                raise TranscriptError(
-                    path, n, f"seat {env['from'] + 1}'s messages take more than "
-                    f"{MAX_SEAT_BYTES // 2**20} MiB to hold: more than any table accepts from "
-                    "one seat")
-            verifier.append(env, h)
-            t.entries.append(Entry(n, kind, env, h, body, size))
-        elif kind == "note":
-            if not isinstance(rec.get("key"), str):
-                raise TranscriptError(path, n, "note without a key")
-            t.notes[rec["key"]] = rec.get("value")
-        elif kind == "fault":
-            evidence.append((n, rec))  # checked once the roster's last word is read (below)
-        elif kind == "stop":
-            t.stop, t.stop_line = rec, n
-        elif kind == "end":
-            t.finished = True
-            t.result = rec.get("result")
-        else:
-            raise TranscriptError(path, n, f"unknown record type {kind!r}")
-        t.valid_bytes = offset
+                rec = parse_canonical(raw, "record")
+            except ValueError as e:
+                raise TranscriptError(path, n, f"{e} (the line is damaged or truncated)") from None
+            kind = rec.get("type")
+            if t is None:
+                if kind != "table":
+                    raise TranscriptError(
+                        path, n, "the first line is not a table record: not a p2pcards transcript"
+                    )
+                t = _table_record(path, n, rec)
+                verifier = Verifier(t.table, t.seats, keys)
+                t.valid_bytes = offset
+                continue
+            assert verifier is not None
+            if kind in ("note", "fault"):  # this program's own: a handful of notes, a fault or two
+                own += held_cost(raw)
+                if own > MAX_OWN_BYTES:
+                    raise TranscriptError(
+                        path, n, "the program's own notes and fault records take more than "
+                        f"{MAX_OWN_BYTES // 2**20} MiB to hold: more than any table writes")
+            if kind == "roster":
+                t.roster = _roster_record(path, n, rec, t, keys)
+            elif kind in ("in", "out"):
+                env = rec.get("env")
+                try:
+                    status, h = verifier.classify(env)
+                except EnvelopeError as e:
+                    raise TranscriptError(path, n, f"envelope rejected: {e.reason}") from None
+                if status != NEW:
+                    raise TranscriptError(
+                        path,
+                        n,
+                        f"envelope seat {env['from']} seq {env['seq']} is {status}: the chain has a gap or a repeat",
+                    )
+                if (kind == "out") != (env["from"] == t.seat):
+                    raise TranscriptError(
+                        path, n, f"an '{kind}' record of an envelope from seat {env['from']}"
+                    )
+                body = _body(path, n, env, t, identity, keys, box_keys)
+                raw = canonical(env)
+                if body is not None and env["to"] is not None and (why := overfull(raw, body)):
+                    # the live program never records one (``_accept`` names its sender instead)
+                    raise TranscriptError(path, n, f"seat {env['from'] + 1} sent {why}")
+                size = envelope_cost(raw, env["to"])  # what the live program counted (``_accept``)
+                cost = held[env["from"]] = held.get(env["from"], 0) + size
+                if cost > MAX_SEAT_BYTES:
+                    raise TranscriptError(
+                        path, n, f"seat {env['from'] + 1}'s messages take more than "
+                        f"{MAX_SEAT_BYTES // 2**20} MiB to hold: more than any table accepts from "
+                        "one seat")
+                verifier.append(env, h)
+                t.entries.append(Entry(n, kind, env, h, body, size))
+            elif kind == "note":
+                if not isinstance(rec.get("key"), str):
+                    raise TranscriptError(path, n, "note without a key")
+                t.notes[rec["key"]] = rec.get("value")
+            elif kind == "fault":
+                evidence.append((n, rec))  # checked once the roster's last word is read (below)
+            elif kind == "stop":
+                t.stop, t.stop_line = rec, n
+            elif kind == "end":
+                t.finished = True
+                t.result = rec.get("result")
+            else:
+                raise TranscriptError(path, n, f"unknown record type {kind!r}")
+            t.valid_bytes = offset
+        except TranscriptError as e:
+            if not keep_prefix or t is None:
+                raise
+            keys.clear()
+            keys.update(before)
+            t.damaged = e
+            break
     if n == 0:
         raise TranscriptError(path, None, "empty file: not a p2pcards transcript")
     if t is None:
