@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import socket
 import stat
+import time
+from pathlib import Path
 
 import pytest
 import zmq.asyncio
 
 from p2pcards.journal import SeatJournal
-from p2pcards.lobby import GameInfo
+from p2pcards.lobby import GameInfo, end_bots, spawn_bot
 from p2pcards.table import TableResult
 from protocol.tablecode import normalize_code
 from tests.mesh.helpers import close_all, make_table, run_async
@@ -81,3 +84,32 @@ async def test_a_whole_match_sends_neither_the_table_code_nor_any_seats_deck_see
                 assert s not in path.read_bytes(), f"seat {seat}'s deck seed is in {path.name}"
     for s in code_spellings(code):
         assert s not in wire, f"the table code went on the wire as {s!r}"
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads /proc/PID/cmdline")
+def test_a_bot_the_host_starts_has_the_code_in_its_environment_not_on_its_command_line(tmp_path):
+    """README, "Playing on a LAN" / docs/network.md: "The table code never appears on a command
+    line: bots started by the host get it through their environment (``P2PCARDS_CODE``)". Any
+    user of the host's machine can list every process's command line (``ps``,
+    /proc/PID/cmdline); a process's environment only its own user can read. The bot is started
+    as the host starts it (``spawn_bot``) at an address that takes its connection and never
+    answers, and read from /proc while it waits."""
+    code = "K7Q-F2M"
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    address = f"127.0.0.1:{listener.getsockname()[1]}"
+    proc = spawn_bot(address, code, name="Bot 2", level="easy", home=tmp_path / "bot")
+    try:
+        cmdline, end = b"", time.monotonic() + 10
+        while address.encode() not in cmdline and time.monotonic() < end:  # until it has run
+            time.sleep(0.05)
+            cmdline = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
+        environ = Path(f"/proc/{proc.pid}/environ").read_bytes().split(b"\0")
+    finally:
+        end_bots([proc])
+        listener.close()
+    assert address.encode() in cmdline  # it is the bot's command line that was read
+    for s in code_spellings(code):
+        assert s not in cmdline, cmdline
+    assert f"P2PCARDS_CODE={code}".encode() in environ
