@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import socket
 import stat
 import time
@@ -84,6 +85,13 @@ async def test_a_whole_match_sends_neither_the_table_code_nor_any_seats_deck_see
                 assert s not in path.read_bytes(), f"seat {seat}'s deck seed is in {path.name}"
     for s in code_spellings(code):
         assert s not in wire, f"the table code went on the wire as {s!r}"
+    # "What the network protects": "The deck sends none [no private message]: a card dealt to
+    # you travels as public, proven shares" -- every deck envelope is in the clear, to everyone
+    envs = [json.loads(line)["env"] for path in transcripts
+            for line in path.read_text().splitlines() if json.loads(line).get("type") in
+            ("in", "out")]
+    deck = [e for e in envs if e.get("topic") == "deck"]
+    assert len(deck) > 30 and all(e.get("to") is None and "box" not in e for e in deck)
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads /proc/PID/cmdline")
