@@ -407,7 +407,7 @@ def _intro(mesh: Mesh, resumed: bool = False) -> list[str]:
                                      for s in range(mesh.seats)),
              GameInfo.from_json(mesh.game_info).settings_text()]
     if resumed:
-        lines.append(f"You took your seat back (seat {mesh.seat + 1}): your program caught up "
+        lines.append(f"You took your seat back at seat {mesh.seat + 1}: your program caught up "
                      "from its own record and the others'; the game so far follows, and the "
                      "table goes on from where it paused.")
     return lines

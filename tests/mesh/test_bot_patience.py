@@ -68,3 +68,77 @@ async def test_a_bot_waits_for_an_absent_player_as_long_as_the_table_does(tmp_pa
     finally:
         bot.cancel()
         await close_all(meshes)
+
+
+@run_async(timeout=120)
+async def test_a_bot_waits_while_two_players_are_away_one_after_the_other(tmp_path, monkeypatch):
+    """The promise is "at least as long as the table can: ... three times the table's wait for
+    each other seat": the table waits for each absent seat on its own (its wait, and its
+    allowance over the match), so two players away one after the other, each within the wait
+    and overlapping so that someone is always away, hold a table that is within its rules for
+    longer than one wait -- and the bot's clock ("some seat away, in a row") runs through both.
+    A bot patient for only one wait (plus its grace) left here and was named by the table.
+    Scaled: a table wait of 4 s, carol away about 3 s and dave about 3.5 s, overlapping (6.5 s
+    with someone away), the bot's grace cut to 0.5 s and its own patience to 1 s."""
+    import p2pcards.botseat as botseat
+
+    monkeypatch.setattr(botseat, "TURN_GRACE", 0.5)
+    real_join = Mesh.join.__func__
+
+    async def join(cls, *args, timings=None, **kw):
+        return await real_join(cls, *args, timings=timings or Timings.fast(), **kw)
+
+    monkeypatch.setattr(Mesh, "join", classmethod(join))
+    info = GameInfo("go-out-girl", 4, {}, wait=4.0).to_json()
+    host = await Mesh.host(identity(tmp_path, 0), 4, bind=LOOPBACK, timings=Timings.fast(),
+                           name="alice", game_info=info)
+    carol = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "carol",
+                            bind=LOOPBACK)
+    dave = await Mesh.join(identity(tmp_path, 2), host.address, host.code, "dave",
+                           bind=LOOPBACK)
+    meshes = [host, carol, dave]
+    muted: set[str] = set()
+    for m in (carol, dave):
+        def send_frames(seat, frames, m=m, real=m._send_frames):
+            if m.name not in muted:
+                real(seat, frames)
+        m._send_frames = send_frames
+    said_away: list[float] = []
+
+    async def the_bot():
+        try:
+            return await bot_seat(host.address.removeprefix("tcp://"), host.code, "robo",
+                                  level="easy", bind=LOOPBACK, json_result=True, patience=1.0,
+                                  home=str(tmp_path / "bot"))
+        except MeshError as exc:
+            return exc
+
+    bot = asyncio.create_task(the_bot())
+    try:
+        await host.wait_full(10)
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+
+        async def watch_host():  # how long someone was away, as the table saw it
+            while loop.time() - t0 < 9.0:
+                if host.away:
+                    said_away.append(loop.time())
+                await asyncio.sleep(0.1)
+        watcher = asyncio.create_task(watch_host())
+        muted.add("carol")  # away from about 1.5 s to 4.5 s
+        await asyncio.sleep(3.0)
+        muted.add("dave")  # away from about 4.5 s to 8 s
+        await asyncio.sleep(1.5)
+        muted.discard("carol")
+        await asyncio.sleep(3.5)
+        muted.discard("dave")
+        await watcher
+        assert said_away and said_away[-1] - said_away[0] > 5.0, "nobody was away long enough"
+        runs = [play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat), say=lambda s: None)
+                for m in meshes]
+        results = await asyncio.gather(*runs, bot, return_exceptions=True)
+        assert not isinstance(results[3], BaseException), results[3]  # the bot played on
+        assert all(r.verdict is not None and r.verdict.clean for r in results), results
+    finally:
+        bot.cancel()
+        await close_all(meshes)

@@ -79,3 +79,33 @@ def test_running_out_of_memory_says_so_without_a_traceback_or_a_crash_log(tmp_pa
     err = capsys.readouterr().err
     assert "ran out of memory" in err and "transcripts are kept" in err and "Traceback" not in err
     assert not (tmp_path / "crash.log").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["join", "10.0.0.5:7000", "--code", "K7Q-F2M"],
+    ["join", "--code=k7q f2m", "10.0.0.5:7000", "--name", "bob"],
+    ["bot", "10.0.0.5:7000", "--code", "K7QF2M", "--code", "K7Q-F2M"],
+])
+def test_a_crash_log_leaves_the_table_code_out_and_stays_private(tmp_path, monkeypatch, capsys,
+                                                                 argv):
+    """docs/network.md, "What the network protects": "crash.log is private (0600) and leaves the
+    code out". A player asked to send their crash.log in a report must not hand over the code of
+    a table still being played (with it, anyone can connect and hold connections open): the
+    command line is written there with the code hidden, however it was typed, and a crash.log
+    another user could read (left 0644 by a copy or an older version) is made private."""
+    def broken_app():
+        raise KeyError("boom")
+
+    monkeypatch.setenv("P2PCARDS_HOME", str(tmp_path))
+    monkeypatch.setattr(cli, "app", broken_app)
+    monkeypatch.setattr("sys.argv", ["p2pcards", *argv])
+    (tmp_path / "crash.log").write_text("--- an earlier crash\n")
+    (tmp_path / "crash.log").chmod(0o644)
+    with pytest.raises(SystemExit):
+        cli.main()
+    capsys.readouterr()
+    log = (tmp_path / "crash.log").read_text()
+    assert "10.0.0.5:7000" in log and "KeyError: 'boom'" in log  # the command line is there
+    for code in ("K7Q-F2M", "K7QF2M", "k7q f2m", "K7Q", "F2M"):
+        assert code.lower() not in log.lower(), log
+    assert (tmp_path / "crash.log").stat().st_mode & 0o777 == 0o600

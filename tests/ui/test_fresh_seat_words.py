@@ -37,6 +37,6 @@ async def test_a_new_seat_is_not_told_it_took_its_seat_back(tmp_path, monkeypatc
         assert not any("back" in line for line in told[-1]), told[-1]
         # the same join command again, for the seat it has: that one is taken back
         await net.join_table(host.address.removeprefix("tcp://"), host.code, "bob", **join)
-        assert told[-1][-1].startswith("You took your seat back (seat 2): "), told[-1]
+        assert told[-1][-1].startswith("You took your seat back at seat 2: "), told[-1]
     finally:
         await asyncio.wait_for(host.close(), 10)

@@ -237,7 +237,7 @@ def test_a_seat_taken_back_says_so_at_the_top_of_its_table():
                            game_info=GameInfo("go-out-girl", 3, {}, wait=40.0).to_json())
     lines = net._intro(mesh, resumed=True)
     assert lines[0] == "Players: alice (FP0), bob (FP1), carol (FP2)"
-    assert lines[-1].startswith("You took your seat back (seat 3): your program caught up")
+    assert lines[-1].startswith("You took your seat back at seat 3: your program caught up")
     assert not any("back" in line for line in net._intro(mesh))
 
 
