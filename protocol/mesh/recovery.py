@@ -386,7 +386,15 @@ class RecoveryMixin:
             # what it holds, as it signed it (a checkpoint's last comparison, ``_cp_done``, and
             # ``unreached`` read it); a different hash is left to the seats that hear it directly
             self._peer_heads[seat] = [seq for seq, _ in heads]
-        since = self._behind_since.get(seat)
+        # Behind on what the seat's own word says it signed, not on what any seat's heads claim
+        # of its chain: one heads message of a liar's stating bob's chain a thousand past what
+        # bob signed left us "behind" on bob for good, every vouch for him was ignored, and an
+        # honest seat carried by another honest seat was marked away and named (red team 22)
+        since: float | None = None
+        if heads[seat][0] > chains[seat].seq:
+            since = self._starved_since.setdefault(seat, now)
+        else:
+            self._starved_since.pop(seat, None)
         if since is not None and now - since > self._starved_after():
             # its word comes, its envelopes do not: a forwarder that passes on its presence and
             # withholds its messages would have our clocks run on it. It is waited for (away),
