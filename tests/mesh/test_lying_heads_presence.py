@@ -43,7 +43,9 @@ async def test_heads_claiming_envelopes_nobody_delivers_do_not_make_a_carried_se
         await asyncio.sleep(3.0)  # alice hears bob through carol and dave: not away
         assert BOB not in alice.away
         watch = asyncio.create_task(_watch_absence(alice, 3.0, said.append, bot=True))
-        for _ in range(5):  # carol's signed heads, bob's chain a thousand past what bob signed
+        # carol's signed heads, bob's chain a thousand past what bob signed (one was enough on
+        # main: bob named 3 s after bob was marked away)
+        for _ in range(5):
             heads = carol._heads_list()
             heads[BOB] = [heads[BOB][0] + 1000, "0" * 64]
             carol._send_ctl(ALICE, "heads", {"heads": heads, "reply": False,
