@@ -303,7 +303,14 @@ class RecoveryMixin:
                 used += now - last
             last = now
             if (timeout is not None and used > timeout) or now - start > cap or self.closed:
-                names = ", ".join(self.name_of(s) for s in missing) or "a proof"
+                # a proof asked and never shown names the seat asked (it said "from a proof",
+                # and the table's line "could not compare transcripts with a proof": red team 22)
+                owed = []
+                for p, authors in sorted(self._proofs_owed().items()):
+                    whose = " or ".join(f"{self.name_of(a)}'s" for a in sorted(authors))
+                    owed.append(f"{self.name_of(p)}, who never showed a message of {whose} "
+                                "that their heads state otherwise")
+                names = ", ".join(self.name_of(s) for s in missing) or "; ".join(owed) or "a proof"
                 raise TimeoutError(f"no checkpoint answer from {names}")
             if now - asked >= self.timings.resend_after:  # ask again, not every tick
                 asked = now

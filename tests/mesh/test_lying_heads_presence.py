@@ -17,7 +17,7 @@ import asyncio
 import pytest
 
 from p2pcards.lobby import _watch_absence
-from tests.mesh.helpers import close_all, make_table, run_async, short_claim_window
+from tests.mesh.helpers import close_all, make_table, run_async, short_claim_window, until
 
 pytestmark = pytest.mark.network
 ALICE, BOB, CAROL, DAVE = range(4)
@@ -87,5 +87,43 @@ async def test_a_forwarder_that_passes_on_presence_and_withholds_the_messages_st
         while BOB not in alice.away and loop.time() < end:
             await asyncio.sleep(0.05)
         assert BOB in alice.away and alice.verifier.chains[BOB].seq < bob.verifier.chains[BOB].seq
+    finally:
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_proof_that_never_comes_at_the_last_comparison_names_who_owes_it(tmp_path):
+    """Carol's heads state another hash for a message of bob's that alice holds, again and
+    again, and she never answers alice's ask for that message (``proof?``): alice's last
+    comparison waits for the proof until its time runs out, and said so as "no checkpoint
+    answer from a proof" -- the table's line read "could not compare transcripts with a proof
+    after the last move". It names carol, whose proof it waited for. Nobody is named for it
+    (a lie about a hash proves nothing), and the wait is the comparison's, bounded."""
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    try:
+        await bob.channel.broadcast("hist", {"i": 1})
+        await until(lambda: alice.verifier.chains[BOB].seq == carol.verifier.chains[BOB].seq == 1,
+                    what="bob's message everywhere")
+        carol._on_proof_request = lambda seat, msg: None  # she never shows it
+        stop = asyncio.Event()
+
+        async def lie():
+            while not stop.is_set():
+                heads = carol._heads_list()
+                heads[BOB] = [1, "f" * 64]
+                carol._send_ctl(ALICE, "heads", {"heads": heads, "reply": False,
+                                                 "roster": carol.roster_digest})
+                await asyncio.sleep(0.3)
+
+        liar = asyncio.create_task(lie())
+        await asyncio.sleep(0.5)
+        with pytest.raises(TimeoutError) as caught:
+            await alice.checkpoint(timeout=2.0)
+        stop.set()
+        await liar
+        assert str(caught.value) == ("no checkpoint answer from carol, who never showed a "
+                                     "message of bob's that their heads state otherwise")
+        assert alice.stopped is None
     finally:
         await close_all(meshes)
