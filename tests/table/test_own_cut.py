@@ -151,3 +151,18 @@ async def watch_fake(fake: Together, wait: float, seconds: float, progress) -> l
     finally:
         task.cancel()
     return said
+
+
+@run_async(timeout=20)
+async def test_at_two_seats_the_other_away_is_counted_as_usual():
+    """At a table of two, "every other seat away" is the one other seat: forgiving that would
+    let a player stall for ever. Nothing changes there: bob away past the wait is named (and
+    his program, counting alice away alike, names her: both clocks run)."""
+
+    class Two(AwayInSpells):
+        seats = 2
+
+    fake = Two([(0.2, 5.0)])
+    said = await watch_fake(fake, 1.0, 4.0, progress=lambda: 0)
+    assert fake.stopped is not None and fake.stopped.culprit == 1, (fake.stopped, said)
+    assert not any("heard nobody" in s for s in said), said
