@@ -509,17 +509,30 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
 
     Time this program itself stood still (stopped with Ctrl-Z, its computer suspended or too
     busy: a look that comes ``OWN_PAUSE`` late) is nobody's absence: it is not charged to a seat
-    away meanwhile (the mesh forgives it to the seats it hears), and the person is told."""
+    away meanwhile (the mesh forgives it to the seats it hears), and the person is told.
+
+    So is a stretch in which this program heard nobody (every other seat away at once, not all
+    of them gone with a goodbye, at more than two seats): most likely its own link was cut, and
+    the others counted *it* away meanwhile. It is taken out of every spell that spans it, and
+    counted neither since the last move nor over the match; the person is told when it ends.
+    At most ``ABSENCE_IN_ALL`` waits of such stretches over the match (what the others allow
+    this seat's own absences): past that a stretch counts as usual, so seats that go away
+    together to look like this program's cut hold the table that much more, not for ever."""
     reminded: dict[Any, float] = {}
     unreached: dict[int, float] = {}  # seat -> since when: heard from, but our messages fail
     absent: dict[int, float] = {}  # seat -> seconds away since the game last made progress
     spells: dict[int, int] = {}  # seat -> times it went away since the game last made progress
     spell_of: dict[int, float] = {}  # seat -> the start of its spell away counted last
     total: dict[int, float] = {}  # seat -> seconds away over the whole match (never reset)
-    paused: dict[tuple[int, float], float] = {}  # (seat, start of its spell) -> our own pauses in it
+    # (seat, start of its spell) -> the part of it that was nobody's absence: our own pauses,
+    # and stretches in which we heard nobody
+    paused: dict[tuple[int, float], float] = {}
     allowance = ABSENCE_IN_ALL * wait
+    alone_used = 0.0  # seconds of stretches hearing nobody forgiven over the match (<= allowance)
+    stretch = [0.0, 0.0]  # the stretch under way: its length, and the part of it forgiven
+    held: dict[int, tuple[float, float]] = {}  # seat -> (spell, match) counted, at its last look
 
-    def gone(s: int, now: float, since_unknown: float) -> float:  # its spell so far, less our pauses
+    def gone(s: int, now: float, since_unknown: float) -> float:  # its spell so far, less the above
         since = mesh.away_since.get(s, since_unknown)
         return max(0.0, now - since - paused.get((s, since), 0.0))
 
@@ -557,12 +570,40 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             if spell_of.get(s) != since:
                 spell_of[s] = since
                 spells[s] = spells.get(s, 0) + 1
-        # not while we are cut off (after a stop the others may go: its claim is still counted)
-        if mesh.stopped is not None or not (mesh.seats > 2 and set(mesh.away) >= set(others)):
-            for s in mesh.away:  # the time away in this tick, not the whole tick
-                tick = max(0.0, min(now - last - pause, gone(s, now, last)))
-                absent[s] = absent.get(s, 0.0) + tick
-                total[s] = total.get(s, 0.0) + tick
+        # not while we are cut off, as far as we can tell: every other seat away at once, not
+        # each with a goodbye (after a stop the others may go: its claim is still counted)
+        part = 0.0
+        if (mesh.stopped is None and mesh.seats > 2 and set(mesh.away) >= set(others)
+                and not set(others) <= mesh.left):
+            begun = max(mesh.away_since.get(s, now) for s in others)  # the last one went away
+            whole = max(0.0, now - max(last + pause, begun))
+            part = min(whole, max(0.0, allowance - alone_used))
+            alone_used += part
+            stretch = [stretch[0] + whole, stretch[1] + part]
+            for s in mesh.away:  # every spell under way spans it (each began by ``begun``)
+                since = mesh.away_since.get(s, now)
+                paused[s, since] = paused.get((s, since), 0.0) + part
+        elif stretch[0] > 0.0:
+            if not set(mesh.away) >= set(others):  # someone is heard again (not: all left)
+                length, kept = stretch
+                counted = "that time is not counted against anyone" if kept >= length - 0.5 else (
+                    f"only {clock_text(kept)} of it is not counted against anyone (at most "
+                    f"{clock_text(allowance)} over the match, {ABSENCE_IN_ALL} times the table's wait)")
+                say(f"** this program heard nobody for {clock_text(length)} (every other player "
+                    f"away at once: most likely its own network was cut): {counted}")
+                # past what is forgiven, a seat that went over its wait or allowance in the
+                # stretch is named, back or not: two seats back at the same moment are no excuse
+                due = [(-t, -u, x) for x, (t, u) in held.items() if t >= wait or u >= allowance]
+                if due and mesh.stopped is None:  # the one away longest (the lower seat on a tie)
+                    t, u, x = min(due)
+                    t, u = -t, -u
+                    mesh.stop(x, _alone_too_long(mesh.name_of(x), t, u, wait, allowance))
+                    return
+            stretch, held = [0.0, 0.0], {}
+        for s in mesh.away:  # the time away in this tick, not the whole tick
+            tick = max(0.0, min(now - last - pause - part, gone(s, now, last)))
+            absent[s] = absent.get(s, 0.0) + tick
+            total[s] = total.get(s, 0.0) + tick
         last = now
         away = {s: max(gone(s, now, now), absent.get(s, 0.0) if progress is not None else 0.0)
                 for s in mesh.away}
@@ -586,11 +627,11 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         # then nobody is cut off, and the table's wait runs for them as for anyone who left
         if (mesh.stopped is None and mesh.seats > 2 and set(away) >= set(others)
                 and not set(others) <= mesh.left):
-            longest = min(away.values())
+            held = {s: (t, total.get(s, 0.0)) for s, t in away.items()}
             if now - reminded.get("cut", -1e9) >= REMIND_EVERY:
                 reminded["cut"] = now
                 say(f"** you are cut off from {', '.join(mesh.name_of(s) for s in others)} "
-                    f"({clock_text(longest)}); retrying")
+                    f"({clock_text(stretch[0])}); retrying")
             continue
         # the longest away first: past the wait, the one that went first is named (red team 21:
         # carol went silent, bob quit after her, and her goodbye, past the wait, had bob named,
@@ -618,6 +659,16 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 say(f"** waiting for {mesh.name_of(s)} ({mesh.seat_text(s)}): away {clock_text(t)} of "
                     f"at most {clock_text(wait)}; {clock_text(used)} of at most {clock_text(allowance)} "
                     f"in all this match; past either, the match ends naming them{how}")
+
+
+def _alone_too_long(name: str, t: float, used: float, wait: float, allowance: float) -> str:
+    """The stop for a seat found past its wait or allowance when this program, having heard
+    nobody for longer than it forgives (``_watch_absence``), hears someone again."""
+    why = (f"away {clock_text(t)} (at most {clock_text(wait)})" if t >= wait else
+           f"away too often: {clock_text(used)} in all over the match (at most {clock_text(allowance)})")
+    return (f"{name} was {why}, the end of it while every other player was away too: such time "
+            f"is not counted against anyone for up to {clock_text(allowance)} over the match, "
+            "and that was used up")
 
 
 def _comeback(seat: int, command: str = "their join command") -> str:

@@ -378,8 +378,16 @@ def _absent(mesh: Mesh) -> list[Any]:
     now = time.monotonic()
     counted = counted_away(mesh)  # a spell, or the spells since the game last moved
     in_match = match_left(mesh)
-    return [Absent(s, mesh.name_of(s), _fingerprint(mesh, s),
-                   max(now - mesh.away_since.get(s, now), counted.get(s, 0.0), 0.0), s in mesh.left,
+    # every other seat away: "you are cut off ... for" the spells as they run. Otherwise the
+    # table's own count, which leaves out this program's pauses and the time it heard nobody
+    # (red team 22: after alice's own cut of 0:40, "bob is away (0:45)" where 0:05 counted)
+    alone = mesh.seats > 2 and all(s in mesh.away for s in range(mesh.seats) if s != mesh.seat)
+
+    def seconds(s: int) -> float:
+        spell = max(now - mesh.away_since.get(s, now), 0.0)
+        return counted[s] if s in counted and not alone else max(spell, counted.get(s, 0.0))
+
+    return [Absent(s, mesh.name_of(s), _fingerprint(mesh, s), seconds(s), s in mesh.left,
                    in_match.get(s))
             for s in sorted(mesh.away) if s != mesh.seat]
 

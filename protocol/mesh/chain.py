@@ -303,11 +303,17 @@ class ChainMixin:
         return heads is not None and len(heads) == len(target) and heads == target
 
     def _proof_pending(self) -> bool:
+        return bool(self._proofs_owed())
+
+    def _proofs_owed(self) -> dict[int, set[int]]:
+        """Seat asked -> the authors whose message it was asked to show (its heads stated
+        another hash for it), for the asks still awaited."""
         now = time.monotonic()
-        return any(
-            now - t < 5 * self.timings.resend_after + 1 and s not in self._accused
-            for (_, s, _), t in self._proof_asked.items()
-        )
+        owed: dict[int, set[int]] = {}
+        for (peer, s, _), t in self._proof_asked.items():
+            if now - t < 5 * self.timings.resend_after + 1 and s not in self._accused:
+                owed.setdefault(peer, set()).add(s)
+        return owed
 
     def _resend_own(self, seat: int, theirs: int, force: bool, end: int | None = None) -> None:
         """Send ``seat`` our envelopes after its ``theirs`` again (up to ``end``, what it asked

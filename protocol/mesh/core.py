@@ -169,6 +169,9 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         self._peer_heads: dict[int, list[int]] = {}
         self._known_max: dict[int, int] = defaultdict(int)
         self._behind_since: dict[int, float] = {}
+        # seat -> since when we hold fewer of its envelopes than its own forwarded word says it
+        # signed (``_heard_through``: past a while, that word no longer counts as presence)
+        self._starved_since: dict[int, float] = {}
         self._last_want: dict[int, float] = {}
         self._resent: dict[tuple[int, int], tuple[int, float]] = {}
         self._proof_asked: dict[tuple[int, int, int], float] = {}
@@ -597,7 +600,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         if self.verifier is not None:
             self.verifier.keys.pop(seat, None)
         for d in (self._ctl_state, self._last_heard, self._last_ping, self._heads_sent,
-                  self._peer_heads, self._behind_since, self._last_want, self._future,
+                  self._peer_heads, self._behind_since, self._starved_since, self._last_want,
+                  self._future,
                   self._unread_bytes, self._recorded_bytes, self._resend_budget,
                   self._resend_asks, self._future_bytes, self.away_since, self._known_max,
                   self._want_tries, self._topics_opened, self._copies, self._copy_budget,

@@ -303,7 +303,14 @@ class RecoveryMixin:
                 used += now - last
             last = now
             if (timeout is not None and used > timeout) or now - start > cap or self.closed:
-                names = ", ".join(self.name_of(s) for s in missing) or "a proof"
+                # a proof asked and never shown names the seat asked (it said "from a proof",
+                # and the table's line "could not compare transcripts with a proof": red team 22)
+                owed = []
+                for p, authors in sorted(self._proofs_owed().items()):
+                    whose = " or ".join(f"{self.name_of(a)}'s" for a in sorted(authors))
+                    owed.append(f"{self.name_of(p)}, who never showed a message of {whose} "
+                                "that their heads state otherwise")
+                names = ", ".join(self.name_of(s) for s in missing) or "; ".join(owed) or "a proof"
                 raise TimeoutError(f"no checkpoint answer from {names}")
             if now - asked >= self.timings.resend_after:  # ask again, not every tick
                 asked = now
@@ -386,7 +393,15 @@ class RecoveryMixin:
             # what it holds, as it signed it (a checkpoint's last comparison, ``_cp_done``, and
             # ``unreached`` read it); a different hash is left to the seats that hear it directly
             self._peer_heads[seat] = [seq for seq, _ in heads]
-        since = self._behind_since.get(seat)
+        # Behind on what the seat's own word says it signed, not on what any seat's heads claim
+        # of its chain: one heads message of a liar's stating bob's chain a thousand past what
+        # bob signed left us "behind" on bob for good, every vouch for him was ignored, and an
+        # honest seat carried by another honest seat was marked away and named (red team 22)
+        since: float | None = None
+        if heads[seat][0] > chains[seat].seq:
+            since = self._starved_since.setdefault(seat, now)
+        else:
+            self._starved_since.pop(seat, None)
         if since is not None and now - since > self._starved_after():
             # its word comes, its envelopes do not: a forwarder that passes on its presence and
             # withholds its messages would have our clocks run on it. It is waited for (away),

@@ -422,3 +422,24 @@ def test_the_line_about_a_pause_gives_the_time_the_table_counts_not_only_this_sp
     monkeypatch.setattr(net, "counted_away", lambda m: {})  # not counted yet: the spell
     (carol,) = net._absent(mesh)
     assert round(carol.seconds) == 8
+
+
+def test_the_line_about_a_pause_leaves_out_the_time_this_program_heard_nobody(monkeypatch):
+    """Red team 22: alice's own link was cut 40 s (every other seat away at once: the table
+    counts that against nobody); carol came back, bob a moment later. The table counts 5 s
+    against bob, but the screen's line gave his whole spell, 45 s of at most 60 s, where 55 s
+    were left. It gives the table's count; while every other seat is away it still says how
+    long the spells have run ("you are cut off ... for")."""
+    import time
+    from types import SimpleNamespace
+
+    now = time.monotonic()
+    member = [SimpleNamespace(seat=s, fingerprint=f"FP{s}", name=n) for s, n in enumerate(NAMES)]
+    mesh = SimpleNamespace(seat=0, seats=3, roster=member, away={1}, left=set(),
+                           away_since={1: now - 45.0}, name_of=lambda s: NAMES[s])
+    monkeypatch.setattr(net, "counted_away", lambda m: {1: 5.0} if m is mesh else {})
+    (bob,) = net._absent(mesh)
+    assert bob.seat == 1 and round(bob.seconds) == 5
+    mesh.away, mesh.away_since = {1, 2}, {1: now - 45.0, 2: now - 44.0}
+    monkeypatch.setattr(net, "counted_away", lambda m: {1: 0.2, 2: 0.1} if m is mesh else {})
+    assert [round(a.seconds) for a in net._absent(mesh)] == [45, 44]

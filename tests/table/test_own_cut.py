@@ -1,0 +1,168 @@
+"""Red team 22 (red team 21's finding 2): time this program spent cut off counted against the
+others. While every other seat is away at once (no goodbyes), the absence watcher names nobody
+("you are cut off ...; retrying") and adds nothing to the since-last-move count or the match's
+allowance, but a seat's current spell (``mesh.away_since``) still held that stretch. So when
+alice's own link went down for a while, under the table's wait, and came back with carol a
+moment before bob, alice named bob at once for staying away the whole wait -- though bob was
+away from everyone else for a second or two, and the others, rightly, had been counting *alice*
+away all along (and had not named her: her spell was under the wait).
+
+Whole tables at the tests' timings (a seat is marked away 1.5 s after its last frame); a cut
+is made by dropping frames in ``_send_frames``, both ways."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from p2pcards.lobby import _watch_absence
+from protocol.mesh import Mesh
+from tests.mesh.helpers import (
+    AwayInSpells,
+    close_all,
+    make_table,
+    run_async,
+    short_claim_window,
+    until,
+)
+
+pytestmark = pytest.mark.network
+
+
+def cut(mesh: Mesh, seats: set[int]) -> None:
+    """Drop what ``mesh`` sends to ``seats`` (an empty set: nothing dropped)."""
+    send = getattr(mesh, "_uncut", None) or mesh._send_frames
+    mesh._uncut = send  # type: ignore[attr-defined]
+    mesh._send_frames = lambda seat, frames: None if seat in seats else send(seat, frames)
+
+
+def watch(meshes: list[Mesh], wait: float) -> tuple[list[asyncio.Task], list[list[str]]]:
+    said: list[list[str]] = [[] for _ in meshes]
+    tasks = [asyncio.create_task(_watch_absence(m, wait, said[i].append, bot=True))
+             for i, m in enumerate(meshes)]
+    return tasks, said
+
+
+@run_async(timeout=60)
+async def test_a_stretch_this_program_heard_nobody_is_not_the_late_comers_absence(
+        tmp_path, monkeypatch):
+    """Alice's link is cut both ways for 4.5 s (each side marks the other away 1.5 s in: about
+    3 s of spell, under the 4 s wait: nobody names alice). It comes back to carol first; bob's
+    own program is silent 2 s longer (to everyone: carol marks him away for a moment too). At
+    alice bob's spell was the whole stretch and those 2 s, about 5 s: alice named him "away and
+    did not come back within 0:04" and the table stopped, with bob and carol holding her claim.
+    Now the stretch in which alice heard nobody is nobody's absence: bob was away 2 s, nobody is
+    named at any seat, and alice is told once that the time she heard nobody is not counted."""
+    short_claim_window(monkeypatch)
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    tasks, said = watch(meshes, 4.0)
+    try:
+        cut(alice, {1, 2})
+        cut(bob, {0})
+        cut(carol, {0})
+        await until(lambda: {1, 2} <= alice.away and 0 in bob.away and 0 in carol.away,
+                    timeout=10, what="alice cut off")
+        await asyncio.sleep(4.5 - 1.5)
+        cut(bob, {0, 2})  # bob's program goes quiet to everyone for a moment ...
+        cut(alice, {1})
+        cut(carol, set())  # ... as alice's link to carol comes back
+        await until(lambda: 2 not in alice.away, timeout=5, what="carol back at alice")
+        await asyncio.sleep(2.0)
+        cut(bob, set())
+        cut(alice, set())
+        await until(lambda: not (alice.away or bob.away or carol.away), timeout=5,
+                    what="everyone back")
+        await asyncio.sleep(1.0)
+        assert [m.stopped for m in meshes] == [None, None, None], [m.stopped for m in meshes]
+        assert not any(t.done() for t in tasks)
+        told = [s for s in said[0] if "heard nobody" in s]
+        assert len(told) == 1 and "not counted against anyone" in told[0], said[0]
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await close_all(meshes)
+
+
+class Together(AwayInSpells):
+    """Seats 1 and 2 (bob and carol, colluding) away together in the given spells: to alice,
+    alone with them at a 3-seat table, exactly her own cut link."""
+
+    stopped_at = 0.0
+
+    def stop(self, culprit: int | None, reason: str) -> None:
+        super().stop(culprit, reason)
+        self.stopped_at = time.monotonic()
+
+    def tick(self) -> None:
+        t = time.monotonic() - self.t0
+        gone = any(a <= t < b for a, b in self.spells)
+        if gone and not self.away:
+            now = time.monotonic()
+            self.away, self.away_since = {1, 2}, {1: now, 2: now}
+        elif not gone and self.away:
+            self.away, self.away_since = set(), {}
+
+
+@run_async(timeout=40)
+async def test_two_seats_that_go_away_together_as_if_this_program_were_cut_off_are_named():
+    """The other side of the rule: alice cannot tell her own cut from two colluders at a 3-seat
+    table going silent at the same moment. Forgiving every such stretch would let them hold
+    the table for ever, coming back in between; on main they already could, coming back at the
+    same moment (nothing was counted while every other seat was away, and a seat back is not
+    named). Now such stretches are forgiven up to the match's allowance (3 waits) -- about what
+    the others would wait for alice's own absences before naming her -- and past that count as
+    any absence. Scaled to a 1 s wait (3 s of allowance), side by side:
+
+    Once, for 6 s, back at the same moment: nobody was named on main. Now, as they are heard
+    again, the one away longest is named, in words that say the forgiven time was used up.
+
+    Again and again, 0.8 s together and 0.3 s back, the game moving each time: on main nobody
+    was named in 15 s (as long as they like). Now they are named once the forgiven 3 s and the
+    seat's own 3 s are used: about 6 s of time away, 9.8 s of the table's time (measured)."""
+    clock = time.monotonic()
+    once = Together([(0.2, 6.2)])
+    again = Together([(1.1 * i, 1.1 * i + 0.8) for i in range(14)])
+    await asyncio.gather(watch_fake(once, 1.0, 8.0, progress=lambda: 0),
+                         watch_fake(again, 1.0, 15.0,
+                                    progress=lambda: int((time.monotonic() - clock) / 1.1)))
+    assert once.stopped is not None and once.stopped.culprit == 1, once.stopped  # a tie: the lower seat
+    assert "used up" in once.stopped.reason, once.stopped
+    assert again.stopped is not None and again.stopped.culprit in (1, 2), again.stopped
+    assert again.stopped_at - again.t0 < 12.0, again.stopped_at - again.t0
+
+
+async def watch_fake(fake: Together, wait: float, seconds: float, progress) -> list[str]:
+    async def flicker():
+        while True:
+            fake.tick()
+            await asyncio.sleep(0.05)
+
+    said: list[str] = []
+    task = asyncio.create_task(flicker())
+    try:
+        await asyncio.wait_for(_watch_absence(fake, wait, said.append, bot=False,
+                                              progress=progress), seconds)
+    except TimeoutError:
+        pass
+    finally:
+        task.cancel()
+    return said
+
+
+@run_async(timeout=20)
+async def test_at_two_seats_the_other_away_is_counted_as_usual():
+    """At a table of two, "every other seat away" is the one other seat: forgiving that would
+    let a player stall for ever. Nothing changes there: bob away past the wait is named (and
+    his program, counting alice away alike, names her: both clocks run)."""
+
+    class Two(AwayInSpells):
+        seats = 2
+
+    fake = Two([(0.2, 5.0)])
+    said = await watch_fake(fake, 1.0, 4.0, progress=lambda: 0)
+    assert fake.stopped is not None and fake.stopped.culprit == 1, (fake.stopped, said)
+    assert not any("heard nobody" in s for s in said), said
