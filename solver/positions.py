@@ -20,6 +20,23 @@ GAMES: dict[str, str] = {
 }
 
 
+def ids_that_say_nothing(g: Any, kind: Any, seat: int) -> None:
+    """Give the cards ``seat`` sees the lowest ids of their kind, in slot order, and the cards
+    it does not see the rest. A view's values are card ids; handed out in the order the cards
+    were placed, a card the seat sees took whatever id its hidden twins left, so two positions
+    differing only in hidden cards gave different views (with West holding an 8, placed before
+    the field, the field's 8s were ids 43 and 44; with that 8 in the deck, 42 and 43).
+    ``kind(card)`` is the card's rules class (``None``: a card left as it is)."""
+    groups: dict[Any, list[int]] = {}
+    for s, v in enumerate(g.values):
+        if v is not None and (k := kind(v)) is not None:
+            groups.setdefault(k, []).append(s)
+    for slots in groups.values():
+        ids = sorted(g.values[s] for s in slots)
+        for s, v in zip(sorted(slots, key=lambda s: (not g.knows(seat, s), s)), ids, strict=True):
+            g.values[s] = v
+
+
 MAX_BYTES = 1 << 20  # a position file is a few KB; /dev/zero is not one
 MAX_DIGITS = 100  # no number of a position needs more; Python refuses ints over 4,300 digits
 
