@@ -51,7 +51,7 @@ def read(path: str | Path) -> dict[str, Any]:
         if len(raw) > MAX_BYTES:
             raise PositionError("", f"{path} is more than {MAX_BYTES // 2**20} MiB: too big "
                                 "to be a position (one is a few KB)")
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # UTF-8, with or without a byte order mark (Notepad)
     except OSError as exc:
         raise PositionError("", f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
@@ -81,7 +81,7 @@ def check_header(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise PositionError("", "a position is a JSON object")
     fmt = data.get("format", FORMAT)
-    if fmt != FORMAT:
+    if isinstance(fmt, bool) or not isinstance(fmt, int) or fmt != FORMAT:  # not true, not 1.0
         raise PositionError("format", f"this p2pcards reads position format {FORMAT}, not {fmt!r}")
     game = data.get("game")
     if not isinstance(game, str) or game not in GAMES:
