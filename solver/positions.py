@@ -5,8 +5,10 @@ its module to ``GAMES``; the module provides ``solve`` (taking ``limit=``), ``re
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +55,12 @@ def read(path: str | Path) -> dict[str, Any]:
                                 "to be a position (one is a few KB)")
         text = raw.decode("utf-8-sig")  # UTF-8, with or without a byte order mark (Notepad)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # as 'replay' and 'audit' say it (p2pcards/ui/text.no_file)
+            raise PositionError("", f"{path} is a loop of symbolic links (each one leads back "
+                                "to another): no file") from None
+        if isinstance(exc, FileNotFoundError) and os.path.islink(path):
+            raise PositionError("", f"{path} is a link to {os.readlink(path)}, which does not "
+                                "exist") from None
         raise PositionError("", f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise PositionError("", f"{path} is not UTF-8 text (byte {exc.start} cannot be "

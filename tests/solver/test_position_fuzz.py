@@ -426,3 +426,21 @@ def test_a_file_saved_with_a_byte_order_mark_reads_as_the_same_position(tmp_path
     assert positions.read(path) == json.loads(text)
     r = runner.invoke(app, ["solve", str(path)])
     assert r.exit_code == 0 and "wins by force" in r.output, r.output
+
+
+def test_a_link_to_nothing_or_a_loop_of_links_is_called_that(tmp_path):
+    """As 'replay' and 'audit' say it (docs/playing.md: "a loop of symbolic links or a link to a
+    missing file is called that, not 'no such file'"): 'solve' said "cannot read puzzle.json: No
+    such file or directory" of a link whose target had moved, and "Too many levels of symbolic
+    links" of a loop."""
+    dangling, loop = tmp_path / "puzzle.json", tmp_path / "loop.json"
+    dangling.symlink_to(tmp_path / "moved-away.json")
+    loop.symlink_to(loop)
+    with pytest.raises(PositionError) as e:
+        positions.read(dangling)
+    assert str(e.value) == f"{dangling} is a link to {tmp_path / 'moved-away.json'}, which does not exist"
+    with pytest.raises(PositionError) as e:
+        positions.read(loop)
+    assert str(e.value) == f"{loop} is a loop of symbolic links (each one leads back to another): no file"
+    r = runner.invoke(app, ["hint", "--position", str(dangling)])
+    assert r.exit_code == 2 and "which does not exist" in r.output and "Traceback" not in r.output
