@@ -7,8 +7,8 @@ go-out-girl`, `tables` or `hint --position FILE` printed a 20-line Python traceb
 KeyboardInterrupt, from `protocol/mesh/core.py` being imported, and the process died of the
 signal (status -2). The console script's module, p2pcards/cli.py, imports the network stack at
 its top, before ``main`` and its handlers run. The attack here is made repeatable: an import
-hook raises KeyboardInterrupt where a SIGINT's handler would (the import of
-``protocol.mesh.core``)."""
+hook raises KeyboardInterrupt where a SIGINT's handler would (the first import of ``typer`` or
+``protocol.mesh.core``, both at the top of p2pcards/cli.py)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,12 @@ CTRL_C_DURING_IMPORT = """
 import runpy, sys
 
 class CtrlC:
+    fired = False
+
     def find_spec(self, name, path=None, target=None):
-        if name == "protocol.mesh.core":
+        # the command line's framework or the network stack, whichever is imported first
+        if name in ("typer", "protocol.mesh.core") and not CtrlC.fired:
+            CtrlC.fired = True
             raise KeyboardInterrupt  # what SIGINT's default handler does at this moment
         return None
 
