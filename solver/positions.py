@@ -5,8 +5,10 @@ its module to ``GAMES``; the module provides ``solve`` (taking ``limit=``), ``re
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,23 @@ GAMES: dict[str, str] = {
     "go-out-girl": "solver.go_out_girl.puzzle",
     "out-of-this-world": "solver.out_of_this_world.puzzle",
 }
+
+
+def ids_that_say_nothing(g: Any, kind: Any, seat: int) -> None:
+    """Give the cards ``seat`` sees the lowest ids of their kind, in slot order, and the cards
+    it does not see the rest. A view's values are card ids; handed out in the order the cards
+    were placed, a card the seat sees took whatever id its hidden twins left, so two positions
+    differing only in hidden cards gave different views (with West holding an 8, placed before
+    the field, the field's 8s were ids 43 and 44; with that 8 in the deck, 42 and 43).
+    ``kind(card)`` is the card's rules class (``None``: a card left as it is)."""
+    groups: dict[Any, list[int]] = {}
+    for s, v in enumerate(g.values):
+        if v is not None and (k := kind(v)) is not None:
+            groups.setdefault(k, []).append(s)
+    for slots in groups.values():
+        ids = sorted(g.values[s] for s in slots)
+        for s, v in zip(sorted(slots, key=lambda s: (not g.knows(seat, s), s)), ids, strict=True):
+            g.values[s] = v
 
 
 MAX_BYTES = 1 << 20  # a position file is a few KB; /dev/zero is not one
@@ -34,8 +53,14 @@ def read(path: str | Path) -> dict[str, Any]:
         if len(raw) > MAX_BYTES:
             raise PositionError("", f"{path} is more than {MAX_BYTES // 2**20} MiB: too big "
                                 "to be a position (one is a few KB)")
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # UTF-8, with or without a byte order mark (Notepad)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # as 'replay' and 'audit' say it (p2pcards/ui/text.no_file)
+            raise PositionError("", f"{path} is a loop of symbolic links (each one leads back "
+                                "to another): no file") from None
+        if isinstance(exc, FileNotFoundError) and os.path.islink(path):
+            raise PositionError("", f"{path} is a link to {os.readlink(path)}, which does not "
+                                "exist") from None
         raise PositionError("", f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise PositionError("", f"{path} is not UTF-8 text (byte {exc.start} cannot be "
@@ -64,7 +89,7 @@ def check_header(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise PositionError("", "a position is a JSON object")
     fmt = data.get("format", FORMAT)
-    if fmt != FORMAT:
+    if isinstance(fmt, bool) or not isinstance(fmt, int) or fmt != FORMAT:  # not true, not 1.0
         raise PositionError("format", f"this p2pcards reads position format {FORMAT}, not {fmt!r}")
     game = data.get("game")
     if not isinstance(game, str) or game not in GAMES:

@@ -13,6 +13,7 @@ from p2pcards.games.go_out_girl.data import CHARACTER_KEYS
 from p2pcards.games.go_out_girl.game import Game
 
 from ..errors import PositionError
+from ..positions import ids_that_say_nothing
 from .model import COPIES, DAMAGE, GUARDS, KYOKO, LIFE, NERAI, SATSUKI, SHIAN, TOYOKO, card_text
 
 PHASES = ("turn", "lead")
@@ -407,6 +408,9 @@ def build(pos: Position) -> Game:
     g.winner = None
     names = [s.name or f"Seat {q + 1}" for q, s in enumerate(pos.seats)]
     g.config["names"] = names
+    # the seat to move's cards take the lowest ids of their number: the ids of a view say
+    # nothing of the hidden cards
+    ids_that_say_nothing(g, lambda v: g.number(v) if v < b else None, pos.to_move)
     g.request(Decide(pos.to_move))
     if not g.legal(pos.to_move):
         raise PositionError("to_move", f"seat {pos.to_move} has no legal move here")

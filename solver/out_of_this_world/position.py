@@ -16,6 +16,7 @@ from p2pcards.games.out_of_this_world.data import CardDef, default
 from p2pcards.games.out_of_this_world.game import Game, resolve_adventure
 
 from ..errors import PositionError
+from ..positions import ids_that_say_nothing
 
 UNKNOWN = "?"
 STEPS = ("take", "action")
@@ -434,6 +435,9 @@ def build(pos: Position) -> Game:
                 put(k, "box", everyone)
             else:
                 put(k, "deck", 0)
+    # the seat to move's cards take the lowest ids of their kind: the ids of a view say
+    # nothing of the hidden cards
+    ids_that_say_nothing(g, lambda v: deck[v].key, pos.to_move)
     g.spent = []
     for q, s in enumerate(pos.seats):
         eq = sorted(g.equipped(q))

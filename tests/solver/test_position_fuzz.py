@@ -402,3 +402,45 @@ def test_a_view_that_cannot_be_is_refused_as_a_full_position_is(west, message):
     with pytest.raises(PositionError) as e:
         positions.hint(_view(**west))
     assert str(e.value) == message
+
+
+# ---- what a careless author's editor makes ---------------------------------------------------
+@pytest.mark.parametrize("fmt", [True, 1.0, "1", [1]])
+def test_a_format_that_only_looks_like_1_is_refused(tmp_path, fmt):
+    """'format: 1 (optional; other values are refused)' (docs/puzzles.md): true and 1.0 were
+    read as format 1, because they compare equal to it in Python."""
+    path = tmp_path / "p.json"
+    doc = json.loads(TEXTS[DOCS / "01-holy-sword.json"])
+    doc["format"] = fmt
+    path.write_text(json.dumps(doc))
+    with pytest.raises(PositionError, match=r"^format: this p2pcards reads position format 1, "):
+        positions.read(path)
+
+
+def test_a_file_saved_with_a_byte_order_mark_reads_as_the_same_position(tmp_path):
+    """Windows' Notepad saves UTF-8 with a byte order mark: the file is UTF-8 JSON, as the docs
+    ask, and was refused with Python's words ("Unexpected UTF-8 BOM (decode using utf-8-sig)")."""
+    path = tmp_path / "bom.json"
+    text = TEXTS[DOCS / "01-holy-sword.json"]
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert positions.read(path) == json.loads(text)
+    r = runner.invoke(app, ["solve", str(path)])
+    assert r.exit_code == 0 and "wins by force" in r.output, r.output
+
+
+def test_a_link_to_nothing_or_a_loop_of_links_is_called_that(tmp_path):
+    """As 'replay' and 'audit' say it (docs/playing.md: "a loop of symbolic links or a link to a
+    missing file is called that, not 'no such file'"): 'solve' said "cannot read puzzle.json: No
+    such file or directory" of a link whose target had moved, and "Too many levels of symbolic
+    links" of a loop."""
+    dangling, loop = tmp_path / "puzzle.json", tmp_path / "loop.json"
+    dangling.symlink_to(tmp_path / "moved-away.json")
+    loop.symlink_to(loop)
+    with pytest.raises(PositionError) as e:
+        positions.read(dangling)
+    assert str(e.value) == f"{dangling} is a link to {tmp_path / 'moved-away.json'}, which does not exist"
+    with pytest.raises(PositionError) as e:
+        positions.read(loop)
+    assert str(e.value) == f"{loop} is a loop of symbolic links (each one leads back to another): no file"
+    r = runner.invoke(app, ["hint", "--position", str(dangling)])
+    assert r.exit_code == 2 and "which does not exist" in r.output and "Traceback" not in r.output

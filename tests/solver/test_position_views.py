@@ -82,3 +82,54 @@ def test_ootw_views_of_different_hidden_cards_are_identical():
     vb = ootw_position.build(ootw_position.parse(b)).view(0)
     assert [va.values[s] for s in va.hand(1)] == [None]
     assert shape(va) == shape(vb)
+
+
+# -- the ids of the cards the seat sees ------------------------------------------------------
+# A view's values are card ids. They were handed out in the order the cards were placed, the
+# lowest id of a kind first, so a card the seat sees took the id its hidden twins left: with
+# West holding an 8 (placed before the field), the field's 8s got ids 43 and 44; with that 8 in
+# the deck instead, 42 and 43. The view told seat 0 that West holds an 8 (and, in Out Of This
+# World, which Items of a kind are in the others' hands or under the stack tops).
+
+
+def ootw_full(west, north, east2, under0, under1, under2) -> dict:
+    """The example view ``out-of-this-world/hint-view.json`` as a full position, the hidden
+    cards given: West's and North's hands, East's unseen card, the cards under the stack tops
+    (the top of stack 1 an Item here, so the take is no forced Foe)."""
+    data = json.loads((PUZZLES / "out-of-this-world" / "hint-view.json").read_text())
+    del data["viewer"]
+    seats = data["seats"]
+    seats[1]["hand"], seats[2]["hand"], seats[3]["hand"] = west, north, ["Kazoo", east2]
+    data["stacks"] = [["Water balloons", *under0], ["Keytar", *under1],
+                      ["Spray paints", *under2], [], ["Yo-Yo"]]
+    return data
+
+
+def test_gog_a_hidden_card_moved_between_a_hand_and_the_deck_leaves_the_view_alone():
+    a = gog_full()
+    b = copy.deepcopy(a)
+    i, j = b["seats"][1]["hand"].index("8"), b["deck"].index("9")  # West's 8 into the deck
+    b["seats"][1]["hand"][i], b["deck"][j] = b["deck"][j], b["seats"][1]["hand"][i]
+    va = gog_position.build(gog_position.parse(a)).view(0)
+    vb = gog_position.build(gog_position.parse(b)).view(0)
+    assert [va.number(va.values[s]) for s in va.zones["field"]] == [8, 8]
+    assert shape(va) == shape(vb)
+    assert va == vb
+    assert positions.hint(a)[0] == positions.hint(b)[0]
+
+
+def test_ootw_other_hidden_items_leave_the_view_and_the_hint_alone():
+    """The same Foe (Alley Cat) hidden in both, the Items unseen by Ann other ones: the same
+    view, id for id, and the same hint -- its reason's figures too."""
+    a = ootw_full(["Mixtape", "Wrench", "Crowbar"], ["Dice", "Joystick", "Board game", "Keytar"],
+                  "Yo-Yo", ["Mixtape", "Alley Cat"], ["Trading cards"],
+                  ["Action figure", "Kazoo", "Bike lock"])
+    b = ootw_full(["Harmonica", "Arcade tokens", "Arcade tokens"],
+                  ["Yo-Yo", "Mixtape", "Water balloons", "Wrench"], "Toy soldiers",
+                  ["Trading cards", "Joystick"], ["Alley Cat"],
+                  ["Mixtape", "Spray paints", "Duct tape"])
+    va = ootw_position.build(ootw_position.parse(a)).view(0)
+    vb = ootw_position.build(ootw_position.parse(b)).view(0)
+    assert shape(va) == shape(vb)
+    assert va == vb
+    assert positions.hint(a)[0] == positions.hint(b)[0]

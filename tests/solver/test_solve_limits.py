@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from typer.testing import CliRunner
@@ -175,3 +176,27 @@ def test_progress_is_reported_while_searching():
     r, text = positions.solve(data, TickLimit(5, lambda n, s: seen.append((n, s)),
                                               report_every=1))
     assert r["proven"] is False and seen and all(n > 0 for n, _ in seen)
+
+
+@pytest.mark.parametrize("module, puzzle, limit", [
+    ("go_out_girl", "05-no-way-through.json", 10),
+    ("out-of-this-world", "out-of-this-world/01-smooth-talker.json", 20)])
+def test_the_size_limit_stops_a_search_the_same_way(module, puzzle, limit):
+    """docs/puzzles.md: "The search also has a size limit, reported the same way": no answer
+    rather than an approximate one, exit 1, and with --json "proven": false, "stopped": "size
+    limit" and the limit. (The limits are 3,000,000 and 500,000 positions; cut down here so that
+    the examples reach them.)"""
+    import importlib
+
+    mod = importlib.import_module(f"solver.{module.replace('-', '_')}.puzzle")
+    path = ROOT / "docs" / "puzzles" / puzzle
+    with mock.patch.object(mod.solve, "__defaults__", (limit,)):
+        r = CliRunner().invoke(cli.app, ["solve", str(path)])
+        j = CliRunner().invoke(cli.app, ["solve", str(path), "--json"])
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert f"No answer: the search reached its limit of {limit} positions before" in r.output
+    assert "wins by force" not in r.output and "The team wins" not in r.output
+    assert j.exit_code == 1, j.output
+    out = json.loads(j.output)
+    assert out["proven"] is False and out["stopped"] == "size limit"
+    assert out["node_limit"] == limit

@@ -46,3 +46,18 @@ def test_the_demos_kept_transcript_is_private_in_a_fresh_data_folder(tmp_path, m
     assert kept is not None and kept.read_text() == src.read_text()
     assert mode(kept) == 0o600
     assert mode(home) == 0o700 and mode(home / "tables") == 0o700
+
+
+def test_a_data_folder_made_by_the_person_keeps_its_mode_and_the_record_is_still_private(
+        tmp_path, monkeypatch, loose_umask):
+    """P2PCARDS_HOME made beforehand with 'mkdir' (0755): p2pcards does not change a folder it
+    did not create (docs/playing.md says so; it said "in a data folder of mode 0700"), but the
+    record is 0600 in the tables/ folder p2pcards made, 0700: nobody else can list or read the
+    saved games."""
+    home = tmp_path / "cards"
+    home.mkdir(mode=0o755)
+    monkeypatch.setenv("P2PCARDS_HOME", str(home))
+    rec = Recorder("go-out-girl", 3, {}, ["you", "Bot 2", "Bot 3"], 0)
+    rec.close()
+    assert mode(home) == 0o755
+    assert mode(rec.path) == 0o600 and mode(rec.path.parent) == 0o700
