@@ -25,7 +25,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from ..engine import Action, Decide, GameState, Prove, Reveal, Shuffle
 from . import arrange as arrange_ui
 from .heap import HeapCare
-from .hints import in_background
+from .hints import HintCare
 from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
 from .text import UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
 from .waiting import Absent, away_turn, clock, said_live, turn_away, waiting_text
@@ -68,7 +68,7 @@ Press Esc or q to close this page."""
 Driver = Callable[["TableApp"], Awaitable[Any]]
 
 
-class TableApp(HeapCare, App[Any]):
+class TableApp(HintCare, HeapCare, App[Any]):
     TITLE = "p2pcards"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
@@ -671,55 +671,6 @@ class TableApp(HeapCare, App[Any]):
 
     def action_rules(self) -> None:
         self._page(self.presenter.rules())
-
-    def action_hint(self) -> None:
-        if not self.legal or self.view is None:
-            self.notice("Hints are given when it is your turn to choose.")
-            return
-        if self.hinter is None:
-            self.notice("No hint is available for this game.")
-            return
-        if self._hinting:
-            self.notice("Still working out the hint...")
-            return
-        self._hinting = True
-        self.notice("Working out a hint... (you may choose meanwhile)")
-        # on a copy, in a thread: see ``_hint``
-        self.hint_worker = self.run_worker(self._hint(self.view.clone(), self.legal),
-                                           group="hint")
-
-    async def _hint(self, view: GameState, legal: list[Action]) -> None:
-        """The solver's advice, worked out in a thread of its own: with a big hand it may take
-        up to about a second (a 46-card Out Of This World discard: 0.8 s of CPU within its work
-        budget, 71 s before it had one), and the screen and this seat's link to the table must
-        not stand still meanwhile. A program that answers nobody
-        is shown away to the others, and its absences count toward the match's allowance
-        (red team 16c). The advice is shown if the question is still open."""
-        try:
-            advice = await in_background(self.hinter, view, legal)
-        finally:
-            self._hinting = False
-        if self.legal is not legal:  # answered meanwhile: the advice is for a question gone
-            return
-        if advice is None:
-            self.notice("No hint for this position.")
-            return
-        text = advice if isinstance(advice, str) else advice.render()
-        action = None if isinstance(advice, str) else advice.action
-        if action is not None and action in self.legal:
-            self.hinted = action
-            where = self._where(action)
-            if where:
-                text = f"Option {where}: " + text.removeprefix("Hint: ")
-            self._render_options()
-        self.notice(text)
-
-    def _where(self, action: Action) -> str:
-        for i, e in enumerate(self._shown(), 1):
-            for j, o in enumerate(e.options, 1):
-                if o.action == action:
-                    return str(i) if e.single else f"{i}, then {j}"
-        return ""
 
     def action_interrupt(self) -> None:
         """Ctrl+C. A terminal program's reflex, but the table runs in raw mode: it reaches here
