@@ -151,6 +151,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
         self._redraw_pending = False
         self._too_small: TooSmall | None = None  # the notice shown in place of the table
         self._ctrl_c_at: float | None = None  # when Ctrl+C was pressed, until it lapses
+        self._question_said: str | None = None  # the notice ``question_notice`` put up
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -415,6 +416,13 @@ class TableApp(HintCare, HeapCare, App[Any]):
         self._set("notice", Text(text))
         self.query_one("#notice").display = bool(text)
 
+    def question_notice(self, text: str) -> None:
+        """A notice about the open question (its hint, its only choice, a number out of range):
+        it goes when the question is answered. A hint left below the hand after its question
+        was gone read as advice for the next thing on screen (ux21)."""
+        self.notice(text)
+        self._question_said = self.texts.get("notice")
+
     def _set(self, wid: str, content: Text | str) -> None:
         """Update a panel, keeping its plain text (what tests and the bench compare)."""
         widget = self.query_one(f"#{wid}", Static)
@@ -463,7 +471,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
         timer = None
         if len(legal) == 1 and self.forced_delay >= 0:
             only = self.presenter.option_text(view, legal[0])
-            self.notice(f"Only one choice: {only} — taken in {self.forced_delay:g} s "
+            self.question_notice(f"Only one choice: {only} — taken in {self.forced_delay:g} s "
                         "(or press Enter).")
             timer = self.set_timer(max(self.forced_delay, 0.001), lambda: self._take(legal[0]))
         try:
@@ -477,6 +485,9 @@ class TableApp(HintCare, HeapCare, App[Any]):
             self.group = None
             self.query_one("#options", OptionList).clear_options()
             self._set("question", "")
+            if self._question_said is not None and self.texts.get("notice") == self._question_said:
+                self.notice("")
+            self._question_said = None
 
     async def ask_order(self, view: GameState, slots: tuple[int, ...], prompt: str) -> list[int]:
         self.show(view)
@@ -548,7 +559,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
     def _pick(self, n: int) -> None:
         shown = self._shown()
         if not 1 <= n <= len(shown):
-            self.notice(f"Not a choice: {type_a_number(len(shown))}.")
+            self.question_notice(f"Not a choice: {type_a_number(len(shown))}.")
             return
         e = shown[n - 1]
         if e.single:
@@ -647,7 +658,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
                 self.group = Entry(f"{len(found)} options match '{text}'", found)
                 self._render_options()
             else:
-                self.notice(f"No option matches '{text}'; "
+                self.question_notice(f"No option matches '{text}'; "
                             f"{type_a_number(len(self._shown()))}, or 'help'.")
         else:
             self.notice(f"Unknown command {word!r}; type 'help'.")

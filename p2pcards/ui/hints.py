@@ -118,10 +118,10 @@ class HintCare:
             self.notice("No hint is available for this game.")
             return
         if self._hinting:
-            self.notice("Still working out the hint...")
+            self.question_notice("Still working out the hint...")
             return
         self._hinting = True
-        self.notice("Working out a hint... (you may choose meanwhile)")
+        self.question_notice("Working out a hint... (you may choose meanwhile)")
         # on a copy, in a thread: see ``_hint``
         self.hint_worker = self.run_worker(self._hint(self.view.clone(), self.legal),
                                            group="hint")
@@ -140,7 +140,7 @@ class HintCare:
         if self.legal is not legal:  # answered meanwhile: the advice is for a question gone
             return
         if advice is None:
-            self.notice("No hint for this position.")
+            self.question_notice("No hint for this position.")
             return
         text = advice if isinstance(advice, str) else advice.render()
         action = None if isinstance(advice, str) else advice.action
@@ -150,7 +150,7 @@ class HintCare:
             if where:
                 text = f"Option {where}: " + text.removeprefix("Hint: ")
             self._render_options()
-        self.notice(text)
+        self.question_notice(text)
 
     def _where(self, action: Action) -> str:
         for i, e in enumerate(self._shown(), 1):
