@@ -32,6 +32,7 @@ from .lobby import (
 from .resume import _find_the_others, _join_or_record, _resume_latest, _resume_patience
 from .table import TableResult, TableStopped
 from .ui.text import hanging, printable, say, type_a_number, typed_number
+from .ui.waiting import comings_and_goings, over
 
 
 def _code_hint(mesh: Mesh) -> str:
@@ -507,13 +508,15 @@ def _above_the_prompt():
 
 
 def _table_lines(mesh: Mesh, player: Any = None) -> Any:
-    """``say`` for the plain prompt's table lines: once the table has stopped, the programs
-    leaving or going quiet after it are no news ("** bot1 (seat 2, ...) left the table." came
-    after "** the table stopped: ...", as if bot1 had a part in it). ``player`` hears each line
+    """``say`` for the plain prompt's table lines: once the table has stopped or the match is
+    over, the programs leaving or going quiet after it are no news ("** bot1 (seat 2, ...) left
+    the table." came after "** the table stopped: ...", or just before "Result:", as if bot1 had
+    a part in it). ``player`` hears each line
     (its question names the last one about someone else as what triggered it)."""
     def told(line: str) -> None:
-        if mesh.stopped is not None and line.startswith("** ") and (
-                line.endswith(" left the table.") or " is away; the table waits" in line):
+        live = getattr(player, "live", None)
+        if comings_and_goings(line) and (mesh.stopped is not None or (
+                live is not None and over(live()))):  # the match over: no news either
             return
         if player is not None:
             player.heard(line)
