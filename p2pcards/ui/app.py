@@ -26,7 +26,7 @@ from ..engine import Action, Decide, GameState, Prove, Reveal, Shuffle
 from . import arrange as arrange_ui
 from .heap import HeapCare
 from .hints import HintCare
-from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
+from .present import Entry, Option, Presenter, lookup, presenter_for, said_to, turn_line
 from .text import UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
 from .waiting import Absent, away_turn, clock, said_live, turn_away, waiting_text
 from .widgets import (
@@ -674,7 +674,8 @@ class TableApp(HintCare, HeapCare, App[Any]):
         if refusal:
             self.notice(f"Not sent: {refusal}")
         else:
-            self.write_log([f"(you): {text}"])
+            view = self.live_view() if self.live_view is not None else self.view
+            self.write_log([f"{said_to(view, self.seat)}: {text}"])
 
     # ---- actions ------------------------------------------------------------------------------
     def action_help(self) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
 from .hints import hint_text, in_background
-from .present import lookup, presenter_for, turn_line
+from .present import lookup, presenter_for, said_to, turn_line
 from .text import type_a_number, typed_number
 from .waiting import Absent, away_turn, waiting_text
 
@@ -218,7 +218,8 @@ class TerminalPlayer:
                 if refusal:
                     self.out(f"Not sent: {refusal}")
                 else:
-                    self.out(f"(you): {rest.strip()}")
+                    game = self.live() if self.live is not None else self.view
+                    self.out(f"{said_to(game, self.seat)}: {rest.strip()}")
         elif word == "hint":
             if self.hinter is not None and self.view is not None and self._legal:
                 # on a copy, in a thread: it may take seconds, and this program must go on
