@@ -66,3 +66,37 @@ def test_the_plain_prompt_names_what_triggered_the_question():
     asyncio.run(go())
     assert "alice plays Scout: let it resolve (you hold no Cancel Action to answer it with)." \
         in said, said
+
+
+def test_a_card_asked_for_says_where_it_goes():
+    """ux21, on a LAN: bob was asked "bot1 plays Peace Treaty: which card?", not told that the
+    card goes onto the Draw Pile, not to bot1. Rulebook: "Peace Treaty: Each player chooses 1 card
+    from their hand if they can. Shuffle these cards and place them on top of the Draw Pile."
+    "Trade: Choose another player. Each of you chooses a card from your hand if you can, then
+    gives it to the other player." """
+    from tests.games.girl_and_robot.gar_rig import Table as Rig
+    from tests.games.girl_and_robot.gar_rig import rig as gar
+
+    g = gar(["girl", "robot", "queen"], hands={0: ["peace_treaty", "steal"], 2: ["trade", "ap1"]},
+            draw=["demon", "*"])
+    t = Rig(g)
+    t.play(0, "peace_treaty")
+    t.pass_all()
+    view = g.view(0)
+    assert P.question(view, 0, view.legal(0), "Ann plays Peace Treaty.") == (
+        "Ann plays Peace Treaty: which card goes on top of the Draw Pile? (Peace Treaty: every "
+        "player's card is shuffled there)")
+
+    g = gar(["girl", "robot", "queen"], hands={0: ["trade", "steal"], 2: ["spy", "ap2"]},
+            draw=["*"] * 5)
+    g.config["names"] = ["Ann", "Rob", "Queenie"]
+    t = Rig(g)
+    t.play(0, "trade", target=2)
+    t.pass_all()
+    view = g.view(0)
+    assert P.question(view, 0, view.legal(0), None) == \
+        "Which card do you give Queenie? (Trade: they then give you one)"
+    t.act(0, "choose", slot=t.slot("steal", "hand0"))
+    view = g.view(2)
+    assert P.question(view, 2, view.legal(2), None) == \
+        "Which card do you give Ann in return? (Trade)"
