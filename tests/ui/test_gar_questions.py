@@ -100,3 +100,26 @@ def test_a_card_asked_for_says_where_it_goes():
     view = g.view(2)
     assert P.question(view, 2, view.legal(2), None) == \
         "Which card do you give Ann in return? (Trade)"
+
+
+def test_cards_shown_by_your_ally_stay_named_on_your_screen():
+    """ux21, on a LAN: carol showed her whole hand to bob, her ally; bob's prompt said "carol
+    shows 3 cards to bob." and never which (nor did 'status'). Rulebook: "They can talk and show
+    their cards to each other during the game." The cards shown are named on the ally's seat
+    line for as long as they stay in that hand, and on nobody else's."""
+    from p2pcards.engine import Action as A
+    from tests.games.girl_and_robot.gar_rig import Table as Rig
+    from tests.games.girl_and_robot.gar_rig import rig as gar
+
+    g = gar(["girl", "robot", "queen", "shadow"], hands={0: ["steal", "scout", "ap2"]})
+    g.config["names"] = ["Ann", "Rob", "Queenie", "Shade"]
+    t = Rig(g)
+    steal, scout = t.slot("steal", "hand0"), t.slot("scout", "hand0")
+    t.do(0, A("show", slots=[steal, scout]))
+    ally = next(line for line in t.views[1].status(1) if line.startswith("  Ann:"))
+    assert "· 3 cards (you know: " in ally, ally
+    assert sorted(ally.split("(you know: ")[1].split(")")[0].split(", ")) == ["Scout", "Steal"]
+    other = next(line for line in t.views[2].status(2) if line.startswith("  Ann:"))
+    assert "you know" not in other
+    own = next(line for line in t.views[0].status(0) if line.startswith("  Ann (you):"))
+    assert "you know" not in own

@@ -101,7 +101,8 @@ class Text(Common):
             turn = " ←" if self.req and self.req.get("player") == p else ""
             side = self.side(p) if self.alive[p] else "-"
             lines.append(f"  {self.pname(p)}{you}: {self.char_name(p)} [{side}] · {ws} · "
-                         f"{plural(len(self.hand(p)), 'card')}{' · ' + ', '.join(marks) if marks else ''}{turn}")
+                         f"{plural(len(self.hand(p)), 'card')}{self._known_in(p, seat)}"
+                         f"{' · ' + ', '.join(marks) if marks else ''}{turn}")
         if seat is not None and seat >= 0:
             lines.append("Your hand: " + (", ".join(
                 self.slot_name(s) if self.values[s] is not None else "(face down)"
@@ -110,6 +111,14 @@ class Text(Common):
             if a is not None and self.tf.get("borrow") == a and self.turn == seat:
                 lines.append("Robot's hand: " + ", ".join(self.slot_name(s) for s in self.hand(a)))
         return lines
+
+    def _known_in(self, p: int, seat: int | None) -> str:
+        """The cards of another player's hand this seat has seen (shown by its ally, a Spy):
+        "carol shows 3 cards to bob." named no card, even on bob's screen (ux21)."""
+        if seat is None or seat < 0 or p == seat:
+            return ""
+        seen = [self.slot_name(s) for s in self.hand(p) if self.values[s] is not None]
+        return f" (you know: {', '.join(seen)})" if seen else ""
 
     def _weapon_label(self, w: int, seat: int | None) -> str:
         if not self.face_up_weapon(w):
