@@ -123,3 +123,24 @@ def test_cards_shown_by_your_ally_stay_named_on_your_screen():
     assert "you know" not in other
     own = next(line for line in t.views[0].status(0) if line.startswith("  Ann (you):"))
     assert "you know" not in own
+
+
+def test_the_card_drawn_is_named_when_it_is_declared():
+    """ux21, on a LAN: bob's prompt asked "You drew a card: is it a Demon? Declare it." with
+    one option, "keep the card (it is not a Demon)", and named no card (he looked for it in
+    his hand). Rulebook: "If you draw a Demon card, reveal it to everyone!" """
+    from tests.games.girl_and_robot.gar_rig import Table as Rig
+    from tests.games.girl_and_robot.gar_rig import rig as gar
+
+    for top, want in (("*", "not a Demon, so you keep it (the others learn only that)."),
+                      ("demon", "You drew a Demon: reveal it to everyone.")):
+        g = gar(["girl", "queen"], hands={0: ["ap1"]}, draw=["*", "*", top])
+        t = Rig(g)
+        t.act(0, "end", draw=1)
+        assert g.phase == "drawn" and t.decider() == 0
+        view = g.view(0)
+        q = P.question(view, 0, view.legal(0), None)
+        assert q.endswith(want), q
+        if top == "*":
+            drawn = view.slot_name(view.task["slot"])
+            assert q == f"You drew {drawn}: {want}"

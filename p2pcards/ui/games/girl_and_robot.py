@@ -90,7 +90,16 @@ class GirlAndRobot(Presenter):
             return f"{lead}where do you put the Demon in the Draw Pile?"
         if kinds <= {"pass", "cancel"}:
             return f"{lead}let it resolve, or answer it with Cancel Action?"
-        if kinds <= {"demon", "safe"}:
+        if kinds <= {"demon", "safe"}:  # the card named: "You drew a card" left bob looking for it
+            task = getattr(view, "task", None) or {}
+            slot = task.get("slot") if isinstance(task, dict) else None
+            drawn = view.slot_name(slot) if isinstance(slot, int) and \
+                view.values[slot] is not None else "a card"  # type: ignore[attr-defined]
+            if kinds == {"safe"}:
+                return f"You drew {drawn}: not a Demon, so you keep it (the others learn only " \
+                       "that)."
+            if kinds == {"demon"}:
+                return "You drew a Demon: reveal it to everyone."
             return "You drew a card: is it a Demon? Declare it."
         if kinds <= {"defend"}:
             return f"{lead}which weapon defeats the Demon?"
