@@ -152,6 +152,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
         self._too_small: TooSmall | None = None  # the notice shown in place of the table
         self._ctrl_c_at: float | None = None  # when Ctrl+C was pressed, until it lapses
         self._question_said: str | None = None  # the notice ``question_notice`` put up
+        self._order_help = ""  # how to type an order, while one is asked (``ask_order``)
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -493,7 +494,8 @@ class TableApp(HintCare, HeapCare, App[Any]):
         self.show(view)
         lines = arrange_ui.question(view, slots, prompt)
         self._set("question", Text(lines[0]))
-        self.notice("\n".join(lines[1:]))
+        self._order_help = "\n".join(lines[1:])
+        self.notice(self._order_help)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._ordering = (slots, fut)
         try:

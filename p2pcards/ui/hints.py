@@ -105,12 +105,21 @@ def hint_text(advice: Any, legal: Sequence[Any]) -> str:
     return text
 
 
+#: ``hint`` while you put cards in order (Manipulate): it said "Hints are given when it is your
+#: turn to choose" on the screen, in place of how to type the order, while it was (ux21).
+NO_ORDER_HINT = "No hint for an order of cards: the hints weigh choices among options, and this " \
+    "order is yours to make."
+
+
 class HintCare:
     """The full-screen table's ``hint`` (F2), mixed into the Textual app: the solver's advice is
     worked out in a thread, its option highlighted and numbered, its words on the notice line
     while the question it answers is open."""
 
     def action_hint(self) -> None:
+        if getattr(self, "_ordering", None) is not None:  # the order's instructions stay
+            self.notice(f"{NO_ORDER_HINT}\n{self._order_help}")
+            return
         if not self.legal or self.view is None:
             self.notice("Hints are given when it is your turn to choose.")
             return

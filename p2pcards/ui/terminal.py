@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
-from .hints import hint_text, in_background
+from .hints import NO_ORDER_HINT, hint_text, in_background
 from .present import lookup, presenter_for, said_to, turn_line
 from .text import type_a_number, typed_number
 from .waiting import Absent, away_turn, waiting_text
@@ -227,6 +227,8 @@ class TerminalPlayer:
                 # takes a choice meanwhile too
                 self.out("(working out a hint...; you may choose meanwhile)")
                 self._hint_task = asyncio.create_task(self._hint(self.view.clone(), self._legal))
+            elif self._arranging is not None:
+                self.out(NO_ORDER_HINT)
             else:
                 self.out("No hint right now (hints are given when it is your turn).")
         elif word in ("quit", "exit"):
