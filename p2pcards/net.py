@@ -32,15 +32,18 @@ from .lobby import (
 from .resume import _find_the_others, _join_or_record, _resume_latest, _resume_patience
 from .table import TableResult, TableStopped
 from .ui.text import hanging, printable, say, type_a_number, typed_number
-from .ui.waiting import comings_and_goings, over
+from .ui.waiting import comings_and_goings, kept, over
 
 
 def _code_hint(mesh: Mesh) -> str:
     return f"p2pcards join {mesh.address.removeprefix('tcp://')} --code {mesh.code}"
 
 
-def _results(mesh: Mesh, result: TableResult) -> None:
+def _results(mesh: Mesh, result: TableResult, person: bool = False) -> None:
+    """The end of a match: its result and audit, and to a person where it is kept."""
     _say_result(result, [mesh.name_of(s) for s in range(mesh.seats)])
+    if person and mesh.transcript_path is not None:
+        say(kept(mesh.transcript_path))
 
 
 def _say_result(result: TableResult, names: list[str]) -> None:
@@ -96,7 +99,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
         player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
         result = await _played(mesh, player, screen)
         over = True
-        _results(mesh, result)
+        _results(mesh, result, person=not autoplay)
         return result
     finally:
         if ad is not None:
@@ -482,7 +485,8 @@ async def _on_screen(mesh: Mesh, intro: list[str]) -> TableResult:
 
     def result_lines(result: TableResult) -> list[str]:
         v = result.verdict
-        return [] if v is None else [f"Audit: {v.text(names)}"]
+        return ([] if v is None else [f"Audit: {v.text(names)}"]) + (
+            [kept(mesh.transcript_path)] if mesh.transcript_path is not None else [])
 
     try:
         return await play_on_screen(game, mesh.seat, names, run_seat, who=lambda: _who(mesh),
@@ -605,7 +609,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         # host does not hold the deal: it is no seat taken back.
         back = resume or mesh.transcript_path in kept
         result = await _played(mesh, _terminal(mesh), screen, resumed=back and mesh.sealed)
-        _results(mesh, result)
+        _results(mesh, result, person=True)
         return result
     finally:
         await mesh.close()

@@ -149,6 +149,17 @@ def recheck(record: object) -> str:
             "re-checks every proof in it, with no secret.")
 
 
+def kept(record: object) -> str:
+    """After a match played to its end: what the person can do with it now. The result and the
+    audit were the last words, and nothing said where the match was kept (ux21)."""
+    import shlex
+
+    q = shlex.quote(str(record))
+    return (f"Your record of this match is kept: 'p2pcards replay {q}' steps through it as you "
+            f"saw it, 'p2pcards audit {q}' re-checks every proof in it ('p2pcards tables' lists "
+            "your games).")
+
+
 def turn_away(a: Absent) -> str:
     """The top line's tail when the seat to move is away: it is not deciding, it is gone."""
     return f"{'left' if a.left else 'away'} {clock(a.seconds)} · the table waits for them"

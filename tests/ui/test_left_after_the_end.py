@@ -83,3 +83,23 @@ def test_on_the_screen_a_player_leaving_after_the_last_move_is_not_in_the_log(mo
     assert lines.count(LEFT) == 1
     assert lines[-1] == "Result: alice wins the match"
     assert LEFT not in lines[lines.index(LEFT) + 1:]
+
+
+def test_the_end_of_a_match_says_where_it_is_kept_and_what_to_do_with_it(monkeypatch, tmp_path):
+    """ux21: a match played to its end closed with "Result: ..." and "Audit: clean ...", and
+    nothing said where it was kept or how to see it again; after a stop, the record was named.
+    A person's program now names it, with 'p2pcards replay' and 'p2pcards audit'; a bot's does
+    not."""
+    said: list[str] = []
+    monkeypatch.setattr(net, "say", said.append)
+    path = tmp_path / "tables" / "abc.jsonl"
+    mesh = SimpleNamespace(seats=2, name_of=["alice", "bob"].__getitem__, transcript_path=path)
+    result = SimpleNamespace(text="alice wins the match", verdict=None)
+    net._results(mesh, result, person=True)
+    assert said == ["Result: alice wins the match",
+                    f"Your record of this match is kept: 'p2pcards replay {path}' steps through it "
+                    f"as you saw it, 'p2pcards audit {path}' re-checks every proof in it "
+                    "('p2pcards tables' lists your games)."]
+    said.clear()
+    net._results(mesh, result)  # a bot's seat
+    assert said == ["Result: alice wins the match"]
