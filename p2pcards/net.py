@@ -39,10 +39,13 @@ def _code_hint(mesh: Mesh) -> str:
     return f"p2pcards join {mesh.address.removeprefix('tcp://')} --code {mesh.code}"
 
 
-def _results(mesh: Mesh, result: TableResult, person: bool = False) -> None:
-    """The end of a match: its result and audit, and to a person where it is kept."""
+def _results(mesh: Mesh, result: TableResult) -> None:
     _say_result(result, [mesh.name_of(s) for s in range(mesh.seats)])
-    if person and mesh.transcript_path is not None:
+
+
+def _what_next(mesh: Mesh) -> None:
+    """After a person's match: where it is kept, and what to do with it."""
+    if mesh.transcript_path is not None:
         say(kept(mesh.transcript_path))
 
 
@@ -99,7 +102,9 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
         player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
         result = await _played(mesh, player, screen)
         over = True
-        _results(mesh, result, person=not autoplay)
+        _results(mesh, result)
+        if not autoplay:
+            _what_next(mesh)
         return result
     finally:
         if ad is not None:
@@ -609,7 +614,8 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         # host does not hold the deal: it is no seat taken back.
         back = resume or mesh.transcript_path in kept
         result = await _played(mesh, _terminal(mesh), screen, resumed=back and mesh.sealed)
-        _results(mesh, result, person=True)
+        _results(mesh, result)
+        _what_next(mesh)
         return result
     finally:
         await mesh.close()

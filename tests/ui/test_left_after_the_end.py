@@ -95,11 +95,12 @@ def test_the_end_of_a_match_says_where_it_is_kept_and_what_to_do_with_it(monkeyp
     path = tmp_path / "tables" / "abc.jsonl"
     mesh = SimpleNamespace(seats=2, name_of=["alice", "bob"].__getitem__, transcript_path=path)
     result = SimpleNamespace(text="alice wins the match", verdict=None)
-    net._results(mesh, result, person=True)
+    net._results(mesh, result)
+    net._what_next(mesh)
     assert said == ["Result: alice wins the match",
                     f"Your record of this match is kept: 'p2pcards replay {path}' steps through it "
                     f"as you saw it, 'p2pcards audit {path}' re-checks every proof in it "
                     "('p2pcards tables' lists your games)."]
     said.clear()
-    net._results(mesh, result)  # a bot's seat
+    net._results(mesh, result)  # a bot's seat (botseat.py): no more
     assert said == ["Result: alice wins the match"]
