@@ -85,6 +85,11 @@ async def prompt_lines(message: str = "> ") -> AsyncIterator[str]:
         yield line
 
 
+#: Under a question with one option: The Girl and the Robot asks everyone about every Action
+#: card, and a player holding no Cancel Action typed "1" for each, Enter doing nothing (ux21).
+ONLY_ONE = "     (the only option: Enter takes it)"
+
+
 class TerminalPlayer:
     """A human seat at a networked table. ``chat(text)`` sends a line (returning a refusal
     reason or ``None``); ``who()`` returns lines about the players; ``hinter(view, legal)``
@@ -143,8 +148,9 @@ class TerminalPlayer:
         if view is None or not self._legal:
             return []
         q = presenter_for(view.game).question(view, self.seat, self._legal, self.last_other_line)
+        only = [ONLY_ONE] if len(self._legal) == 1 else []
         return [q, "Your options:"] + [f"  {i + 1:>2}. {view.describe(a)}"
-                                       for i, a in enumerate(self._legal)]
+                                       for i, a in enumerate(self._legal)] + only
 
     async def run_input(self) -> None:
         """The input loop; returns (and sets ``quit``) when the player leaves or input ends."""
@@ -154,7 +160,11 @@ class TerminalPlayer:
         async for raw in lines:
             text = raw.strip()
             if not text and self._arranging is None:  # Enter keeps an arrangement as it is
-                continue
+                if self._pending is not None and not self._pending.done() \
+                        and len(self._legal) == 1:
+                    text = "1"  # and takes a question's only option
+                else:
+                    continue
             try:
                 await self.handle(text)
             except Left:

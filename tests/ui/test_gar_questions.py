@@ -144,3 +144,49 @@ def test_the_card_drawn_is_named_when_it_is_declared():
         if top == "*":
             drawn = view.slot_name(view.task["slot"])
             assert q == f"You drew {drawn}: {want}"
+
+
+def test_at_the_plain_prompt_enter_takes_the_only_option():
+    """ux21, on a LAN: at the plain prompt every player is asked about every Action card (see
+    above), and one holding no Cancel Action typed "1" for each: Enter did nothing. Enter now
+    takes a question's only option, and the options say so; with two options it still does
+    nothing."""
+    import asyncio
+
+    from p2pcards.ui.terminal import ONLY_ONE, TerminalPlayer
+
+    g = rig(["girl", "robot", "queen", "shadow"], hands={0: ["scout"], 3: ["cancel_action"]},
+            draw=["*"] * 6)
+    t = Table(g)
+    t.play(0, "scout")
+    p = t.decider()  # seat 2, holding no Cancel Action
+    said: list[str] = []
+    feed: asyncio.Queue[str] = asyncio.Queue()
+
+    async def source():
+        while True:
+            yield await feed.get()
+
+    async def go(view, legal, seat):
+        player = TerminalPlayer(seat, lines=source(), out=said.append)
+        typing = asyncio.create_task(player.run_input())
+        deciding = asyncio.create_task(player.decide(view, legal))
+        while "Your options:" not in said:
+            await asyncio.sleep(0.01)
+        await feed.put("")
+        try:
+            return await asyncio.wait_for(asyncio.shield(deciding), 0.5)
+        except TimeoutError:
+            return None
+        finally:
+            typing.cancel()
+            deciding.cancel()
+
+    view = g.view(p)
+    (only,) = view.legal(p)
+    assert asyncio.run(go(view, [only], p)) == only
+    assert said[said.index("Your options:") + 2] == ONLY_ONE
+    said.clear()
+    two = [Action("pass"), Action("cancel", slot=1)]
+    assert asyncio.run(go(view, two, p)) is None
+    assert ONLY_ONE not in said
