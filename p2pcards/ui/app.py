@@ -26,7 +26,16 @@ from ..engine import Action, Decide, GameState, Prove, Reveal, Shuffle
 from . import arrange as arrange_ui
 from .heap import HeapCare
 from .hints import HintCare
-from .present import Entry, Option, Presenter, lookup, presenter_for, said_to, turn_line
+from .present import (
+    Entry,
+    Option,
+    Presenter,
+    lookup,
+    presenter_for,
+    said_to,
+    trigger,
+    turn_line,
+)
 from .text import UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
 from .waiting import Absent, away_turn, clock, said_live, turn_away, waiting_text
 from .widgets import (
@@ -264,8 +273,9 @@ class TableApp(HintCare, HeapCare, App[Any]):
             if line.startswith("**") and self.finished_text is None and not (
                     self.absent is not None and said_live(line)):  # (after the end: the log)
                 self.notice(line)
-            if line and not self._mine(line):
-                self.last_other_line = line
+            me = self.names[self.seat] if self.seat is not None and \
+                0 <= self.seat < len(self.names) else None
+            self.last_other_line = trigger(line, me, self.last_other_line)
         self.query_one("#log", TableLog).add_lines(shown)
 
     def _mine(self, line: str) -> bool:

@@ -153,6 +153,17 @@ class Presenter:
             "'say ...'"
 
 
+def trigger(line: str, me: str | None, last: str | None) -> str | None:
+    """The table's last line about someone else, which a question names as what triggered it
+    ("alice plays Scout: let it resolve ..."), after ``line``. A new turn's (or round's) heading
+    starts afresh: carol, asked for her card of her own Trade, read "— Turn 2: carol (the Evil
+    Queen): which card do you give alice?" (ux21). A notice ("** ..."), one's own chat line and
+    one's own moves leave it as it was."""
+    if not line or line.startswith(("** ", "(you")) or (me and line.startswith(f"{me} ")):
+        return last
+    return None if line.startswith("— ") else line
+
+
 def audience(view: GameState | None, seat: int | None) -> list[str] | None:
     """Who receives ``seat``'s chat lines now, named, when it is not every other player (a
     team's talk): carol's "bob, I cancel the Blind" went to bob alone, while her screen said

@@ -19,7 +19,7 @@ from typing import Any
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
 from .hints import NO_ORDER_HINT, hint_text, in_background
-from .present import lookup, presenter_for, said_to, turn_line
+from .present import lookup, presenter_for, said_to, trigger, turn_line
 from .text import type_a_number, typed_number
 from .waiting import Absent, away_turn, waiting_text
 
@@ -127,9 +127,7 @@ class TerminalPlayer:
 
     def heard(self, line: str) -> None:
         """A line of the table's, as it is printed: kept when it is about someone else."""
-        if line and not line.startswith("** ") and not (
-                self.name and line.startswith(f"{self.name} ")):
-            self.last_other_line = line
+        self.last_other_line = trigger(line, self.name, self.last_other_line)
 
     def turn_line(self) -> str | None:
         """Whose turn it is, from the table's current view."""

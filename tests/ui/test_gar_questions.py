@@ -190,3 +190,30 @@ def test_at_the_plain_prompt_enter_takes_the_only_option():
     two = [Action("pass"), Action("cancel", slot=1)]
     assert asyncio.run(go(view, two, p)) is None
     assert ONLY_ONE not in said
+
+
+def test_a_new_turn_is_no_trigger_for_the_question_on_it():
+    """ux21, on a LAN: carol played Trade on her own turn and was asked "— Turn 2: carol (the
+    Evil Queen): which card do you give alice? ...": the turn's heading named as what triggered
+    the question. A heading starts afresh, on the screen and at the plain prompt."""
+    import asyncio
+
+    from p2pcards.ui.app import TableApp
+    from p2pcards.ui.terminal import TerminalPlayer
+
+    heard = ["bob draws a card.", "— Turn 2: carol (the Evil Queen).", "carol plays Trade → alice.",
+             "(you, to alice only): here it comes"]
+    player = TerminalPlayer(3)
+    player.name = "carol"
+    for line in heard:
+        player.heard(line)
+    assert player.last_other_line is None
+
+    async def go():
+        app = TableApp("girl-and-robot", 3, None, names=["bob", "x", "alice", "carol"])
+        async with app.run_test(size=(100, 30)):
+            app.write_log(["alice plays Scout.", "** alice is away; the table waits"])
+            kept = app.last_other_line
+            app.write_log(heard)
+            return kept, app.last_other_line
+    assert asyncio.run(go()) == ("alice plays Scout.", None)
