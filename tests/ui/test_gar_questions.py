@@ -217,3 +217,25 @@ def test_a_new_turn_is_no_trigger_for_the_question_on_it():
             app.write_log(heard)
             return kept, app.last_other_line
     assert asyncio.run(go()) == ("alice plays Scout.", None)
+
+
+def test_manipulate_says_a_face_up_card_on_top_stays_there():
+    """ux21, on a LAN: alice played Manipulate with Magic Mirror face up on top of the Draw Pile;
+    she was shown the two face-down cards under it and told "the last position is the top card,
+    drawn first" -- but Magic Mirror stays on top (a face-up card stays where it lies). Rulebook:
+    "Manipulate: Look at the top 3 cards of the Draw Pile, then put them back face down in an
+    order of your choice." """
+    from tests.games.girl_and_robot.gar_rig import rig as gar
+
+    g = gar(["girl", "queen"], hands={0: ["manipulate"]}, draw=["*"] * 5)
+    draw = g.zones["draw"]
+    g.faceup.append(draw[-1])
+    view = g.view(0)
+    top = view.slot_name(draw[-1])
+    prompt = view.arrangement_prompt(0, tuple(draw[-3:-1]))
+    assert "the top card, drawn first" not in prompt
+    assert prompt.endswith(f"a face-up card stays where it lies: {top} (on top).")
+    # none face up: as before
+    plain = gar(["girl", "queen"], hands={0: ["manipulate"]}, draw=["*"] * 5)
+    assert plain.arrangement_prompt(0, tuple(plain.zones["draw"][-3:])).endswith(
+        "the last position is the top card, drawn first.")

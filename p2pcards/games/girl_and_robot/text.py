@@ -62,8 +62,21 @@ class Text(Common):
 
     def arrangement_prompt(self, by: int, slots: tuple[int, ...]) -> str | None:
         if slots and all(self.zone_of[s] == "draw" for s in slots):
+            draw = self.zones["draw"]
+            # a face-up card among the top three stays where it lies: "the last position is
+            # the top card, drawn first" was untrue then (ux21: Magic Mirror lay face up on top)
+            stay = [(len(draw) - 1 - i, s) for i, s in enumerate(draw)
+                    if s not in slots and len(draw) - 1 - i < max(
+                        len(draw) - 1 - draw.index(t) for t in slots)]
+            if not stay:
+                return ("Manipulate: put these cards back on the draw pile in the order you "
+                        "choose. Position 1 goes deepest; the last position is the top card, "
+                        "drawn first.")
+            kept = "; ".join(f"{self.slot_name(s)} ({self._depth_text(d)})"
+                             for d, s in sorted(stay))
             return ("Manipulate: put these cards back on the draw pile in the order you choose. "
-                    "Position 1 goes deepest; the last position is the top card, drawn first.")
+                    "Position 1 goes deepest, the last position highest; a face-up card stays "
+                    f"where it lies: {kept}.")
         return None
 
     def chat_audience(self, seat: int) -> list[int]:
