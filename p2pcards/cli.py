@@ -604,7 +604,7 @@ def audit(
     from pathlib import Path
 
     from .audit import audit_transcript
-    from .ui.saved import is_local, sniff
+    from .ui.saved import companion, is_local, sniff
 
     if not transcript:
         fail("no file given: name a transcript (p2pcards tables lists them)")
@@ -626,6 +626,8 @@ def audit(
     if sniff(transcript) == "puzzle":
         fail(f"{transcript} is not a transcript: it looks like a puzzle "
              f"(p2pcards solve {transcript})")
+    if (beside := companion(transcript, "audit")) is not None:
+        fail(beside)
     try:
         report = audit_transcript(transcript)
     except ConfigError as exc:

@@ -32,6 +32,7 @@ from .lobby import (
 from .resume import _find_the_others, _join_or_record, _resume_latest, _resume_patience
 from .table import TableResult, TableStopped
 from .ui.text import hanging, printable, say, type_a_number, typed_number
+from .ui.waiting import comings_and_goings, kept, over
 
 
 def _code_hint(mesh: Mesh) -> str:
@@ -40,6 +41,12 @@ def _code_hint(mesh: Mesh) -> str:
 
 def _results(mesh: Mesh, result: TableResult) -> None:
     _say_result(result, [mesh.name_of(s) for s in range(mesh.seats)])
+
+
+def _what_next(mesh: Mesh) -> None:
+    """After a person's match: where it is kept, and what to do with it."""
+    if mesh.transcript_path is not None:
+        say(kept(mesh.transcript_path))
 
 
 def _say_result(result: TableResult, names: list[str]) -> None:
@@ -96,6 +103,8 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
         result = await _played(mesh, player, screen)
         over = True
         _results(mesh, result)
+        if not autoplay:
+            _what_next(mesh)
         return result
     finally:
         if ad is not None:
@@ -489,7 +498,8 @@ async def _on_screen(mesh: Mesh, intro: list[str]) -> TableResult:
 
     def result_lines(result: TableResult) -> list[str]:
         v = result.verdict
-        return [] if v is None else [f"Audit: {v.text(names)}"]
+        return ([] if v is None else [f"Audit: {v.text(names)}"]) + (
+            [kept(mesh.transcript_path)] if mesh.transcript_path is not None else [])
 
     try:
         return await play_on_screen(game, mesh.seat, names, run_seat, who=lambda: _who(mesh),
@@ -515,13 +525,15 @@ def _above_the_prompt():
 
 
 def _table_lines(mesh: Mesh, player: Any = None) -> Any:
-    """``say`` for the plain prompt's table lines: once the table has stopped, the programs
-    leaving or going quiet after it are no news ("** bot1 (seat 2, ...) left the table." came
-    after "** the table stopped: ...", as if bot1 had a part in it). ``player`` hears each line
+    """``say`` for the plain prompt's table lines: once the table has stopped or the match is
+    over, the programs leaving or going quiet after it are no news ("** bot1 (seat 2, ...) left
+    the table." came after "** the table stopped: ...", or just before "Result:", as if bot1 had
+    a part in it). ``player`` hears each line
     (its question names the last one about someone else as what triggered it)."""
     def told(line: str) -> None:
-        if mesh.stopped is not None and line.startswith("** ") and (
-                line.endswith(" left the table.") or " is away; the table waits" in line):
+        live = getattr(player, "live", None)
+        if comings_and_goings(line) and (mesh.stopped is not None or (
+                live is not None and over(live()))):  # the match over: no news either
             return
         if player is not None:
             player.heard(line)
@@ -611,6 +623,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         back = resume or mesh.transcript_path in kept
         result = await _played(mesh, _terminal(mesh), screen, resumed=back and mesh.sealed)
         _results(mesh, result)
+        _what_next(mesh)
         return result
     finally:
         await mesh.close()

@@ -25,8 +25,17 @@ from textual.widgets import Footer, Input, OptionList, Static
 from ..engine import Action, Decide, GameState, Prove, Reveal, Shuffle
 from . import arrange as arrange_ui
 from .heap import HeapCare
-from .hints import in_background
-from .present import Entry, Option, Presenter, lookup, presenter_for, turn_line
+from .hints import HintCare
+from .present import (
+    Entry,
+    Option,
+    Presenter,
+    lookup,
+    presenter_for,
+    said_to,
+    trigger,
+    turn_line,
+)
 from .text import UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
 from .waiting import Absent, away_turn, clock, said_live, turn_away, waiting_text
 from .widgets import (
@@ -68,7 +77,7 @@ Press Esc or q to close this page."""
 Driver = Callable[["TableApp"], Awaitable[Any]]
 
 
-class TableApp(HeapCare, App[Any]):
+class TableApp(HintCare, HeapCare, App[Any]):
     TITLE = "p2pcards"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
@@ -151,6 +160,8 @@ class TableApp(HeapCare, App[Any]):
         self._redraw_pending = False
         self._too_small: TooSmall | None = None  # the notice shown in place of the table
         self._ctrl_c_at: float | None = None  # when Ctrl+C was pressed, until it lapses
+        self._question_said: str | None = None  # the notice ``question_notice`` put up
+        self._order_help = ""  # how to type an order, while one is asked (``ask_order``)
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -262,8 +273,9 @@ class TableApp(HeapCare, App[Any]):
             if line.startswith("**") and self.finished_text is None and not (
                     self.absent is not None and said_live(line)):  # (after the end: the log)
                 self.notice(line)
-            if line and not self._mine(line):
-                self.last_other_line = line
+            me = self.names[self.seat] if self.seat is not None and \
+                0 <= self.seat < len(self.names) else None
+            self.last_other_line = trigger(line, me, self.last_other_line)
         self.query_one("#log", TableLog).add_lines(shown)
 
     def _mine(self, line: str) -> bool:
@@ -415,6 +427,13 @@ class TableApp(HeapCare, App[Any]):
         self._set("notice", Text(text))
         self.query_one("#notice").display = bool(text)
 
+    def question_notice(self, text: str) -> None:
+        """A notice about the open question (its hint, its only choice, a number out of range):
+        it goes when the question is answered. A hint left below the hand after its question
+        was gone read as advice for the next thing on screen (ux21)."""
+        self.notice(text)
+        self._question_said = self.texts.get("notice")
+
     def _set(self, wid: str, content: Text | str) -> None:
         """Update a panel, keeping its plain text (what tests and the bench compare)."""
         widget = self.query_one(f"#{wid}", Static)
@@ -463,7 +482,7 @@ class TableApp(HeapCare, App[Any]):
         timer = None
         if len(legal) == 1 and self.forced_delay >= 0:
             only = self.presenter.option_text(view, legal[0])
-            self.notice(f"Only one choice: {only} — taken in {self.forced_delay:g} s "
+            self.question_notice(f"Only one choice: {only} — taken in {self.forced_delay:g} s "
                         "(or press Enter).")
             timer = self.set_timer(max(self.forced_delay, 0.001), lambda: self._take(legal[0]))
         try:
@@ -477,12 +496,16 @@ class TableApp(HeapCare, App[Any]):
             self.group = None
             self.query_one("#options", OptionList).clear_options()
             self._set("question", "")
+            if self._question_said is not None and self.texts.get("notice") == self._question_said:
+                self.notice("")
+            self._question_said = None
 
     async def ask_order(self, view: GameState, slots: tuple[int, ...], prompt: str) -> list[int]:
         self.show(view)
         lines = arrange_ui.question(view, slots, prompt)
         self._set("question", Text(lines[0]))
-        self.notice("\n".join(lines[1:]))
+        self._order_help = "\n".join(lines[1:])
+        self.notice(self._order_help)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._ordering = (slots, fut)
         try:
@@ -548,7 +571,7 @@ class TableApp(HeapCare, App[Any]):
     def _pick(self, n: int) -> None:
         shown = self._shown()
         if not 1 <= n <= len(shown):
-            self.notice(f"Not a choice: {type_a_number(len(shown))}.")
+            self.question_notice(f"Not a choice: {type_a_number(len(shown))}.")
             return
         e = shown[n - 1]
         if e.single:
@@ -647,7 +670,7 @@ class TableApp(HeapCare, App[Any]):
                 self.group = Entry(f"{len(found)} options match '{text}'", found)
                 self._render_options()
             else:
-                self.notice(f"No option matches '{text}'; "
+                self.question_notice(f"No option matches '{text}'; "
                             f"{type_a_number(len(self._shown()))}, or 'help'.")
         else:
             self.notice(f"Unknown command {word!r}; type 'help'.")
@@ -663,7 +686,8 @@ class TableApp(HeapCare, App[Any]):
         if refusal:
             self.notice(f"Not sent: {refusal}")
         else:
-            self.write_log([f"(you): {text}"])
+            view = self.live_view() if self.live_view is not None else self.view
+            self.write_log([f"{said_to(view, self.seat)}: {text}"])
 
     # ---- actions ------------------------------------------------------------------------------
     def action_help(self) -> None:
@@ -671,55 +695,6 @@ class TableApp(HeapCare, App[Any]):
 
     def action_rules(self) -> None:
         self._page(self.presenter.rules())
-
-    def action_hint(self) -> None:
-        if not self.legal or self.view is None:
-            self.notice("Hints are given when it is your turn to choose.")
-            return
-        if self.hinter is None:
-            self.notice("No hint is available for this game.")
-            return
-        if self._hinting:
-            self.notice("Still working out the hint...")
-            return
-        self._hinting = True
-        self.notice("Working out a hint... (you may choose meanwhile)")
-        # on a copy, in a thread: see ``_hint``
-        self.hint_worker = self.run_worker(self._hint(self.view.clone(), self.legal),
-                                           group="hint")
-
-    async def _hint(self, view: GameState, legal: list[Action]) -> None:
-        """The solver's advice, worked out in a thread of its own: with a big hand it may take
-        up to about a second (a 46-card Out Of This World discard: 0.8 s of CPU within its work
-        budget, 71 s before it had one), and the screen and this seat's link to the table must
-        not stand still meanwhile. A program that answers nobody
-        is shown away to the others, and its absences count toward the match's allowance
-        (red team 16c). The advice is shown if the question is still open."""
-        try:
-            advice = await in_background(self.hinter, view, legal)
-        finally:
-            self._hinting = False
-        if self.legal is not legal:  # answered meanwhile: the advice is for a question gone
-            return
-        if advice is None:
-            self.notice("No hint for this position.")
-            return
-        text = advice if isinstance(advice, str) else advice.render()
-        action = None if isinstance(advice, str) else advice.action
-        if action is not None and action in self.legal:
-            self.hinted = action
-            where = self._where(action)
-            if where:
-                text = f"Option {where}: " + text.removeprefix("Hint: ")
-            self._render_options()
-        self.notice(text)
-
-    def _where(self, action: Action) -> str:
-        for i, e in enumerate(self._shown(), 1):
-            for j, o in enumerate(e.options, 1):
-                if o.action == action:
-                    return str(i) if e.single else f"{i}, then {j}"
-        return ""
 
     def action_interrupt(self) -> None:
         """Ctrl+C. A terminal program's reflex, but the table runs in raw mode: it reaches here

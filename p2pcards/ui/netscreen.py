@@ -13,7 +13,7 @@ from protocol.mesh import MeshError
 from ..engine import Action, GameState
 from ..table import TableStopped
 from .app import Left, TableApp
-from .waiting import Absent, recheck
+from .waiting import Absent, comings_and_goings, over, recheck
 
 
 class ScreenPlayer:
@@ -56,6 +56,8 @@ async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: C
             table.on_change = app.redraw_soon  # the deal's cards show without waiting for a line
 
         def say(line: str) -> None:
+            if comings_and_goings(line) and app.live_view is not None and over(app.live_view()):
+                return  # the match is over: someone leaving now is no news (before "Result:")
             app.write_log(line)
             app.redraw_soon()
 

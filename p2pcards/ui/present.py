@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from rich.text import Text
 
 from ..engine import Action, GameState
+from ..engine.state import join_names
 
 
 @dataclass
@@ -140,8 +141,48 @@ class Presenter:
         return "No summary of the rules for this game yet: see 'p2pcards rules GAME'."
 
     def table_talk(self, view: GameState, seat: int) -> str | None:
-        """The game's table-talk rule as it applies now, for the chat panel."""
-        return view.chat_refusal(seat)
+        """The game's table-talk rule as it applies now, for the chat panel: why you may not
+        talk, or who hears you when it is not everyone (The Girl and the Robot: your ally)."""
+        refusal = view.chat_refusal(seat)
+        if refusal is not None:
+            return refusal
+        heard = audience(view, seat)
+        if heard is None:
+            return None
+        return f"only {join_names(heard)} {'hear' if len(heard) > 1 else 'hears'} you — type " \
+            "'say ...'"
+
+
+def trigger(line: str, me: str | None, last: str | None) -> str | None:
+    """The table's last line about someone else, which a question names as what triggered it
+    ("alice plays Scout: let it resolve ..."), after ``line``. A new turn's (or round's) heading
+    starts afresh: carol, asked for her card of her own Trade, read "— Turn 2: carol (the Evil
+    Queen): which card do you give alice?" (ux21). A notice ("** ..."), one's own chat line and
+    one's own moves leave it as it was."""
+    if not line or line.startswith(("** ", "(you")) or (me and line.startswith(f"{me} ")):
+        return last
+    return None if line.startswith("— ") else line
+
+
+def audience(view: GameState | None, seat: int | None) -> list[str] | None:
+    """Who receives ``seat``'s chat lines now, named, when it is not every other player (a
+    team's talk): carol's "bob, I cancel the Blind" went to bob alone, while her screen said
+    "Chat: open" and showed "(you): ..." as if the whole table had read it (ux21)."""
+    if view is None or seat is None or not 0 <= seat < view.n_players:
+        return None
+    try:
+        heard = sorted(view.chat_audience(seat))
+    except Exception:  # noqa: BLE001 -- a rule that cannot be read yet: say nothing
+        return None
+    if not heard or heard == [p for p in range(view.n_players) if p != seat]:
+        return None
+    return [view.pname(p) for p in heard]
+
+
+def said_to(view: GameState | None, seat: int | None) -> str:
+    """How your own chat line is echoed: "(you): ..." to everyone, "(you, to bob only): ..."."""
+    heard = audience(view, seat)
+    return "(you)" if heard is None else f"(you, to {join_names(heard)} only)"
 
 
 def turn_line(view: GameState, seat: int | None, *, yours: str = "", theirs: str = "") -> str:

@@ -14,6 +14,7 @@ import datetime
 import errno
 import json
 import os
+import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -332,7 +333,36 @@ def load_any(path: str | Path, view: int | str | None = OWNER) -> SavedGame:
     if sniff(path) == "puzzle":
         raise ConfigError(f"{path} is not a saved game or a transcript: it looks like a puzzle "
                           f"(p2pcards solve {path})")
+    if (beside := companion(path, "replay")) is not None:
+        raise ConfigError(beside)
     return from_transcript(path, view)
+
+
+def companion(path: str | Path, command: str) -> str | None:
+    """For a file that sits beside a transcript in the tables folder -- the seat's journal
+    (``.seat``) or the table's lock (``.lock``) -- what it is, and the command on the transcript
+    itself. 'p2pcards audit X.seat' said "[DAMAGED] ... record is not in canonical form (the line
+    is damaged or truncated)", of a whole and healthy file (ux21)."""
+    p = Path(path)
+    if p.suffix == ".lock":
+        what = "the lock a running table holds on its transcript"
+    elif p.suffix == ".seat" or _first_kind(p) == "seed":
+        what = "a seat's journal (its deck secret and its choices, kept beside the transcript)"
+    else:
+        return None
+    twin = p.with_suffix(".jsonl")
+    then = f": p2pcards {command} {shlex.quote(str(twin))}" if twin.is_file() else \
+        " ('p2pcards tables' lists them)"
+    return f"{path} is {what}, not a transcript; {command} the transcript{then}"
+
+
+def _first_kind(p: Path) -> object:
+    try:
+        with open(p, "rb") as f:
+            rec = json.loads(f.readline(4096).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return rec.get("kind") if isinstance(rec, dict) else None
 
 
 def sniff(path: str | Path) -> str | None:

@@ -18,8 +18,8 @@ from typing import Any
 
 from ..engine import Action, GameState
 from . import arrange as arrange_ui
-from .hints import hint_text, in_background
-from .present import lookup, presenter_for, turn_line
+from .hints import NO_ORDER_HINT, hint_text, in_background
+from .present import lookup, presenter_for, said_to, trigger, turn_line
 from .text import type_a_number, typed_number
 from .waiting import Absent, away_turn, waiting_text
 
@@ -85,6 +85,11 @@ async def prompt_lines(message: str = "> ") -> AsyncIterator[str]:
         yield line
 
 
+#: Under a question with one option: The Girl and the Robot asks everyone about every Action
+#: card, and a player holding no Cancel Action typed "1" for each, Enter doing nothing (ux21).
+ONLY_ONE = "     (the only option: Enter takes it)"
+
+
 class TerminalPlayer:
     """A human seat at a networked table. ``chat(text)`` sends a line (returning a refusal
     reason or ``None``); ``who()`` returns lines about the players; ``hinter(view, legal)``
@@ -122,9 +127,7 @@ class TerminalPlayer:
 
     def heard(self, line: str) -> None:
         """A line of the table's, as it is printed: kept when it is about someone else."""
-        if line and not line.startswith("** ") and not (
-                self.name and line.startswith(f"{self.name} ")):
-            self.last_other_line = line
+        self.last_other_line = trigger(line, self.name, self.last_other_line)
 
     def turn_line(self) -> str | None:
         """Whose turn it is, from the table's current view."""
@@ -143,8 +146,9 @@ class TerminalPlayer:
         if view is None or not self._legal:
             return []
         q = presenter_for(view.game).question(view, self.seat, self._legal, self.last_other_line)
+        only = [ONLY_ONE] if len(self._legal) == 1 else []
         return [q, "Your options:"] + [f"  {i + 1:>2}. {view.describe(a)}"
-                                       for i, a in enumerate(self._legal)]
+                                       for i, a in enumerate(self._legal)] + only
 
     async def run_input(self) -> None:
         """The input loop; returns (and sets ``quit``) when the player leaves or input ends."""
@@ -154,7 +158,11 @@ class TerminalPlayer:
         async for raw in lines:
             text = raw.strip()
             if not text and self._arranging is None:  # Enter keeps an arrangement as it is
-                continue
+                if self._pending is not None and not self._pending.done() \
+                        and len(self._legal) == 1:
+                    text = "1"  # and takes a question's only option
+                else:
+                    continue
             try:
                 await self.handle(text)
             except Left:
@@ -218,7 +226,8 @@ class TerminalPlayer:
                 if refusal:
                     self.out(f"Not sent: {refusal}")
                 else:
-                    self.out(f"(you): {rest.strip()}")
+                    game = self.live() if self.live is not None else self.view
+                    self.out(f"{said_to(game, self.seat)}: {rest.strip()}")
         elif word == "hint":
             if self.hinter is not None and self.view is not None and self._legal:
                 # on a copy, in a thread: it may take seconds, and this program must go on
@@ -226,6 +235,8 @@ class TerminalPlayer:
                 # takes a choice meanwhile too
                 self.out("(working out a hint...; you may choose meanwhile)")
                 self._hint_task = asyncio.create_task(self._hint(self.view.clone(), self._legal))
+            elif self._arranging is not None:
+                self.out(NO_ORDER_HINT)
             else:
                 self.out("No hint right now (hints are given when it is your turn).")
         elif word in ("quit", "exit"):

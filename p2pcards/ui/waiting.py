@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,17 @@ def recheck(record: object) -> str:
             "re-checks every proof in it, with no secret.")
 
 
+def kept(record: object) -> str:
+    """After a match played to its end: what the person can do with it now. The result and the
+    audit were the last words, and nothing said where the match was kept (ux21)."""
+    import shlex
+
+    q = shlex.quote(str(record))
+    return (f"Your record of this match is kept: 'p2pcards replay {q}' steps through it as you "
+            f"saw it, 'p2pcards audit {q}' re-checks every proof in it ('p2pcards tables' lists "
+            "your games).")
+
+
 def turn_away(a: Absent) -> str:
     """The top line's tail when the seat to move is away: it is not deciding, it is gone."""
     return f"{'left' if a.left else 'away'} {clock(a.seconds)} · the table waits for them"
@@ -158,3 +170,17 @@ def said_live(line: str) -> bool:
     someone away, the reminder of it. It stays in the log, and the notice line stays free."""
     return line.startswith("** ") and (" is away; the table waits" in line or (
         line.startswith("** waiting for ") and "): away " in line))
+
+
+def comings_and_goings(line: str) -> bool:
+    """Whether a table line only says someone left, went quiet or came back ("** bob (seat 3,
+    ...) left the table."): no news once the table has stopped or the match is over. Said then,
+    it came just before "Result:", as if bob's leaving had a part in it (ux21)."""
+    return line.startswith("** ") and (
+        line.endswith((" left the table.", " is back.")) or " is away; the table waits" in line
+        or " is away too: " in line or (line.startswith("** waiting for ") and "): away " in line))
+
+
+def over(view: Any) -> bool:
+    """Whether the match in ``view`` (a game state, or None before the deal) is over."""
+    return view is not None and view.pending() is None

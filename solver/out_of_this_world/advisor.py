@@ -138,7 +138,9 @@ def _searched(view: Game, legal: list[Action], adv: Advice, seed: int,
         return adv
     gain = means[abstract(view, act)] - means[abstract(view, adv.action)]
     setplan_ = "the quick set plan" if quick else "the set plan"
-    plan = f"{setplan_} would {adv.text}" + (f" ({adv.plan})" if adv.plan else "")
+    # "the set plan would no action (end your turn)" read as broken English (ux21): a move's
+    # words are an imperative ("take ...", "no action ..."), so they follow a colon
+    plan = f"{setplan_}'s move: {adv.text}" + (f"; its plan: {adv.plan}" if adv.plan else "")
     return Advice(act, view.describe(act),
                   f"over {worlds}, it ends the round {gain:.1f} points better than {setplan_}'s "
                   "move (the carry score: a win first, then 8 points a Time token, the points "

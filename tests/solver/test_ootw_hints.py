@@ -219,6 +219,7 @@ def test_the_round_search_checks_the_hint_and_says_so():
                     kept += 1
             else:
                 assert a.reason.startswith("over 8 deals of the cards you have not seen")
-                assert a.plan and a.plan.startswith(f"the set plan would {plain.text}")
+                assert a.plan and a.plan.startswith(f"the set plan's move: {plain.text}")
+                assert " would " not in a.plan.split(";")[0]
                 replaced += 1
     assert kept >= 3 and replaced >= 1, (kept, replaced)

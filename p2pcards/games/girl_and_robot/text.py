@@ -62,8 +62,21 @@ class Text(Common):
 
     def arrangement_prompt(self, by: int, slots: tuple[int, ...]) -> str | None:
         if slots and all(self.zone_of[s] == "draw" for s in slots):
+            draw = self.zones["draw"]
+            # a face-up card among the top three stays where it lies: "the last position is
+            # the top card, drawn first" was untrue then (ux21: Magic Mirror lay face up on top)
+            stay = [(len(draw) - 1 - i, s) for i, s in enumerate(draw)
+                    if s not in slots and len(draw) - 1 - i < max(
+                        len(draw) - 1 - draw.index(t) for t in slots)]
+            if not stay:
+                return ("Manipulate: put these cards back on the draw pile in the order you "
+                        "choose. Position 1 goes deepest; the last position is the top card, "
+                        "drawn first.")
+            kept = "; ".join(f"{self.slot_name(s)} ({self._depth_text(d)})"
+                             for d, s in sorted(stay))
             return ("Manipulate: put these cards back on the draw pile in the order you choose. "
-                    "Position 1 goes deepest; the last position is the top card, drawn first.")
+                    "Position 1 goes deepest, the last position highest; a face-up card stays "
+                    f"where it lies: {kept}.")
         return None
 
     def chat_audience(self, seat: int) -> list[int]:
@@ -101,7 +114,8 @@ class Text(Common):
             turn = " ←" if self.req and self.req.get("player") == p else ""
             side = self.side(p) if self.alive[p] else "-"
             lines.append(f"  {self.pname(p)}{you}: {self.char_name(p)} [{side}] · {ws} · "
-                         f"{plural(len(self.hand(p)), 'card')}{' · ' + ', '.join(marks) if marks else ''}{turn}")
+                         f"{plural(len(self.hand(p)), 'card')}{self._known_in(p, seat)}"
+                         f"{' · ' + ', '.join(marks) if marks else ''}{turn}")
         if seat is not None and seat >= 0:
             lines.append("Your hand: " + (", ".join(
                 self.slot_name(s) if self.values[s] is not None else "(face down)"
@@ -110,6 +124,14 @@ class Text(Common):
             if a is not None and self.tf.get("borrow") == a and self.turn == seat:
                 lines.append("Robot's hand: " + ", ".join(self.slot_name(s) for s in self.hand(a)))
         return lines
+
+    def _known_in(self, p: int, seat: int | None) -> str:
+        """The cards of another player's hand this seat has seen (shown by its ally, a Spy):
+        "carol shows 3 cards to bob." named no card, even on bob's screen (ux21)."""
+        if seat is None or seat < 0 or p == seat:
+            return ""
+        seen = [self.slot_name(s) for s in self.hand(p) if self.values[s] is not None]
+        return f" (you know: {', '.join(seen)})" if seen else ""
 
     def _weapon_label(self, w: int, seat: int | None) -> str:
         if not self.face_up_weapon(w):

@@ -90,17 +90,49 @@ class GirlAndRobot(Presenter):
             return f"{lead}where do you put the Demon in the Draw Pile?"
         if kinds <= {"pass", "cancel"}:
             return f"{lead}let it resolve, or answer it with Cancel Action?"
-        if kinds <= {"demon", "safe"}:
+        if kinds <= {"demon", "safe"}:  # the card named: "You drew a card" left bob looking for it
+            task = getattr(view, "task", None) or {}
+            slot = task.get("slot") if isinstance(task, dict) else None
+            drawn = view.slot_name(slot) if isinstance(slot, int) and \
+                view.values[slot] is not None else "a card"  # type: ignore[attr-defined]
+            if kinds == {"safe"}:
+                return f"You drew {drawn}: not a Demon, so you keep it (the others learn only " \
+                       "that)."
+            if kinds == {"demon"}:
+                return "You drew a Demon: reveal it to everyone."
             return "You drew a card: is it a Demon? Declare it."
         if kinds <= {"defend"}:
             return f"{lead}which weapon defeats the Demon?"
         if kinds <= {"choose"}:
-            return f"{lead}which card?"
+            return f"{lead}{self._which_card(view)}"
         if kinds <= {"direction"}:
             return f"{lead}which way does play go now?"
         if "end" in kinds:
             return "Your turn: play cards, use abilities, then end your turn (draw)."
         return f"{lead}what do you do?" if lead else "Your decision:"
+
+    def _which_card(self, view: GameState) -> str:
+        """A card of your hand asked for, and what becomes of it: "which card?" alone left
+        bob wondering whether his card for bot1's Peace Treaty went to bot1 (ux21)."""
+        task = getattr(view, "task", None) or {}
+        k = task.get("k") if isinstance(task, dict) else None
+        why, args = (k[0], k[1]) if isinstance(k, list) and len(k) == 2 \
+            and isinstance(k[1], dict) else (None, {})
+        name = view.pname  # type: ignore[attr-defined]
+        if why == "treaty_pick":
+            return ("which card goes on top of the Draw Pile? (Peace Treaty: every player's card "
+                    "is shuffled there)")
+        if why == "trade_mine" and isinstance(args.get("t"), int):
+            return f"which card do you give {name(args['t'])}? (Trade: they then give you one)"
+        if why == "trade_theirs" and isinstance(args.get("p"), int):
+            return f"which card do you give {name(args['p'])} in return? (Trade)"
+        if why == "given":
+            return "which card do you give the Evil Queen?"
+        if why == "discarded":
+            n = args.get("n")
+            more = f" ({n} to discard)" if isinstance(n, int) and n > 1 else ""
+            return f"which card do you discard?{more}"
+        return "which card?"
 
     def hand(self, view: GameState, seat: int) -> Text:
         zone = view.zones.get(f"hand{seat}", [])

@@ -93,6 +93,15 @@ class OutOfThisWorld(Presenter):
             return "Go For It!: one action — Pass, Equip, Defeat, Spend — or none."
         return super().question(view, seat, legal, trigger)
 
+    def table_talk(self, view: GameState, seat: int) -> str | None:
+        """The rule in a few words for the chat panel (three rows at most): the game's refusal
+        ("During Go For It! only the Vocal Player may talk, and that is alice now; you may talk
+        on your own turn (table talk is free only on Easier, ...)") lost its end there (ux21)."""
+        if view.chat_refusal(seat) is None:
+            return None
+        return (f"only the Vocal Player, {view.pname(view.turn)}, talks in "  # type: ignore[attr-defined]
+                "Go For It!; you on your turn")
+
     def hand(self, view: GameState, seat: int) -> Text:
         zone = view.zones.get(f"hand{seat}", [])
         cards = [view.card(s) for s in zone if view.values[s] is not None]  # type: ignore[attr-defined]
