@@ -480,11 +480,14 @@ class TableApp(HintCare, HeapCare, App[Any]):
         self._pending = fut
         self.call_after_refresh(self._settle_heap)
         timer = None
-        if len(legal) == 1 and self.forced_delay >= 0:
+        if len(legal) == 1:
             only = self.presenter.option_text(view, legal[0])
-            self.question_notice(f"Only one choice: {only} — taken in {self.forced_delay:g} s "
-                        "(or press Enter).")
-            timer = self.set_timer(max(self.forced_delay, 0.001), lambda: self._take(legal[0]))
+            if self.forced_delay >= 0:
+                self.question_notice(f"Only one choice: {only} — taken in {self.forced_delay:g} s "
+                                     "(or press Enter).")
+                timer = self.set_timer(max(self.forced_delay, 0.001), lambda: self._take(legal[0]))
+            else:  # a networked table: how fast it comes would tell the others it was the only one
+                self.question_notice(f"Only one choice: {only} — press Enter to take it.")
         try:
             return await fut
         finally:

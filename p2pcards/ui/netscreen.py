@@ -16,6 +16,9 @@ from .app import Left, TableApp
 from .waiting import Absent, comings_and_goings, over, recheck
 
 
+WAIT_FOR_ENTER = -1.0  # ``TableApp``'s forced_delay at a networked table: no sole option by itself
+
+
 class ScreenPlayer:
     """The person at this terminal, as the table's player."""
 
@@ -80,8 +83,11 @@ async def play_on_screen(game: str, seat: int, names: Sequence[str], run_seat: C
         await app.wait_for_quit()
         return result
 
+    # A sole option is never taken by itself here: the others see how fast each answer comes,
+    # and one taken after a second would tell them it was the only one (in The Girl and the
+    # Robot, that this seat holds no Cancel Action: everyone is asked so that nobody can tell)
     app = TableApp(game, seat, driver, names=names, hinter=hinter, who=who, title=title,
-                   seat_tags=seat_tags, absent=absent, wait=wait)
+                   seat_tags=seat_tags, absent=absent, wait=wait, forced_delay=WAIT_FOR_ENTER)
     result = await app.run_async()
     if isinstance(result, Left):
         raise result
