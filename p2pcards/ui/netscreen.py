@@ -15,7 +15,6 @@ from ..table import TableStopped
 from .app import Left, TableApp
 from .waiting import Absent, comings_and_goings, over, recheck
 
-
 WAIT_FOR_ENTER = -1.0  # ``TableApp``'s forced_delay at a networked table: no sole option by itself
 
 
