@@ -120,3 +120,13 @@ def finite_seconds(value: float) -> float:
     if not math.isfinite(value):
         raise typer.BadParameter(f"{value} is not a number of seconds")
     return value
+
+
+def seconds_not_negative(value: float) -> float:
+    """``finite_seconds`` that cannot be negative either (typer's ``min=0`` said of ``nan``
+    "should be greater than or equal to 0")."""
+    import typer
+
+    if finite_seconds(value) < 0:
+        raise typer.BadParameter(f"{value:g} is negative: give 0 or more seconds")
+    return value

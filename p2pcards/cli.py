@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .checks import finite_seconds
+from .checks import finite_seconds, seconds_not_negative
 from .engine import ConfigError
 from .games import game_class, names
 
@@ -133,7 +133,7 @@ def play(
     bot_level: Annotated[str, typer.Option(help="random, easy, normal or strong.")] = "easy",
     plain: PlainOpt = False,
     forced_delay: ForcedOpt = 1.0,
-    pace: Annotated[float, typer.Option(min=0, callback=finite_seconds, help="Seconds between the bots' moves on the "
+    pace: Annotated[float, typer.Option(callback=seconds_not_negative, help="Seconds between the bots' moves on the "
                                         "full-screen table.")] = 0.5,
 ) -> None:
     """Play in-process against bots (one human at this terminal), or watch bots play. The game
@@ -266,7 +266,7 @@ def solve(
                                         show_default=False)],
     json_out: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
     time_limit: Annotated[float, typer.Option(
-        "--time-limit", min=0, help="Seconds the search may take (0: no limit). Past it, or "
+        "--time-limit", callback=seconds_not_negative, help="Seconds the search may take (0: no limit). Past it, or "
         "on Ctrl-C, the best answer found so far (if any) is printed, marked not proven "
         "(exit 1; 130 for Ctrl-C).")] = 60,
 ) -> None:

@@ -92,8 +92,10 @@ def check_header(data: Any) -> dict[str, Any]:
     if isinstance(fmt, bool) or not isinstance(fmt, int) or fmt != FORMAT:  # not true, not 1.0
         raise PositionError("format", f"this p2pcards reads position format {FORMAT}, not {fmt!r}")
     game = data.get("game")
+    known = ", ".join(GAMES)
+    if game is None:
+        raise PositionError("game", f"missing: a position names its game (one of: {known})")
     if not isinstance(game, str) or game not in GAMES:
-        known = ", ".join(GAMES)
         raise PositionError("game", f"{game!r} has no puzzle solver; positions exist for: {known}")
     return data
 

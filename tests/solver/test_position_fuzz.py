@@ -333,6 +333,16 @@ def test_too_many_copies_names_the_place(doc, message):
     assert str(e.value) == message
 
 
+def test_a_position_without_its_game_says_the_game_is_missing():
+    # "None has no puzzle solver" was Python's word for the missing field (ux21)
+    doc = _gog()
+    del doc["game"]
+    with pytest.raises(PositionError) as e:
+        positions.solve(doc)
+    assert str(e.value) == ("game: missing: a position names its game (one of: go-out-girl, "
+                            "out-of-this-world)")
+
+
 def test_gog_unknown_top_level_field_is_refused():
     # a misspelt "deck" was ignored, so solve answered for an empty deck
     doc = _gog(Deck=["7", "8"])

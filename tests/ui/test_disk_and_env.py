@@ -276,6 +276,21 @@ def test_seconds_that_are_not_a_number_are_refused(home, option, value):
     assert f"Invalid value for '{option}': {value} is not a number of seconds" in r.stderr
 
 
+@pytest.mark.parametrize("argv, option, words", [
+    (["solve", "--time-limit", "nan", "x.json"], "--time-limit", "nan is not a number of seconds"),
+    (["solve", "--time-limit", "-1", "x.json"], "--time-limit", "-1 is negative"),
+    (["play", "go-out-girl", "--pace", "nan"], "--pace", "nan is not a number of seconds"),
+    (["play", "go-out-girl", "--pace", "-0.5"], "--pace", "-0.5 is negative")])
+def test_seconds_that_cannot_be_negative_say_which_is_wrong(home, argv, option, words):
+    """``solve --time-limit nan`` was refused as "should be greater than or equal to 0"
+    (typer's bound, which NaN fails): the words now say what is wrong with the value."""
+    from typer.testing import CliRunner
+
+    r = CliRunner().invoke(cli.app, argv, input="")
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for '{option}': {words}" in r.stderr
+
+
 def test_ctrl_c_in_a_demo_does_not_promise_a_seat(monkeypatch, capsys):
     """Ctrl-C during ``demo`` said "Run the same command again to take your seat back": a
     demo has no seat, and running it again plays a new game."""
