@@ -759,16 +759,17 @@ class ChainMixin:
         # itself (an equivocation above, or its own engine or deck catching the deviation in a
         # message it holds: ``stop`` then upgrades the claim) records a culprit. The offline audit
         # of the record decides the rest.
-        if culprit == self.seat:
-            text = (f"{stopper} stopped the table, naming this seat ({self.name_of(self.seat)}) "
-                    f"without proof: {reason}")
-        else:
-            text = (f"{stopper} stopped the table, naming {self.name_of(culprit)} "
-                    f"({self.seat_text(culprit)}) without a proof "
-                    f"this program can check (their claim): {reason}")
+        # the reason first, then whose word it is: at a routine end (a player away past the
+        # wait, whose clock here is a moment behind) "without a proof" before the reason read as
+        # an accusation of the stopper
+        named = (f"this seat ({self.name_of(self.seat)})" if culprit == self.seat else
+                 f"{self.name_of(culprit)} ({self.seat_text(culprit)})")
+        text = (f"{stopper} stopped the table, naming {named}: {reason} ({stopper}'s claim: this "
+                "program has not found it itself, so it names nobody)")
         # forwarded to a peer that missed it as the stopper's claim, never in our own name
         self._stop_payload = {"culprit": None, "proof": [], "reason": (
-            f"{stopper} stopped the table, naming {self.name_of(culprit)} without proof: {reason}")}
+            f"{stopper} stopped the table, naming {self.name_of(culprit)}: {reason} ({stopper}'s "
+            "claim, without proof)")}
         self._set_stopped(TableStop(None, text, seat, claimed=culprit), signed=msg)
         # what the stopper had accepted from each author when it stopped (its word too) is asked
         # for at once: in the claim's window this program reads it (channel.recv), so a

@@ -47,7 +47,9 @@ async def test_an_unproven_stop_naming_an_honest_seat_blames_nobody_anywhere(tmp
         with pytest.raises(TableStop) as info:
             await host.channel.recv("game", 10)
         assert info.value.culprit is None and info.value.by == 1
-        assert "bob stopped the table, naming this seat (alice) without proof" in info.value.reason
+        assert info.value.reason.startswith("bob stopped the table, naming this seat (alice): ")
+        assert info.value.reason.endswith("(bob's claim: this program has not found it itself, "
+                                          "so it names nobody)")
         with pytest.raises(TableStop) as info:
             await carol.channel.recv("game", 10)
         assert info.value.culprit is None and info.value.by == 1 and info.value.claimed == 0
@@ -99,7 +101,7 @@ async def test_a_false_stop_in_a_real_match_blames_nobody_on_screen_in_record_or
         for m in (host, carol):
             r = results[m.seat]
             assert isinstance(r, TableStopped) and r.culprit is None, results
-            assert "bob stopped the table, naming" in r.reason and "without" in r.reason
+            assert "bob stopped the table, naming" in r.reason and "so it names nobody" in r.reason
             shown = [s for s in said[m.seat] if s.startswith("** the table stopped")]
             assert shown == [f"** the table stopped: {m.stopped.reason}"], said[m.seat]
             (rec,) = recorded_stops(m)
@@ -127,6 +129,11 @@ async def test_a_claim_is_upgraded_only_by_this_programs_own_finding(tmp_path):
         bob._send_ctl(2, "stop", {"culprit": 0, "reason": "alice cheated", "proof": []})
         await until(lambda: carol.stopped is not None, what="carol stopped")
         assert carol.stopped.culprit is None and carol.stopped.claimed == 0
+        # the reason first, then whose word it is: "without a proof ... (their claim)" before
+        # the reason read as an accusation at a routine end (a player away past the wait)
+        assert carol.stopped.reason.startswith("bob stopped the table, naming alice (seat 1, ")
+        assert carol.stopped.reason.endswith("): alice cheated (bob's claim: this program has "
+                                             "not found it itself, so it names nobody)")
         carol.stop(0, "alice played a 3 as a 13")  # carol's own engine caught it
         assert carol.stopped.culprit == 0 and carol.stopped.by == 2
         assert [r["culprit"] for r in recorded_stops(carol)] == [None, 0]
