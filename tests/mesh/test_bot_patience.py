@@ -23,28 +23,30 @@ from .helpers import LOOPBACK, close_all, identity, run_async
 pytestmark = pytest.mark.network
 
 
-@run_async(timeout=120)
-async def test_a_bot_waits_for_an_absent_player_as_long_as_the_table_does(tmp_path, monkeypatch):
+async def _table_with_a_bot(tmp_path, monkeypatch, names: list[str], wait: float):
+    """A table of ``names`` (alice the host) and a bot that joins as ``robo``, patient for 1 s,
+    every mesh on the tests' fast timings. Returns the people's meshes, the set of names whose
+    frames are dropped while they are in it (their link cut), and the bot's task (its result,
+    or the ``MeshError`` it gave up with)."""
     real_join = Mesh.join.__func__
 
     async def join(cls, *args, timings=None, **kw):  # the bot's mesh too: the tests' fast timings
         return await real_join(cls, *args, timings=timings or Timings.fast(), **kw)
 
     monkeypatch.setattr(Mesh, "join", classmethod(join))
-    info = GameInfo("go-out-girl", 3, {}, wait=8.0).to_json()
-    host = await Mesh.host(identity(tmp_path, 0), 3, bind=LOOPBACK, timings=Timings.fast(),
-                           name="alice", game_info=info)
-    carol = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "carol",
-                            bind=LOOPBACK)
-    meshes = [host, carol]
-    real_send = carol._send_frames
-    muted = {"on": False}
-
-    def send_frames(seat, frames):
-        if not muted["on"]:
-            real_send(seat, frames)
-
-    carol._send_frames = send_frames
+    info = GameInfo("go-out-girl", len(names) + 1, {}, wait=wait).to_json()
+    host = await Mesh.host(identity(tmp_path, 0), len(names) + 1, bind=LOOPBACK,
+                           timings=Timings.fast(), name=names[0], game_info=info)
+    meshes = [host]
+    for i, name in enumerate(names[1:], 1):
+        meshes.append(await Mesh.join(identity(tmp_path, i), host.address, host.code, name,
+                                      bind=LOOPBACK))
+    muted: set[str] = set()
+    for m in meshes[1:]:
+        def send_frames(seat, frames, m=m, real=m._send_frames):
+            if m.name not in muted:
+                real(seat, frames)
+        m._send_frames = send_frames
 
     async def the_bot():
         try:
@@ -54,17 +56,27 @@ async def test_a_bot_waits_for_an_absent_player_as_long_as_the_table_does(tmp_pa
         except MeshError as exc:
             return exc
 
-    bot = asyncio.create_task(the_bot())
+    return meshes, muted, asyncio.create_task(the_bot())
+
+
+async def _play_on(meshes, bot) -> None:
+    """Everyone plays the match out: the bot played on (never gave up) and all audit clean."""
+    runs = [play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat), say=lambda s: None)
+            for m in meshes]
+    results = await asyncio.gather(*runs, bot, return_exceptions=True)
+    assert not isinstance(results[-1], BaseException), results[-1]  # the bot played on
+    assert all(r.verdict is not None and r.verdict.clean for r in results), results
+
+
+@run_async(timeout=120)
+async def test_a_bot_waits_for_an_absent_player_as_long_as_the_table_does(tmp_path, monkeypatch):
+    meshes, muted, bot = await _table_with_a_bot(tmp_path, monkeypatch, ["alice", "carol"], 8.0)
     try:
-        await host.wait_full(10)
-        muted["on"] = True  # carol's link goes quiet for 4 s: half the table's wait
+        await meshes[0].wait_full(10)
+        muted.add("carol")  # carol's link goes quiet for 4 s: half the table's wait
         await asyncio.sleep(4.0)
-        muted["on"] = False
-        runs = [play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat), say=lambda s: None)
-                for m in meshes]
-        results = await asyncio.gather(*runs, bot, return_exceptions=True)
-        assert not isinstance(results[2], BaseException), results[2]  # the bot played on
-        assert all(r.verdict is not None and r.verdict.clean for r in results), results
+        muted.discard("carol")
+        await _play_on(meshes, bot)
     finally:
         bot.cancel()
         await close_all(meshes)
@@ -83,37 +95,10 @@ async def test_a_bot_waits_while_two_players_are_away_one_after_the_other(tmp_pa
     import p2pcards.botseat as botseat
 
     monkeypatch.setattr(botseat, "TURN_GRACE", 0.5)
-    real_join = Mesh.join.__func__
-
-    async def join(cls, *args, timings=None, **kw):
-        return await real_join(cls, *args, timings=timings or Timings.fast(), **kw)
-
-    monkeypatch.setattr(Mesh, "join", classmethod(join))
-    info = GameInfo("go-out-girl", 4, {}, wait=4.0).to_json()
-    host = await Mesh.host(identity(tmp_path, 0), 4, bind=LOOPBACK, timings=Timings.fast(),
-                           name="alice", game_info=info)
-    carol = await Mesh.join(identity(tmp_path, 1), host.address, host.code, "carol",
-                            bind=LOOPBACK)
-    dave = await Mesh.join(identity(tmp_path, 2), host.address, host.code, "dave",
-                           bind=LOOPBACK)
-    meshes = [host, carol, dave]
-    muted: set[str] = set()
-    for m in (carol, dave):
-        def send_frames(seat, frames, m=m, real=m._send_frames):
-            if m.name not in muted:
-                real(seat, frames)
-        m._send_frames = send_frames
+    meshes, muted, bot = await _table_with_a_bot(tmp_path, monkeypatch,
+                                                 ["alice", "carol", "dave"], 4.0)
+    host = meshes[0]
     said_away: list[float] = []
-
-    async def the_bot():
-        try:
-            return await bot_seat(host.address.removeprefix("tcp://"), host.code, "robo",
-                                  level="easy", bind=LOOPBACK, json_result=True, patience=1.0,
-                                  home=str(tmp_path / "bot"))
-        except MeshError as exc:
-            return exc
-
-    bot = asyncio.create_task(the_bot())
     try:
         await host.wait_full(10)
         loop = asyncio.get_running_loop()
@@ -134,11 +119,7 @@ async def test_a_bot_waits_while_two_players_are_away_one_after_the_other(tmp_pa
         muted.discard("dave")
         await watcher
         assert said_away and said_away[-1] - said_away[0] > 5.0, "nobody was away long enough"
-        runs = [play_seat(m, make_bot("go-out-girl", m.seat, "easy", m.seat), say=lambda s: None)
-                for m in meshes]
-        results = await asyncio.gather(*runs, bot, return_exceptions=True)
-        assert not isinstance(results[3], BaseException), results[3]  # the bot played on
-        assert all(r.verdict is not None and r.verdict.clean for r in results), results
+        await _play_on(meshes, bot)
     finally:
         bot.cancel()
         await close_all(meshes)
