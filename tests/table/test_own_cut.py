@@ -28,6 +28,8 @@ from tests.mesh.helpers import (
     until,
 )
 
+from .test_stall_budgets import watch as watch_fake  # the watcher on a stand-in mesh
+
 pytestmark = pytest.mark.network
 
 
@@ -133,24 +135,6 @@ async def test_two_seats_that_go_away_together_as_if_this_program_were_cut_off_a
     assert "used up" in once.stopped.reason, once.stopped
     assert again.stopped is not None and again.stopped.culprit in (1, 2), again.stopped
     assert again.stopped_at - again.t0 < 12.0, again.stopped_at - again.t0
-
-
-async def watch_fake(fake: Together, wait: float, seconds: float, progress) -> list[str]:
-    async def flicker():
-        while True:
-            fake.tick()
-            await asyncio.sleep(0.05)
-
-    said: list[str] = []
-    task = asyncio.create_task(flicker())
-    try:
-        await asyncio.wait_for(_watch_absence(fake, wait, said.append, bot=False,
-                                              progress=progress), seconds)
-    except TimeoutError:
-        pass
-    finally:
-        task.cancel()
-    return said
 
 
 @run_async(timeout=20)
