@@ -18,17 +18,10 @@ import pytest
 
 from p2pcards.lobby import _watch_absence
 from tests.mesh.helpers import close_all, make_table, run_async, short_claim_window, until
+from tests.table.test_forked_move import cut_between_alice_and_bob
 
 pytestmark = pytest.mark.network
 ALICE, BOB, CAROL, DAVE = range(4)
-
-
-def cut_between_alice_and_bob(meshes) -> None:
-    for m, other in ((meshes[ALICE], BOB), (meshes[BOB], ALICE)):
-        def cut(seat, frames, real=m._send_frames, other=other):
-            if seat != other:
-                real(seat, frames)
-        m._send_frames = cut
 
 
 @run_async(timeout=60)
