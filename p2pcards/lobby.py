@@ -628,6 +628,14 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         if (mesh.stopped is None and mesh.seats > 2 and set(away) >= set(others)
                 and not set(others) <= mesh.left):
             held = {s: (t, total.get(s, 0.0)) for s, t in away.items()}
+            # ... but not for ever: once every one of them is past the match's allowance, and
+            # a whole wait of the stretch was counted (time to come back, and be named on it),
+            # the match ends, naming nobody (red team 23: two of three going silent together
+            # for good held a person's table until Ctrl-C, and were never named either)
+            if stretch[0] - stretch[1] >= wait and all(
+                    total.get(s, 0.0) >= allowance for s in others):
+                mesh.stop(None, _nobody_heard(stretch[0], allowance, wait))
+                return
             if now - reminded.get("cut", -1e9) >= REMIND_EVERY:
                 reminded["cut"] = now
                 say(f"** you are cut off from {', '.join(mesh.name_of(s) for s in others)} "
@@ -659,6 +667,17 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 say(f"** waiting for {mesh.name_of(s)} ({mesh.seat_text(s)}): away {clock_text(t)} of "
                     f"at most {clock_text(wait)}; {clock_text(used)} of at most {clock_text(allowance)} "
                     f"in all this match; past either, the match ends naming them{how}")
+
+
+def _nobody_heard(length: float, allowance: float, wait: float) -> str:
+    """The stop when this program has heard nobody for so long, past what it forgives, that
+    every other seat is past its allowance for the match (``_watch_absence``)."""
+    return (f"this program has heard nobody for {clock_text(length)}: every other player has "
+            f"been away at once, each past the most the table waits for a player over the match "
+            f"({clock_text(allowance)}, {ABSENCE_IN_ALL} times the table's wait of "
+            f"{clock_text(wait)}), beyond the {clock_text(allowance)} of such time not counted "
+            "against anyone. This program cannot tell its own cut network from all of them "
+            "going silent together, so the match ends naming nobody")
 
 
 def _alone_too_long(name: str, t: float, used: float, wait: float, allowance: float) -> str:

@@ -119,14 +119,14 @@ async def test_two_seats_that_go_away_together_as_if_this_program_were_cut_off_a
     the others would wait for alice's own absences before naming her -- and past that count as
     any absence. Scaled to a 1 s wait (3 s of allowance), side by side:
 
-    Once, for 6 s, back at the same moment: nobody was named on main. Now, as they are heard
+    Once, for 5.5 s, back at the same moment: nobody was named on main. Now, as they are heard
     again, the one away longest is named, in words that say the forgiven time was used up.
 
     Again and again, 0.8 s together and 0.3 s back, the game moving each time: on main nobody
     was named in 15 s (as long as they like). Now they are named once the forgiven 3 s and the
     seat's own 3 s are used: about 6 s of time away, 9.8 s of the table's time (measured)."""
     clock = time.monotonic()
-    once = Together([(0.2, 6.2)])
+    once = Together([(0.2, 5.7)])  # (back before 6.2 s: then the match ends naming nobody)
     again = Together([(1.1 * i, 1.1 * i + 0.8) for i in range(14)])
     await asyncio.gather(watch_fake(once, 1.0, 8.0, progress=lambda: 0),
                          watch_fake(again, 1.0, 15.0,
@@ -150,3 +150,22 @@ async def test_at_two_seats_the_other_away_is_counted_as_usual():
     said = await watch_fake(fake, 1.0, 4.0, progress=lambda: 0)
     assert fake.stopped is not None and fake.stopped.culprit == 1, (fake.stopped, said)
     assert not any("heard nobody" in s for s in said), said
+
+
+@run_async(timeout=30)
+async def test_two_seats_that_go_away_together_and_never_come_back_do_not_hold_the_table_for_ever():
+    """Red team 23. The rule above names the colluders only when one of them is heard again:
+    while every other seat is away at once this program names nobody ("you are cut off ...;
+    retrying"). So bob and carol, two of three, simply going silent together for good (no
+    goodbye: a goodbye has the wait run for them) held alice's table for ever, past the three
+    forgiven waits too -- a person's program waited until Ctrl-C, naming nobody, and the two
+    were never named either (on main: no stop in 12 s at a 1 s wait, nor ever). Now, once
+    every other seat is past its allowance for the match in such a stretch (3 waits counted,
+    after the 3 forgiven), the match ends naming nobody: this program still cannot tell its
+    own cut from theirs, but nobody may hold a table for ever (about 6 waits, measured)."""
+    gone = Together([(0.2, 1000.0)])
+    said = await watch_fake(gone, 1.0, 12.0, progress=lambda: 0)
+    assert gone.stopped is not None, said  # on main: None, still "cut off ...; retrying"
+    assert gone.stopped.culprit is None, gone.stopped
+    assert "naming nobody" in gone.stopped.reason, gone.stopped
+    assert gone.stopped_at - gone.t0 < 7.5, gone.stopped_at - gone.t0
