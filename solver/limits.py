@@ -51,7 +51,7 @@ def stopped_text(why: str, r: dict[str, Any]) -> str:
     if why == STOPPED_TIME:
         return f"the time limit ({r['time_limit']:g} s) was reached"
     if why == STOPPED_SIZE:
-        return f"the search reached its limit of {r['node_limit']:,} positions"
+        return f"the limit of {r['node_limit']:,} positions searched was reached"
     return "it was stopped (Ctrl+C)"
 
 

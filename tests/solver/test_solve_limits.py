@@ -194,7 +194,7 @@ def test_the_size_limit_stops_a_search_the_same_way(module, puzzle, limit):
         r = CliRunner().invoke(cli.app, ["solve", str(path)])
         j = CliRunner().invoke(cli.app, ["solve", str(path), "--json"])
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output
-    assert f"No answer: the search reached its limit of {limit} positions before" in r.output
+    assert f"No answer: the limit of {limit} positions searched was reached before" in r.output
     assert "wins by force" not in r.output and "The team wins" not in r.output
     assert j.exit_code == 1, j.output
     out = json.loads(j.output)
