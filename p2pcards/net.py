@@ -590,7 +590,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
             await _resolves(address)
             if code is None and sys.stdin.isatty():
                 code = _ask("Table code: ")
-            kept = _records(home)  # (a seat of ours there already: the same join again)
+            records_before = _records(home)  # (a seat of ours there already: the same join again)
             mesh = await _join_or_record(me, address, code, name, bind, home)
         except JoinRefused as exc:
             if picked is not None and exc.reason.startswith(WRONG_CODE):
@@ -620,7 +620,7 @@ async def join_table(address: str | None, code: str | None, name: str, *, bind: 
         # dealt already when seated, at a seat taken back (join --resume, or the same join again:
         # our record of the table was there before). A new seat is dealt in at once when the
         # host does not hold the deal: it is no seat taken back.
-        back = resume or mesh.transcript_path in kept
+        back = resume or mesh.transcript_path in records_before
         result = await _played(mesh, _terminal(mesh), screen, resumed=back and mesh.sealed)
         _results(mesh, result)
         _what_next(mesh)

@@ -65,9 +65,9 @@ class Text(Common):
             draw = self.zones["draw"]
             # a face-up card among the top three stays where it lies: "the last position is
             # the top card, drawn first" was untrue then (ux21: Magic Mirror lay face up on top)
-            stay = [(len(draw) - 1 - i, s) for i, s in enumerate(draw)
-                    if s not in slots and len(draw) - 1 - i < max(
-                        len(draw) - 1 - draw.index(t) for t in slots)]
+            depth = {s: len(draw) - 1 - i for i, s in enumerate(draw)}  # 0: the top card
+            deepest = max(depth[t] for t in slots)
+            stay = [(depth[s], s) for s in draw if s not in slots and depth[s] < deepest]
             if not stay:
                 return ("Manipulate: put these cards back on the draw pile in the order you "
                         "choose. Position 1 goes deepest; the last position is the top card, "
