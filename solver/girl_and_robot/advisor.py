@@ -243,7 +243,7 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
     if p == 0:
         reason = ("A Deal with a Demon sets a Demon you draw aside" if view.tf["deal"]
                   else "your draw cannot be a Demon now" if view.tf["no_draw"] or view.tf["ban"]
-                  or view.tf["digger"] else "the next card is no Demon")
+                  or view.tf["digger"] else "the top card of the Draw Pile is no Demon")
         return Advice(base, view.describe(base), f"{reason}; {_plain(view, base)}", plan, p,
                       ZERO, opts)
     base_death = death_after(view, o, base, me)
@@ -327,7 +327,7 @@ def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
                 "order, are known).")
     if ph == "ally":
         drawer = view.turn
-        return (f"{view.pname(drawer)} draws next: {o.text()}; "
+        return (f"{view.pname(drawer)} draws next: {o.short()}; "
                 f"{'help them' if a.kind != 'pass' else 'nothing to play now'}.")
     if ph == "respond":
         return ("cancel only what hurts your team" if a.kind == "cancel"
@@ -341,13 +341,13 @@ def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
                 "leave on the pile goes to them.")
     if ph == "order":
         return ("put a Demon on top when the other team draws first, a safe card when your team "
-                f"does ({o.text()}).")
+                f"does ({o.short()}).")
     if ph == "aside":
         return ("a set-aside Demon goes into the pile just before a player of the other team "
                 "draws.")
     if ph in ("copy", "pendant", "flipped"):
-        return "it is the move worth most now: " + o.text() + "."
-    return f"nothing here changes the Demon odds ({o.text()})."
+        return "it is the move worth most now: " + o.short() + "."
+    return f"nothing here changes the Demon odds ({o.short()})."
 
 
 def hinter(view: Game, legal: list[Action], *, seed: int = 0) -> str | None:
