@@ -79,12 +79,17 @@ class Text(Common):
                     f"where it lies: {kept}.")
         return None
 
+    # The rulebook's limit holds "during the game": once it is won, everyone talks to everyone
+    # (the chat panel said "only allies talk, and you have no living ally" under the result,
+    # to the dead and the winners alike; ux22). Every program reads the same rule at a step.
     def chat_audience(self, seat: int) -> list[int]:
+        if self.winner is not None:
+            return [p for p in range(self.n_players) if p != seat]
         a = self.living_ally(seat)
         return [] if a is None else [a]
 
     def chat_refusal(self, seat: int) -> str | None:
-        if self.living_ally(seat) is None:
+        if self.winner is None and self.living_ally(seat) is None:
             return "only allies talk, and you have no living ally"
         return None
 
