@@ -35,7 +35,9 @@ def test_who_and_status_say_different_things_at_the_plain_prompt():
     assert "  seat 2: Bot 1 (a bot, easy)\n" in who and "  seat 3: Bot 2 (a bot, easy)\n" in who
     assert "Turn: yours." in who
     assert "Your hand:" not in who and "Battle 1" not in who
-    assert "Battle 1 · wins:" in status and "Your hand:" in status
+    # "wins: Player 0, Bot 1 0" read as a "Player 0" and a lone "1 0" (ux22)
+    assert "Battle 1 · battles won: 0 by Player, 0 by Bot 1, 0 by Bot 2 (a match takes 2)" \
+        in status and "Your hand:" in status
     assert "(a bot" not in status
 
 
@@ -75,4 +77,16 @@ def test_who_and_status_on_the_full_screen_table(home):
     who, status = asyncio.run(go())
     assert who == ["  seat 1: Player (you, at this terminal)", "  seat 2: Bot 1 (a bot, easy)",
                    "  seat 3: Bot 2 (a bot, easy)", "Turn: yours."]
-    assert status[0].startswith("Battle 1 · wins:") and "(a bot" not in "\n".join(status)
+    assert status[0].startswith("Battle 1 · battles won:") and "(a bot" not in "\n".join(status)
+
+
+def test_the_match_result_says_whose_battles_are_whose():
+    """The result line after a match: "Bot 2 wins the match after 3 battles (wins: Player 0,
+    Bot 1 1, Bot 2 2)" left a newcomer reading "Bot 1 1" (ux22)."""
+    from p2pcards.games import new_game
+
+    g = new_game("go-out-girl", 3, {"names": ["Player", "Bot 1", "Bot 2"]})
+    g.wins = [0, 1, 2]
+    g.winner, g.battle = 2, 3
+    assert g.result_text() == ("Bot 2 wins the match after 3 battles (battles won: 0 by Player, "
+                               "1 by Bot 1, 2 by Bot 2)")
