@@ -93,17 +93,18 @@ class Odds:
         if not self.pile or depth >= len(self.pile) or self.pile[depth] is not None:
             return head
         located = ", ".join(f"{n} {w}" for w, n in self.located.items() if n)
-        return (f"{head}: {self.hidden} of the {self.total} Demons are unaccounted for"
+        return (f"{head}: {self.hidden} of the {self.total} Demons "
+                f"{'is' if self.hidden == 1 else 'are'} unaccounted for"
                 + (f" ({located})" if located else "")
                 + f", among the {self.unknown} card{'s' * (self.unknown != 1)} of the Draw Pile "
                 "you have not seen" + (" and the card just drawn" if self.drawn_unknown else ""))
 
-    def short(self, depth: int = 0) -> str:
+    def short(self, depth: int = 0, said: bool = False) -> str:
         """The chance alone, saying which card it is of (a reason quoting the ``Odds:`` line):
         "the next card" left a newcomer asking whose (ux22); and the whole line repeated in the
-        reason under it doubled a long hint."""
+        reason under it doubled a long hint. ``said``: the reason has named who draws next."""
         p = self.at(depth)
-        where = ("the top card of the Draw Pile (drawn next)" if depth == 0
+        where = ("the top card of the Draw Pile" + ("" if said else " (drawn next)") if depth == 0
                  else f"the card {depth} below the top of the Draw Pile")
         if not self.pile or depth >= len(self.pile):
             return "the Draw Pile is empty"

@@ -74,7 +74,7 @@ def prevents(view: Game, o: Odds, chosen: Action, death_now: Fraction | None,
         return (f"{view.kind_name(top['card'])} by {view.pname(top['by'])} costs your team "
                 "less than a Cancel Action" if top else "nothing to cancel")
     if view.phase == "ally":
-        return f"{view.pname(view.turn)} draws next and {o.short()}"
+        return f"{view.pname(view.turn)} draws next, and {o.short(said=True)}"
     if death_now is not None and death_after is not None and death_after < death_now:
         return (f"it brings your chance of dying at this turn's draw from {pct(death_now)} "
                 f"to {pct(death_after)}")
@@ -90,7 +90,7 @@ def searched_reason(view: Game, o: Odds, res: Result, chosen: Action, base: Acti
     parts = []
     if chosen != base:
         head = prevents(view, o, chosen, death_now, death_after)
-        parts.append(f"{view.describe(chosen)} rather than {view.describe(base)}"
+        parts.append(f"\"{view.describe(chosen)}\" rather than \"{view.describe(base)}\""
                      + (f": {head}" if head else ""))
     else:
         parts.append(base_reason.rstrip("."))

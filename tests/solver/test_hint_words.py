@@ -80,6 +80,7 @@ def test_girl_and_robot_odds_say_which_card_and_the_playouts_what_they_count():
     from solver.girl_and_robot.advisor import advise
 
     seen = []
+    legal_texts: dict[str, list[str]] = {}
     for seed, players, skip in [(1, 4, 2), (2, 3, 4), (3, 2, 1), (9, 4, 5), (4, 4, 0)]:
         for phase in ("turn", "ally"):
             g, p = bot_decision("girl-and-robot", players, seed, lambda g, p, legal, ph=phase:
@@ -89,6 +90,7 @@ def test_girl_and_robot_odds_say_which_card_and_the_playouts_what_they_count():
             view = g.view(p)
             legal = view.legal(p)
             seen.append(hint_text(advise(view, legal, seed=0), legal))
+            legal_texts[seen[-1]] = [view.describe(a) for a in legal]
     assert len(seen) >= 6
     for text in seen:
         plain(text)
@@ -99,3 +101,10 @@ def test_girl_and_robot_odds_say_which_card_and_the_playouts_what_they_count():
             assert "prospects" in why and "(1 a sure win, 0 a sure loss)" in why, text
         # the Odds line is not said twice: the reason quotes the chance alone
         assert "unaccounted for" not in why, text
+        assert "1 of the 4 Demons are" not in text and "(drawn next)" not in why, text
+        # a move named inside a reason is quoted: "ability: [3] Choose a player. They must
+        # give 1 card ... → Bot 2 is the best use of your turn" ran on
+        for a in legal_texts[text]:
+            for tail in (" is the best use", " brings the chance", " saves a weapon",
+                         " rather than"):
+                assert f"{a}{tail}" not in why, text
