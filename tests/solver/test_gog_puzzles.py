@@ -71,7 +71,11 @@ def test_hint_command_on_a_view(tmp_path):
 
 
 @pytest.mark.parametrize("body,where", [
-    ("{", "not valid JSON"),
+    ("{", "stops before its JSON is complete (line 1): the file is cut short, or a bracket or "
+          "brace is not closed"),
+    ("", "is empty: a position is a JSON object"),  # "not valid JSON (line 1: Expecting value)"
+    ('{"game": "go-out-girl", "seats": [', "stops before its JSON is complete"),
+    ('{"game": go-out-girl}', "not valid JSON (line 1: Expecting value)"),
     ('{"game": "chess"}', "game:"),
     ('{"format": 2, "game": "go-out-girl"}', "format:"),
     ('{"game": "go-out-girl", "seats": [{"hand": ["9"], "character": "nerai"}, '
