@@ -90,3 +90,20 @@ def test_the_match_result_says_whose_battles_are_whose():
     g.winner, g.battle = 2, 3
     assert g.result_text() == ("Bot 2 wins the match after 3 battles (battles won: 0 by Player, "
                                "1 by Bot 1, 2 by Bot 2)")
+
+
+def test_out_of_this_world_stacks_say_how_many_cards_lie_under_the_top():
+    """Rulebook: "deal 5 stacks of 4 face-down cards each ... Then flip all of those stacks,
+    leaving all the cards visible on top." The status line said "[2] Duct tape (Hardware 3) +3"
+    and a newcomer guessed at "+3" (ux22): it says "3 under"."""
+    from p2pcards.engine import Decide, Decision, LocalDealer
+    from p2pcards.games import new_game
+
+    g = new_game("out-of-this-world", 3, {"names": ["Ann", "Ben", "Cat"]})
+    dealer = LocalDealer(3)
+    while g.phase != "go" or not isinstance(g.pending(), Decide):
+        req = g.pending()
+        g.apply(Decision(req.player, g.legal(req.player)[0]) if isinstance(req, Decide)
+                else dealer.fulfil(g, req))
+    (line,) = [x for x in g.view(0).status(0) if x.startswith("Stacks: ")]
+    assert line.count(", 3 under") == 5 and " +3" not in line, line
