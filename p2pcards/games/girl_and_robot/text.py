@@ -117,8 +117,10 @@ class Text(Common):
                                       self.zones[f"aside{p}"])) if on]
             you = " (you)" if p == seat else ""
             turn = " ←" if self.req and self.req.get("player") == p else ""
-            side = self.side(p) if self.alive[p] else "-"
-            lines.append(f"  {self.pname(p)}{you}: {self.char_name(p)} [{side}] · {ws} · "
+            # the character card's side, as the rulebook names it: "[team]" alone read as a
+            # team's name to a newcomer, and a dead seat's "[-]" as nothing (ux22)
+            side = f" [{self.side(p).capitalize()} side]" if self.alive[p] else ""
+            lines.append(f"  {self.pname(p)}{you}: {self.char_name(p)}{side} · {ws} · "
                          f"{plural(len(self.hand(p)), 'card')}{self._known_in(p, seat)}"
                          f"{' · ' + ', '.join(marks) if marks else ''}{turn}")
         if seat is not None and seat >= 0:
