@@ -338,8 +338,10 @@ def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
     if ph == "respond":
         return ("cancel only what hurts your team" if a.kind == "cancel"
                 else "this Action card does not hurt your team enough to cancel it") + "."
-    if ph == "drawn":
-        return "the rules: a Demon drawn is revealed at once."
+    if ph == "drawn":  # "a Demon drawn is revealed at once" was said of a safe card too (ux22)
+        if a.kind == "safe":
+            return "the card you drew is not a Demon: you keep it in your hand."
+        return "the rules: \"If you draw a Demon card, reveal it to everyone!\""
     if ph in ("choose", "bury"):
         return "it is the card of least use to your team among those you may give up."
     if ph == "direction":

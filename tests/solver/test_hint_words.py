@@ -108,3 +108,28 @@ def test_girl_and_robot_odds_say_which_card_and_the_playouts_what_they_count():
             for tail in (" is the best use", " brings the chance", " saves a weapon",
                          " rather than"):
                 assert f"{a}{tail}" not in why, text
+
+
+def test_a_safe_draw_is_not_explained_by_the_demon_rule():
+    """Drawing a card that is no Demon, a newcomer was told to "keep the card (it is not a
+    Demon)" because "the rules: a Demon drawn is revealed at once" (ux22). The reason fits the
+    card: rulebook, "If you draw a Demon card, reveal it to everyone!"."""
+    from solver.girl_and_robot.advisor import advise
+
+    found = {"safe": 0, "demon": 0}
+    for seed in range(40):
+        g, p = bot_decision("girl-and-robot", 3, seed, lambda g, p, legal:
+                            g.phase == "drawn", stride=5)
+        if g is None:
+            continue
+        view = g.view(p)
+        legal = view.legal(p)
+        adv = advise(view, legal, seed=0)
+        found[adv.action.kind] += 1
+        if adv.action.kind == "safe":
+            assert adv.reason == "the card you drew is not a Demon: you keep it in your hand."
+        else:
+            assert "If you draw a Demon card, reveal it to everyone!" in adv.reason
+        if all(found.values()):
+            break
+    assert found["safe"], found
