@@ -515,7 +515,7 @@ def tables() -> None:
 
     from .environment import tables_problem
     from .ui import saved
-    from .ui.text import printable
+    from .ui.text import printable, shell_path
 
     problem = tables_problem(saved.tables_dir())
     if problem is not None:  # not "no saved games yet": they may well be there
@@ -525,23 +525,26 @@ def tables() -> None:
     if not paths:
         typer.echo("No saved games yet (they are kept in the data directory under tables/).")
         return
+    odd = False
     for path in paths:
+        shown, quoted = shell_path(path)  # a name that is not UTF-8: as bash takes it back
+        odd = odd or quoted
         if saved.is_local(path):
             try:
                 g = saved.read(path)
             except ConfigError as exc:
-                typer.echo(printable(f"{path}\n    unreadable: {exc}"))
+                typer.echo(printable(f"{shown}\n    unreadable: {exc}"))
                 continue
             when = datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
             you = "watched" if g.seat is None else f"seat {g.seat + 1} of {g.players}"
             state = "finished" if g.finished else "unfinished"
             typer.echo(printable(f"{when}  {g.game}  local, {you}  [{', '.join(g.names)}]  "
-                                 f"{state}\n    {path}"))
+                                 f"{state}\n    {shown}"))
             continue
         try:
             t = read_transcript(path, tolerate_torn_tail=True)
         except (TranscriptError, OSError) as exc:
-            typer.echo(printable(f"{path}\n    unreadable: {exc}"))
+            typer.echo(printable(f"{shown}\n    unreadable: {exc}"))
             continue
         when = datetime.datetime.fromtimestamp(t.created).strftime("%Y-%m-%d %H:%M")
         names = ", ".join(str(m.get("name", "?")) for m in sorted(t.roster, key=lambda m: m.get("seat", 0)))
@@ -549,7 +552,10 @@ def tables() -> None:
                  f"stopped: {str(t.stop.get('reason'))[:120]}" if t.stop is not None else
                  "unfinished (p2pcards join --resume)")
         typer.echo(printable(f"{when}  {t.game_info.get('game', '?')}  seat {t.seat + 1} of "
-                             f"{t.seats}  [{names}]  {state}\n    {path}"))
+                             f"{t.seats}  [{names}]  {state}\n    {shown}"))
+    if odd:
+        typer.echo("A name written $'...' is not UTF-8 (or holds control characters): paste it "
+                   "as it is written into bash or zsh.")
     typer.echo(f"Step through one: p2pcards replay FILE [--seat N]{os.linesep}", nl=False)
 
 
@@ -566,7 +572,7 @@ def replay(
 ) -> None:
     """Step forward and back through a finished game as one seat saw it (or as a spectator)."""
     from .ui import saved
-    from .ui.text import printable
+    from .ui.text import printable, shell_path
 
     try:
         g = saved.load_any(transcript, None if spectator else
@@ -580,7 +586,7 @@ def replay(
         fail(str(exc))
     if not _screen(plain):
         cut = " -- unfinished: the record stops early" if saved.unfinished(frames) else ""
-        typer.echo(printable(f"Replay of {g.path} ({g.game}: {', '.join(g.names)}), "
+        typer.echo(printable(f"Replay of {shell_path(g.path)[0]} ({g.game}: {', '.join(g.names)}), "
                              f"{'as a spectator' if who is None else 'as ' + g.names[who] + ' saw it'}"
                              f"{cut}"))
         for line in [*frames[-1].log, *frames[-1].view.status(who)]:

@@ -75,9 +75,16 @@ def read(path: str | Path) -> dict[str, Any]:
     def constant(name: str) -> Any:
         raise PositionError("", f"{path} is not valid JSON ({name} is not a JSON number)")
 
+    if not text.strip():  # "is not valid JSON (line 1: Expecting value)" said nothing (ux22)
+        raise PositionError("", f"{path} is empty: a position is a JSON object (docs/puzzles.md "
+                            "shows one)")
     try:
         data = json.loads(text, parse_int=integer, parse_constant=constant)
     except json.JSONDecodeError as exc:
+        if exc.pos >= len(text.rstrip()):  # the file stops before the JSON is closed
+            raise PositionError("", f"{path} stops before its JSON is complete (line "
+                                f"{exc.lineno}): the file is cut short, or a bracket or brace "
+                                "is not closed") from None
         raise PositionError("", f"{path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     except RecursionError:
         raise PositionError("", f"{path} nests lists or objects too deeply to be a "

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import importlib
 import inspect
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -30,8 +31,7 @@ def hinter(game: str) -> Callable[..., Any] | None:
         try:
             return h(view, legal)
         except Exception as e:  # noqa: BLE001 -- a solver bug must not end the game
-            return (f"No hint this time: the solver failed on this position "
-                    f"({type(e).__name__}: {e}). Your game goes on; please report it.")
+            return failed(e)
 
     return safe
 
@@ -85,10 +85,18 @@ def advisor(game: str) -> Callable[..., Any] | None:
                 return advise(view, legal, seed=0, deadline=0.17)
             return advise(view, legal, seed=0)
         except Exception as e:  # noqa: BLE001 -- a solver bug must not end the game
-            return (f"No hint this time: the solver failed on this position "
-                    f"({type(e).__name__}: {e}). Your game goes on; please report it.")
+            return failed(e)
 
     return safe
+
+
+def failed(e: Exception) -> str:
+    """A solver bug, in one line for the player; its traceback goes to ``p2pcards.log`` for the
+    report. "please report it" named nothing to report with and nowhere to find it (ux22)."""
+    logging.getLogger("p2pcards.hint").error("the solver failed on a hint", exc_info=e)
+    return (f"No hint this time: the solver failed on this position ({type(e).__name__}: {e}). "
+            "Your game goes on; the details for a bug report are in p2pcards.log in the data "
+            "folder.")
 
 
 def hint_text(advice: Any, legal: Sequence[Any]) -> str:

@@ -33,6 +33,31 @@ def printable(text: str, *, newlines: bool = True) -> str:
     return "".join(out)
 
 
+def shell_path(path: object) -> tuple[str, bool]:
+    """``path`` as a person can copy it into a command: as it is when it is printable UTF-8,
+    else as a bash/zsh ``$'...'`` word giving back its very bytes, and ``True``. 'p2pcards
+    tables' listed a saved game whose file name is not UTF-8 as ``caf\\udce9.game``, a name
+    that opens nothing when typed (ux22)."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+        if text.isprintable():
+            return text, False
+    except UnicodeEncodeError:
+        pass
+    out = []
+    for c in text:
+        if 0xDC80 <= ord(c) <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
+        elif c in "\\'":
+            out.append("\\" + c)
+        elif c.isprintable():
+            out.append(c)
+        else:
+            out.append("".join(f"\\x{b:02x}" for b in c.encode("utf-8", "surrogatepass")))
+    return "$'" + "".join(out) + "'", True
+
+
 #: the space between a number and its unit ("3 s", "2 min", "1 MB"): a line never breaks there
 #: (the log wrapped "... for 3" with "s" alone on the next row)
 UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:s|ms|min|minutes?|seconds?|hours?|h|days?|[kMG]B|bytes?)"

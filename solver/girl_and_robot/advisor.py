@@ -243,7 +243,7 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
     if p == 0:
         reason = ("A Deal with a Demon sets a Demon you draw aside" if view.tf["deal"]
                   else "your draw cannot be a Demon now" if view.tf["no_draw"] or view.tf["ban"]
-                  or view.tf["digger"] else "the next card is no Demon")
+                  or view.tf["digger"] else "the top card of the Draw Pile is no Demon")
         return Advice(base, view.describe(base), f"{reason}; {_plain(view, base)}", plan, p,
                       ZERO, opts)
     base_death = death_after(view, o, base, me)
@@ -255,7 +255,7 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
             a, d = best
             return Advice(a, view.describe(a),
                           f"{arms} and your draw is a Demon with chance {_pct(baseline)}; "
-                          f"{view.describe(a)} brings the chance of dying to {_pct(d)}.",
+                          f"{_q(view, a)} brings the chance of dying to {_pct(d)}.",
                           plan, p, d, opts)
         if drawing:
             return Advice(base, view.describe(base), f"{arms} and your draw is a Demon with "
@@ -268,16 +268,16 @@ def _advise_turn(view: Game, legal: list[Action], o: Odds, base: Action, plan: s
         if keep:
             a = min(keep, key=lambda t: (_cost(view, t[0]), t[0].kind == "end"))[0]
             return Advice(a, view.describe(a), f"{arms}, but your draw is a Demon with chance "
-                          f"{_pct(p)}: {view.describe(a)} saves a weapon.", plan, p, ZERO, opts)
+                          f"{_pct(p)}: {_q(view, a)} saves a weapon.", plan, p, ZERO, opts)
     if base_death is not None and base_death < baseline:
         why = (f"{arms} and your draw is a Demon with chance {_pct(baseline)}; "
-               f"{view.describe(base)} brings the chance of dying to {_pct(base_death)}")
+               f"{_q(view, base)} brings the chance of dying to {_pct(base_death)}")
         return Advice(base, view.describe(base), why + ".", plan, p, base_death, opts)
     if armed:
         why = f"{arms}: a Demon drawn costs a weapon, not your life"
     elif baseline >= HIGH:
         return Advice(base, view.describe(base), f"{arms} and your draw is a Demon with chance "
-                      f"{_pct(baseline)}: {view.describe(base)} first"
+                      f"{_pct(baseline)}: {_q(view, base)} first"
                       f"{' ' + _paid_for(view, base) if _paid_for(view, base) else ''}, "
                       "before you end your turn.",
                       plan, p, baseline, opts)
@@ -292,8 +292,14 @@ def _plain(view: Game, a: Action) -> str:
         return f"{view.describe(a)}."
     goal = _paid_for(view, a)
     if goal:
-        return f"{view.describe(a)} {goal}."
-    return f"{view.describe(a)} is the best use of your turn."
+        return f"{_q(view, a)} {goal}."
+    return f"{_q(view, a)} is the best use of your turn."
+
+
+def _q(view: Game, a: Action) -> str:
+    """A move quoted inside a reason: "ability: [3] Choose a player. They must give 1 card ...
+    → Bot 2 is the best use of your turn" read as one run-on sentence (ux22)."""
+    return f"\"{view.describe(a)}\""
 
 
 def _paid_for(view: Game, a: Action) -> str:
@@ -315,7 +321,7 @@ def _paid_for(view: Game, a: Action) -> str:
             sc = bot.ability_score(view, ab.id, act)
             if sc > 0 and (best is None or sc > best[0]):
                 best = (sc, act)
-    return "" if best is None else f"to pay for {view.describe(best[1])}"
+    return "" if best is None else f"to pay for {_q(view, best[1])}"
 
 
 def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
@@ -327,13 +333,15 @@ def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
                 "order, are known).")
     if ph == "ally":
         drawer = view.turn
-        return (f"{view.pname(drawer)} draws next: {o.text()}; "
+        return (f"{view.pname(drawer)} draws next: {o.short(said=True)}; "
                 f"{'help them' if a.kind != 'pass' else 'nothing to play now'}.")
     if ph == "respond":
         return ("cancel only what hurts your team" if a.kind == "cancel"
                 else "this Action card does not hurt your team enough to cancel it") + "."
-    if ph == "drawn":
-        return "the rules: a Demon drawn is revealed at once."
+    if ph == "drawn":  # "a Demon drawn is revealed at once" was said of a safe card too (ux22)
+        if a.kind == "safe":
+            return "the card you drew is not a Demon: you keep it in your hand."
+        return "the rules: \"If you draw a Demon card, reveal it to everyone!\""
     if ph in ("choose", "bury"):
         return "it is the card of least use to your team among those you may give up."
     if ph == "direction":
@@ -341,13 +349,13 @@ def _other_reason(view: Game, o: Odds, a: Action, me: int) -> str:
                 "leave on the pile goes to them.")
     if ph == "order":
         return ("put a Demon on top when the other team draws first, a safe card when your team "
-                f"does ({o.text()}).")
+                f"does ({o.short()}).")
     if ph == "aside":
         return ("a set-aside Demon goes into the pile just before a player of the other team "
                 "draws.")
     if ph in ("copy", "pendant", "flipped"):
-        return "it is the move worth most now: " + o.text() + "."
-    return f"nothing here changes the Demon odds ({o.text()})."
+        return "it is the move worth most now: " + o.short() + "."
+    return f"nothing here changes the Demon odds ({o.short()})."
 
 
 def hinter(view: Game, legal: list[Action], *, seed: int = 0) -> str | None:

@@ -88,19 +88,30 @@ class Odds:
         return known + unknown_in_pile * self.each()
 
     def text(self, depth: int = 0) -> str:
+        """The ``Odds:`` line: the chance and what it rests on."""
+        head = self.short(depth)
+        if not self.pile or depth >= len(self.pile) or self.pile[depth] is not None:
+            return head
+        located = ", ".join(f"{n} {w}" for w, n in self.located.items() if n)
+        return (f"{head}: {self.hidden} of the {self.total} Demons "
+                f"{'is' if self.hidden == 1 else 'are'} unaccounted for"
+                + (f" ({located})" if located else "")
+                + f", among the {self.unknown} card{'s' * (self.unknown != 1)} of the Draw Pile "
+                "you have not seen" + (" and the card just drawn" if self.drawn_unknown else ""))
+
+    def short(self, depth: int = 0, said: bool = False) -> str:
+        """The chance alone, saying which card it is of (a reason quoting the ``Odds:`` line):
+        "the next card" left a newcomer asking whose (ux22); and the whole line repeated in the
+        reason under it doubled a long hint. ``said``: the reason has named who draws next."""
         p = self.at(depth)
-        where = "the next card" if depth == 0 else f"the card {depth} below the top"
+        where = ("the top card of the Draw Pile" + ("" if said else " (drawn next)") if depth == 0
+                 else f"the card {depth} below the top of the Draw Pile")
         if not self.pile or depth >= len(self.pile):
             return "the Draw Pile is empty"
         if self.pile[depth] is not None:
             return (f"{where} is a Demon (you know it)" if p == 1 else
                     f"{where} is no Demon (you know it)")
-        located = ", ".join(f"{n} {w}" for w, n in self.located.items() if n)
-        return (f"{where} is a Demon with chance {p.numerator} in {p.denominator} ({float(p):.0%}): "
-                f"{self.hidden} of the {self.total} Demons are unaccounted for"
-                + (f" ({located})" if located else "")
-                + f", among the {self.unknown} card{'s' * (self.unknown != 1)} of the Draw Pile "
-                "you have not seen" + (" and the card just drawn" if self.drawn_unknown else ""))
+        return f"{where} is a Demon with chance {p.numerator} in {p.denominator} ({float(p):.0%})"
 
 
 def odds(view: Game) -> Odds:

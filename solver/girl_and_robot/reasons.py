@@ -5,8 +5,9 @@ this turn's draw it removes, the Action card it stops, the alternative it beats)
 it rests on**: the exact chance that the next card is a Demon (the ``Odds:`` line) and the
 playouts' figures -- the chance, over the deals of the unseen cards (weighted by the exact
 chance of a Demon on top), that the seat is still alive and its team whole a few turns later,
-after this move and after the best alternative, and the team's standing (the mean playout
-value: 1 a win, 0 a loss).
+after this move and after the best alternative, and the team's prospects (the mean playout
+value: 1 a win, 0 a loss). Said in a player's words (ux22: "standing 0.74", "team whole" and
+"weighed by its chance" were ours).
 """
 
 from __future__ import annotations
@@ -38,10 +39,10 @@ def deals_text(res: Result) -> str:
     n = res.deals
     if res.exact:
         return f"every one of the {n} distinct deals of the {res.unseen} cards you have not seen"
-    text = f"{n} deals of the {res.unseen} cards you have not seen"
+    text = f"{n} random deals of the {res.unseen} cards you have not seen"
     if res.demon_deals:
-        text += (f" ({res.demon_deals} with a Demon on top, weighed by its chance "
-                 f"{pct(res.top_demon)})")
+        text += (f" ({res.demon_deals} with a Demon on top, counted at that Demon's real "
+                 f"chance, {pct(res.top_demon)})")
     return text
 
 
@@ -50,14 +51,15 @@ def playouts(view: Game, res: Result, chosen: Action, base: Action) -> str:
     me = res.line(chosen)
     assert me is not None
     ally = view.living_ally(view.viewer) is not None  # type: ignore[arg-type]
-    whole = f", your team whole {pct(me.team_alive)}" if ally else ""
+    whole = f", you and your ally both alive {pct(me.team_alive)}" if ally else ""
     text = (f"played {res.horizon} turns ahead in {deals_text(res)}, you are alive after it "
-            f"with chance {pct(me.survive)}{whole} (standing {me.mean:.2f})")
+            f"with chance {pct(me.survive)}{whole}, and your team's prospects are {me.mean:.2f} "
+            f"(1 a sure win, 0 a sure loss)")
     alt = alternative(res, chosen, base)
     if alt is not None:
-        whole = f", team whole {pct(alt.team_alive)}" if ally else ""
-        text += (f"; after {view.describe(alt.action)}: alive {pct(alt.survive)}{whole} "
-                 f"(standing {alt.mean:.2f})")
+        whole = f", both alive {pct(alt.team_alive)}" if ally else ""
+        text += (f"; after \"{view.describe(alt.action)}\": alive {pct(alt.survive)}{whole}, "
+                 f"prospects {alt.mean:.2f}")
     return text + "."
 
 
@@ -72,7 +74,7 @@ def prevents(view: Game, o: Odds, chosen: Action, death_now: Fraction | None,
         return (f"{view.kind_name(top['card'])} by {view.pname(top['by'])} costs your team "
                 "less than a Cancel Action" if top else "nothing to cancel")
     if view.phase == "ally":
-        return f"{view.pname(view.turn)} draws next and {o.text()}"
+        return f"{view.pname(view.turn)} draws next, and {o.short(said=True)}"
     if death_now is not None and death_after is not None and death_after < death_now:
         return (f"it brings your chance of dying at this turn's draw from {pct(death_now)} "
                 f"to {pct(death_after)}")
@@ -88,7 +90,7 @@ def searched_reason(view: Game, o: Odds, res: Result, chosen: Action, base: Acti
     parts = []
     if chosen != base:
         head = prevents(view, o, chosen, death_now, death_after)
-        parts.append(f"{view.describe(chosen)} rather than {view.describe(base)}"
+        parts.append(f"\"{view.describe(chosen)}\" rather than \"{view.describe(base)}\""
                      + (f": {head}" if head else ""))
     else:
         parts.append(base_reason.rstrip("."))

@@ -249,7 +249,7 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
 
     if len(cands) == 1:
         c = cands[0]
-        return Advice(c.action, c.text, "it is the only legal move", plan, plan_plays,
+        return Advice(c.action, c.text, "it is your only legal move.", plan, plan_plays,
                       cands, 0, 0, time.perf_counter() - t0)
     if RESPOND and view.phase != "choose" and not any(nz[q] > 0.5 for q in range(len(nz))
                                                        if q != me):
@@ -267,8 +267,8 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
         if known is not None:
             best, value, n = known
             return Advice(best.action, best.text,
-                          f"against the others played as the heuristic bot, its expected result "
-                          f"on {n} deals consistent with your view is {value:.0%}", plan,
+                          f"if the others play as the easy bots do, it wins {value:.0%} of the "
+                          f"time over {_deals(n)}", plan,
                           plan_plays, cands, 0, 0, time.perf_counter() - t0)
     proven = (_endgame(view, sample, cands, seed, None if deadline is None else deadline / 3)
               if view.phase != "choose" else None)
@@ -329,21 +329,25 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
     short = nxt.text.split(" — ")[0] if nxt else ""  # a character's name, not its ability text
     k, n = (proven[0][cands.index(best)], proven[1]) if proven is not None else (0, 0)
     if proven is not None and k and k / n >= best.mean:
-        reason = (f"exact search of {n} deals consistent with your view finds a forced win in "
-                  f"{k} (won whatever the others play)")
+        reason = (f"searched move by move to the end of the battle in {_deals(n)}, it wins "
+                  f"{k} of them whatever the others play")
         if nxt:
             reason += f", against {proven[0][cands.index(nxt)]} for \"{short}\" (next best)"
-        reason += f"; played out, it wins {best.mean:.0%} of {best.runs} sampled deals"
+        reason += (f"; played out over {best.runs} deals, it wins the battle {best.mean:.0%} "
+                   f"of the time")
     else:
-        reason = f"wins the battle in {best.mean:.0%} of {best.runs} sampled deals played out"
+        reason = (f"played out to the end over {_deals(best.runs)}, it wins the battle "
+                  f"{best.mean:.0%} of the time")
         if nxt and nxt.mean > best.mean:
-            reason = ("the careful player's move: " + reason + f"; \"{short}\" scored "
-                      f"{nxt.mean:.0%}, not clearly better on the same deals")
+            reason += (f"; \"{short}\" won {nxt.mean:.0%} on the same deals, too little more to "
+                       f"be sure it is better, so the hint keeps its rule of thumb's move")
         elif nxt:
             reason += f", against {nxt.mean:.0%} for \"{short}\" (next best)"
         if proven is not None:
-            reason += (f"; exact search of {n} deals consistent with your view: a forced win "
-                       f"in {k}" if k else f"; exact search of {n} deals finds no forced win")
+            reason += (f"; searched move by move to the end in {n} of those deals, it wins {k} "
+                       f"whatever the others play" if k else
+                       f"; searched move by move to the end in {n} of those deals, it has no "
+                       f"sure win")
     if view.phase == "choose":
         ch = view.character_of_card(view.values[best.action.slot])[1]  # type: ignore[arg-type]
         reason += f"; {CHAR_NAMES[ch]} has life {LIFE[ch]}"
@@ -354,6 +358,12 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
         plan_plays = part.plays
     return Advice(best.action, best.text, reason + ".", plan, plan_plays, cands, rounds, spent,
                   time.perf_counter() - t0)
+
+
+def _deals(n: int) -> str:
+    """How the reasons name the sampled deals, in a player's words (ux22: "sampled deals played
+    out", "deals consistent with your view" meant nothing to a newcomer)."""
+    return f"{n} random deal{'s' * (n != 1)} of the cards you cannot see"
 
 
 def _tree_alts() -> tuple:

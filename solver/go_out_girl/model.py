@@ -63,7 +63,7 @@ __all__ = [
 
 
 def card_text(n: int) -> str:
-    return "G" if n == GUARD else str(n)
+    return "Guard" if n == GUARD else str(n)
 
 
 def empty_counts() -> list[int]:

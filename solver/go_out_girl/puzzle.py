@@ -108,7 +108,7 @@ def render_solve(r: dict[str, Any]) -> str:
                 f"them ({searched}).")
     lines = [f"{head}{r['player']} (to move) wins by force: {r['move']['text']}."]
     if r.get("principal", True):
-        lines.append("Principal line (the others resisting longest):")
+        lines.append("The winning line, move by move (the others holding out as long as they can):")
     else:
         lines.append("A winning line (not the others' longest resistance: "
                      f"{stopped_text(r['line_cut'], r)} while working that out):")

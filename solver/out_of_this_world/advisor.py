@@ -129,23 +129,31 @@ def _searched(view: Game, legal: list[Action], adv: Advice, seed: int,
     act, means = pimc.search(view, legal, adv.action, random.Random(seed), HINT_WORLDS)
     if not means:
         return adv
-    worlds = (f"{HINT_WORLDS} deals of the cards you have not seen, every seat playing on to the "
-              f"round's end")
+    worlds = (f"{HINT_WORLDS} random deals of the cards you have not seen, every player playing "
+              f"on to the round's end")
     if act == adv.action:
         adv.reason = adv.reason.rstrip(".") + "."
-        adv.reason += f" The round search agrees: over {worlds}, none of the {len(means)} moves " \
-            "it compared does better."
+        adv.reason += f" Played out over {worlds}, none of the {len(means)} moves compared " \
+            "does better."
         return adv
     gain = means[abstract(view, act)] - means[abstract(view, adv.action)]
-    setplan_ = "the quick set plan" if quick else "the set plan"
-    # "the set plan would no action (end your turn)" read as broken English (ux21): a move's
-    # words are an imperative ("take ...", "no action ..."), so they follow a colon
-    plan = f"{setplan_}'s move: {adv.text}" + (f"; its plan: {adv.plan}" if adv.plan else "")
+    # "the set plan's move" and "the carry score" were our words, not a player's (ux22); the
+    # move the plan for the hand alone makes follows a colon: it is an imperative (ux21)
+    alone = SHORT_PLAN if quick else HAND_PLAN
+    plan = f"{alone}: {adv.text}" + (f"; with it, {adv.plan}" if adv.plan else "")
     return Advice(act, view.describe(act),
-                  f"over {worlds}, it ends the round {gain:.1f} points better than {setplan_}'s "
-                  "move (the carry score: a win first, then 8 points a Time token, the points "
-                  "toward each goal, minus 3 a Foe left, half a point a card kept).",
+                  f"played out over {worlds}, this ends the round {gain:.1f} points better than "
+                  f"the move {alone} ({SCORE}).",
                   plan, adv.value, options=adv.options)
+
+
+#: The plan line when the round search overrules the plan made for the hand alone (ux22).
+HAND_PLAN = "the best plan for your hand alone suggests"
+SHORT_PLAN = "a quick plan for your hand alone suggests"
+#: What the round search's "points" count, in a player's words (ux22: "the carry score").
+SCORE = ("the score counts a win above all, then 8 points for each Time token left, each point "
+         "equipped toward a goal, minus 3 for each Foe left in play and half a point for each "
+         "card kept")
 
 
 # the Monster Hunter keeps Foes down, the Tinkerer equips high, the Pack Rat keeps more cards;
@@ -163,7 +171,7 @@ def _advise_other(view: Game, legal: list[Action]) -> Advice:
         a = OutOfThisWorldBot(me, 0).decide(view, legal)  # type: ignore[arg-type]
     if step == "character":
         ch = view._chars[a.key]
-        why = (f"{ch.ability} ({ch.text.rstrip('.')}) helps the set plan most"
+        why = (f"{ch.ability} ({ch.text.rstrip('.')}) is the ability that helps your plans most"
                if len(legal) > 1 else "it is the only choice")
     elif step == "starter":
         why = "the adventure's starting Items count toward the goal of whoever equips them"
@@ -376,8 +384,10 @@ def _take_reason(view: Game, r: Reader, p: Problem, chosen: Action, options: lis
     gap = ""
     if alt is not None and options:
         diff = (options[0][1] - alt[1]) / 100
+        # "0.0 points better than" read as a contradiction (ux22): a tie is said as one
         gap = (f"; \"{alt[0]}\" would cost the game's last Time token" if diff * 100 >= LOSE // 2
-               else f"; {diff:.1f} points better than \"{alt[0]}\"")
+               else f"; {diff:.1f} points better than \"{alt[0]}\"" if diff >= 0.05
+               else f"; \"{alt[0]}\" is about as good")
     if plan is None:
         return "it is the only card you may take" + gap + "."
     t = p.takes[plan.take] if plan.take is not None else None

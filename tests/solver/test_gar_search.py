@@ -141,17 +141,19 @@ def test_reasons_quote_the_search_and_the_odds():
         text = adv.render()
         chosen = next(x for x in s["lines"] if x["text"] == adv.text)
         assert f"you are alive after it with chance {chosen['alive']:.0%}" in adv.reason
-        assert f"(standing {chosen['standing']:.2f})" in adv.reason
-        assert f"{s['horizon']} turns ahead in {s['deals']} deals" in adv.reason
+        assert f"your team's prospects are {chosen['standing']:.2f}" in adv.reason
+        assert f"{s['horizon']} turns ahead in {s['deals']} random deals" in adv.reason
         assert f"{s['unseen']} cards" in adv.reason
         others = [x for x in s["lines"] if x["text"] != adv.text]
-        assert any(f"after {x['text']}: alive {x['alive']:.0%}" in adv.reason for x in others)
+        assert any(f"after \"{x['text']}\": alive {x['alive']:.0%}" in adv.reason
+                   for x in others)
         o = odds(view)
         if o.pile and view.kind(view.zones["draw"][-1]) is None:
             assert f"{o.top.numerator} in {o.top.denominator}" in text
             # the playouts weigh the Demon-on-top deals by the same exact chance
             assert s["demon_deals"] >= 1 and abs(s["top_demon"] - float(o.top)) < 1e-9
-            assert f"with a Demon on top, weighed by its chance {float(o.top):.0%}" in adv.reason
+            assert (f"with a Demon on top, counted at that Demon's real chance, "
+                    f"{float(o.top):.0%}" in adv.reason)
         assert re.search(r"\d+%", adv.reason)
         assert "heuristic player's choice" not in text
         checked += 1

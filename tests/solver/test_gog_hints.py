@@ -159,7 +159,8 @@ def test_exact_search_in_the_endgame_finds_the_forced_win(monkeypatch):
     legal = view.legal(data["to_move"])
     adv = advise(view, legal, seed=0)
     assert adv.text == data["solution"]["move"]
-    assert "exact search of" in adv.reason and "forced win in" in adv.reason
+    assert "searched move by move to the end" in adv.reason
+    assert "whatever the others play" in adv.reason
     monkeypatch.setattr(advisor, "ENDGAME_CARDS", 0)  # playouts alone
     monkeypatch.setattr(advisor, "TUNED", False)
     assert advise(view, legal, seed=0, horizon=400, noise=0.3).text != data["solution"]["move"]
@@ -180,7 +181,7 @@ def test_exact_search_never_reads_the_hidden_cards():
         a = advise(g.view(p), g.view(p).legal(p), seed=1, budget=BUDGET)
         b = advise(other.view(p), other.view(p).legal(p), seed=1, budget=BUDGET)
         assert a.text == b.text and a.reason == b.reason
-        found += "exact search" in a.reason
+        found += "searched move by move" in a.reason
         if found >= 3:
             break
     assert found >= 3
@@ -198,12 +199,13 @@ def test_the_reason_matches_the_odds_it_quotes():
         ranked = sorted((c for c in adv.candidates if c.alive and c.action != adv.action),
                         key=lambda c: -c.mean)
         best = next(c for c in adv.candidates if c.action == adv.action)
-        assert f"{best.mean:.0%} of {best.runs} sampled deals" in adv.reason
-        if ranked and "exact search" not in adv.reason:
+        assert (f"over {best.runs} random deals of the cards you cannot see, it wins the battle "
+                f"{best.mean:.0%} of the time") in adv.reason
+        if ranked and "searched move by move" not in adv.reason:
             nxt = ranked[0]
             assert f"{nxt.mean:.0%}" in adv.reason
             if nxt.mean > best.mean:
-                assert "not clearly better on the same deals" in adv.reason
+                assert "too little more to be sure it is better" in adv.reason
                 kept += 1
             else:
                 assert "(next best)" in adv.reason

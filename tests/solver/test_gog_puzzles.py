@@ -45,6 +45,18 @@ def test_solve_command_text_and_json():
     assert out["forced_win"] is True and out["move"]["kind"] == "barrier"
 
 
+def test_the_solved_line_reads_as_a_player_writes_it():
+    """A newcomer read "Principal line (the others resisting longest):" and "Rival lays G face
+    down as damage" two lines above "Ichio plays Guard" (ux22): a Guard is "Guard", as in every
+    hand on the screen, and the line says what it is."""
+    r = runner.invoke(app, ["solve", str(PUZZLES / "01-holy-sword.json")])
+    assert r.exit_code == 0, r.output
+    assert "The winning line, move by move (the others holding out as long as they can):" \
+        in r.output
+    assert "Rival lays Guard face down as damage" in r.output
+    assert "Principal" not in r.output and " G " not in r.output
+
+
 def test_hint_command_on_a_view(tmp_path):
     path = PUZZLES / "hint-view.json"
     r = runner.invoke(app, ["hint", "--position", str(path)])
@@ -59,7 +71,11 @@ def test_hint_command_on_a_view(tmp_path):
 
 
 @pytest.mark.parametrize("body,where", [
-    ("{", "not valid JSON"),
+    ("{", "stops before its JSON is complete (line 1): the file is cut short, or a bracket or "
+          "brace is not closed"),
+    ("", "is empty: a position is a JSON object"),  # "not valid JSON (line 1: Expecting value)"
+    ('{"game": "go-out-girl", "seats": [', "stops before its JSON is complete"),
+    ('{"game": go-out-girl}', "not valid JSON (line 1: Expecting value)"),
     ('{"game": "chess"}', "game:"),
     ('{"format": 2, "game": "go-out-girl"}', "format:"),
     ('{"game": "go-out-girl", "seats": [{"hand": ["9"], "character": "nerai"}, '

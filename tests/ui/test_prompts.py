@@ -157,8 +157,10 @@ def test_listed_actions_are_always_legal():
     assert Action("pass") not in view.legal(0), "no pass on an empty field"
 
 
-def test_a_failing_advisor_costs_the_hint_not_the_game(monkeypatch):
-    """A bug in an advisor is reported at the prompt; the player still gets to choose."""
+def test_a_failing_advisor_costs_the_hint_not_the_game(monkeypatch, caplog):
+    """A bug in an advisor is reported at the prompt; the player still gets to choose. It said
+    "please report it" with nothing to report (ux22): the traceback is in p2pcards.log, and the
+    line says so."""
     import solver.hints
     from p2pcards.ui import hints
 
@@ -170,6 +172,10 @@ def test_a_failing_advisor_costs_the_hint_not_the_game(monkeypatch):
     human = PromptHuman(0, inp=scripted("hint", "1"), out=out, hinter=hints.hinter("go-out-girl"))
     assert human.decide(view, legal) == legal[0]
     assert "No hint this time: the solver failed on this position (IndexError" in out.getvalue()
+    said = " ".join(out.getvalue().split())  # the prompt wraps to the terminal's width
+    assert "the details for a bug report are in p2pcards.log in the data folder" in said
+    (rec,) = [r for r in caplog.records if r.name == "p2pcards.hint"]
+    assert rec.exc_info and rec.exc_info[0] is IndexError  # the traceback, for the report
 
 
 def _broken_advisor(view, legal, seed=0):

@@ -43,3 +43,28 @@ def test_tables_lists_newest_first_and_names_the_junk_in_the_folder(home):
     for junk in ("folder.game", "folder.jsonl", "loop.game", "gone.jsonl"):
         if junk in out:  # not a saved game: left out, or named with the reason
             assert f"{tables / junk}\n    unreadable: " in out, junk
+
+
+def test_a_name_that_is_not_utf8_is_listed_as_bash_takes_it_back(home):
+    """'p2pcards tables' listed a saved game whose file name is not UTF-8 as ".../caf\\udce9.game"
+    (ux22): typed into 'p2pcards replay', that name opens nothing. It is listed as a bash/zsh
+    word, $'...', that gives back the very bytes of the name, with a line saying how to use it;
+    'replay' names it the same way."""
+    import shutil
+    import subprocess
+
+    play_local("go-out-girl", 3, 3, 1, {}, out=io.StringIO(), save=True)
+    (game,) = saved.find_local_games()
+    odd = game.parent / os.fsdecode(b"caf\xe9 it's.game")
+    game.rename(odd)
+    r = CliRunner().invoke(cli.app, ["tables"])
+    assert r.exit_code == 0 and r.exception is None, r.output
+    assert "\\udce9" not in r.output
+    (word,) = [ln.strip() for ln in r.output.splitlines() if ln.strip().startswith("$'")]
+    assert "paste it as it is written into bash or zsh" in r.output
+    if shutil.which("bash"):
+        got = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True,
+                             check=True).stdout
+        assert got == os.fsencode(odd)
+    r = CliRunner().invoke(cli.app, ["replay", str(odd), "--plain"], input="q\n")
+    assert f"Replay of {word} (" in r.output, r.output

@@ -65,3 +65,35 @@ def test_the_plain_prompt_echo_names_the_ally_and_an_open_table_stays_plain():
     asyncio.run(go(gog, 0))
     assert said[-1] == "(you): gg"
     assert presenter_for("go-out-girl").table_talk(gog, 0) is None
+
+
+def test_after_the_match_everyone_talks_again():
+    """The rulebook limits talk "during the game" ("Allies ... can talk and show their cards to
+    each other during the game"). Under the result the chat panel still said "only allies talk,
+    and you have no living ally" to the dead, and "only bob hears you" to the winners (ux22):
+    once the game is won every seat is heard by every other, on every program alike."""
+    from p2pcards.bots.registry import make_bot
+    from p2pcards.engine import Decide, Decision, LocalDealer
+    from p2pcards.games import new_game
+
+    g = new_game("girl-and-robot", 4, {"names": ["alice", "bot1", "bob", "carol"]})
+    dealer = LocalDealer(7)
+    bots = [make_bot("girl-and-robot", q, "easy", q) for q in range(4)]
+    dead_seen = False
+    while (req := g.pending()) is not None:
+        if isinstance(req, Decide):
+            p = req.player
+            g.apply(Decision(p, bots[p].decide(g.view(p), g.legal(p))))
+        else:
+            g.apply(dealer.fulfil(g, req))
+        if g.winner is None and not all(g.alive):  # the rule still holds mid-game
+            q = g.alive.index(False)
+            assert g.view(q).chat_refusal(q) == "only allies talk, and you have no living ally"
+            dead_seen = True
+    assert g.winner is not None and dead_seen
+    present = presenter_for("girl-and-robot")
+    for seat in range(4):
+        view = g.view(seat)
+        assert view.chat_refusal(seat) is None
+        assert sorted(view.chat_audience(seat)) == [p for p in range(4) if p != seat]
+        assert present.table_talk(view, seat) is None  # the panel: "Chat: open — type 'say ...'"

@@ -35,7 +35,9 @@ def test_who_and_status_say_different_things_at_the_plain_prompt():
     assert "  seat 2: Bot 1 (a bot, easy)\n" in who and "  seat 3: Bot 2 (a bot, easy)\n" in who
     assert "Turn: yours." in who
     assert "Your hand:" not in who and "Battle 1" not in who
-    assert "Battle 1 · wins:" in status and "Your hand:" in status
+    # "wins: Player 0, Bot 1 0" read as a "Player 0" and a lone "1 0" (ux22)
+    assert "Battle 1 · battles won: 0 by Player, 0 by Bot 1, 0 by Bot 2 (a match takes 2)" \
+        in " ".join(status.split()) and "Your hand:" in status  # (wrapped to the width)
     assert "(a bot" not in status
 
 
@@ -75,4 +77,33 @@ def test_who_and_status_on_the_full_screen_table(home):
     who, status = asyncio.run(go())
     assert who == ["  seat 1: Player (you, at this terminal)", "  seat 2: Bot 1 (a bot, easy)",
                    "  seat 3: Bot 2 (a bot, easy)", "Turn: yours."]
-    assert status[0].startswith("Battle 1 · wins:") and "(a bot" not in "\n".join(status)
+    assert status[0].startswith("Battle 1 · battles won:") and "(a bot" not in "\n".join(status)
+
+
+def test_the_match_result_says_whose_battles_are_whose():
+    """The result line after a match: "Bot 2 wins the match after 3 battles (wins: Player 0,
+    Bot 1 1, Bot 2 2)" left a newcomer reading "Bot 1 1" (ux22)."""
+    from p2pcards.games import new_game
+
+    g = new_game("go-out-girl", 3, {"names": ["Player", "Bot 1", "Bot 2"]})
+    g.wins = [0, 1, 2]
+    g.winner, g.battle = 2, 3
+    assert g.result_text() == ("Bot 2 wins the match after 3 battles (battles won: 0 by Player, "
+                               "1 by Bot 1, 2 by Bot 2)")
+
+
+def test_out_of_this_world_stacks_say_how_many_cards_lie_under_the_top():
+    """Rulebook: "deal 5 stacks of 4 face-down cards each ... Then flip all of those stacks,
+    leaving all the cards visible on top." The status line said "[2] Duct tape (Hardware 3) +3"
+    and a newcomer guessed at "+3" (ux22): it says "3 under"."""
+    from p2pcards.engine import Decide, Decision, LocalDealer
+    from p2pcards.games import new_game
+
+    g = new_game("out-of-this-world", 3, {"names": ["Ann", "Ben", "Cat"]})
+    dealer = LocalDealer(3)
+    while g.phase != "go" or not isinstance(g.pending(), Decide):
+        req = g.pending()
+        g.apply(Decision(req.player, g.legal(req.player)[0]) if isinstance(req, Decide)
+                else dealer.fulfil(g, req))
+    (line,) = [x for x in g.view(0).status(0) if x.startswith("Stacks: ")]
+    assert line.count(", 3 under") == 5 and " +3" not in line, line

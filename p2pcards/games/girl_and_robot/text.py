@@ -79,12 +79,17 @@ class Text(Common):
                     f"where it lies: {kept}.")
         return None
 
+    # The rulebook's limit holds "during the game": once it is won, everyone talks to everyone
+    # (the chat panel said "only allies talk, and you have no living ally" under the result,
+    # to the dead and the winners alike; ux22). Every program reads the same rule at a step.
     def chat_audience(self, seat: int) -> list[int]:
+        if self.winner is not None:
+            return [p for p in range(self.n_players) if p != seat]
         a = self.living_ally(seat)
         return [] if a is None else [a]
 
     def chat_refusal(self, seat: int) -> str | None:
-        if self.living_ally(seat) is None:
+        if self.winner is None and self.living_ally(seat) is None:
             return "only allies talk, and you have no living ally"
         return None
 
@@ -112,8 +117,10 @@ class Text(Common):
                                       self.zones[f"aside{p}"])) if on]
             you = " (you)" if p == seat else ""
             turn = " ←" if self.req and self.req.get("player") == p else ""
-            side = self.side(p) if self.alive[p] else "-"
-            lines.append(f"  {self.pname(p)}{you}: {self.char_name(p)} [{side}] · {ws} · "
+            # the character card's side, as the rulebook names it: "[team]" alone read as a
+            # team's name to a newcomer, and a dead seat's "[-]" as nothing (ux22)
+            side = f" [{self.side(p).capitalize()} side]" if self.alive[p] else ""
+            lines.append(f"  {self.pname(p)}{you}: {self.char_name(p)}{side} · {ws} · "
                          f"{plural(len(self.hand(p)), 'card')}{self._known_in(p, seat)}"
                          f"{' · ' + ', '.join(marks) if marks else ''}{turn}")
         if seat is not None and seat >= 0:

@@ -19,8 +19,7 @@ class Text:
     def status(self, seat: int | None = None) -> list[str]:
         chars = self._data.characters
         need = self.wins_needed()
-        wins = ", ".join(f"{self.pname(p)} {self.wins[p]}" for p in range(self.n_players))
-        lines = [f"Battle {self.battle} · wins: {wins} (a match takes {need})"]
+        lines = [f"Battle {self.battle} · battles won: {self._won()} (a match takes {need})"]
         top = self.top
         if top is None:
             lines.append("Centre field: empty")
@@ -73,8 +72,13 @@ class Text:
     def result_text(self) -> str:
         if self.winner is None:
             return ""
-        wins = ", ".join(f"{self.pname(p)} {self.wins[p]}" for p in range(self.n_players))
-        return f"{self.pname(self.winner)} wins the match after {plural(self.battle, 'battle')} (wins: {wins})"
+        return (f"{self.pname(self.winner)} wins the match after {plural(self.battle, 'battle')} "
+                f"(battles won: {self._won()})")
+
+    def _won(self) -> str:
+        """Each seat's battles won: "wins: Player 0, Bot 1 0" read as "Player 0" and a lone
+        "1 0" (ux22); "0 by Player, 0 by Bot 1" cannot."""
+        return ", ".join(f"{self.wins[p]} by {self.pname(p)}" for p in range(self.n_players))
 
     def describe(self, a: Action) -> str:
         k = a.kind

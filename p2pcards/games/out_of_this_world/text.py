@@ -46,8 +46,9 @@ class Text(TableBase):
                 if not z:
                     parts.append(f"[{i + 1}] empty")
                     continue
+                # "[3] Spray paints (Hardware 4) +1" left a newcomer guessing (ux22)
                 parts.append(f"[{i + 1}] {self.card_name(self.values[z[-1]])}"
-                             + (f" +{len(z) - 1}" if len(z) > 1 else ""))
+                             + (f", {len(z) - 1} under" if len(z) > 1 else ""))
             lines.append("Stacks: " + " | ".join(parts))
         lines.append(f"Deck {len(self.zones['deck'])} · discard {len(self.zones['discard'])} · "
                      f"removed {len(self.zones['removed'])}")

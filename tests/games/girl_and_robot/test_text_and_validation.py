@@ -116,3 +116,17 @@ def test_narration_counts_and_lists_read_as_english():
     chars = next(line for line in g.take_notes() if line.startswith("Characters:"))
     seat = r"(Ann|Bo|Cy|Di) is the (Girl|Robot|Evil Queen|Shadow Robot)"
     assert re.fullmatch(rf"Characters: {seat}, {seat}, {seat} and {seat}\.", chars), chars
+
+
+def test_the_status_names_the_character_cards_side():
+    """Rulebook: "Each Character card has 2 sides that indicate whether they are Alone or in a
+    Team." The status showed "The Girl [team]" and a dead seat's "[-]": a newcomer read "[team]"
+    as the name of a team (ux22). It says "[Team side]" / "[Alone side]", and nothing for the
+    dead (who are marked "dead")."""
+    g = rig(["girl", "robot", "queen", "shadow"], draw=["*"] * 6)
+    g.alive[3] = False
+    lines = g.view(0).status(0)
+    assert any(x.startswith("  Seat 1 (you): The Girl [Team side] · ") for x in lines), lines
+    assert any(" [Alone side] · " in x and "Queen" in x for x in lines), lines
+    dead = next(x for x in lines if "Shadow Robot" in x)
+    assert "side]" not in dead and "[-]" not in dead and "dead" in dead, dead
