@@ -124,7 +124,7 @@ def test_the_endgame_on_believable_deals_reads_only_the_view_and_the_record(monk
             b = advise(other.view(SEAT), other.view(SEAT).legal(SEAT), seed=1, budget=2000,
                        record=rec)
             assert a.text == b.text and a.reason == b.reason
-            found[source] += "played as the heuristic bot" in a.reason
+            found[source] += "if the others play as the easy bots do" in a.reason
 
     _heuristic_games(range(4), each)
     assert min(found.values()) >= 2, found

@@ -212,7 +212,7 @@ def test_the_known_policy_endgame_of_the_advisor_never_reads_the_hidden_cards(mo
         a = advise(g.view(p), g.view(p).legal(p), seed=1, budget=2000)
         b = advise(other.view(p), other.view(p).legal(p), seed=1, budget=2000)
         assert a.text == b.text and a.reason == b.reason
-        found += "played as the heuristic bot" in a.reason
+        found += "if the others play as the easy bots do" in a.reason
         if found >= 3:
             break
     assert found >= 3
