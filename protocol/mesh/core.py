@@ -1,5 +1,6 @@
 """The ``Mesh``: one seat's view of a table and its sockets (construction, roster, public API).
-The rest of its methods live by subject in ``transport``, ``handshake``, ``chain`` and ``recovery``."""
+The rest of its methods live by subject in ``transport``, ``handshake``, ``intake``,
+``chain``, ``faults`` and ``recovery``."""
 
 from __future__ import annotations
 
@@ -55,6 +56,7 @@ from .common import (
     log,
     raise_fd_limit,
 )
+from .faults import FaultMixin
 from .gate import DEFAULT_MAX_TOTAL, Gate
 from .handshake import HandshakeMixin
 from .intake import IntakeMixin
@@ -62,7 +64,7 @@ from .recovery import RecoveryMixin
 from .transport import TransportMixin
 
 
-class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixin):
+class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, RecoveryMixin):
     """One seat's view of a table and its sockets. Build with ``host``, ``join`` or ``resume``."""
 
     def __init__(
