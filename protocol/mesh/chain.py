@@ -52,9 +52,8 @@ class ChainMixin:
         if quiet:  # the seats we do not hear directly: the others forward their word (recovery),
             # and the seat that brought each one's envelopes first pushes them (``_pusher``)
             extra = {"quiet": quiet, "via": [self._via.get(q) for q in quiet], **(extra or {})}
-        self._send_ctl(
-            seat, "heads", {"heads": heads, "reply": reply, "roster": digest, **(extra or {})}
-        )
+        self._send_ctl(seat, "heads", {"heads": heads, "reply": reply, "roster": digest,
+                                       "echo": self._echo(), **(extra or {})})
 
     def _accept(self, env: Message, h: str, raw: bytes | None = None) -> None:
         assert self.verifier is not None
@@ -172,6 +171,8 @@ class ChainMixin:
     def _on_heads(self, seat: int, msg: Message, force: bool = False) -> None:
         assert self.verifier is not None
         heads = self._parse_heads(msg["heads"])
+        if "echo" in msg:  # what its author has seen of each seat's words (recovery: the echo)
+            self._parse_echo(msg["echo"])
         now = time.monotonic()
         self._peer_heads[seat] = [seq for seq, _ in heads]
         cur = self._ctl_state.get(seat)

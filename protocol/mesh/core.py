@@ -10,7 +10,7 @@ import errno
 import os
 import secrets
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +149,10 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, 
         self._sess = secrets.token_hex(8)
         self._boot = time.time_ns()
         self._ctr = 0
+        # when each of our latest control messages was signed, from ctr ``_signed_first`` on:
+        # a forwarded word counts as presence only if it echoes one of them (``_echo_fresh``)
+        self._signed_at: deque[float] = deque()
+        self._signed_first = 1
         self._ctl_state: dict[int, tuple[str, int, int]] = {}
         now = time.monotonic()
         self._started = now

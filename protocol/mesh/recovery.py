@@ -42,6 +42,8 @@ from .common import (
 if TYPE_CHECKING:
     from .core import Mesh
 
+ECHO_KEPT = 16_384  # signing times of our latest control messages kept for the echo
+
 
 def _transport_of(t: Transcript) -> bytes:
     """The table's transport key, as our transcript recorded it (or from the code the host keeps)."""
@@ -407,7 +409,67 @@ class RecoveryMixin:
             # withholds its messages would have our clocks run on it. It is waited for (away),
             # as one we cannot hear (red team 3, item 1)
             return
+        if not self._echo_fresh(word, now):
+            # no proof the word is recent: a forwarder could have hoarded it and be withholding
+            # what the seat said since (red team 23). It is waited for (away), as above
+            return
         self._heard(seat, direct=False)
+
+    # -- the echo: how old a forwarded word is ----------------------------------------------------
+    # Every signed ``heads`` carries, per seat, the newest ``ctr`` of that seat's own control
+    # messages its author has seen (directly or forwarded): ``echo``. Nothing in a word says when
+    # it was signed, so a forwarder could ask a seat for its word many times, keep them, and
+    # once the seat sends a message it withholds from us, pass on the older words one at a time
+    # (each newer than the last, none stating the withheld message): the seat stayed present
+    # here for as long as the hoard lasted. A word echoing one of our own ctrs was signed after
+    # we signed that ctr, and we know when that was: a forwarded word counts as presence only if
+    # that is within ``away_after``. A forwarder that withholds our words from the seat starves
+    # its echo: the seat is waited for as away, as with a withheld message.
+
+    def _note_signed(self) -> None:
+        """Keep when our control message ``self._ctr`` was signed (``_sign_ctl``), for as long as
+        an echo of it may count (``away_after``; at most ``ECHO_KEPT`` of them)."""
+        now, kept = time.monotonic(), self._signed_at
+        if self._signed_first + len(kept) != self._ctr:
+            kept.clear()
+            self._signed_first = self._ctr
+        kept.append(now)
+        while len(kept) > 1 and (len(kept) > ECHO_KEPT or now - kept[0] > self.timings.away_after):
+            kept.popleft()
+            self._signed_first += 1
+
+    def _echo(self) -> list[int]:
+        """What our heads echo: per seat, the newest ``ctr`` of its program's control messages we
+        have seen, directly or forwarded (0: none; ours is 0)."""
+        out = []
+        for s in range(self.seats):
+            best = None
+            for cur in (self._ctl_state.get(s), self._through_state.get(s)):
+                if cur is not None and (best is None or (cur[0] == best[0] and cur[2] > best[2])
+                                        or (cur[0] != best[0] and cur[1] > best[1])):
+                    best = cur
+            out.append(0 if s == self.seat or best is None else best[2])
+        return out
+
+    def _parse_echo(self, raw: object) -> list[int]:
+        """A heads message's ``echo``: one counter per seat (``ValueError`` otherwise)."""
+        if not isinstance(raw, list) or len(raw) != self.seats or \
+                not all(is_int(c) and 0 <= c < 2**63 for c in raw):
+            raise ValueError("an echo that is not one counter per seat")
+        return raw
+
+    def _echo_fresh(self, word: Message, now: float) -> bool:
+        """Whether a seat's signed heads echo one of our own control messages signed within
+        ``away_after``: the word is no older than that. A word echoing a counter we never
+        signed (a lie its author signed) proves nothing, and counts as nothing."""
+        try:
+            c = self._parse_echo(word.get("echo"))[self.seat]
+        except ValueError:
+            return False
+        i = c - self._signed_first
+        if c < 1 or c > self._ctr or not 0 <= i < len(self._signed_at):
+            return False
+        return now - self._signed_at[i] <= self.timings.away_after
 
     def _starved_after(self) -> float:
         """How long we may lack an author's envelopes (that some seat showed us exist) before its
