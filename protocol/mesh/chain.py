@@ -173,6 +173,7 @@ class ChainMixin:
         heads = self._parse_heads(msg["heads"])
         if "echo" in msg:  # what its author has seen of each seat's words (recovery: the echo)
             self._parse_echo(msg["echo"])
+            self._note_reach(msg)
         now = time.monotonic()
         self._peer_heads[seat] = [seq for seq, _ in heads]
         cur = self._ctl_state.get(seat)

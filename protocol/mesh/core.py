@@ -156,6 +156,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, 
         self._ctl_state: dict[int, tuple[str, int, int]] = {}
         now = time.monotonic()
         self._started = now
+        self._reached_at = now  # when we signed the newest of our words a seat echoed
         self._last_tick = now
         self._last_heard: dict[int, float] = {}
         self._ever_heard: set[int] = set()

@@ -385,6 +385,7 @@ class RecoveryMixin:
         if problem is not None:
             raise ValueError(f"a forwarded heads message with {problem} for seat {seat}")
         self._through_state[seat] = (sess, boot, ctr)
+        self._note_reach(word)
         now = time.monotonic()
         if heads[seat][0] > self._known_max[seat]:  # it signed more than we hold: ask for it
             self._known_max[seat] = heads[seat][0]
@@ -466,10 +467,35 @@ class RecoveryMixin:
             c = self._parse_echo(word.get("echo"))[self.seat]
         except ValueError:
             return False
+        signed = self._signed_time(c)
+        return signed is not None and now - signed <= self.timings.away_after
+
+    def _signed_time(self, c: int) -> float | None:
+        """When we signed our control message ``c``, if it is among those kept."""
         i = c - self._signed_first
         if c < 1 or c > self._ctr or not 0 <= i < len(self._signed_at):
-            return False
-        return now - self._signed_at[i] <= self.timings.away_after
+            return None
+        return self._signed_at[i]
+
+    def _note_reach(self, word: Message) -> None:
+        """A seat's signed heads (its own, or forwarded): the newest of our words it echoes was
+        heard by then (``unheard_since``)."""
+        try:
+            signed = self._signed_time(self._parse_echo(word.get("echo"))[self.seat])
+        except ValueError:
+            return
+        if signed is not None and signed > self._reached_at:
+            self._reached_at = signed
+
+    def unheard_since(self) -> float | None:
+        """Since when no seat has shown it heard this program (its own link most likely cut one
+        way): the time we signed the newest of our words any seat's heads echo, if that is more
+        than ``away_after`` ago; else ``None`` (and at two seats, where nothing is forwarded).
+        Meanwhile a seat heard only through the others cannot show its word is recent (the
+        echo): the absence watcher does not count that time against anyone."""
+        if self.seats <= 2 or time.monotonic() - self._reached_at <= self.timings.away_after:
+            return None
+        return self._reached_at
 
     def _starved_after(self) -> float:
         """How long we may lack an author's envelopes (that some seat showed us exist) before its
