@@ -530,7 +530,9 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
     allowance = ABSENCE_IN_ALL * wait
     alone_used = 0.0  # seconds of stretches hearing nobody forgiven over the match (<= allowance)
     stretch = [0.0, 0.0]  # the stretch under way: its length, and the part of it forgiven
-    unheard = [0.0, 0.0]  # the same for a stretch in which nobody heard us (``unheard_since``)
+    # the same for a stretch in which nobody heard us (``unheard_since``), and whether a seat
+    # was away in it
+    unheard: list[Any] = [0.0, 0.0, False]
     unheard_to = 0.0  # forgiven up to then
     held: dict[int, tuple[float, float]] = {}  # seat -> (spell, match) counted, at its last look
 
@@ -617,7 +619,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             whole = max(0.0, now - start)
             mute = min(whole, max(0.0, allowance - alone_used))
             alone_used += mute
-            unheard = [unheard[0] + whole, unheard[1] + mute]
+            unheard = [unheard[0] + whole, unheard[1] + mute, unheard[2] or bool(mesh.away)]
             unheard_to = now
             for s in mesh.away:  # the part of its spell in the stretch, counted above
                 since = mesh.away_since.get(s, now)
@@ -626,13 +628,14 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 absent[s] = max(0.0, absent.get(s, 0.0) - forgive)
                 total[s] = max(0.0, total.get(s, 0.0) - forgive)
         elif unheard[0] > 0.0:
-            length, kept = unheard
+            length, kept, mattered = unheard
+            unheard = [0.0, 0.0, False]
             counted = "that time is not counted against anyone" if kept >= length - 0.5 else (
                 f"only {clock_text(kept)} of it is not counted against anyone (at most "
                 f"{clock_text(allowance)} over the match, {ABSENCE_IN_ALL} times the table's wait)")
-            say(f"** no other player heard this program for {clock_text(length)} (its messages "
-                f"reached nobody: most likely its own network was cut): {counted}")
-            unheard = [0.0, 0.0]
+            if mattered:  # a seat was away meanwhile (else there is nothing to tell)
+                say(f"** no other player heard this program for {clock_text(length)} (its "
+                    f"messages reached nobody: most likely its own network was cut): {counted}")
         last = now
         away = {s: max(gone(s, now, now), absent.get(s, 0.0) if progress is not None else 0.0)
                 for s in mesh.away}

@@ -489,11 +489,15 @@ class RecoveryMixin:
 
     def unheard_since(self) -> float | None:
         """Since when no seat has shown it heard this program (its own link most likely cut one
-        way): the time we signed the newest of our words any seat's heads echo, if that is more
-        than ``away_after`` ago; else ``None`` (and at two seats, where nothing is forwarded).
-        Meanwhile a seat heard only through the others cannot show its word is recent (the
-        echo): the absence watcher does not count that time against anyone."""
-        if self.seats <= 2 or time.monotonic() - self._reached_at <= self.timings.away_after:
+        way): the time we signed the newest of our words any seat's heads echo, if that is
+        longer ago than a seat we hear takes to echo us (it pings us when we are quiet for
+        ``ping_after``: two of those, two ``heads_every`` and two ticks); else ``None`` (and at
+        two seats, where nothing is forwarded). Meanwhile a seat heard only through the others
+        cannot show its word is recent (the echo): the absence watcher counts that time against
+        nobody."""
+        t = self.timings
+        late = 2 * t.ping_after + 2 * t.heads_every + 2 * t.tick
+        if self.seats <= 2 or time.monotonic() - self._reached_at <= late:
             return None
         return self._reached_at
 
