@@ -611,13 +611,13 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         # A stretch in which no seat heard this program (none echoed its words: its own link is
         # most likely cut one way) is nobody's absence either: a seat heard only through the
         # others cannot show meanwhile that its word is recent, and is waited for as away. Found
-        # once it has lasted the 'away' time, it is forgiven from its start, out of the same
-        # allowance as a stretch hearing nobody.
+        # a moment in (``Mesh.unheard_since``), it is forgiven from its start, out of the same
+        # allowance as a stretch hearing nobody, and only while a seat is away.
         since_unheard = mesh.unheard_since() if mesh.stopped is None and not part else None
         if since_unheard is not None and not set(mesh.away) >= set(others):
             start = max(since_unheard, unheard_to)
             whole = max(0.0, now - start)
-            mute = min(whole, max(0.0, allowance - alone_used))
+            mute = min(whole, max(0.0, allowance - alone_used)) if mesh.away else 0.0
             alone_used += mute
             unheard = [unheard[0] + whole, unheard[1] + mute, unheard[2] or bool(mesh.away)]
             unheard_to = now
