@@ -530,6 +530,10 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
     allowance = ABSENCE_IN_ALL * wait
     alone_used = 0.0  # seconds of stretches hearing nobody forgiven over the match (<= allowance)
     stretch = [0.0, 0.0]  # the stretch under way: its length, and the part of it forgiven
+    # the same for a stretch in which nobody heard us (``unheard_since``), and whether a seat
+    # was away in it
+    unheard: list[Any] = [0.0, 0.0, False]
+    unheard_to = 0.0  # forgiven up to then
     held: dict[int, tuple[float, float]] = {}  # seat -> (spell, match) counted, at its last look
 
     def gone(s: int, now: float, since_unknown: float) -> float:  # its spell so far, less the above
@@ -604,6 +608,34 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             tick = max(0.0, min(now - last - pause - part, gone(s, now, last)))
             absent[s] = absent.get(s, 0.0) + tick
             total[s] = total.get(s, 0.0) + tick
+        # A stretch in which no seat heard this program (none echoed its words: its own link is
+        # most likely cut one way) is nobody's absence either: a seat heard only through the
+        # others cannot show meanwhile that its word is recent, and is waited for as away. Found
+        # a moment in (``Mesh.unheard_since``), it is forgiven from its start, out of the same
+        # allowance as a stretch hearing nobody, and only while a seat is away.
+        since_unheard = mesh.unheard_since() if mesh.stopped is None and not part else None
+        if since_unheard is not None and not set(mesh.away) >= set(others):
+            start = max(since_unheard, unheard_to)
+            whole = max(0.0, now - start)
+            mute = min(whole, max(0.0, allowance - alone_used)) if mesh.away else 0.0
+            alone_used += mute
+            unheard = [unheard[0] + whole, unheard[1] + mute, unheard[2] or bool(mesh.away)]
+            unheard_to = now
+            for s in mesh.away:  # the part of its spell in the stretch, counted above
+                since = mesh.away_since.get(s, now)
+                forgive = min(mute, max(0.0, now - max(start, since)))
+                paused[s, since] = paused.get((s, since), 0.0) + forgive
+                absent[s] = max(0.0, absent.get(s, 0.0) - forgive)
+                total[s] = max(0.0, total.get(s, 0.0) - forgive)
+        elif unheard[0] > 0.0:
+            length, kept, mattered = unheard
+            unheard = [0.0, 0.0, False]
+            counted = "that time is not counted against anyone" if kept >= length - 0.5 else (
+                f"only {clock_text(kept)} of it is not counted against anyone (at most "
+                f"{clock_text(allowance)} over the match, {ABSENCE_IN_ALL} times the table's wait)")
+            if mattered:  # a seat was away meanwhile (else there is nothing to tell)
+                say(f"** no other player heard this program for {clock_text(length)} (its "
+                    f"messages reached nobody: most likely its own network was cut): {counted}")
         last = now
         away = {s: max(gone(s, now, now), absent.get(s, 0.0) if progress is not None else 0.0)
                 for s in mesh.away}

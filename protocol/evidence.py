@@ -46,7 +46,7 @@ def check_fault(rec: Message, table: str, seats: int, keys: dict[int, bytes]) ->
     not, in words.
 
     - ``first`` and ``second``: an equivocation proof; it must prove the seat the line names.
-    - ``first`` alone: a message the program judged at the time (``ChainMixin._fault``: a
+    - ``first`` alone: a message the program judged at the time (``FaultMixin._fault``: a
       private message on a topic every seat must get, a private payload it could not open); it
       must be an envelope validly signed by that seat. What was wrong with it is the program's
       own finding, for the audit to weigh; the signature only shows the seat sent it.

@@ -1,5 +1,6 @@
 """The ``Mesh``: one seat's view of a table and its sockets (construction, roster, public API).
-The rest of its methods live by subject in ``transport``, ``handshake``, ``chain`` and ``recovery``."""
+The rest of its methods live by subject in ``transport``, ``handshake``, ``intake``,
+``chain``, ``faults`` and ``recovery``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import errno
 import os
 import secrets
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ from .common import (
     log,
     raise_fd_limit,
 )
+from .faults import FaultMixin
 from .gate import DEFAULT_MAX_TOTAL, Gate
 from .handshake import HandshakeMixin
 from .intake import IntakeMixin
@@ -62,7 +64,7 @@ from .recovery import RecoveryMixin
 from .transport import TransportMixin
 
 
-class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixin):
+class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, RecoveryMixin):
     """One seat's view of a table and its sockets. Build with ``host``, ``join`` or ``resume``."""
 
     def __init__(
@@ -147,9 +149,14 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, RecoveryMixi
         self._sess = secrets.token_hex(8)
         self._boot = time.time_ns()
         self._ctr = 0
+        # when each of our latest control messages was signed, from ctr ``_signed_first`` on:
+        # a forwarded word counts as presence only if it echoes one of them (``_echo_fresh``)
+        self._signed_at: deque[float] = deque()
+        self._signed_first = 1
         self._ctl_state: dict[int, tuple[str, int, int]] = {}
         now = time.monotonic()
         self._started = now
+        self._reached_at = now  # when we signed the newest of our words a seat echoed
         self._last_tick = now
         self._last_heard: dict[int, float] = {}
         self._ever_heard: set[int] = set()

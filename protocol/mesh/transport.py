@@ -153,6 +153,7 @@ class TransportMixin:
         in the transcript as signed before it is sent)."""
         assert not {"t", "table", "from", "to", "sess", "boot", "ctr", "sig"} & set(payload)
         self._ctr += 1
+        self._note_signed()
         msg = {
             "t": t,
             "table": self.table,

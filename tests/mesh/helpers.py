@@ -153,6 +153,9 @@ class AwayInSpells:
     def unreached(self) -> set[int]:
         return set()
 
+    def unheard_since(self) -> None:
+        return None
+
     def stop(self, culprit: int | None, reason: str) -> None:
         self.stopped = TableStop(culprit, reason)
 

@@ -24,7 +24,7 @@ COUNT = 1500 if os.environ.get("P2PCARDS_LONG") == "1" else 300
 HOSTILE = [None, True, -1, 0, 2**70, -(2**70), 1.5, "", "x" * 100_000, [], {}, [[[[[]]]]],
            [0] * 5000, {"a": 1}, [[0, "0" * 64]] * 3, "\u202e\x1b[2J", [-1, "zz"],
            [[2**63, "ab"]], 10**300]
-FIELDS = {"heads": ["heads", "reply", "roster", "cp", "cpat", "cpr", "at"],
+FIELDS = {"heads": ["heads", "reply", "roster", "cp", "cpat", "cpr", "at", "echo"],
           "link": ["entry", "heads"], "roster": ["roster", "sealed"], "want": ["seat", "start"],
           "proof?": ["seat", "seq"], "proof": ["env"], "evidence": ["first", "second", "reason"]}
 
@@ -62,6 +62,12 @@ async def test_any_value_in_a_signed_control_message_is_dropped_or_names_its_sen
     ("want", {"seat": True, "start": 1}),
     ("want", {"seat": 1, "start": 1.0}),
     ("heads", {"heads": [[True, "0" * 64], [0, "0" * 64], [0, "0" * 64]]}),
+    # the echo (mesh version 7): one counter per seat, bounded, or the heads are dropped
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [0, True, 0]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [0, 1.0, 0]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [0, 0]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [2**70, 0, 0]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [-1, 0, 0]}),
 ])
 @run_async(timeout=60)
 async def test_true_and_1_0_are_not_integers_in_a_control_message(tmp_path, caplog, t, payload):

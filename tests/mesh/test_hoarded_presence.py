@@ -20,12 +20,12 @@ away, and named by alice past the table's wait (2:00) all the same -- she cannot
 withholding from his absence -- so the hoard changes which clock names him and when, not
 whether; the table is held no longer than the clocks that run on a present seat allow.
 
-Left open (docs/network.md, Known limits): nothing in a word says how old it is. The fix is an
-echo: each ``heads`` carries, per seat, the newest ``ctr`` of that seat's own control messages
-its author has seen (directly or forwarded); a program counts a forwarded word as presence
-only if it echoes a ``ctr`` of its own signed within the last ``away_after`` or so. A
-forwarder that withholds our words from the author then starves the echo, and the author is
-waited for as away, as with a withheld message."""
+Nothing in a word said how old it was. Fixed by an echo (mesh version 7): each ``heads`` carries,
+per seat, the newest ``ctr`` of that seat's own control messages its author has seen (directly
+or forwarded); a program counts a forwarded word as presence only if it echoes a ``ctr`` of its
+own signed within ``away_after``. This test failed on main (bob present 8 s and more, the
+hoard feeding him); now he is waited for as away within about two ``away_after``. Carol's
+plays against the echo itself are in ``test_echo_attacks.py``."""
 
 from __future__ import annotations
 
@@ -43,8 +43,6 @@ pytestmark = pytest.mark.network
 ALICE, BOB, CAROL = range(3)
 
 
-@pytest.mark.xfail(strict=True, reason="red team 23, left open: a forwarded word carries no "
-                   "proof of its age (docs/network.md, Known limits)")
 @run_async(timeout=60)
 async def test_a_forwarder_cannot_keep_a_seat_present_with_its_older_words(tmp_path):
     meshes = await make_table(tmp_path, 3)
@@ -85,7 +83,8 @@ async def test_a_forwarder_cannot_keep_a_seat_present_with_its_older_words(tmp_p
         for _ in range(60):  # asked for, 20 a second: 60 words of bob's in 3 s
             carol._send_heads(BOB, reply=True)
             await asyncio.sleep(0.05)
-        assert BOB not in alice.away
+        # (on main bob was present here, fed by the hoard; with the echo its words grow too old
+        # within a second or two, so he may be waited for as away already: the hoard buys nothing)
         await bob.channel.broadcast("hist", {"i": 1})
         sent = time.monotonic()
         # the withholding is caught within a few asks and the 1.5 s 'away' time (as in

@@ -167,6 +167,9 @@ class _Present:
     def unreached(self) -> set:
         return set()
 
+    def unheard_since(self) -> None:
+        return None
+
 
 @run_async(timeout=30)
 async def test_a_dripping_seat_is_named_during_the_wait_not_when_its_message_comes():

@@ -169,3 +169,29 @@ async def test_two_seats_that_go_away_together_and_never_come_back_do_not_hold_t
     assert gone.stopped.culprit is None, gone.stopped
     assert "naming nobody" in gone.stopped.reason, gone.stopped
     assert gone.stopped_at - gone.t0 < 7.5, gone.stopped_at - gone.t0
+
+
+@run_async(timeout=30)
+async def test_a_program_whose_messages_reach_nobody_finds_it_from_the_echo(tmp_path):
+    """Mesh version 7: every heads echoes the newest counter its author saw of each seat. When
+    none of bob's own words reaches anyone (his sends cut, he still hears both), no seat echoes
+    him any more: ``unheard_since`` says since when (about the last word of his that got
+    through), a moment in, and nothing once his words flow again. alice, who hears him, and
+    carol never think themselves unheard."""
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    try:
+        await asyncio.sleep(1.0)
+        assert [m.unheard_since() for m in meshes] == [None, None, None]
+        cut_at = time.monotonic()
+        cut(bob, {0, 2})
+        await until(lambda: bob.unheard_since() is not None, timeout=3, what="bob unheard")
+        found = time.monotonic() - cut_at
+        assert found < 1.2, found  # 2 ping_after + 2 heads_every + 2 ticks at these timings
+        assert cut_at - 0.5 < bob.unheard_since() <= cut_at + 0.05
+        assert alice.unheard_since() is None and carol.unheard_since() is None
+        await asyncio.sleep(1.0)
+        cut(bob, set())
+        await until(lambda: bob.unheard_since() is None, timeout=3, what="bob heard again")
+    finally:
+        await close_all(meshes)
