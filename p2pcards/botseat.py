@@ -11,9 +11,10 @@ import time
 from protocol.identity import Identity
 from protocol.mesh import JoinRefused, Mesh, MeshError
 
+from .absence import ABSENCE_IN_ALL
 from .bots.registry import make_bot
 from .checks import checked_address, checked_bind, checked_name
-from .lobby import ABSENCE_IN_ALL, TURN_GRACE, GameInfo, play_seat
+from .lobby import TURN_GRACE, GameInfo, play_seat
 from .net import NotSeated, _results, _say_result, say
 from .resume import _join_or_record
 from .table import TableResult

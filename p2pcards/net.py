@@ -14,6 +14,7 @@ from protocol.identity import Identity, data_dir
 from protocol.mesh import JoinRefused, Mesh, MeshError
 from protocol.roster import names_clash, seat_number_in
 
+from .absence import clock_text, counted_away, match_left
 from .bots.registry import make_bot
 from .checks import checked_address, checked_bind, checked_code, checked_name
 from .lobby import (
@@ -21,10 +22,7 @@ from .lobby import (
     WAIT,
     GameInfo,
     bots_end,
-    clock_text,
-    counted_away,
     end_bots,
-    match_left,
     play_seat,
     spawn_bot,
     until_dealt,

@@ -11,9 +11,10 @@ from protocol.identity import Identity
 from protocol.mesh import JoinFailed, Mesh, MeshError
 from protocol.transcript import find_transcripts, read_transcript
 
+from .absence import clock_text
 from .checks import checked_code
 from .engine import ConfigError
-from .lobby import WAIT, GameInfo, clock_text
+from .lobby import WAIT, GameInfo
 from .table import TableResult
 from .ui.text import say
 from .ui.waiting import resuming_text

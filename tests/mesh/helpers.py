@@ -134,7 +134,7 @@ async def until(cond: Callable[[], bool], timeout: float = 10.0, what: str = "co
 
 
 class AwayInSpells:
-    """A stand-in mesh for the absence watcher (``lobby._watch_absence``): seat 1 is away in the
+    """A stand-in mesh for the absence watcher (``absence._watch_absence``): seat 1 is away in the
     given spells (seconds from the start, ``(begin, end)``); ``tick()`` brings it up to date."""
     seats, seat, stopped = 3, 0, None
 

@@ -224,7 +224,7 @@ async def test_quit_is_announced_at_once(tmp_path):
 
 @run_async(timeout=60)
 async def test_an_absent_player_ends_the_match_after_the_wait_naming_them(tmp_path, monkeypatch):
-    from p2pcards.lobby import _watch_absence
+    from p2pcards.absence import _watch_absence
 
     short_claim_window(monkeypatch)  # bob applies alice's claim once its window has passed
     meshes = await make_table(tmp_path, 3)
@@ -456,7 +456,7 @@ async def test_one_departure_is_told_as_one_and_coming_and_going_as_such(tmp_pat
     away counted whole, so the time away summed past the wait before the time since it left
     did. Now one departure reads as one; only a seat that came back and left again, with the
     game standing still, is named for coming and going."""
-    from p2pcards.lobby import _watch_absence
+    from p2pcards.absence import _watch_absence
 
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes

@@ -16,7 +16,8 @@ import socket
 import pytest
 import zmq.asyncio
 
-from p2pcards.lobby import PatientChannel, _watch_absence
+from p2pcards.absence import _watch_absence
+from p2pcards.lobby import PatientChannel
 from protocol.envelope import canonical
 from protocol.mesh import K_HS, Mesh, MeshError
 from protocol.mesh.common import MESH_VERSION

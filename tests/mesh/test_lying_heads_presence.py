@@ -16,7 +16,7 @@ import asyncio
 
 import pytest
 
-from p2pcards.lobby import _watch_absence
+from p2pcards.absence import _watch_absence
 from tests.mesh.helpers import close_all, make_table, run_async, short_claim_window, until
 from tests.table.test_forked_move import cut_between_alice_and_bob
 

@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from p2pcards.lobby import _announce
+from p2pcards.absence import _announce
 from p2pcards.table import TableStopped
 from protocol.channel import TableStop
 from protocol.envelope import envelope_hash, seal

@@ -67,7 +67,7 @@ async def test_the_last_of_the_others_to_go_away_says_this_program_may_be_the_on
     who had done nothing -- until the reminder said "you are cut off" 15 s later (ux20's
     walk-through, F9). When the last of the others goes away, the line now says that this
     program is most likely the one cut off."""
-    from p2pcards.lobby import _announce
+    from p2pcards.absence import _announce
 
     meshes = await make_table(tmp_path, 3)
     host, bob, carol = meshes

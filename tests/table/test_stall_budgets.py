@@ -85,7 +85,7 @@ async def test_a_seat_away_for_just_under_the_wait_before_every_step_is_named(tm
 
 
 async def watch(fake, wait, seconds, progress):
-    from p2pcards.lobby import _watch_absence
+    from p2pcards.absence import _watch_absence
 
     async def flicker():
         while True:
@@ -132,7 +132,7 @@ async def test_a_few_short_absences_are_waited_for_and_the_same_again_and_again_
     assert stalling.stopped is not None and stalling.stopped.culprit == 1, stalling.stopped
     assert "away too often" in stalling.stopped.reason and "in all" in stalling.stopped.reason
     # what the screens show of it: none of his time away for the match was left at the stop
-    from p2pcards.lobby import match_left
+    from p2pcards.absence import match_left
     assert match_left(stalling) == {1: 0.0}, match_left(stalling)
 
 
