@@ -1,0 +1,83 @@
+"""A bot seat's answers, paced so that *when* they come tells nobody what the bot holds.
+
+At a networked table every other program sees when each move arrives. A bot answers a question
+with one legal option at once, and one with several after it has weighed them; a ``normal`` or
+``strong`` bot then searches, for tens or hundreds of milliseconds. So the delay of its answer
+said what its hidden hand allowed: in The Girl and the Robot a strong bot asked whether to
+cancel an Action card answered in 0.2 ms holding no Cancel Action and in 34-82 ms holding one
+(red team 24: one answer, read over the LAN, told which). ``Paced`` sends each answer no
+sooner than a floor that depends only on what everyone knows -- the bot's level and the
+question's phase -- so that an answer that was quick waits for it:
+
+- ``QUICK`` for every answer (the heuristic's own time is well under a millisecond, its worst
+  a few: a floor of 20 ms covers it with room for a busy machine);
+- ``SEARCH[level]`` for a question in a phase where a ``normal`` or ``strong`` bot may search
+  (``searches`` on the bot's class: the phases, or ``None`` for every phase), whether or not it
+  did: a sole option, or a hand that asks no search, waits as long as a search would.
+
+The search itself is bounded by work (a count, not a clock, so a bot's choice stays a function
+of its view and seed), under the floor on this machine nearly always; one that runs past the
+floor is sent when it is done, and its lateness tells that a search ran long (docs/network.md,
+"What the network protects, and what it does not").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine import Action, GameState
+from .registry import make_bot
+
+QUICK = 0.02  # seconds: the floor of every bot answer
+# seconds: the floor of an answer where the level may search (docs/network.md, measured there)
+SEARCH = {"normal": 0.25, "strong": 0.6}
+
+
+def answer_floor(bot: Any, level: str, view: GameState | None) -> float:
+    """The earliest (seconds after it is asked) a bot of ``level`` answers at a table: a
+    function of the level, the bot's class and the question's phase, all public."""
+    floor = SEARCH.get(level)
+    if floor is None:
+        return QUICK
+    phases = getattr(bot, "searches", None)
+    if phases is not None and getattr(view, "phase", None) not in phases:
+        return QUICK
+    return floor
+
+
+class Paced:
+    """``bot``'s decisions, each returned no sooner than ``answer_floor`` after it was asked,
+    and its arrangements (a Manipulate's private reorder: the order it chose from the cards it
+    saw) no sooner than ``QUICK``. For a networked table (``Table`` awaits them); the engine's
+    local ``play`` takes the bot itself."""
+
+    def __init__(self, bot: Any, level: str,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.bot, self.level, self.clock = bot, level, clock
+        self.needs_view = getattr(bot, "needs_view", True)
+
+    async def decide(self, view: GameState | None, legal: list[Action]) -> Action:
+        return await self._paced(answer_floor(self.bot, self.level, view),
+                                 lambda: self.bot.decide(view, legal))
+
+    async def arrange(self, view: GameState, slots: tuple[int, ...]) -> Sequence[int]:
+        return await self._paced(QUICK, lambda: self.bot.arrange(view, slots))
+
+    async def _paced(self, floor: float, answer: Callable[[], Any]) -> Any:
+        t0 = self.clock()
+        out = answer()
+        left = floor - (self.clock() - t0)
+        if left > 0:
+            await asyncio.sleep(left)
+        return out
+
+    def __getattr__(self, name: str) -> Any:  # seat, rng, name...: the bot's own
+        return getattr(self.__dict__["bot"], name)
+
+
+def seat_bot(game: str, seat: int, level: str, seed: int | None = None) -> Paced:
+    """The agent a bot seat plays with at a networked table: ``make_bot``'s, paced."""
+    return Paced(make_bot(game, seat, level, seed), level)
