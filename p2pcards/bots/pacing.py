@@ -15,6 +15,10 @@ question's phase -- so that an answer that was quick waits for it:
   (``searches`` on the bot's class: the phases, or ``None`` for every phase), whether or not it
   did: a sole option, or a hand that asks no search, waits as long as a search would.
 
+The bot thinks in a thread of its own (``_thinking``), on a copy of its view, so that the
+program's other replies are not held while it searches: a peer timing them would read the
+search from them, floor or not.
+
 The search itself is bounded by work (a count, not a clock, so a bot's choice stays a function
 of its view and seed), under the floor on this machine nearly always; one that runs past the
 floor is sent when it is done, and its lateness tells that a search ran long (docs/network.md,
@@ -24,6 +28,9 @@ floor is sent when it is done, and its lateness tells that a search ran long (do
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -58,17 +65,23 @@ class Paced:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.bot, self.level, self.clock = bot, level, clock
         self.needs_view = getattr(bot, "needs_view", True)
+        # a decision the table stopped waiting for (its turn time ran out) may still be
+        # running when the next is asked: the bot's own state (its rng, its memory) is used by
+        # one at a time
+        self._one_at_a_time = threading.Lock()
 
     async def decide(self, view: GameState | None, legal: list[Action]) -> Action:
+        mine = None if view is None else view.clone()
         return await self._paced(answer_floor(self.bot, self.level, view),
-                                 lambda: self.bot.decide(view, legal))
+                                 lambda: self.bot.decide(mine, list(legal)))
 
     async def arrange(self, view: GameState, slots: tuple[int, ...]) -> Sequence[int]:
-        return await self._paced(QUICK, lambda: self.bot.arrange(view, slots))
+        mine = view.clone()
+        return await self._paced(QUICK, lambda: self.bot.arrange(mine, slots))
 
     async def _paced(self, floor: float, answer: Callable[[], Any]) -> Any:
         t0 = self.clock()
-        out = answer()
+        out = await _thinking(answer, self._one_at_a_time)
         left = floor - (self.clock() - t0)
         if left > 0:
             await asyncio.sleep(left)
@@ -76,6 +89,43 @@ class Paced:
 
     def __getattr__(self, name: str) -> Any:  # seat, rng, name...: the bot's own
         return getattr(self.__dict__["bot"], name)
+
+
+SWITCH = 0.0005  # seconds: how soon the event loop gets Python back from a thinking bot
+
+
+async def _thinking(answer: Callable[[], Any], lock: threading.Lock) -> Any:
+    """``answer()`` in a daemon thread of its own, awaited, so that the event loop -- this
+    program's replies to the table -- goes on while the bot thinks: a search run on the loop
+    held every reply for as long as it ran, and a peer asking for this program's ``heads``
+    during a question read the search's length from the reply's delay, floor or not (red team
+    24: replies held 21-50 ms during a search, under 6 ms without one). Python's switch
+    interval is shortened while the thread runs (5 ms by default: a reply then waited up to
+    that for the thread to let go). A daemon thread, not the loop's executor: leaving mid-search
+    does not wait for the search (as ``ui.hints.in_background``)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[Any] = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if not done.done():
+            (done.set_result if ok else done.set_exception)(value)
+
+    def run() -> None:
+        try:
+            with lock:
+                result: tuple[bool, Any] = (True, answer())
+        except BaseException as exc:  # noqa: BLE001 -- handed to the awaiting coroutine
+            result = (False, exc)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+            loop.call_soon_threadsafe(settle, *result)
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(min(before, SWITCH))
+    try:
+        threading.Thread(target=run, daemon=True, name="bot").start()
+        return await done
+    finally:
+        sys.setswitchinterval(before)
 
 
 def seat_bot(game: str, seat: int, level: str, seed: int | None = None) -> Paced:

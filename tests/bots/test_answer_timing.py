@@ -97,3 +97,39 @@ def test_the_heuristic_bot_is_paced_too_and_the_floor_reads_nothing_hidden():
         floors = {answer_floor(make_bot(GAME, v.viewer, level, 1), level, v)
                   for k in qs for v, _ in qs[k]}
         assert len(floors) == 1, (level, floors)
+
+
+async def _loop_held(agent, view, legal) -> float:
+    """The longest the event loop was held (seconds past a 1 ms sleep) while ``agent`` answered:
+    how much later than usual this program answered anything else meanwhile (a peer's ask for
+    its ``heads``, say)."""
+    held: list[float] = []
+    answering = True
+
+    async def probe():
+        while answering:
+            t = time.perf_counter()
+            await asyncio.sleep(0.001)
+            held.append(time.perf_counter() - t - 0.001)
+
+    task = asyncio.create_task(probe())
+    await asyncio.sleep(0.005)
+    held.clear()
+    await agent.decide(view, legal)
+    answering = False
+    await task
+    return max(held)
+
+
+def test_while_a_bot_seat_searches_its_program_goes_on_answering():
+    """The floor hid the search from the answer's time, but the search ran on the event loop,
+    and every other reply of the bot's program waited for it: a peer asking for its ``heads``
+    while the question was open read the search's length from the reply (a strong bot's loop
+    held about as long as its search, 31-77 ms a question holding a Cancel Action, against
+    2-8 ms without one). The search now runs in a thread of its own: the loop is held a few
+    milliseconds (2-8 ms, median 3.4, on this shared machine)."""
+    qs = cancel_questions(5)[True]
+    searches = answer_times(qs, lambda s: make_bot(GAME, s, "strong", 1))
+    held = [asyncio.run(_loop_held(seat_bot(GAME, v.viewer, "strong", 1), v, legal))
+            for v, legal in qs]
+    assert statistics.median(held) < statistics.median(searches) / 3, (held, searches)
