@@ -11,9 +11,10 @@ question's phase -- so that an answer that was quick waits for it:
 
 - ``QUICK`` for every answer (the heuristic's own time is well under a millisecond, its worst
   a few: a floor of 20 ms covers it with room for a busy machine);
-- ``SEARCH[level]`` for a question in a phase where a ``normal`` or ``strong`` bot may search
-  (``searches`` on the bot's class: the phases, or ``None`` for every phase), whether or not it
-  did: a sole option, or a hand that asks no search, waits as long as a search would.
+- ``SEARCH[game, level]`` for a question in a phase where a ``normal`` or ``strong`` bot may
+  search (``searches`` on the bot's class: the phases, or ``None`` for every phase), whether or
+  not it did: a sole option, or a hand that asks no search, waits as long as a search would.
+  Each is above nearly every search measured at that game and level (docs/network.md).
 
 The bot thinks in a thread of its own (``_thinking``), on a copy of its view, so that the
 program's other replies are not held while it searches: a peer timing them would read the
@@ -39,14 +40,17 @@ from ..engine import Action, GameState
 from .registry import make_bot
 
 QUICK = 0.02  # seconds: the floor of every bot answer
-# seconds: the floor of an answer where the level may search (docs/network.md, measured there)
-SEARCH = {"normal": 0.25, "strong": 0.6}
+# seconds: the floor of an answer where the level may search, by game and level: above the
+# searches' 99th percentile, and their 99.9th where that costs little (docs/network.md)
+SEARCH = {("girl-and-robot", "normal"): 0.25, ("girl-and-robot", "strong"): 0.3,
+          ("go-out-girl", "normal"): 0.15, ("go-out-girl", "strong"): 0.6,
+          ("out-of-this-world", "normal"): 0.05, ("out-of-this-world", "strong"): 0.5}
 
 
 def answer_floor(bot: Any, level: str, view: GameState | None) -> float:
     """The earliest (seconds after it is asked) a bot of ``level`` answers at a table: a
-    function of the level, the bot's class and the question's phase, all public."""
-    floor = SEARCH.get(level)
+    function of the game, the level, the bot's class and the question's phase, all public."""
+    floor = SEARCH.get((getattr(view, "game", None), level))
     if floor is None:
         return QUICK
     phases = getattr(bot, "searches", None)

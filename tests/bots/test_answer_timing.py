@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+import threading
 import time
 
-from p2pcards.bots.pacing import QUICK, SEARCH, answer_floor, seat_bot
+from p2pcards.bots.pacing import QUICK, SEARCH, Paced, answer_floor, seat_bot
 from p2pcards.bots.registry import make_bot
 from p2pcards.engine import LocalDealer, play
 from p2pcards.games import new_game
@@ -70,19 +71,24 @@ def answer_times(questions, agent_of) -> list[float]:
 
 def test_a_bot_seats_answer_time_does_not_tell_whether_it_holds_a_cancel_action():
     qs = cancel_questions(6)
-    # the attack on the bare bot (what a seat played with before): a threshold splits them all
+
+    def guessed_right(times: dict[bool, list[float]]) -> int:
+        """The attacker's rule, set on the bare bot: slower than 20 ms means a Cancel Action."""
+        return sum((t > 0.02) == holds for holds, ts in times.items() for t in ts)
+
+    # the attack on the bare bot (what a seat played with before): the rule reads the hand
     bare = {k: answer_times(v, lambda s: make_bot(GAME, s, "normal", 1)) for k, v in qs.items()}
-    assert max(bare[False]) * 10 < min(bare[True]), bare
+    assert guessed_right(bare) >= 11, bare  # of 12 (a garbage collection may slow one)
     # the seat's agent: every answer at the floor, whatever the hand
-    floor = SEARCH["normal"]
+    floor = SEARCH[GAME, "normal"]
     seat = {k: answer_times(v, lambda s: seat_bot(GAME, s, "normal", 1)) for k, v in qs.items()}
-    assert all(t >= floor for ts in seat.values() for t in ts), seat
-    # the attacker's edge: the medians of the two kinds a few milliseconds apart (sleeps'
-    # jitter), where the bare bot's were 60 ms apart; and no answer past the floor by as much
-    # as the quickest search took
+    assert all(t >= floor - 0.002 for ts in seat.values() for t in ts), seat  # clock grain
+    # the attacker's edge: the rule is right exactly when the hand holds one (6 of 12, chance),
+    # and no other rule does better: the two kinds' medians are a few milliseconds apart (the
+    # sleeps' jitter), where the bare bot's were 60 ms apart
+    assert guessed_right(seat) == 6, seat
     gap = abs(statistics.median(seat[True]) - statistics.median(seat[False]))
     assert gap < 0.01, (gap, seat)
-    assert max(t for ts in seat.values() for t in ts) < floor + min(bare[True]), seat
 
 
 def test_the_heuristic_bot_is_paced_too_and_the_floor_reads_nothing_hidden():
@@ -99,37 +105,46 @@ def test_the_heuristic_bot_is_paced_too_and_the_floor_reads_nothing_hidden():
         assert len(floors) == 1, (level, floors)
 
 
-async def _loop_held(agent, view, legal) -> float:
-    """The longest the event loop was held (seconds past a 1 ms sleep) while ``agent`` answered:
-    how much later than usual this program answered anything else meanwhile (a peer's ask for
-    its ``heads``, say)."""
-    held: list[float] = []
-    answering = True
-
-    async def probe():
-        while answering:
-            t = time.perf_counter()
-            await asyncio.sleep(0.001)
-            held.append(time.perf_counter() - t - 0.001)
-
-    task = asyncio.create_task(probe())
-    await asyncio.sleep(0.005)
-    held.clear()
-    await agent.decide(view, legal)
-    answering = False
-    await task
-    return max(held)
-
-
 def test_while_a_bot_seat_searches_its_program_goes_on_answering():
     """The floor hid the search from the answer's time, but the search ran on the event loop,
     and every other reply of the bot's program waited for it: a peer asking for its ``heads``
-    while the question was open read the search's length from the reply (a strong bot's loop
-    held about as long as its search, 31-77 ms a question holding a Cancel Action, against
-    2-8 ms without one). The search now runs in a thread of its own: the loop is held a few
-    milliseconds (2-8 ms, median 3.4, on this shared machine)."""
-    qs = cancel_questions(5)[True]
-    searches = answer_times(qs, lambda s: make_bot(GAME, s, "strong", 1))
-    held = [asyncio.run(_loop_held(seat_bot(GAME, v.viewer, "strong", 1), v, legal))
-            for v, legal in qs]
-    assert statistics.median(held) < statistics.median(searches) / 3, (held, searches)
+    while the question was open read the search's length from the reply (a 1 ms probe on the
+    loop: held about as long as the search, 31-77 ms for a strong bot holding a Cancel Action,
+    2-8 ms holding none). The bot now thinks in a thread of its own (the probe: held 2-8 ms,
+    median 3.4, with a search running). Shown here without a clock: a bot that thinks until
+    the program has answered something else meanwhile gets its answer out; on the loop it
+    waited in vain, for nothing else could run."""
+    answered = threading.Event()
+    qs = cancel_questions(1)[True]
+    view, legal = qs[0]
+    seen: list[bool] = []
+
+    class Thinker:
+        needs_view = True
+
+        def decide(self, v, lg):
+            seen.append(answered.wait(2.0))  # the program answers the table meanwhile
+            return lg[0]
+
+    async def table():
+        async def reply():  # another message of the table's, answered while the bot thinks
+            await asyncio.sleep(0.01)
+            answered.set()
+
+        other = asyncio.create_task(reply())
+        action = await Paced(Thinker(), "strong").decide(view, legal)
+        await other
+        return action
+
+    assert asyncio.run(table()) == legal[0]
+    assert seen == [True]
+
+
+def test_every_searching_bot_has_a_search_floor():
+    """A game or level added without a floor would answer its searches at the quick floor, and
+    their time would tell again: every normal and strong bot of the registry has one."""
+    from p2pcards.bots.registry import BOTS
+
+    missing = [(g, lv) for g, levels in BOTS.items() for lv in ("normal", "strong")
+               if lv in levels and (g, lv) not in SEARCH]
+    assert not missing
