@@ -44,7 +44,7 @@ QUICK = 0.02  # seconds: the floor of every bot answer
 # searches' 99th percentile, and their 99.9th where that costs little (docs/network.md)
 SEARCH = {("girl-and-robot", "normal"): 0.25, ("girl-and-robot", "strong"): 0.3,
           ("go-out-girl", "normal"): 0.15, ("go-out-girl", "strong"): 0.6,
-          ("out-of-this-world", "normal"): 0.05, ("out-of-this-world", "strong"): 0.5}
+          ("out-of-this-world", "normal"): 0.05, ("out-of-this-world", "strong"): 0.3}
 
 
 def answer_floor(bot: Any, level: str, view: GameState | None) -> float:
