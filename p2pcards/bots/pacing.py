@@ -4,10 +4,10 @@ At a networked table every other program sees when each move arrives. A bot answ
 with one legal option at once, and one with several after it has weighed them; a ``normal`` or
 ``strong`` bot then searches, for tens or hundreds of milliseconds. So the delay of its answer
 said what its hidden hand allowed: in The Girl and the Robot a strong bot asked whether to
-cancel an Action card answered in 0.2 ms holding no Cancel Action and in 34-82 ms holding one
+cancel an Action card answered in 0.2 ms holding no Cancel Action and in 32-114 ms holding one
 (red team 24: one answer, read over the LAN, told which). ``Paced`` sends each answer no
-sooner than a floor that depends only on what everyone knows -- the bot's level and the
-question's phase -- so that an answer that was quick waits for it:
+sooner than a floor that depends only on what everyone knows -- the game, the bot's level and
+the question's phase -- so that an answer that was quick waits for it:
 
 - ``QUICK`` for every answer (the heuristic's own time is well under a millisecond, its worst
   a few: a floor of 20 ms covers it with room for a busy machine);
