@@ -12,7 +12,7 @@ from protocol.identity import Identity
 from protocol.mesh import JoinRefused, Mesh, MeshError
 
 from .absence import ABSENCE_IN_ALL
-from .bots.registry import make_bot
+from .bots.pacing import seat_bot
 from .checks import checked_address, checked_bind, checked_name
 from .lobby import TURN_GRACE, GameInfo, play_seat
 from .net import NotSeated, _results, _say_result, say
@@ -86,7 +86,7 @@ async def bot_seat(address: str, code: str | None, name: str, *, level: str, bin
     try:
         info = GameInfo.from_json(mesh.game_info)
         quiet = (lambda text: None) if json_result else say
-        bot = make_bot(info.game, mesh.seat, level, int.from_bytes(os.urandom(4), "big"))
+        bot = seat_bot(info.game, mesh.seat, level, int.from_bytes(os.urandom(4), "big"))
         game = asyncio.create_task(play_seat(mesh, bot, say=quiet, bot=True))
         patience = table_patience(patience, mesh.seats, info.wait)
         watch = asyncio.create_task(_patience(mesh, patience))

@@ -17,7 +17,7 @@ from typing import Any
 from protocol.identity import Identity, IdentityError, data_dir, ensure_dir
 from protocol.mesh import Mesh
 
-from .bots.registry import make_bot
+from .bots.pacing import seat_bot
 from .lobby import GameInfo, end_bots, play_seat, spawn_bot
 from .net import say
 from .table import TableResult
@@ -62,7 +62,7 @@ async def local_match(game: str, players: int, level: str, root: Path,
                                    quiet=False, extra=["--bind", "127.0.0.1", "--json"]))
         await mesh.wait_full()
         t_full = time.perf_counter()
-        result = await play_seat(mesh, make_bot(game, mesh.seat, level, 1), say=say_, bot=True)
+        result = await play_seat(mesh, seat_bot(game, mesh.seat, level, 1), say=say_, bot=True)
         t_end = time.perf_counter()
         names = [mesh.name_of(s) for s in range(players)]
         path = mesh.transcript_path

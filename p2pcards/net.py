@@ -15,7 +15,7 @@ from protocol.mesh import JoinRefused, Mesh, MeshError
 from protocol.roster import names_clash, seat_number_in
 
 from .absence import clock_text, counted_away, match_left
-from .bots.registry import make_bot
+from .bots.pacing import seat_bot
 from .checks import checked_address, checked_bind, checked_code, checked_name
 from .lobby import (
     BOTS_FINISH,
@@ -97,7 +97,7 @@ async def host_table(game: str, players: int, options: dict[str, Any], *, bots: 
                     _uncancel()
                 raise MeshError(CLOSED_IN_LOBBY + (f" ({why})" if why else "")) from None
         dealt = True
-        player = make_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
+        player = seat_bot(game, mesh.seat, bot_level) if autoplay else _terminal(mesh)
         result = await _played(mesh, player, screen)
         over = True
         _results(mesh, result)

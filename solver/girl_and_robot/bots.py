@@ -26,6 +26,7 @@ SEARCHED = ("turn", "respond", "ally")
 class StrongBot(CarefulBot):
     name = "strong"
     budget: Budget = STRONG
+    searches = SEARCHED  # the phases where it may search (its answers' floor: bots/pacing.py)
 
     def __init__(self, seat: int, seed: int | None = None) -> None:
         super().__init__(seat, seed)
