@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import re
 
 import pytest
 
@@ -265,7 +266,9 @@ async def test_a_box_holding_more_than_its_envelope_is_named_by_every_peer(tmp_p
         assert "sent carol a private message that takes 2,048," in carol.stopped.reason
         assert host.stopped.culprit == bob.seat and host.stopped.claimed is None, host.stopped
         assert host.stopped.by == host.seat, "alice named bob herself, on the box she opened"
-        assert "the box's key shown by carol" in host.stopped.reason
+        # the key reached alice in carol's stop, or first in bob's, which passes carol's proof on
+        # (under load, seen once): either way alice opened the box herself and named its author
+        assert re.search(r"the box's key shown by (carol|bob)\)", host.stopped.reason), host.stopped
         faults = [r for r in read_transcript(carol.transcript_path, carol.identity,
                                              tolerate_torn_tail=True).faults]
         assert len(faults) == 1 and "key" in faults[0]
