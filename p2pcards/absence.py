@@ -155,6 +155,9 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             part = min(whole, max(0.0, allowance - alone_used))
             alone_used += part
             stretch = [stretch[0] + whole, stretch[1] + part]
+            # nor is it a stretch nobody heard us as well: that one starts after it, or the cut
+            # healing inbound first (nobody has echoed us yet) spent the allowance on it twice
+            unheard_to = now
             for s in mesh.away:  # every spell under way spans it (each began by ``begun``)
                 since = mesh.away_since.get(s, now)
                 paused[s, since] = paused.get((s, since), 0.0) + part

@@ -195,3 +195,67 @@ async def test_a_program_whose_messages_reach_nobody_finds_it_from_the_echo(tmp_
         await until(lambda: bob.unheard_since() is None, timeout=3, what="bob heard again")
     finally:
         await close_all(meshes)
+
+
+class Scripted:
+    """A stand-in mesh at seat 0 of 3 for the absence watcher: each other seat away in the given
+    spells, and the stretches in which no seat echoes this program (``unheard_since``: its start
+    from ``since``), all in seconds from the start."""
+    seats, seat, stopped = 3, 0, None
+
+    def __init__(self, spells: dict[int, list[tuple[float, float]]],
+                 unheard: list[tuple[float, float, float]]) -> None:
+        self.spells, self.unheard, self.t0 = spells, unheard, time.monotonic()
+        self.away: set[int] = set()
+        self.away_since: dict[int, float] = {}
+        self.left: set[int] = set()
+
+    def name_of(self, s: int) -> str:
+        return ["alice", "bob", "carol"][s]
+
+    def seat_text(self, s: int) -> str:
+        return f"seat {s + 1}"
+
+    def unreached(self) -> set[int]:
+        return set()
+
+    def unheard_since(self) -> float | None:
+        t = time.monotonic() - self.t0
+        return next((self.t0 + since for a, b, since in self.unheard if a <= t < b), None)
+
+    def stop(self, culprit: int | None, reason: str) -> None:
+        from protocol.channel import TableStop
+        self.stopped = TableStop(culprit, reason)
+
+    def tick(self) -> None:
+        t = time.monotonic() - self.t0
+        for s, spells in self.spells.items():
+            spell = next(((a, b) for a, b in spells if a <= t < b), None)
+            if spell is None:
+                self.away.discard(s)
+                self.away_since.pop(s, None)
+            elif s not in self.away:
+                self.away.add(s)
+                self.away_since[s] = self.t0 + spell[0]
+
+
+@run_async(timeout=30)
+async def test_a_cut_that_heals_inbound_first_is_forgiven_once_not_twice():
+    """Red team 25. Alice's own link is cut both ways for 1.9 s (wait 1.5 s: her allowance for
+    such stretches 4.5 s over the match): she hears nobody. It heals inbound first: she hears bob
+    again at once, carol 0.3 s later, and for those 0.3 s nobody has echoed her words yet
+    (``unheard_since``: since the cut began, the last of her words anyone echoed). Later her link
+    is cut again for 1.5 s; bob is heard at its end, carol 1 s after. Forgiven in all: 1.9 + 0.3 +
+    1.5 = 3.7 s, within the 4.5 s, and carol, counted 1 s after the second cut, is under the wait:
+    nobody is named. On main the stretch nobody heard alice went back to its start, the cut she
+    had already been forgiven, and spent the allowance on it again (3.7 s used by the first cut):
+    the second cut was counted against carol, who was named, an honest player blamed for alice's
+    own network (the game moving each second)."""
+    from tests.table.test_stall_budgets import watch
+
+    fake = Scripted({1: [(0.3, 2.2), (3.0, 4.5)], 2: [(0.3, 2.5), (3.0, 5.5)]},
+                    unheard=[(2.2, 2.5, 0.3)])
+    said = await watch(fake, 1.5, 6.5, progress=lambda: int(time.monotonic() - fake.t0))
+    assert fake.stopped is None, (fake.stopped, said)
+    assert any("heard nobody for 2 s" in s for s in said), said
+    assert any("no other player heard this program" in s for s in said), said
