@@ -133,6 +133,9 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                     paused[s, since] = paused.get((s, since), 0.0) + pause
             say(f"** this program was paused for {clock_text(pause)} (stopped, or its computer "
                 "asleep or too busy): that time is not counted against anyone")
+            # forgiven as a pause: a stretch nobody heard us (none echoed us while we stood
+            # still) starts after it, or it spent the allowance for our own cuts on the pause
+            unheard_to = now
         else:
             pause = 0.0
 

@@ -259,3 +259,37 @@ async def test_a_cut_that_heals_inbound_first_is_forgiven_once_not_twice():
     assert fake.stopped is None, (fake.stopped, said)
     assert any("heard nobody for 2 s" in s for s in said), said
     assert any("no other player heard this program" in s for s in said), said
+
+
+class SleepsOnce(Scripted):
+    """... and this program stands still (its loop: a stop, a laptop asleep) ``pause`` seconds
+    once, at ``at``."""
+
+    def __init__(self, *args, at: float, pause: float, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.at, self.pause = at, pause
+
+    def tick(self) -> None:
+        if self.pause and time.monotonic() - self.t0 >= self.at:
+            time.sleep(self.pause)
+            self.pause = 0.0
+        super().tick()
+
+
+@run_async(timeout=30)
+async def test_a_pause_of_this_program_does_not_spend_the_allowance_for_its_own_cuts():
+    """Red team 25. Bob drops out a moment before alice's program stands still 2.5 s (wait 1 s:
+    her allowance for stretches she heard nobody, or nobody heard her, 3 s). On waking nobody
+    has echoed her words since before the pause for a moment (``unheard_since``); bob is back
+    0.3 s later. The pause is forgiven as a pause, out of no allowance. Then her link is cut for
+    1.2 s; carol is heard at its end, bob 0.4 s after: 1.2 s forgiven out of the 3 s, bob counted
+    0.4 s, nobody named. On main the stretch nobody heard her went back to before the pause,
+    spent the allowance on the pause (2.5 s of 3), and bob was named for her cut."""
+    from tests.table.test_stall_budgets import watch
+
+    fake = SleepsOnce({1: [(0.3, 3.3), (3.6, 5.2)], 2: [(3.6, 4.8)]},
+                      unheard=[(3.0, 3.3, 0.45)], at=0.5, pause=2.5)
+    said = await watch(fake, 1.0, 6.0, progress=lambda: int(time.monotonic() - fake.t0))
+    assert fake.stopped is None, (fake.stopped, said)
+    assert any("this program was paused for" in s for s in said), said
+    assert any("heard nobody for 1 s" in s for s in said), said
