@@ -293,3 +293,39 @@ async def test_a_pause_of_this_program_does_not_spend_the_allowance_for_its_own_
     assert fake.stopped is None, (fake.stopped, said)
     assert any("this program was paused for" in s for s in said), said
     assert any("heard nobody for 1 s" in s for s in said), said
+
+
+@pytest.mark.xfail(strict=True, reason="red team 25, not fixed: an echo is a counter, and a liar "
+                   "can echo one it never saw (docs/network.md, Known limits)")
+@run_async(timeout=30)
+async def test_a_liar_echoing_a_guessed_counter_hides_from_a_program_that_nobody_hears_it(
+        tmp_path):
+    """Red team 25, written as carol, the liar. Bob's sends are cut (he hears both, nobody
+    hears him): alice stops echoing him, and he should find a moment in that nobody hears him
+    (``unheard_since``), so that he does not count against alice, heard only through carol, a
+    stretch alice cannot show she is there. Carol instead echoes a counter of bob's she never
+    saw: counters count up, at a pace anyone at the table sees before the cut (at the defaults
+    about a few a second, against 5.5 s before a program finds itself unheard), and a guess
+    above his counter costs her nothing (it counts as nothing), so she can try several. Here
+    she is handed the guess that lands (one he signed a moment ago, which reached nobody):
+    every counter up to bob's own is one he signed, so it is taken as proof that carol heard
+    him recently, he never finds himself unheard (on main, and here), and his program counts
+    alice away through his own cut, as before the echo. Closing it needs an echo nobody can
+    guess (a nonce per control message, not its counter): a new mesh version."""
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    try:
+        real_echo = carol._echo
+
+        def lying_echo() -> list[int]:
+            out = real_echo()
+            out[1] = max(out[1], bob._ctr - 2)  # the guess that lands
+            return out
+
+        carol._echo = lying_echo
+        await asyncio.sleep(1.0)
+        cut(bob, {0, 2})
+        await asyncio.sleep(3.0)  # found within 1.2 s when nobody lies (the test above)
+        assert bob.unheard_since() is not None
+    finally:
+        await close_all(meshes)
