@@ -195,15 +195,17 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             start = max(since_unheard, unheard_to)
             whole = max(0.0, now - start)
             mute = min(whole, max(0.0, allowance - alone_used)) if mesh.away else 0.0
-            alone_used += mute
             unheard = [unheard[0] + whole, unheard[1] + mute, unheard[2] or bool(mesh.away)]
             unheard_to = now
+            spent = 0.0  # what it forgives: the part of it a seat was away (not all of it)
             for s in mesh.away:  # the part of its spell in the stretch, counted above
                 since = mesh.away_since.get(s, now)
                 forgive = min(mute, max(0.0, now - max(start, since)))
+                spent = max(spent, forgive)
                 paused[s, since] = paused.get((s, since), 0.0) + forgive
                 absent[s] = max(0.0, absent.get(s, 0.0) - forgive)
                 total[s] = max(0.0, total.get(s, 0.0) - forgive)
+            alone_used += spent
         elif unheard[0] > 0.0:
             length, kept, mattered = unheard
             unheard = [0.0, 0.0, False]

@@ -329,3 +329,18 @@ async def test_a_liar_echoing_a_guessed_counter_hides_from_a_program_that_nobody
         assert bob.unheard_since() is not None
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=30)
+async def test_a_stretch_nobody_heard_this_program_spends_only_what_it_forgives():
+    """Red team 25. A stretch in which nobody echoed alice is found a moment in, and forgiven
+    from its start; but it was charged to her allowance (3 s at a 1 s wait) from its start
+    whoever was away, though carol went away only 0.2 s before it was found: twice 1.5 s
+    charged for 0.5 s forgiven. Then alice's own cut of 1.2 s, carol back 0.4 s after it: 2.2 s
+    forgiven in all, within the 3 s, nobody named. On main the allowance was spent by then, and
+    carol, away from alice only through alice's own network, was named."""
+    fake = Scripted({1: [(3.6, 4.8)], 2: [(1.0, 1.5), (2.3, 2.8), (3.6, 5.2)]},
+                    unheard=[(1.2, 1.5, 0.0), (2.5, 2.8, 1.3)])
+    said = await watch_fake(fake, 1.0, 6.0, progress=lambda: int(time.monotonic() - fake.t0))
+    assert fake.stopped is None, (fake.stopped, said)
+    assert sum("no other player heard this program" in s for s in said) == 2, said
