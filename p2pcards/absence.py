@@ -133,6 +133,9 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                     paused[s, since] = paused.get((s, since), 0.0) + pause
             say(f"** this program was paused for {clock_text(pause)} (stopped, or its computer "
                 "asleep or too busy): that time is not counted against anyone")
+            # forgiven as a pause: a stretch nobody heard us (none echoed us while we stood
+            # still) starts after it, or it spent the allowance for our own cuts on the pause
+            unheard_to = now
         else:
             pause = 0.0
 
@@ -155,6 +158,9 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             part = min(whole, max(0.0, allowance - alone_used))
             alone_used += part
             stretch = [stretch[0] + whole, stretch[1] + part]
+            # nor is it a stretch nobody heard us as well: that one starts after it, or the cut
+            # healing inbound first (nobody has echoed us yet) spent the allowance on it twice
+            unheard_to = now
             for s in mesh.away:  # every spell under way spans it (each began by ``begun``)
                 since = mesh.away_since.get(s, now)
                 paused[s, since] = paused.get((s, since), 0.0) + part
@@ -189,15 +195,17 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             start = max(since_unheard, unheard_to)
             whole = max(0.0, now - start)
             mute = min(whole, max(0.0, allowance - alone_used)) if mesh.away else 0.0
-            alone_used += mute
             unheard = [unheard[0] + whole, unheard[1] + mute, unheard[2] or bool(mesh.away)]
             unheard_to = now
+            spent = 0.0  # what it forgives: the part of it a seat was away (not all of it)
             for s in mesh.away:  # the part of its spell in the stretch, counted above
                 since = mesh.away_since.get(s, now)
                 forgive = min(mute, max(0.0, now - max(start, since)))
+                spent = max(spent, forgive)
                 paused[s, since] = paused.get((s, since), 0.0) + forgive
                 absent[s] = max(0.0, absent.get(s, 0.0) - forgive)
                 total[s] = max(0.0, total.get(s, 0.0) - forgive)
+            alone_used += spent
         elif unheard[0] > 0.0:
             length, kept, mattered = unheard
             unheard = [0.0, 0.0, False]

@@ -96,6 +96,26 @@ class Paced:
 
 
 SWITCH = 0.0005  # seconds: how soon the event loop gets Python back from a thinking bot
+# bot threads running now, and the switch interval from before the first of them (``_thinking``)
+_switch_users, _switch_before = 0, 0.0
+_switch_lock = threading.Lock()
+
+
+def _switch_short() -> None:
+    global _switch_users, _switch_before
+    with _switch_lock:
+        if _switch_users == 0:
+            _switch_before = sys.getswitchinterval()
+            sys.setswitchinterval(min(_switch_before, SWITCH))
+        _switch_users += 1
+
+
+def _switch_back() -> None:
+    global _switch_users
+    with _switch_lock:
+        _switch_users -= 1
+        if _switch_users == 0:
+            sys.setswitchinterval(_switch_before)
 
 
 async def _thinking(answer: Callable[[], Any], lock: threading.Lock) -> Any:
@@ -104,9 +124,14 @@ async def _thinking(answer: Callable[[], Any], lock: threading.Lock) -> Any:
     held every reply for as long as it ran, and a peer asking for this program's ``heads``
     during a question read the search's length from the reply's delay, floor or not (red team
     24: replies held 21-50 ms during a search, under 6 ms without one). Python's switch
-    interval is shortened while the thread runs (5 ms by default: a reply then waited up to
-    that for the thread to let go). A daemon thread, not the loop's executor: leaving mid-search
-    does not wait for the search (as ``ui.hints.in_background``)."""
+    interval is shortened while any such thread runs (5 ms by default: a reply then waited up
+    to that for the thread to let go) -- until the last of them ends, not the coroutine: an
+    answer the table stopped waiting for searches on, and of two overlapping ones the first to
+    end put back 5 ms under the second, which then left the short one for good (red team 25).
+    A daemon thread, not the loop's executor: leaving mid-search does not wait for the search
+    (as ``ui.hints.in_background``). Whatever the bot raises reaches the awaiting coroutine; a
+    ``StopIteration`` (a ``next()`` that found nothing), which a future refuses, as a
+    ``RuntimeError`` (red team 25: the seat waited, silently, for its turn time)."""
     loop = asyncio.get_running_loop()
     done: asyncio.Future[Any] = loop.create_future()
 
@@ -116,20 +141,27 @@ async def _thinking(answer: Callable[[], Any], lock: threading.Lock) -> Any:
 
     def run() -> None:
         try:
-            with lock:
-                result: tuple[bool, Any] = (True, answer())
-        except BaseException as exc:  # noqa: BLE001 -- handed to the awaiting coroutine
-            result = (False, exc)
+            try:
+                with lock:
+                    result: tuple[bool, Any] = (True, answer())
+            except StopIteration as exc:
+                err = RuntimeError(f"the bot raised StopIteration: {exc!r}")
+                err.__cause__ = exc
+                result = (False, err)
+            except BaseException as exc:  # noqa: BLE001 -- handed to the awaiting coroutine
+                result = (False, exc)
+        finally:
+            _switch_back()
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
             loop.call_soon_threadsafe(settle, *result)
 
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(min(before, SWITCH))
+    _switch_short()
     try:
         threading.Thread(target=run, daemon=True, name="bot").start()
-        return await done
-    finally:
-        sys.setswitchinterval(before)
+    except BaseException:
+        _switch_back()
+        raise
+    return await done
 
 
 def seat_bot(game: str, seat: int, level: str, seed: int | None = None) -> Paced:
