@@ -74,10 +74,10 @@ def stops(meshes: list[Mesh]) -> dict[str, tuple]:
 
 
 # The suite's quick default plays two of the three matches (5 s of CPU saved): carol silent to
-# bob at three seats, and the link cut both ways at four seats, which checks all that the cut at
-# three seats checks (both directions relayed, nobody away, nobody named, the match played to the
-# end and compared) and that only one of two possible carriers relays. P2PCARDS_LONG=1 plays the
-# cut both ways at three seats as well.
+# bob at three seats, and the link cut both ways at four seats, which makes every assertion the
+# cut at three seats makes (both directions heard only through the others, nobody away, nobody
+# named, the match played to the end and compared). P2PCARDS_LONG=1 plays the cut both ways at
+# three seats as well.
 LONG = os.environ.get("P2PCARDS_LONG") == "1"
 CASES = [(False, 3, "carol-silent-to-bob"), (True, 3, "link-cut-both-ways"),
          (True, 4, "cut-at-four-seats")]
