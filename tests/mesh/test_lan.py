@@ -6,6 +6,7 @@ command), and a cut link must heal; every peer finishes with a clean audit. Skip
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -68,18 +69,26 @@ def finish_all(peers: list[Tapped], timeout: float = END) -> None:
         p.finish(max(1.0, deadline - time.monotonic()))
 
 
+# The suite's quick default plays the first test's match at three hosts (host, a bot, carol):
+# every deck operation about half the work, 8-10 s of CPU saved; the four-seat match between
+# programs is played on loopback by test_network_match.py, and P2PCARDS_LONG=1 plays this one
+# at four hosts (two bots), as issue 16 asked.
+HOSTS = 4 if os.environ.get("P2PCARDS_LONG") == "1" else 3
+
+
 def test_a_four_host_match_survives_a_crashed_joiner_and_a_cut_link(tmp_path):
-    """Issue 16, items 1, 2 and 5: a 4-host match; the host prints an address the others can use
-    (no default route here); a person's program SIGKILLed mid-match comes back with `join
-    --resume`; a player's link is cut and healed. (A crashed bot rerunning its original command:
-`scripts/bench_lan.py`, 20 runs.)"""
+    """Issue 16, items 1, 2 and 5: a 4-host match (3 in the quick default: ``HOSTS``); the host
+    prints an address the others can use (no default route here); a person's program SIGKILLed
+    mid-match comes back with `join --resume`; a player's link is cut and healed. (A crashed bot
+    rerunning its original command: `scripts/bench_lan.py`, 20 runs.)"""
+    carol_at = HOSTS  # the last host; bots on the ones between
     try:
-        lan = Lan(4).up()
+        lan = Lan(HOSTS).up()
     except LanUnavailable as exc:
         pytest.skip(f"no namespace LAN here: {exc}")
     # a short turn time: the person's seat (input open, nobody typing) is played by its bot
-    host = peer(lan, 1, "host", "go-out-girl", "--players", "4", "--autoplay", "--no-discovery",
-                "--turn-time", "0.1", home=tmp_path / "h1")
+    host = peer(lan, 1, "host", "go-out-girl", "--players", str(HOSTS), "--autoplay",
+                "--no-discovery", "--turn-time", "0.1", home=tmp_path / "h1")
     procs = [host]
     try:
         lines = host.wait_for("Others join with", START)
@@ -88,16 +97,16 @@ def test_a_four_host_match_survives_a_crashed_joiner_and_a_cut_link(tmp_path):
         assert address.startswith("10.77.0.1:"), lines
         assert any(f"p2pcards join {address} --code {code}" in ln for ln in lines)
         bots = {i: peer(lan, i, "bot", address, "--code", code, "--name", f"bot{i}", "--json",
-                        home=tmp_path / f"h{i}") for i in (2, 3)}
-        carol = peer(lan, 4, "join", address, "--code", code, "--name", "carol", "--plain",
-                     home=tmp_path / "h4", stdin=subprocess.PIPE)
+                        home=tmp_path / f"h{i}") for i in range(2, carol_at)}
+        carol = peer(lan, carol_at, "join", address, "--code", code, "--name", "carol", "--plain",
+                     home=tmp_path / f"h{carol_at}", stdin=subprocess.PIPE)
         procs += [*bots.values(), carol]
         host.wait_for(" plays ", MATCH, count=3)  # the battle is under way
         carol.proc.send_signal(signal.SIGKILL)  # a person's machine crashes
         carol.finish(30)
         time.sleep(1.0)
-        carol = peer(lan, 4, "join", "--resume", "--name", "carol", "--plain",
-                     home=tmp_path / "h4", stdin=subprocess.PIPE)
+        carol = peer(lan, carol_at, "join", "--resume", "--name", "carol", "--plain",
+                     home=tmp_path / f"h{carol_at}", stdin=subprocess.PIPE)
         procs.append(carol)
         plays = sum(" plays " in ln for ln in host.out)
         host.wait_for(" plays ", MATCH, count=plays + 3)
@@ -114,7 +123,7 @@ def test_a_four_host_match_survives_a_crashed_joiner_and_a_cut_link(tmp_path):
         assert len({json.dumps(r["outcome"], sort_keys=True) for r in reports}) == 1
         assert all(r["verdict"]["clean"] for r in reports)
         heads = []
-        for i in (1, 2, 3, 4):
+        for i in range(1, HOSTS + 1):
             t = sorted((tmp_path / f"h{i}" / "tables").glob("*.jsonl"))
             assert len(t) == 1
             heads.append(read_transcript(t[0], tolerate_torn_tail=True).heads())
