@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 
-from protocol.mesh import MeshError
+from protocol.errors import MeshError
 
 from .ui.text import printable
 

@@ -20,6 +20,7 @@ from ..envelope import (
     Message,
     canonical,
 )
+from ..errors import MeshError
 from ..identity import IdentityError, ensure_dir
 
 log = logging.getLogger("p2pcards.mesh")
@@ -91,10 +92,6 @@ class Curve:
         sock.curve_serverkey = self.server_public
         sock.curve_publickey = self.client_public
         sock.curve_secretkey = self.client_secret
-
-
-class MeshError(Exception):
-    """A mesh operation failed; the message is meant for the player."""
 
 
 class JoinRefused(MeshError):
