@@ -19,7 +19,6 @@ import stat
 from pathlib import Path
 
 import platformdirs
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from nacl import bindings as sodium
@@ -115,11 +114,37 @@ def public_key_from_hex(key_hex: str) -> bytes:
     return raw
 
 
+# SHA-256 digests of (key, signature, data) whose signature checked out, oldest first
+_VERIFIED: dict[bytes, None] = {}
+VERIFIED_KEPT = 8192  # (about 1 MB)
+
+
 def verify(public_key: bytes, signature: bytes, data: bytes) -> bool:
-    try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
-    except (InvalidSignature, ValueError):
+    """Whether ``signature`` is ``public_key``'s Ed25519 signature of ``data``.
+
+    libsodium checks it: 62 us a signature here, where OpenSSL (``cryptography``) took 121 us.
+    Both refuse a signature whose S is not reduced; libsodium also refuses a key or an R of small
+    order, which no honest signer makes (a roster key of small order is refused when it is read,
+    ``public_key_from_hex``). A signature that checked out is remembered by the SHA-256 of key,
+    signature and data (fixed lengths for the first two, so nothing else hashes alike): a program
+    checks each envelope it takes in twice, before it spends anything on it
+    (``mesh.prefilter``) and as it files it (``envelope.check_signature``), and the same
+    envelope again when another copy of it comes. Only a signature that checked out is kept, and
+    a hit needs a SHA-256 collision to be wrong. On a busy table the signature checks were a
+    fifth of the program's CPU (measured 5 Dec 2026: 44,424 checks, 5.9 s of 28 s)."""
+    if not isinstance(public_key, bytes) or not isinstance(signature, bytes) or \
+            not isinstance(data, bytes) or len(public_key) != 32 or len(signature) != 64:
         return False
+    digest = hashlib.sha256(public_key + signature + data).digest()
+    if digest in _VERIFIED:
+        return True
+    try:
+        sodium.crypto_sign_open(signature + data, public_key)
+    except (CryptoError, ValueError):
+        return False
+    if len(_VERIFIED) >= VERIFIED_KEPT:
+        del _VERIFIED[next(iter(_VERIFIED))]
+    _VERIFIED[digest] = None
     return True
 
 
