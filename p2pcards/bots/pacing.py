@@ -29,13 +29,13 @@ floor is sent when it is done, and its lateness tells that a search ran long (do
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..background import start_in_thread
 from ..engine import Action, GameState
 from .registry import make_bot
 
@@ -132,32 +132,16 @@ async def _thinking(answer: Callable[[], Any], lock: threading.Lock) -> Any:
     (as ``ui.hints.in_background``). Whatever the bot raises reaches the awaiting coroutine; a
     ``StopIteration`` (a ``next()`` that found nothing), which a future refuses, as a
     ``RuntimeError`` (red team 25: the seat waited, silently, for its turn time)."""
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[Any] = loop.create_future()
-
-    def settle(ok: bool, value: Any) -> None:
-        if not done.done():
-            (done.set_result if ok else done.set_exception)(value)
-
-    def run() -> None:
+    def work() -> Any:
         try:
-            try:
-                with lock:
-                    result: tuple[bool, Any] = (True, answer())
-            except StopIteration as exc:
-                err = RuntimeError(f"the bot raised StopIteration: {exc!r}")
-                err.__cause__ = exc
-                result = (False, err)
-            except BaseException as exc:  # noqa: BLE001 -- handed to the awaiting coroutine
-                result = (False, exc)
+            with lock:
+                return answer()
         finally:
             _switch_back()
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-            loop.call_soon_threadsafe(settle, *result)
 
     _switch_short()
     try:
-        threading.Thread(target=run, daemon=True, name="bot").start()
+        done = start_in_thread(work, "bot")
     except BaseException:
         _switch_back()
         raise

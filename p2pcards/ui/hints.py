@@ -4,7 +4,6 @@ second). A failing advisor costs the hint, never the game: the player is told an
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import importlib
 import inspect
@@ -12,6 +11,8 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
+
+from ..background import in_thread
 
 if TYPE_CHECKING:
     from ..engine import Action, GameState
@@ -37,27 +38,10 @@ def hinter(game: str) -> Callable[..., Any] | None:
 
 
 async def in_background(fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` in a daemon thread of its own, awaited: the solver may think for seconds,
-    and the event loop (the screen, this seat's link to the table) must go on meanwhile. Not
-    the loop's executor: its threads are waited for when the program ends, so leaving in the
-    middle of a long hint would hold the terminal until the solver was done."""
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[Any] = loop.create_future()
-
-    def settle(ok: bool, value: Any) -> None:
-        if not done.done():
-            (done.set_result if ok else done.set_exception)(value)
-
-    def run() -> None:
-        try:
-            result: tuple[bool, Any] = (True, fn(*args))
-        except BaseException as exc:  # noqa: BLE001 -- handed to the awaiting coroutine
-            result = (False, exc)
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-            loop.call_soon_threadsafe(settle, *result)
-
-    threading.Thread(target=run, daemon=True, name="hint").start()
-    return await done
+    """``fn(*args)`` in a daemon thread of its own (``p2pcards.background``), awaited: the
+    solver may think for seconds, and the event loop (the screen, this seat's link to the
+    table) must go on meanwhile."""
+    return await in_thread(fn, *args, name="hint")
 
 
 def _warm() -> None:

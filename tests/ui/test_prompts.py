@@ -235,3 +235,21 @@ def test_a_hint_thinks_in_a_thread_the_program_does_not_wait_for_when_it_ends():
         return daemon, name
 
     assert asyncio.run(main()) == (True, "hint")
+
+
+def test_a_solver_that_raises_stopiteration_costs_the_hint_not_the_wait():
+    """A ``next()`` without a default that finds nothing raises ``StopIteration``, which an
+    asyncio future refuses to hold: handed over as it was, the loop logged a ``TypeError`` and
+    the hint never came back (the bot seats' thread had the fault, red team 25; the hint's
+    thread was its twin, found by ``duplicates``). It reaches the prompt as a ``RuntimeError``
+    at once, which the prompt's advisor wrapper turns into a line."""
+    from p2pcards.ui.hints import in_background
+
+    def exhausted():
+        return next(iter(()))
+
+    async def main():
+        with pytest.raises(RuntimeError, match="StopIteration"):
+            await asyncio.wait_for(in_background(exhausted), 5)
+
+    asyncio.run(main())
