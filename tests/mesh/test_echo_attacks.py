@@ -25,7 +25,7 @@ import pytest
 from protocol.envelope import canonical
 from protocol.mesh import K_CTL, K_RELAY
 from tests.mesh.helpers import close_all, make_table, run_async
-from tests.mesh.test_lying_heads_presence import cut_between_alice_and_bob
+from tests.mesh.test_hoarded_presence import bob_heard_only_through_carol
 
 pytestmark = pytest.mark.network
 ALICE, BOB, CAROL = range(3)
@@ -50,9 +50,7 @@ async def test_a_hoard_of_the_freshest_words_keeps_a_seat_present_only_as_long_a
     alice, bob, carol = meshes
     hoard: list[dict] = []
     try:
-        cut_between_alice_and_bob(meshes)
-        await asyncio.sleep(2.0)  # alice hears bob through carol
-        assert BOB not in alice.away
+        await bob_heard_only_through_carol(meshes)
         real_send, real_on_heads = carol._send_frames, carol._on_heads
         hoarding = False
 
@@ -102,9 +100,7 @@ async def test_a_hoarded_word_whose_echo_is_restamped_is_no_word_of_the_seat(tmp
     meshes = await make_table(tmp_path, 3)
     alice, bob, carol = meshes
     try:
-        cut_between_alice_and_bob(meshes)
-        await asyncio.sleep(2.0)
-        assert BOB not in alice.away
+        await bob_heard_only_through_carol(meshes)
         real_send = carol._send_frames
         carol._send_frames = lambda seat, frames: None if (
             seat == ALICE and (frames[0] == K_RELAY or bobs_word_to_alice(frames))) \
@@ -133,9 +129,7 @@ async def test_a_forwarder_starving_the_echo_gets_the_seat_waited_for_and_nobody
     meshes = await make_table(tmp_path, 3)
     alice, bob, carol = meshes
     try:
-        cut_between_alice_and_bob(meshes)
-        await asyncio.sleep(2.0)
-        assert BOB not in alice.away
+        await bob_heard_only_through_carol(meshes)
         real_send = carol._send_frames
         starving = True
 

@@ -43,15 +43,20 @@ pytestmark = pytest.mark.network
 ALICE, BOB, CAROL = range(3)
 
 
+async def bob_heard_only_through_carol(meshes) -> None:
+    """Cut alice and bob apart, both ways, and wait until alice hears bob through carol."""
+    cut_between_alice_and_bob(meshes)
+    await asyncio.sleep(2.0)
+    assert BOB not in meshes[ALICE].away
+
+
 @run_async(timeout=60)
 async def test_a_forwarder_cannot_keep_a_seat_present_with_its_older_words(tmp_path):
     meshes = await make_table(tmp_path, 3)
     alice, bob, carol = meshes
     hoard: list[dict] = []
     try:
-        cut_between_alice_and_bob(meshes)
-        await asyncio.sleep(2.0)  # alice hears bob through carol
-        assert BOB not in alice.away
+        await bob_heard_only_through_carol(meshes)
         real_send, real_on_heads = carol._send_frames, carol._on_heads
 
         def keep(seat, msg, force=False):  # every signed word of bob's to carol, kept
