@@ -306,7 +306,7 @@ TODAY = {"gog_strong_win_share": 0.557, "gog_strong_win_share_vs_random": 0.851,
 TARGETS = {"gog_strong_win_share": 0.65, "gog_strong_win_share_vs_random": 0.92,
            "ootw_strong_win_rate": 0.60, "ootw_strong_win_rate_all": 0.60}
 HINT_P95_MS = 250
-# The previous whole run (e935fa2, 2 Dec 2026 07:35 UTC, same seeds; docs/solver.md), after
+# The previous whole run (e935fa2, 2 Dec 2026 07:35 UTC, same seeds; docs/solver-passes.md), after
 # Stained Glass and Confrontation were recalibrated and before the determinized round search
 # (issue 15, fourth pass).
 OOTW_PREVIOUS_RUN = "e935fa2"

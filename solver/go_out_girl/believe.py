@@ -1,5 +1,5 @@
 """How right are the deals the strong bot could plan on? A diagnostic, run outside the bot
-(docs/solver.md, Go Out Girl, fifteenth pass): ``python -m solver.go_out_girl.believe --seeds 0 30``.
+(docs/solver-passes.md, Go Out Girl, fifteenth pass): ``python -m solver.go_out_girl.believe --seeds 0 30``.
 
 Plays the benchmark's matches (seed s: the strong bot in seat ``s % 4`` against three heuristic
 bots) and, at each of the strong bot's battle decisions with at most ``MAX_CARDS`` cards in the

@@ -13,7 +13,7 @@ With ``advisor.HISTORY`` (off: measured no better) they also keep the others' tu
   ``STRONG_TREE_DEPTH`` = 2 decisions after each candidate chosen in-tree (``tree.py``,
   single-observer ISMCTS): against three heuristic bots over match seeds 0-399 it beats the flat
   search at 4,000 decisions (the strong level before the sixth pass) and the flat search at
-  12,000, which alone measured worse than at 4,000 (docs/solver.md, Go Out Girl, sixth pass).
+  12,000, which alone measured worse than at 4,000 (docs/solver-passes.md, Go Out Girl, sixth pass).
   ``scripts/bench_solver.py`` measures it at this budget (the hint keeps its own flat search,
   ``advisor.BUDGET``).
 
@@ -56,7 +56,7 @@ RANDOM_TABLE_MARGIN = None  # ... leaving the tuned policy's move by this many S
 # prior (0.5: every table's first choice, where played out it lost against heuristic bots) and
 # above what heuristic tables reached at a later choice (at most 0.57 over 83, seeds 0-39).
 # Against random bots +0.022 +- 0.008 (seeds 200-349) and +0.009 +- 0.005 (held out, 500-649);
-# against heuristic bots the base's counts on every seed replayed (docs/solver.md, Go Out Girl,
+# against heuristic bots the base's counts on every seed replayed (docs/solver-passes.md, Go Out Girl,
 # eighth pass).
 RANDOM_TABLE_CHOOSE_HORIZON: int | None = 1_000
 RANDOM_TABLE_CHOOSE_BUDGET: int | None = 16_000

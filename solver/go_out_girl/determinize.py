@@ -22,7 +22,7 @@ beat the pile now), and the others may not play like the model. Only public fact
 pile, its owner, who is in the battle), so it conditions on nothing the seat did not see.
 
 **Priors for a heuristic seat's hidden cards** (``CHAR_PRIOR``, ``DAMAGE_PRIOR``,
-``HAND_PRIOR``; off by default: measured no gain, docs/solver.md fifth pass). For the seats
+``HAND_PRIOR``; off by default: measured no gain, docs/solver-passes.md, fifth pass). For the seats
 ``model_characters`` is told are modelled as the heuristic bot, a face-down character is drawn
 from that bot's choice rule on random hands (``heuristic_char_prior``), face-down damage leans
 to the low cards it lays (``DAMAGE_RATIO``) and the hidden hand to the Guards and high cards it

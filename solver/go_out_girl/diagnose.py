@@ -81,7 +81,7 @@ def run(seeds: range, opponent: str = "heuristic") -> list[dict]:
 
 
 def summary(rows: list[dict]) -> dict:
-    """The table of docs/solver.md: losses by how they ended, the estimate at the first turn,
+    """The table of docs/solver-passes.md (fourth pass): losses by how they ended, the estimate at the first turn,
     the phase of the largest fall, win share by character."""
     lost = [r for r in rows if not r["won"]]
     won = [r for r in rows if r["won"]]

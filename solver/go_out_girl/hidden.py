@@ -24,7 +24,7 @@ the public piles. This module measures that step against its own ceiling:
 
 ``python -m solver.go_out_girl.hidden collect FIRST END ROWS.jsonl DATA.pkl`` and
 ``python -m solver.go_out_girl.hidden fit DATA.pkl...`` (numpy, at fitting time only).
-Measured in docs/solver.md, Go Out Girl, thirteenth pass.
+Measured in docs/solver-passes.md, Go Out Girl, thirteenth pass.
 """
 
 from __future__ import annotations

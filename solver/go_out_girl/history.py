@@ -23,7 +23,7 @@ player in the share ``noise[q]`` (``opponents.TableMemory``: a random seat stays
 ``pool`` draws ``POOL`` deals and resamples them by these weights (sampling importance
 resampling); the advisor's rounds and its exact endgame draw their deals from the pool.
 ``pool_sis`` builds the deals seat by seat instead, and ``pool_exact`` keeps only hands that
-reproduce every recorded turn (the limit ``EPS`` -> 0; docs/solver.md, fifteenth pass).
+reproduce every recorded turn (the limit ``EPS`` -> 0; docs/solver-passes.md, fifteenth pass).
 
 Everything read is the seat's own views, in order (``tests/solver/test_gog_history.py``).
 """

@@ -25,7 +25,7 @@ legal moves the policy rates highest (and the default move); ``TREE`` -- the tre
 alternative to the tuned policy's move at an in-tree decision (before the heuristic's and the
 expert policy's), the playouts and the default move left to the tuned policy.
 
-Measured (docs/solver.md, Go Out Girl, twelfth pass): from the seat's view the fit predicts few
+Measured (docs/solver-passes.md, Go Out Girl, twelfth pass): from the seat's view the fit predicts few
 of the oracle's departures from the tuned policy (they are made on the others' hands), so it
 agrees with the oracle no more often than the tuned policy does (0.716 against 0.720 held out).
 Against three heuristic bots, paired with the default: ``PLAYOUT`` -0.064 +- 0.045 (71 seeds,

@@ -12,7 +12,7 @@ share, with the standard error of that mean.
 
 ``--oracle all`` / ``hands`` / ``chars`` play a diagnostic instead of the bot (``OracleBot``:
 the same search handed the full state; ``HandsOracleBot``: deals with the others' true hands and
-characters, the deck still random; ``CharsOracleBot``: only their true characters): what perfect information would be worth (docs/solver.md,
+characters, the deck still random; ``CharsOracleBot``: only their true characters): what perfect information would be worth (docs/solver-passes.md,
 fifth pass). ``--oracle clair`` / ``known`` take the others for the heuristic bot's known
 policy (fourteenth pass, ``respond.py``): ``ClairvoyantBot`` knows every card and follows a line
 that wins against that policy, ``KnownPolicyHandsBot`` is the hands oracle whose endgame plays

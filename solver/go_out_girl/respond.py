@@ -1,4 +1,4 @@
-"""Search against a *known policy* of the others (a measurement tool, docs/solver.md, Go Out Girl,
+"""Search against a *known policy* of the others (a measurement tool, docs/solver-passes.md, Go Out Girl,
 fourteenth pass).
 
 The heuristic bot is deterministic given its hand and the public state (fourth pass), so with

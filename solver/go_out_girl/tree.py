@@ -23,7 +23,7 @@ path. The root candidates keep the flat search's common random numbers and its `
 
 Like the rest of the advisor it is handed only deals drawn from the seat's view.
 
-Measured (docs/solver.md, Go Out Girl, sixth pass): against three heuristic bots, depth 2 at
+Measured (docs/solver-passes.md, Go Out Girl, sixth pass): against three heuristic bots, depth 2 at
 12,000 decisions a move wins 0.553 of its battles over match seeds 0-399 against 0.496 for the
 flat search at 4,000 (paired +0.059 +- 0.020; +0.080 +- 0.028 on the held-out seeds 200-399) and
 beats the flat search at 12,000 on the same seeds by +0.076 +- 0.030 (0-199); depth 1 (4,000 or

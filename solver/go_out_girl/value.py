@@ -11,7 +11,7 @@ groups broken for no reason the rest of the position explains; and the label of 
 who wins when it is played on from there the way a playout plays it (the searching seat by the
 tuned policy, the others by the heuristic, no deviation). The second pass fitted the
 five weights on positions of the tuned policy's own play, where it protected its life by
-itself, and found life worth nothing (docs/solver.md, sixth pass): the random deviations are
+itself, and found life worth nothing (docs/solver-passes.md, sixth pass): the random deviations are
 meant to make the cost of a lost life visible to the fit.
 
 ``python -m solver.go_out_girl.value fit [BATTLES]`` draws the positions (battle seeds from
@@ -21,7 +21,7 @@ hand-set estimate on the same positions; the printed tuples are pasted into ``W_
 ``W_LIFE`` and ``W_NOCHAR`` below. At run time the value is pure Python: a few microseconds a
 seat beyond the fewest-plays count the hand-set estimate computes too.
 
-Measured (docs/solver.md, Go Out Girl, eleventh pass): a far better predictor than the hand-set
+Measured (docs/solver-passes.md, Go Out Girl, eleventh pass): a far better predictor than the hand-set
 estimate (held-out log-loss 1.037 against 1.204) but no better a guide for the strong bot's
 search. With the character's own weight the search picks Kira (life 4) for almost any hand and
 is eliminated far more often (-0.092 +- 0.054 after 69 seeds); without it (``W_NOCHAR``) it
@@ -75,7 +75,7 @@ def features(b: Battle, q: int, me: int) -> list[float]:
     return f
 
 
-# Fitted by ``python -m solver.go_out_girl.value fit`` (its output is in docs/solver.md, Go Out
+# Fitted by ``python -m solver.go_out_girl.value fit`` (its output is in docs/solver-passes.md, Go Out
 # Girl, eleventh pass): every weight free (``W_FREE``), life priced as the hand-set estimate
 # prices it and the rest fitted around it (``W_LIFE``, ``LIFE_PRICE`` below), or no weight on
 # the character (``W_NOCHAR``, ``NO_CHARACTER``). ``WEIGHTS`` ("free", "life", "nochar") picks

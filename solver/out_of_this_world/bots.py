@@ -14,7 +14,7 @@ plan of the bot's own hand, priced from its view); they differ in the prices:
   difference over the worlds, a close verdict deciding on ``more`` further worlds (sixth pass).
 
 ``PlanBot`` is the strong bot without the search (the paired comparison in ``docs/solver.md``).
-Two opt-in settings of the search, not the default (fifth pass, docs/solver.md): ``value =
+Two opt-in settings of the search, not the default (fifth pass, docs/solver-passes.md): ``value =
 staticmethod(endgame.carry_adventure)`` (the adventure's win conditions and the Foes' recurring
 Time in the carry score: neutral in play) and ``rounds = 2`` (each playout goes on through the
 next round: 2.7 times the CPU a game, and worse in play -- 14 team points a game fewer on

@@ -1,6 +1,6 @@
 """Go Out Girl, fifteenth pass: deals the seat can believe (``history.pool_exact``), the
 known-policy endgame on them (``advisor.RESPOND_SOURCE``) and its guard (``RESPOND_AGREE``,
-``RESPOND_Z``); the diagnostic ``believe.py`` (docs/solver.md, Go Out Girl, fifteenth pass)."""
+``RESPOND_Z``); the diagnostic ``believe.py`` (docs/solver-passes.md, Go Out Girl, fifteenth pass)."""
 
 from __future__ import annotations
 

@@ -154,7 +154,7 @@ def test_strong_bot_searches_flat_before_it_has_seen_the_table(monkeypatch):
     """Before the memory has recorded any fact (the first battle's character choice), every
     other seat is at the even prior (0.5), which is ``RANDOM_TABLE``: the bot takes the random
     table's branch (tuned policy, flat search on ``RANDOM_TABLE_BUDGET``), not the tree. Every
-    measurement since the switch (docs/solver.md, Go Out Girl, seventh pass: 339 wins of 594
+    measurement since the switch (docs/solver-passes.md, Go Out Girl, seventh pass: 339 wins of 594
     battles on seeds 0-199, where the sixth pass's tree without the switch won 332 of 600) plays
     its first decisions this way; changing the threshold changes them. The random table's own
     character choice (``RANDOM_TABLE_CHOOSE_*``) waits for a clearly random table
