@@ -1,6 +1,6 @@
 """The ``Mesh``: one seat's view of a table and its sockets (construction, roster, public API).
 The rest of its methods live by subject in ``transport``, ``handshake``, ``intake``,
-``chain``, ``faults`` and ``recovery``."""
+``chain``, ``faults``, ``recovery`` and ``echo``."""
 
 from __future__ import annotations
 
@@ -56,6 +56,7 @@ from .common import (
     log,
     raise_fd_limit,
 )
+from .echo import EchoMixin
 from .faults import FaultMixin
 from .gate import DEFAULT_MAX_TOTAL, Gate
 from .handshake import HandshakeMixin
@@ -64,7 +65,8 @@ from .recovery import RecoveryMixin
 from .transport import TransportMixin
 
 
-class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, RecoveryMixin):
+class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, RecoveryMixin,
+           EchoMixin):
     """One seat's view of a table and its sockets. Build with ``host``, ``join`` or ``resume``."""
 
     def __init__(
