@@ -38,6 +38,7 @@ from .common import (
     hold_transcript,
     log,
 )
+from .echo import echo_tag
 
 if TYPE_CHECKING:
     from .core import Mesh
@@ -382,6 +383,7 @@ class RecoveryMixin:
         if problem is not None:
             raise ValueError(f"a forwarded heads message with {problem} for seat {seat}")
         self._through_state[seat] = (sess, boot, ctr)
+        self._through_tag[seat] = echo_tag(word["sig"])
         self._note_reach(word)
         now = time.monotonic()
         if heads[seat][0] > self._known_max[seat]:  # it signed more than we hold: ask for it
