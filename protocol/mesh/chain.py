@@ -171,7 +171,7 @@ class ChainMixin:
     def _on_heads(self, seat: int, msg: Message, force: bool = False) -> None:
         assert self.verifier is not None
         heads = self._parse_heads(msg["heads"])
-        if "echo" in msg:  # what its author has seen of each seat's words (recovery: the echo)
+        if "echo" in msg:  # what its author has seen of each seat's words (echo.py)
             self._parse_echo(msg["echo"])
             self._note_reach(msg)
         now = time.monotonic()

@@ -39,12 +39,14 @@ class _OneLine(logging.Filter):
 
 log.addFilter(_OneLine())
 
-MESH_VERSION = 7  # 3: the welcome carries the host's signature over its game (protocol/seating.py);
+MESH_VERSION = 8  # 3: the welcome carries the host's signature over its game (protocol/seating.py);
 # 4: each private box has a key of its own (protocol/envelope.py, ``envelope_key``); 5: the
 # deck's operation 1 is the roster code's draw (p2pcards/lobby.py; the game's operations shift);
 # 6: every envelope states the heads its author held (``heads``, protocol/envelope.py); 7: every
 # ``heads`` control message echoes the newest ``ctr`` its author saw of each seat (``echo``:
-# a forwarded word counts as presence only if it is recent, recovery.py)
+# a forwarded word counts as presence only if it is recent, recovery.py); 8: the echo is
+# ``[ctr, tag]`` per seat, the tag from the echoed message's signature, so that only a program
+# that received it can echo it (echo.py)
 HS_DOMAIN = b"p2pcards/v1/hs\n"
 K_HS, K_CTL, K_ENV, K_RELAY = b"hs", b"ctl", b"env", b"relay"
 MAX_FRAME = 512 * 1024  # bytes in one frame: a peer sending a larger one is disconnected

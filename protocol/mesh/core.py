@@ -1,6 +1,6 @@
 """The ``Mesh``: one seat's view of a table and its sockets (construction, roster, public API).
 The rest of its methods live by subject in ``transport``, ``handshake``, ``intake``,
-``chain``, ``faults`` and ``recovery``."""
+``chain``, ``faults``, ``recovery`` and ``echo``."""
 
 from __future__ import annotations
 
@@ -56,6 +56,7 @@ from .common import (
     log,
     raise_fd_limit,
 )
+from .echo import EchoMixin
 from .faults import FaultMixin
 from .gate import DEFAULT_MAX_TOTAL, Gate
 from .handshake import HandshakeMixin
@@ -64,7 +65,8 @@ from .recovery import RecoveryMixin
 from .transport import TransportMixin
 
 
-class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, RecoveryMixin):
+class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, RecoveryMixin,
+           EchoMixin):
     """One seat's view of a table and its sockets. Build with ``host``, ``join`` or ``resume``."""
 
     def __init__(
@@ -149,11 +151,13 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, 
         self._sess = secrets.token_hex(8)
         self._boot = time.time_ns()
         self._ctr = 0
-        # when each of our latest control messages was signed, from ctr ``_signed_first`` on:
-        # a forwarded word counts as presence only if it echoes one of them (``_echo_fresh``)
-        self._signed_at: deque[float] = deque()
+        # when each of our latest control messages was signed, and its tag, from ctr
+        # ``_signed_first`` on: a forwarded word counts as presence only if it echoes one of them
+        # (``_echo_fresh``)
+        self._signed_at: deque[tuple[float, str]] = deque()
         self._signed_first = 1
         self._ctl_state: dict[int, tuple[str, int, int]] = {}
+        self._ctl_tag: dict[int, str] = {}  # the tag of each seat's message in ``_ctl_state``
         now = time.monotonic()
         self._started = now
         self._reached_at = now  # when we signed the newest of our words a seat echoed
@@ -164,6 +168,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, 
         # per seat, the newest of its signed words another seat forwarded us (``_heard_through``),
         # and per (seat, recipient) the last of its words we forwarded (``_relay_presence``)
         self._through_state: dict[int, tuple[str, int, int]] = {}
+        self._through_tag: dict[int, str] = {}
         self._forwarded: dict[tuple[int, int], tuple[tuple[str, int], float]] = {}
         self._pushed: dict[tuple[int, int], tuple[int, float]] = {}  # (author, to) -> (seq, when)
         # per author we do not hear directly, the seat whose relay last brought us one of its
@@ -615,7 +620,8 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, 
                   self._excused, self._invited, self._last_invite, self._topic_counts, self._delivered,
                   self._rejects, self._reject_budget, self._asked_holder, self._ctl_budget,
                   self._useless_ctl, self._useless_budget,
-                  self._held_ours, self._latest_heads, self._direct_at, self._through_state):
+                  self._held_ours, self._latest_heads, self._direct_at, self._through_state,
+                  self._ctl_tag, self._through_tag):
             d.pop(seat, None)
         for k in [k for k in (*self._forwarded, *self._pushed) if seat in k]:
             self._forwarded.pop(k, None)

@@ -45,6 +45,7 @@ from .common import (
     K_RELAY,
     log,
 )
+from .echo import echo_tag
 
 # the end of a canonical control message of a kind that carries envelopes: its keys are sorted,
 # so ``t``, ``table`` and ``to`` come last, and a string holds no bare quote
@@ -170,7 +171,6 @@ class TransportMixin:
         in the transcript as signed before it is sent)."""
         assert not {"t", "table", "from", "to", "sess", "boot", "ctr", "sig"} & set(payload)
         self._ctr += 1
-        self._note_signed()
         msg = {
             "t": t,
             "table": self.table,
@@ -182,6 +182,7 @@ class TransportMixin:
             **payload,
         }
         msg["sig"] = b64(self.identity.sign(CTL_DOMAIN + canonical(msg)))
+        self._note_signed(echo_tag(msg["sig"]))  # an echo of it shows when it was heard
         return msg
 
     def _write(self, record: Message) -> None:
@@ -429,5 +430,6 @@ class TransportMixin:
         cur = self._ctl_state.get(seat)
         if cur is None or (sess != cur[0] and boot > cur[1]) or (sess == cur[0] and ctr > cur[2]):
             self._ctl_state[seat] = (sess, boot, ctr)
+            self._ctl_tag[seat] = echo_tag(msg["sig"])  # what our heads echo of it
             return True
         return False

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.network
 COUNT = 1500 if os.environ.get("P2PCARDS_LONG") == "1" else 300
 HOSTILE = [None, True, -1, 0, 2**70, -(2**70), 1.5, "", "x" * 100_000, [], {}, [[[[[]]]]],
            [0] * 5000, {"a": 1}, [[0, "0" * 64]] * 3, "\u202e\x1b[2J", [-1, "zz"],
-           [[2**63, "ab"]], 10**300]
+           [[2**63, "ab"]], 10**300, [[1, "0" * 16]] * 3, [None, [2**62, "f" * 16], None]]
 FIELDS = {"heads": ["heads", "reply", "roster", "cp", "cpat", "cpr", "at", "echo"],
           "link": ["entry", "heads"], "roster": ["roster", "sealed"], "want": ["seat", "start"],
           "proof?": ["seat", "seq"], "proof": ["env"], "evidence": ["first", "second", "reason"]}
@@ -62,12 +62,26 @@ async def test_any_value_in_a_signed_control_message_is_dropped_or_names_its_sen
     ("want", {"seat": True, "start": 1}),
     ("want", {"seat": 1, "start": 1.0}),
     ("heads", {"heads": [[True, "0" * 64], [0, "0" * 64], [0, "0" * 64]]}),
-    # the echo (mesh version 7): one counter per seat, bounded, or the heads are dropped
-    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [0, True, 0]}),
-    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [0, 1.0, 0]}),
-    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [0, 0]}),
-    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [2**70, 0, 0]}),
-    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [-1, 0, 0]}),
+    # the echo (mesh version 8): per seat null or [counter, 16 lowercase hex digits], the
+    # counter in 1..2^63-1, or the heads are dropped
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [None, [True, "0" * 16], None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [None, [1.0, "0" * 16], None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[2**70, "0" * 16], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[-1, "0" * 16], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[0, "0" * 16], None, None]}),
+    # a mesh version 7 echo (a bare counter per seat) is no echo of this version
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [0, 5, 0]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[5], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[5, "0" * 16, 1], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[5, "0" * 15], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[5, "0" * 17], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[5, "0" * 15 + "g"], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[5, "A" * 16], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[5, "0" * 15 + "\n"], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [[5, 12345678], None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": [{"ctr": 5}, None, None]}),
+    ("heads", {"heads": [[0, "0" * 64]] * 3, "echo": "00" * 8}),
 ])
 @run_async(timeout=60)
 async def test_true_and_1_0_are_not_integers_in_a_control_message(tmp_path, caplog, t, payload):

@@ -1,14 +1,15 @@
-"""Red team 23, carol against the echo (mesh version 7). Alice hears bob only through carol (their
-link cut). Every signed ``heads`` now echoes, per seat, the newest ``ctr`` of that seat's own
-control messages its author has seen, and alice counts bob's forwarded word as presence only if
-it echoes one of her own ``ctr``s signed within ``away_after`` (1.5 s at the tests' timings).
+"""Red team 23, carol against the echo (mesh version 7; the echo's tags, version 8, in
+``test_echo_tags.py``). Alice hears bob only through carol (their link cut). Every signed
+``heads`` now echoes, per seat, the newest of that seat's own control messages its author has
+seen, and alice counts bob's forwarded word as presence only if it echoes one of her own
+signed within ``away_after`` (1.5 s at the tests' timings).
 Carol plays the echo three ways:
 
 - she forwards bob's words faithfully, then holds back his freshest ones and withholds his next
   message, feeding alice the held-back words one at a time, just inside the 'away' time: the
   best a hoard can do against the echo. Bob is present at alice no longer than the echo's own
   age allows after his message (about two ``away_after``), not for as long as the hoard lasts;
-- she re-stamps a hoarded word's echo with a ``ctr`` alice signed a moment ago: bob's signature
+- she re-stamps a hoarded word's echo with a message alice signed a moment ago: bob's signature
   no longer holds, the word is dropped, and bob is waited for as away all the same;
 - she withholds alice's words from bob (his echo of alice goes stale) while carrying bob's words
   and messages to alice faithfully. Alice cannot tell this from bob's word being old: bob is
@@ -108,10 +109,11 @@ async def test_a_hoarded_word_whose_echo_is_restamped_is_no_word_of_the_seat(tmp
         old = dict(carol._latest_heads[BOB])  # bob's word, growing old
         start = time.monotonic()
         while BOB not in alice.away and time.monotonic() - start < 8.0:
-            # ... re-stamped with alice's newest ctr carol has seen, a newer ctr of bob's each
-            # time (as a hoard's words would have), forwarded at once
-            echo = [0, 0, 0]
-            echo[ALICE] = carol._ctl_state[ALICE][2]
+            # ... re-stamped with alice's newest message carol has seen (its ctr and its tag,
+            # mesh version 8), a newer ctr of bob's each time (as a hoard's words would have),
+            # forwarded at once
+            echo = [None, None, None]
+            echo[ALICE] = carol._echo()[ALICE]
             forged = dict(old, echo=echo, ctr=old["ctr"] + 1000
                           + int((time.monotonic() - start) * 100))
             real_send(ALICE, [K_CTL, canonical(carol._sign_ctl(ALICE, "vouch", {"heads": forged}))])

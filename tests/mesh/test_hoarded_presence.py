@@ -22,8 +22,9 @@ whether; the table is held no longer than the clocks that run on a present seat 
 
 Nothing in a word said how old it was. Fixed by an echo (mesh version 7): each ``heads`` carries,
 per seat, the newest ``ctr`` of that seat's own control messages its author has seen (directly
-or forwarded); a program counts a forwarded word as presence only if it echoes a ``ctr`` of its
-own signed within ``away_after``. This test failed on main (bob present 8 s and more, the
+or forwarded; since version 8 with a tag of that message, ``test_echo_tags.py``); a program
+counts a forwarded word as presence only if it echoes a message of its own signed within
+``away_after``. This test failed on main (bob present 8 s and more, the
 hoard feeding him); now he is waited for as away within about two ``away_after``. Carol's
 plays against the echo itself are in ``test_echo_attacks.py``."""
 

@@ -31,6 +31,7 @@ from tests.mesh.helpers import (
 from .test_stall_budgets import watch as watch_fake  # the watcher on a stand-in mesh
 
 pytestmark = pytest.mark.network
+ALICE, BOB, CAROL = range(3)
 
 
 def cut(mesh: Mesh, seats: set[int]) -> None:
@@ -295,38 +296,60 @@ async def test_a_pause_of_this_program_does_not_spend_the_allowance_for_its_own_
     assert any("heard nobody for 1 s" in s for s in said), said
 
 
-@pytest.mark.xfail(strict=True, reason="red team 25, not fixed: an echo is a counter, and a liar "
-                   "can echo one it never saw (docs/network.md, Known limits)")
+@pytest.mark.parametrize("guess", ["random-tags", "older-tag", "older-tag-newest-counter"])
 @run_async(timeout=30)
 async def test_a_liar_echoing_a_guessed_counter_hides_from_a_program_that_nobody_hears_it(
-        tmp_path):
+        tmp_path, guess):
     """Red team 25, written as carol, the liar. Bob's sends are cut (he hears both, nobody
     hears him): alice stops echoing him, and he should find a moment in that nobody hears him
     (``unheard_since``), so that he does not count against alice, heard only through carol, a
     stretch alice cannot show she is there. Carol instead echoes a counter of bob's she never
-    saw: counters count up, at a pace anyone at the table sees before the cut (at the defaults
-    about a few a second, against 5.5 s before a program finds itself unheard), and a guess
-    above his counter costs her nothing (it counts as nothing), so she can try several. Here
-    she is handed the guess that lands (one he signed a moment ago, which reached nobody):
-    every counter up to bob's own is one he signed, so it is taken as proof that carol heard
-    him recently, he never finds himself unheard (on main, and here), and his program counts
-    alice away through his own cut, as before the echo. Closing it needs an echo nobody can
-    guess (a nonce per control message, not its counter): a new mesh version."""
+    saw: counters count up, at a pace anyone at the table sees before the cut, and here she is
+    handed the counter that lands (one he signed a moment ago, which reached nobody). In mesh
+    version 7 the echo was that counter alone: it was taken as proof that carol heard him
+    recently, he never found himself unheard (strict xfail on main), and his program counted
+    alice away through his own cut. Since mesh version 8 an echo carries the echoed message's
+    tag (from its signature, which nobody can tell before bob signs it), and carol has none of
+    those messages: a fresh random tag in every heads, the tag of the last message of his she
+    did get under the newer counter, or under each newer counter bob signs, all count as
+    nothing. Bob finds himself unheard as soon as when nobody lies (the test above), and
+    names nobody for carol's lie: he cannot tell it from a word of his last run's."""
+    import secrets
+
     meshes = await make_table(tmp_path, 3)
     alice, bob, carol = meshes
     try:
         real_echo = carol._echo
 
-        def lying_echo() -> list[int]:
+        def lying_echo() -> list:
             out = real_echo()
-            out[1] = max(out[1], bob._ctr - 2)  # the guess that lands
+            if cut_at is None:
+                return out
+            ctr = bob._ctr if guess == "older-tag-newest-counter" else bob._ctr - 2
+            if isinstance(out[CAROL], int):  # a version 7 program (main): the counter is all
+                out[BOB] = ctr
+                return out
+            older = carol._ctl_tag[BOB]  # the tag of the last message of bob's she got
+            tag = secrets.token_hex(8) if guess == "random-tags" else older
+            out[BOB] = [ctr, tag]  # the counter that lands, handed to her
             return out
 
+        cut_at = None
         carol._echo = lying_echo
         await asyncio.sleep(1.0)
+        assert bob.unheard_since() is None
+        cut_at = time.monotonic()
         cut(bob, {0, 2})
-        await asyncio.sleep(3.0)  # found within 1.2 s when nobody lies (the test above)
+        await until(lambda: bob.unheard_since() is not None, timeout=3, what="bob unheard")
+        found = time.monotonic() - cut_at
+        assert found < 1.2, found  # as when nobody lies (the test above)
+        assert cut_at - 0.5 < bob.unheard_since() <= cut_at + 0.05
+        await asyncio.sleep(1.0)  # carol's lies go on: bob stays unheard, and names nobody
         assert bob.unheard_since() is not None
+        assert [m.stopped for m in meshes] == [None, None, None]
+        assert not [e for m in meshes for e in m.events if e.kind in ("fault", "stop")]
+        cut(bob, set())  # his words reach alice again: she echoes them, he is heard
+        await until(lambda: bob.unheard_since() is None, timeout=3, what="bob heard again")
     finally:
         await close_all(meshes)
 
