@@ -1,0 +1,154 @@
+"""Red team 26: a re-encryption *undone* -- a seat's shuffle step that puts back a ciphertext the
+deck held before (not its input: red team 10's check compared the outputs with the inputs only).
+
+Why it matters (docs/deck.md, "Mind the shares"; SPEC.md 5.7): the engine re-encrypts a card
+before an opening would publish the last missing decryption share of its ciphertext, so the
+shares already published of the old ciphertext are worthless. A seat that re-encrypted a card
+itself knows the randomness it added; at its next re-encryption of that card it adds the
+opposite, which is a valid re-encryption with a valid proof of shuffle, and the slot holds the
+old ciphertext again. The next opening then completes the old shares, and anyone holding the
+deck messages (every seat, every transcript, a listener) decodes the card.
+
+The attack here, as The Girl and the Robot's Steal plays it: the cheater (seat 2) is dealt a card
+(opened to it alone: seats 1 and 3 publish their shares of ciphertext X0), mixes it into its
+hand (X1 = X0 re-encrypted by r), and when seat 3 takes the card, re-encrypts it "first" by -r:
+the slot holds X0 again, the opening to seat 3 publishes seat 1's and seat 2's shares of X0, and
+seat 1, who may not see the card, reads it from the record. On the code before this test the
+step passed every check and nobody was named; every honest seat (and the audit of its record)
+now names the cheater at that step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from protocol import elgamal as eg
+from protocol import group as g
+from protocol import proofs as pf
+from protocol.audit import audit
+from protocol.deck import DeckPeer
+from protocol.errors import CheatDetected
+from protocol.steps import context, vec_digest
+
+from .deck_helpers import make_table, ok, together
+
+N = 6
+CHEAT = 1  # seat 2 on the screen
+TAKER = 2  # the seat the card goes to
+SLOT = 0
+
+
+def undoer() -> type[DeckPeer]:
+    """A DeckPeer whose one-slot re-encryptions remember the randomness they added, and undo
+    the last one when they re-encrypt a ciphertext they made (a valid proof, randomness -r)."""
+
+    class Undo(DeckPeer):
+        def __init__(self, *a: Any, **kw: Any) -> None:
+            super().__init__(*a, **kw)
+            pub = self.pub
+            made: dict[Any, tuple[Any, int]] = {}  # output -> (its input, randomness added)
+
+            def make_shuffle(sec, op, seat, cur, perm):
+                assert pub.y is not None and len(cur) == 1
+                if cur[0] in made:
+                    old, r = made[cur[0]]
+                    rand = (g.L - r) % g.L
+                    outs = [old]
+                else:
+                    rand = g.sc_int(g.random_scalar())
+                    outs = [eg.reencrypt(pub.y, cur[0], g.sc(rand))]
+                    made[outs[0]] = (cur[0], rand)
+                assert eg.reencrypt(pub.y, cur[0], g.sc(rand)) == outs[0]
+                inp = vec_digest(cur)
+                ctx = context(pub.p, op, "shuffle", seat, inp)
+                proof = pf.prove_shuffle(pub.y, list(cur), outs, [0], [g.sc(rand)], ctx,
+                                         sec.seed32("proof", op, ctx))
+                return outs, {"key": pub.key_hex, "prev": inp.hex(),
+                              "cts": [pf.ct_to_json(c) for c in outs], "proof": proof}
+
+            self._one_slot_shuffle = make_shuffle
+
+        async def _shuffle_op(self, op: int, desc: dict[str, Any]) -> Any:
+            real = self.pub.make_shuffle
+            if len(desc["slots"]) == 1:
+                self.pub.make_shuffle = self._one_slot_shuffle  # type: ignore[method-assign]
+            try:
+                return await super()._shuffle_op(op, desc)
+            finally:
+                self.pub.make_shuffle = real  # type: ignore[method-assign]
+
+    return Undo
+
+
+def _listener_reads(rec: dict[str, Any], peer: DeckPeer) -> int | None:
+    """The card in SLOT as someone holding only ``rec`` (the public deck messages) reads it: a
+    ciphertext SLOT held whose plain shares from every seat are in the record, decoded."""
+    shares: dict[str, dict[int, bytes]] = {}  # by the ciphertext they are of (its ``prev``)
+    for sender, body in rec["messages"]:
+        if body.get("step") == "shares" and body["slots"] == [SLOT] and body["shares"]:
+            shares.setdefault(body["prev"], {})[sender] = bytes.fromhex(body["shares"][0])
+    for ct in _slot_history(rec):
+        got = shares.get(vec_digest([ct]).hex(), {})
+        if len(got) == peer.n:
+            return peer.pub.card_index.get(eg.decode(ct, list(got.values())))
+    return None
+
+
+def _slot_history(rec: dict[str, Any]) -> list[tuple[bytes, bytes]]:
+    """Every ciphertext SLOT held after a shuffle step (the last seat's output of a full
+    shuffle, each one-slot re-encryption)."""
+    out = []
+    for _, body in rec["messages"]:
+        if body.get("step") == "shuffle":
+            i = body["slots"].index(SLOT) if SLOT in body["slots"] else None
+            if i is not None:
+                out.append(pf.ct_from_json(body["cts"][i]))
+    return out
+
+
+def test_a_re_encryption_undone_to_a_ciphertext_whose_shares_are_out_is_named() -> None:
+    async def main() -> tuple[list[Any], list[DeckPeer]]:
+        _, peers = make_table(3, N, tag="undo", classes={CHEAT: undoer()})
+        await ok(peers, lambda p: p.shuffle(list(range(N))))
+        card = (await ok(peers, lambda p: p.open([SLOT], [CHEAT])))[CHEAT][0]
+        # the cheater mixes the card into its hand (a one-slot mix: it still knows the card)
+        await ok(peers, lambda p: p.reorder([SLOT], CHEAT, mix=True))
+        # TAKER takes it: the engine re-encrypts it first, by the seat that knows it
+        errors = await together(peers, lambda p: p.reorder([SLOT], CHEAT, mix=True))
+        if not any(isinstance(e, BaseException) for e in errors):
+            await ok(peers, lambda p: p.open([SLOT], [TAKER]))
+        return [card, *errors], peers
+
+    (card, *errors), peers = asyncio.run(main())
+    listener = peers[0]  # seat 1: never shown this card
+    read = _listener_reads(listener.record(), listener)
+    assert read is None, f"seat 1 read the card ({read}; it is {card}) from the public record"
+    for seat, err in enumerate(errors):
+        if seat == CHEAT:
+            continue
+        assert isinstance(err, CheatDetected), f"seat {seat + 1}: {err!r}"
+        assert (err.peer, err.op, err.step) == (CHEAT, 4, "shuffle"), f"seat {seat + 1}: {err!r}"
+        assert "held before" in err.reason, err.reason
+        rec = peers[seat].record()
+        v = audit(rec["params"], rec["messages"]).verdict
+        assert (v.culprit, v.op, v.step) == (CHEAT, 4, "shuffle"), v
+
+
+def test_honest_re_encryptions_of_one_card_pass_again_and_again() -> None:
+    """The control: the same operations, every seat honest, and the card taken over and back."""
+
+    async def main() -> list[Any]:
+        _, peers = make_table(3, N, tag="undo-control")
+        await ok(peers, lambda p: p.shuffle(list(range(N))))
+        first = (await ok(peers, lambda p: p.open([SLOT], [CHEAT])))[CHEAT][0]
+        for _ in range(3):
+            await ok(peers, lambda p: p.reorder([SLOT], CHEAT, mix=True))
+        assert (await ok(peers, lambda p: p.open([SLOT], [TAKER])))[TAKER][0] == first
+        await ok(peers, lambda p: p.reorder([SLOT], TAKER, mix=True))
+        rec = peers[0].record()
+        assert audit(rec["params"], rec["messages"]).verdict.clean
+        return await ok(peers, lambda p: p.open_all(list(range(N))))
+
+    final = asyncio.run(main())
+    assert sorted(final[0]) == list(range(N)) and final[0] == final[1] == final[2]
