@@ -23,6 +23,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from protocol import elgamal as eg
 from protocol import group as g
 from protocol import proofs as pf
@@ -40,8 +42,9 @@ SLOT = 0
 
 
 def undoer() -> type[DeckPeer]:
-    """A DeckPeer whose one-slot re-encryptions remember the randomness they added, and undo
-    the last one when they re-encrypt a ciphertext they made (a valid proof, randomness -r)."""
+    """A DeckPeer whose private reorders (its hand mixes, its one-slot re-encryptions) remember
+    the randomness they added to each card, and undo it when they re-encrypt alone a ciphertext
+    they made (randomness -r, a valid proof of shuffle)."""
 
     class Undo(DeckPeer):
         def __init__(self, *a: Any, **kw: Any) -> None:
@@ -50,29 +53,29 @@ def undoer() -> type[DeckPeer]:
             made: dict[Any, tuple[Any, int]] = {}  # output -> (its input, randomness added)
 
             def make_shuffle(sec, op, seat, cur, perm):
-                assert pub.y is not None and len(cur) == 1
-                if cur[0] in made:
-                    old, r = made[cur[0]]
-                    rand = (g.L - r) % g.L
-                    outs = [old]
-                else:
-                    rand = g.sc_int(g.random_scalar())
-                    outs = [eg.reencrypt(pub.y, cur[0], g.sc(rand))]
-                    made[outs[0]] = (cur[0], rand)
-                assert eg.reencrypt(pub.y, cur[0], g.sc(rand)) == outs[0]
+                assert pub.y is not None
                 inp = vec_digest(cur)
+                if len(cur) == 1 and cur[0] in made:
+                    old, r = made[cur[0]]
+                    outs, rands = [old], [g.sc((g.L - r) % g.L)]
+                    assert eg.reencrypt(pub.y, cur[0], rands[0]) == old
+                else:
+                    outs, rands = eg.shuffle(pub.y, list(cur), list(perm),
+                                             sec.seed32("reenc", op, inp))
+                    for i, out in enumerate(outs):
+                        made[out] = (cur[perm[i]], g.sc_int(rands[i]))
                 ctx = context(pub.p, op, "shuffle", seat, inp)
-                proof = pf.prove_shuffle(pub.y, list(cur), outs, [0], [g.sc(rand)], ctx,
+                proof = pf.prove_shuffle(pub.y, list(cur), outs, list(perm), rands, ctx,
                                          sec.seed32("proof", op, ctx))
                 return outs, {"key": pub.key_hex, "prev": inp.hex(),
                               "cts": [pf.ct_to_json(c) for c in outs], "proof": proof}
 
-            self._one_slot_shuffle = make_shuffle
+            self._own_reorder = make_shuffle
 
         async def _shuffle_op(self, op: int, desc: dict[str, Any]) -> Any:
             real = self.pub.make_shuffle
-            if len(desc["slots"]) == 1:
-                self.pub.make_shuffle = self._one_slot_shuffle  # type: ignore[method-assign]
+            if desc["by"] == self.seat:
+                self.pub.make_shuffle = self._own_reorder  # type: ignore[method-assign]
             try:
                 return await super()._shuffle_op(op, desc)
             finally:
@@ -107,13 +110,16 @@ def _slot_history(rec: dict[str, Any]) -> list[tuple[bytes, bytes]]:
     return out
 
 
-def test_a_re_encryption_undone_to_a_ciphertext_whose_shares_are_out_is_named() -> None:
+@pytest.mark.parametrize("hand", [[SLOT], [SLOT, 3]], ids=["one-card", "two-cards"])
+def test_a_re_encryption_undone_to_a_ciphertext_whose_shares_are_out_is_named(hand) -> None:
     async def main() -> tuple[list[Any], list[DeckPeer]]:
         _, peers = make_table(3, N, tag="undo", classes={CHEAT: undoer()})
         await ok(peers, lambda p: p.shuffle(list(range(N))))
-        card = (await ok(peers, lambda p: p.open([SLOT], [CHEAT])))[CHEAT][0]
-        # the cheater mixes the card into its hand (a one-slot mix: it still knows the card)
-        await ok(peers, lambda p: p.reorder([SLOT], CHEAT, mix=True))
+        card = (await ok(peers, lambda p: p.open(hand, [CHEAT])))[CHEAT][0]
+        # the cheater mixes its hand (with two cards, the card may change slots: then the card
+        # now in SLOT, whose shares are just as public, is the one that goes)
+        await ok(peers, lambda p: p.reorder(hand, CHEAT, mix=True))
+        card = peers[CHEAT].known(SLOT)
         # TAKER takes it: the engine re-encrypts it first, by the seat that knows it
         errors = await together(peers, lambda p: p.reorder([SLOT], CHEAT, mix=True))
         if not any(isinstance(e, BaseException) for e in errors):
