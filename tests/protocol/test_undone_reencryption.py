@@ -43,8 +43,8 @@ SLOT = 0
 
 def undoer() -> type[DeckPeer]:
     """A DeckPeer whose private reorders (its hand mixes, its one-slot re-encryptions) remember
-    the randomness they added to each card, and undo it when they re-encrypt alone a ciphertext
-    they made (randomness -r, a valid proof of shuffle)."""
+    the randomness they added to each card, and undo it whenever they re-encrypt a ciphertext
+    they made (randomness -r: a valid proof of shuffle)."""
 
     class Undo(DeckPeer):
         def __init__(self, *a: Any, **kw: Any) -> None:
@@ -55,15 +55,22 @@ def undoer() -> type[DeckPeer]:
             def make_shuffle(sec, op, seat, cur, perm):
                 assert pub.y is not None
                 inp = vec_digest(cur)
-                if len(cur) == 1 and cur[0] in made:
-                    old, r = made[cur[0]]
-                    outs, rands = [old], [g.sc((g.L - r) % g.L)]
-                    assert eg.reencrypt(pub.y, cur[0], rands[0]) == old
-                else:
-                    outs, rands = eg.shuffle(pub.y, list(cur), list(perm),
-                                             sec.seed32("reenc", op, inp))
-                    for i, out in enumerate(outs):
-                        made[out] = (cur[perm[i]], g.sc_int(rands[i]))
+                fresh = g.nonce_stream_int(sec.seed32("reenc", op, inp), b"undo")
+                outs, rands = [], []
+                for i in range(len(cur)):
+                    src = cur[perm[i]]
+                    if src in made:  # undo: back to the ciphertext it re-encrypted
+                        old, r = made[src]
+                        rand = (g.L - r) % g.L
+                    else:
+                        rand = fresh()
+                    out = eg.reencrypt(pub.y, src, g.sc(rand))
+                    if src in made:
+                        assert out == made[src][0]
+                    else:
+                        made[out] = (src, rand)
+                    outs.append(out)
+                    rands.append(g.sc(rand))
                 ctx = context(pub.p, op, "shuffle", seat, inp)
                 proof = pf.prove_shuffle(pub.y, list(cur), outs, list(perm), rands, ctx,
                                          sec.seed32("proof", op, ctx))
