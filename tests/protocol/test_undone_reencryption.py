@@ -215,3 +215,33 @@ def test_honest_re_encryptions_of_one_card_pass_again_and_again() -> None:
 
     final = asyncio.run(main())
     assert sorted(final[0]) == list(range(N)) and final[0] == final[1] == final[2]
+
+
+def test_in_a_game_of_the_girl_and_the_robot_the_undo_is_named_at_once() -> None:
+    """The same cheater at seat 2 of a real game (three seats, the engine's easy bots, every
+    seat's deck in process): it undoes its re-encryption at its first hand mix over a card it
+    had mixed before. On the code before this test the game went on to its end and nobody was
+    named (in six such games the cheater made 0 to 4 more privately opened ciphertexts readable
+    from the record); now both honest seats and the audit name it at that step (deck operation
+    20 of this deal)."""
+    from p2pcards.bots.registry import make_bot
+    from p2pcards.deck_dealer import DeckDealer
+    from p2pcards.games import new_game
+
+    from .inproc import play_in_process
+
+    game, n, seed = "girl-and-robot", 3, 2
+    _, peers = make_table(n, new_game(game, n).n_cards, tag=f"undo-game-{seed}", timeout=60,
+                          classes={CHEAT: undoer()})
+    dealers = [DeckDealer(d, p) for p, d in enumerate(peers)]
+    views = [new_game(game, n).view(p) for p in range(n)]
+    bots = [make_bot(game, p, "easy", seed * 10 + p) for p in range(n)]
+    with pytest.raises(CheatDetected):
+        asyncio.run(play_in_process(views, dealers, bots))
+    for seat in (0, 2):
+        err = peers[seat].failed
+        assert isinstance(err, CheatDetected) and err.peer == CHEAT, f"seat {seat + 1}: {err!r}"
+        assert (err.op, err.step) == (20, "shuffle") and "held before" in err.reason, err
+        rec = peers[seat].record()
+        v = audit(rec["params"], rec["messages"]).verdict
+        assert (v.culprit, v.op, v.step) == (CHEAT, 20, "shuffle"), v
