@@ -219,8 +219,8 @@ def test_honest_re_encryptions_of_one_card_pass_again_and_again() -> None:
 
 def test_in_a_game_of_the_girl_and_the_robot_the_undo_is_named_at_once() -> None:
     """The same cheater at seat 2 of a real game (three seats, the engine's easy bots, every
-    seat's deck in process): it undoes its re-encryption at its first hand mix over a card it
-    had mixed before. On the code before this test the game went on to its end and nobody was
+    seat's deck in process): it undoes its re-encryption at its first private reorder (a hand
+    mix or the engine's re-encryption) of a card it had re-encrypted before. On the code before this test the game went on to its end and nobody was
     named (in six such games the cheater made 0 to 4 more privately opened ciphertexts readable
     from the record); now both honest seats and the audit name it at that step (deck operation
     20 of this deal)."""
