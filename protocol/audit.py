@@ -630,8 +630,8 @@ class _Auditor:
         extra = [s for (st, s) in self.byop.get(op, {}) if s not in self.pub.shufflers(desc)]
         if extra:
             self.stop(extra[0], op, "shuffle", "a shuffle message from a seat that takes no step")
-        for s, ct in zip(S, cur, strict=True):
-            self.pub.cts[s] = ct
+        self.pub.place(S, cur)
+        for s in S:
             self.vouched[s], self.made[s] = vouched, next(iter(makers))
         self.outcomes.append({"op": op, **desc, "values": None, "input": inp.hex()})
 

@@ -418,8 +418,8 @@ class DeckPeer:
         # a private reorder of one slot moves nothing (its proof shows the one card re-encrypted):
         # every seat that knew the card still does (the engine's re-encryption, SPEC 5.7)
         keep = by is not None and len(S) == 1
+        self.pub.place(S, cur)
         for i, s in enumerate(S):
-            self.pub.cts[s] = cur[i]
             if not keep:
                 self.plain[s] = old[my_perm[i]] if by == me and my_perm is not None else None
         self._order, self._mix = None, False

@@ -333,6 +333,9 @@ class PublicDeck:
         #: whether keyed steps carry ``key`` (``False``: the audit of an older record)
         self.keyed = True
         self.cts: list[Ciphertext] = []
+        #: every ciphertext a slot has held (red team 26): a shuffle step may put none back, for
+        #: the decryption shares published of it stay valid (``check_shuffle``)
+        self.held: set[Ciphertext] = set()
         self.commits_seen: set[bytes] = set()
 
     # ---- key shares (op 0) --------------------------------------------------------------------
@@ -377,6 +380,13 @@ class PublicDeck:
         self.y = acc
         self.key_hex = key_digest(acc).hex()
         self.cts = [eg.public_encrypt(pt, acc) for pt in self.card_points]
+        self.held = set(self.cts)
+
+    def place(self, slots: Sequence[int], cts: Sequence[Ciphertext]) -> None:
+        """A shuffle's outputs, once every step of it was checked, into their ``slots``."""
+        for s, ct in zip(slots, cts, strict=True):
+            self.cts[s] = ct
+        self.held.update(cts)
 
     def check_joint_key(self, c: Check, body: dict[str, Any]) -> None:
         """A keyed step's ``key`` must name this seat's joint key ``Y`` (SPEC.md 5.1): a public
@@ -436,6 +446,9 @@ class PublicDeck:
         if not set(outs).isdisjoint(cur):  # r = 0: an honest seat's happens with odds 2^-252
             raise c.fail("an output is one of the inputs unchanged (a re-encryption without "
                          "randomness: the decryption shares already published of it stay valid)")
+        if not self.held.isdisjoint(outs):  # a re-encryption undone (red team 26): the same odds
+            raise c.fail("an output is a ciphertext the deck held before (a re-encryption "
+                         "undone: the decryption shares already published of it stay valid)")
         ctx = context(self.p, op, "shuffle", seat, inp)
         c.proof(pf.verify_shuffle(self.y, list(cur), outs, body["proof"], ctx), "shuffle proof")
         return outs
