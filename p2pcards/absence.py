@@ -143,6 +143,10 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         step = progress() if progress is not None else None
         if step != mark:  # the game moved on: nobody is stalling it
             mark, absent, spells = step, {}, {s: 1 for s in mesh.away}
+            # each seat away now is in its one spell since, counted here: a spell that began in
+            # this very look was counted twice below, and a player who quit once, as the game
+            # moved, was named as one who "kept leaving and coming back" (ux23)
+            spell_of.update({s: mesh.away_since.get(s, now) for s in mesh.away})
         for s in mesh.away:  # a new spell (however brief the return between): one more
             since = mesh.away_since.get(s, now)
             if spell_of.get(s) != since:

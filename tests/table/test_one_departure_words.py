@@ -1,0 +1,40 @@
+"""A player who quits once is named for leaving, not for "coming and going" (ux23).
+
+Walked at a table of three: carol typed quit (Ctrl-C twice) while the deck was opening a card,
+and the game moved on in the same quarter second in which her program's goodbye came. The
+absence watcher started counting her spells afresh (the game moved) with her new spell in it,
+then counted that same spell again as a new one: two spells. Past the wait every screen said
+"the table stopped: carol kept leaving and coming back: away 20 s in all since the game last
+moved" -- of a player who left once and never came back."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from p2pcards.absence import _watch_absence
+from tests.mesh.helpers import AwayInSpells, run_async
+
+
+@run_async(timeout=30)
+async def test_a_spell_that_begins_as_the_game_moves_is_one_departure():
+    fake = AwayInSpells([(0.6, 1e9)])  # bob goes away for good, once
+    t0 = fake.t0
+
+    def progress() -> int:  # the game moves at the very moment he goes
+        return 0 if time.monotonic() - t0 < 0.6 else 1
+
+    async def watch_him():
+        while True:
+            fake.tick()
+            await asyncio.sleep(0.01)
+
+    task = asyncio.create_task(watch_him())
+    try:
+        await asyncio.wait_for(_watch_absence(fake, 2.0, lambda _: None, bot=False,
+                                              progress=progress), 15)
+    finally:
+        task.cancel()
+    assert fake.stopped.culprit == 1
+    assert "coming back" not in fake.stopped.reason, fake.stopped.reason
+    assert "bob was away and did not come back within 2 s" in fake.stopped.reason
