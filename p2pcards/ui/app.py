@@ -37,7 +37,7 @@ from .present import (
     turn_line,
 )
 from .text import GLUE, UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
-from .waiting import Absent, away_turn, clock, said_live, turn_away, waiting_text
+from .waiting import Absent, away_turn, clock, deck_waits, said_live, turn_away, waiting_text
 from .widgets import (
     MIN_SIZE,
     NBSP,
@@ -412,7 +412,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
                 text = f"{name}'s turn (seat {req.player + 1}) · " + (
                     turn_away(away[req.player]) if req.player in away else
                     f"{clock} · {self.presenter.deciding(view, req.player)}")
-        elif isinstance(req, Prove):
+        elif isinstance(req, Prove) and not away:
             name = fit_cells(view.pname(req.by), TOP_NAME)
             text = f"the deck · {clock} · {name} proves a claim about a hidden card"
         elif isinstance(req, Shuffle) and req.by is not None and not req.mix:
@@ -425,6 +425,8 @@ class TableApp(HintCare, HeapCare, App[Any]):
                 text = f"{name}'s turn (seat {req.by + 1}) · " + (
                     turn_away(away[req.by]) if req.by in away else
                     f"{clock} · putting cards in order, privately")
+        elif away:  # the deck needs every seat's share: it is not dealing, it waits (ux23)
+            text = deck_waits(list(away.values()))
         elif isinstance(req, Shuffle):
             text = f"the deck · {clock} · shuffling"
         elif isinstance(req, Reveal):

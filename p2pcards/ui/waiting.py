@@ -165,6 +165,18 @@ def turn_away(a: Absent) -> str:
     return f"{'left' if a.left else 'away'} {clock(a.seconds)} · the table waits for them"
 
 
+def deck_waits(absent: Sequence[Absent]) -> str:
+    """The top line while the deck's step waits for a seat away: every seat adds its share to
+    a shuffle or an opened card, so nothing is dealt meanwhile. It said "the deck · 0:05 ·
+    dealing or turning cards over" while the table was paused for a player who had quit."""
+    from .text import fit_cells
+
+    first = max(absent, key=lambda a: (a.seconds, -a.seat))
+    more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
+    return (f"the deck · waits for {fit_cells(first.name, 20)} (seat {first.seat + 1}){more}, "
+            f"{turn_away(first)}")
+
+
 def said_live(line: str) -> bool:
     """Whether a table line is one the live line about an absence (``#waiting``) says better:
     someone away, the reminder of it. It stays in the log, and the notice line stays free."""

@@ -443,3 +443,36 @@ def test_the_line_about_a_pause_leaves_out_the_time_this_program_heard_nobody(mo
     mesh.away, mesh.away_since = {1, 2}, {1: now - 45.0, 2: now - 44.0}
     monkeypatch.setattr(net, "counted_away", lambda m: {1: 0.2, 2: 0.1} if m is mesh else {})
     assert [round(a.seconds) for a in net._absent(mesh)] == [45, 44]
+
+
+def test_the_top_line_says_the_deck_waits_for_the_player_away_not_that_it_deals():
+    """ux23, walked: carol quit while the deck was opening a card, and the top line went on
+    saying "the deck · 0:05 · dealing or turning cards over" under "The table is paused": every
+    seat adds its share to an opened card, so nothing is dealt until she is back (or named)."""
+    from p2pcards.engine import Reveal, Shuffle
+
+    names = [*NAMES, "dave"]
+    state = new_game("go-out-girl", 4, {"names": names})
+    dealer = LocalDealer(3)
+    while not isinstance(state.pending(), (Reveal, Shuffle)):
+        state.apply(dealer.fulfil(state, state.pending()))
+    gone = [Absent(2, "carol", "7KQW-M2XD", 6.0, left=True)]
+
+    async def go():
+        app = TableApp("go-out-girl", 0, None, names=names, title="Go Out Girl",
+                       absent=lambda: gone, wait=20.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.show(state.view(0))
+            await pilot.pause()
+            top = app.texts["status"]
+            assert top == "Go Out Girl · the deck · waits for carol (seat 3), left 6 s · the " \
+                          "table waits for them", top
+            assert "dealing" not in top and "shuffling" not in top
+            gone.append(Absent(1, "bob", "BBBB-BBBB", 2.0))  # two away of three others
+            app._tick()
+            assert "waits for carol (seat 3) (and 1 more), left 6 s" in app.texts["status"]
+            gone.clear()  # back: the deck's own words again
+            app._tick()
+            assert "waits for" not in app.texts["status"]
+            assert app.texts["status"].startswith("Go Out Girl · the deck · 0:0")
+    asyncio.run(go())
