@@ -386,7 +386,11 @@ class Table:
             if left <= COUNTDOWN and not warned:
                 warned = True
                 self._turn_wait = (turn, waited, warned)
-                self.say(f"(waiting for {self._name(player)}'s turn: {int(left)} s left)")
+                # the person reading it wonders what is left, of what, and then what (ux23): it
+                # said "(waiting for carol's turn: 29 s left)"
+                name = self._name(player)
+                self.say(f"** {name}'s time for this turn is up, and their program has not "
+                         f"played it for them: in {int(left)} s the table stops, naming {name}")
             if left <= 0:
                 raise TableStopped(player, f"{self._name(player)}'s program did not play its turn "
                                    f"within {int(self.peer_turn_time)} s", clock=True)

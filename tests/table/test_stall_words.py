@@ -1,0 +1,33 @@
+"""What the others read while a seat's program sits on its turn past the turn time (ux23).
+
+Walked at a table of three, carol's program hung on her turn (it neither played nor let its
+bot play). The only word before the table stopped, in the log alone, was "(waiting for carol's
+turn: 29 s left)": 29 s of what, and then what? It now says that her time is up, that her
+program has not played for her, and when the table stops, naming her -- as a notice line
+('** ...'), which the full-screen table shows above the options too."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2pcards.table import Table, TableStopped
+from protocol.channel import InMemoryHub
+from tests.mesh.helpers import NAMES, run_async
+
+
+@run_async(timeout=30)
+async def test_a_turn_sat_on_past_its_time_says_when_the_table_stops_and_whom_it_names():
+    hub = InMemoryHub(3)
+    said: list[str] = []
+    table = Table("go-out-girl", 3, {}, 0, hub.channel(0), None, None,  # type: ignore[arg-type]
+                  names=NAMES[:3], say=said.append, audit=False, peer_turn_time=2.5)
+    with pytest.raises(TableStopped) as stop:
+        await asyncio.wait_for(table._recv_game(2), 10)
+    assert stop.value.culprit == 2
+    name = NAMES[2]
+    (line,) = [x for x in said if "time for this turn is up" in x]
+    assert line.startswith(f"** {name}'s time for this turn is up, and their program has not "
+                           f"played it for them: in "), line
+    assert line.endswith(f" s the table stops, naming {name}"), line
