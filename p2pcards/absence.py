@@ -229,7 +229,12 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         reminded = {k: v for k, v in reminded.items()
                     if not (isinstance(k, tuple) and k[1] not in unreached)}
         for s, since in sorted(unreached.items()):
-            if now - reminded.get(("unreached", s), -1e9) >= REMIND_EVERY:
+            # not in the first seconds, as for a seat away: a link that fails for a moment (the
+            # other end reconnecting, or this program just woken from a pause) is no news. Said
+            # at once, it told a player whose own program had stood still 20 s that the others
+            # were the ones to rerun their join command, "(0 s)" (ux23)
+            if now - since >= min(5.0, wait / 2) and \
+                    now - reminded.get(("unreached", s), -1e9) >= REMIND_EVERY:
                 reminded[("unreached", s)] = now
                 how = "" if bot else f"; {_comeback(s)}"
                 say(f"** waiting for {mesh.name_of(s)} ({mesh.seat_text(s)}): our messages do not "

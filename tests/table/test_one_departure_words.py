@@ -38,3 +38,32 @@ async def test_a_spell_that_begins_as_the_game_moves_is_one_departure():
     assert fake.stopped.culprit == 1
     assert "coming back" not in fake.stopped.reason, fake.stopped.reason
     assert "bob was away and did not come back within 2 s" in fake.stopped.reason
+
+
+class Unreached(AwayInSpells):
+    """bob is heard, but our messages fail to reach his program (``unreached``), from the start."""
+
+    def unreached(self) -> set[int]:
+        return {1}
+
+
+@run_async(timeout=30)
+async def test_a_link_that_fails_for_a_moment_is_no_news():
+    """Walked: carol's program stood still 20 s (Ctrl-Z); woken, it said at once "** waiting for
+    alice (seat 1, ...): our messages do not reach their program (0 s); they run 'p2pcards join
+    --resume'" -- to carol, of the players who had done nothing, while her links came back. The
+    others read the same of carol, "(0 s)", a few seconds before "carol is away". A link failing
+    is said once it has failed for as long as a seat is away before it is named (5 s here)."""
+    fake = Unreached([])
+    said: list[str] = []
+    watch = asyncio.create_task(_watch_absence(fake, 20.0, said.append, bot=False))
+    try:
+        await asyncio.sleep(3.0)
+        assert not [x for x in said if "do not reach" in x], said
+        await asyncio.sleep(3.0)
+        (line,) = [x for x in said if "do not reach" in x]
+        assert line.startswith("** waiting for bob (seat 2, FAKE-2): our messages do not reach "
+                               "their program (5 s)"), line
+    finally:
+        watch.cancel()
+        await asyncio.gather(watch, return_exceptions=True)
