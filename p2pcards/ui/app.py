@@ -565,8 +565,10 @@ class TableApp(HintCare, HeapCare, App[Any]):
         if stopped:
             if not any(text in line for line in self.lines_seen[-3:]):  # (said by the table?)
                 self.write_log([f"** {text}"])
+            # "Game over" and "Nothing more is played" left a newcomer asking who had won (ux23)
             self._set("question", Text(f"{text[:1].upper()}{text[1:]}\nNothing more is played "
-                                       "at this table. Press Ctrl+Q (or type quit) to leave.",
+                                       "at this table: the match ends here, with no winner. "
+                                       "Press Ctrl+Q (or type quit) to leave.",
                                        style="bold red"))
         else:
             self.write_log([f"Result: {text}"])
