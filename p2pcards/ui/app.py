@@ -566,6 +566,9 @@ class TableApp(HintCare, HeapCare, App[Any]):
             if not any(text in line for line in self.lines_seen[-3:]):  # (said by the table?)
                 self.write_log([f"** {text}"])
             # "Game over" and "Nothing more is played" left a newcomer asking who had won (ux23)
+            # (the options and the notice are gone: room for a reason of several rows, and the
+            # way out under it, which a three-row question cut off)
+            self.query_one("#question").styles.max_height = 8
             self._set("question", Text(f"{text[:1].upper()}{text[1:]}\nNothing more is played "
                                        "at this table: the match ends here, with no winner. "
                                        "Press Ctrl+Q (or type quit) to leave.",

@@ -112,3 +112,18 @@ def test_more_typed_opens_the_same_page_and_a_taller_terminal_shows_the_hint_who
             await pilot.pause()
             assert rendered(app, "notice")[-1].strip() == TableApp.MORE_TEXT
     asyncio.run(go())
+
+
+def test_a_stop_with_a_long_reason_still_says_how_to_leave_at_80x24():
+    """The question area holds three rows; a stop's reason of two rows (a stalled program: the
+    seat named by number and fingerprint) and its two rows of what now had "Press Ctrl+Q (or type
+    quit) to leave" cut off. A stopped table shows no options: the question area takes the room."""
+    async def go():
+        app = TableApp("go-out-girl", 0, None, names=["alice", "bob", "a very long name, carol"])
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.finish("the table stopped: a very long name, carol's program did not play its "
+                       "turn within 35 s (seat 3, AK11-EVHS)", stopped=True)
+            await pilot.pause()
+            shown = "\n".join(rendered(app, "question"))
+            assert "with no winner" in shown and "Press Ctrl+Q (or type quit) to leave." in shown
+    asyncio.run(go())
