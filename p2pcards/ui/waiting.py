@@ -173,8 +173,8 @@ def deck_waits(absent: Sequence[Absent]) -> str:
 
     first = max(absent, key=lambda a: (a.seconds, -a.seat))
     more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
-    return (f"the deck · waits for {fit_cells(first.name, 20)} (seat {first.seat + 1}){more}, "
-            f"{turn_away(first)}")
+    return (f"the deck · waits for {fit_cells(first.name, 20)} (seat {first.seat + 1}){more} · "
+            f"{'left' if first.left else 'away'} {clock(first.seconds)}")  # (one row at 80)
 
 
 def said_live(line: str) -> bool:

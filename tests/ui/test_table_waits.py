@@ -465,12 +465,11 @@ def test_the_top_line_says_the_deck_waits_for_the_player_away_not_that_it_deals(
             app.show(state.view(0))
             await pilot.pause()
             top = app.texts["status"]
-            assert top == "Go Out Girl · the deck · waits for carol (seat 3), left 6 s · the " \
-                          "table waits for them", top
+            assert top == "Go Out Girl · the deck · waits for carol (seat 3) · left 6 s", top
             assert "dealing" not in top and "shuffling" not in top
             gone.append(Absent(1, "bob", "BBBB-BBBB", 2.0))  # two away of three others
             app._tick()
-            assert "waits for carol (seat 3) (and 1 more), left 6 s" in app.texts["status"]
+            assert "waits for carol (seat 3) (and 1 more) · left 6 s" in app.texts["status"]
             gone.clear()  # back: the deck's own words again
             app._tick()
             assert "waits for" not in app.texts["status"]
