@@ -286,7 +286,10 @@ def test_after_a_stop_the_screen_and_the_command_say_where_the_record_is_and_how
         _network_errors(lambda: net._played(Mesh(), None, False))()
     assert done.value.exit_code == 3
     err = capsys.readouterr().err
-    assert "error: the table stopped: bob: played 2 as 13 (seat 2, FP1)\n" in err
+    # not "error:" (ux23): the program did not fail, the match ended
+    assert "The match ended with no winner: the table stopped: bob: played 2 as 13 (seat 2, " \
+        "FP1)\n" in err
+    assert "error" not in err
     assert f"'p2pcards audit '{record}'' re-checks every proof in it" in err
 
 
