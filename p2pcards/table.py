@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from protocol.channel import Channel, ChannelClosed
 from protocol.envelope import is_int
-from protocol.errors import DeckError, DeckTimeout, PeerAborted
+from protocol.errors import CheatDetected, DeckError, DeckTimeout, PeerAborted
 
 from .engine import SPECTATOR, Action, Decide, Decision, Event, GameState, Request, RuleViolation
 from .games import new_game
@@ -215,9 +215,20 @@ class Table:
                            self.state.result_text())
 
     def _deck_stop(self, exc: DeckError) -> TableStopped:
-        return TableStopped(exc.peer, f"{self._name(exc.peer)}: {exc.reason} (deck step "
-                            f"{exc.step})", inferred=isinstance(exc, PeerAborted) or exc.confirm,
-                             clock=isinstance(exc, DeckTimeout))
+        reason = exc.reason
+        head, colon, rest = reason.partition(": ")
+        if colon and rest.startswith(f"{head}: "):  # "shuffle proof: shuffle proof: ..."
+            reason = rest
+        if isinstance(exc, CheatDetected):
+            # "carol: shuffle proof: challenge mismatch (another statement or context)" said
+            # nothing a player could read as a cheat caught (ux23, walked): say what it is first
+            said = f"{self._name(exc.peer)}'s program sent a deck message the protocol " \
+                   f"forbids: {reason}"
+        else:
+            said = f"{self._name(exc.peer)}: {reason}"
+        return TableStopped(exc.peer, f"{said} (deck step {exc.step})",
+                            inferred=isinstance(exc, PeerAborted) or exc.confirm,
+                            clock=isinstance(exc, DeckTimeout))
 
     async def _settle(self, ev: Decision, finding: TableStopped) -> None:
         """A peer's move that this copy refuses (``finding``). When it breaks a rule only this

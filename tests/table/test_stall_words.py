@@ -31,3 +31,24 @@ async def test_a_turn_sat_on_past_its_time_says_when_the_table_stops_and_whom_it
     assert line.startswith(f"** {name}'s time for this turn is up, and their program has not "
                            f"played it for them: in "), line
     assert line.endswith(f" s the table stops, naming {name}"), line
+
+
+def test_a_deck_message_that_does_not_check_out_is_said_as_a_cheat_caught():
+    """Walked (ux23): carol's program sent a shuffle whose proof fails. Every screen said "The
+    table stopped: carol: shuffle proof: shuffle proof: challenge mismatch (another statement or
+    context) (deck step shuffle)" -- nothing a player reads as a cheat caught, and its first
+    words twice. It now says what happened first, then the proof's own words, once."""
+    from protocol.errors import CheatDetected, DeckTimeout
+
+    hub = InMemoryHub(3)
+    table = Table("go-out-girl", 3, {}, 0, hub.channel(0), None, None,  # type: ignore[arg-type]
+                  names=NAMES[:3], say=lambda line: None, audit=False)
+    name = NAMES[2]
+    stop = table._deck_stop(CheatDetected(2, "shuffle", "shuffle proof: shuffle proof: challenge "
+                                          "mismatch (another statement or context)", 4))
+    assert stop.culprit == 2
+    assert stop.reason == (f"{name}'s program sent a deck message the protocol forbids: shuffle "
+                           "proof: challenge mismatch (another statement or context) (deck step "
+                           "shuffle)")
+    late = table._deck_stop(DeckTimeout(2, "end", "no end message within 60 s"))
+    assert late.reason == f"{name}: no end message within 60 s (deck step end)" and late.clock
