@@ -214,6 +214,12 @@ class Table:
         return TableResult(outcome, verdict, self.step, self.decisions, timings, latencies,
                            self.state.result_text())
 
+    def _broke(self, culprit: int | None, reason: str) -> str:
+        """A move the rules refuse, in a stop's words: "carol made a move the rules forbid:
+        played 4 as 13". It said "carol: played 4 as 13", which a player new to the game did not
+        read as a cheat caught, nor as the reason nothing more is played (ux23, walked)."""
+        return f"{self._name(culprit)} made a move the rules forbid: {reason}"
+
     def _deck_stop(self, exc: DeckError) -> TableStopped:
         reason = exc.reason
         head, colon, rest = reason.partition(": ")
@@ -254,7 +260,7 @@ class Table:
             if not checked:
                 raise finding from None
             culprit = exc.player if exc.player is not None else ev.player
-            raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
+            raise TableStopped(culprit, self._broke(culprit, exc.reason)) from None
         while (req := public.pending()) is not None and not isinstance(req, Decide):
             try:
                 out = await self.dealer.fulfil(public, req)
@@ -266,7 +272,7 @@ class Table:
                 public.apply(out)
             except RuleViolation as exc:  # the opened card is not the one claimed: public now
                 culprit = exc.player if exc.player is not None else ev.player
-                raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
+                raise TableStopped(culprit, self._broke(culprit, exc.reason)) from None
         raise finding
 
     def _apply(self, ev: Event, player: int | None) -> None:
@@ -274,7 +280,7 @@ class Table:
             self.state.apply(ev)
         except RuleViolation as exc:
             culprit = exc.player if exc.player is not None else player
-            raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
+            raise TableStopped(culprit, self._broke(culprit, exc.reason)) from None
         if self.on_change is not None:
             self.on_change()
 
