@@ -154,7 +154,8 @@ class Table:
         self.stand_in = stand_in
         # the turn being waited for ((step, player)), the present time waited on it, and
         # whether its countdown was said: kept across the messages that end a wait
-        self._turn_wait: tuple[tuple[int, int] | None, float, bool] = (None, 0.0, False)
+        # (the turn, its time waited, how many of its countdown lines were said)
+        self._turn_wait: tuple[tuple[int, int] | None, float, int] = (None, 0.0, 0)
         self._chat_budget: dict[int, list[float]] = {}  # sender -> [tokens, last time, dropped]
         # called after every event the table's state takes (a deal, an opened card, a move), so
         # a screen redraws from it even when no line is written (the cards dealt to a seat that
@@ -384,7 +385,7 @@ class Table:
             return await self.channel.recv("game")
         turn = (self.step, player)
         if self._turn_wait[0] != turn:
-            self._turn_wait = (turn, 0.0, False)
+            self._turn_wait = (turn, 0.0, 0)
         _, waited, warned = self._turn_wait
         away = getattr(self.channel, "away", lambda: set())
         while True:
@@ -400,8 +401,8 @@ class Table:
             if got is not None:
                 return got
             left = self.peer_turn_time - waited
-            if left <= COUNTDOWN and not warned:
-                warned = True
+            if (left <= COUNTDOWN and warned < 1) or (0 < left <= 10 and warned < 2):
+                warned = 1 if left > 10 else 2  # said again 10 s before: a notice stays up
                 self._turn_wait = (turn, waited, warned)
                 # the person reading it wonders what is left, of what, and then what (ux23): it
                 # said "(waiting for carol's turn: 29 s left)"

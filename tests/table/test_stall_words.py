@@ -33,6 +33,19 @@ async def test_a_turn_sat_on_past_its_time_says_when_the_table_stops_and_whom_it
     assert line.endswith(f" s the table stops, naming {name}"), line
 
 
+@run_async(timeout=40)
+async def test_the_countdown_is_said_again_ten_seconds_before_the_stop():
+    """A notice stays up: said once, at 30 s, it read "in 29 s" for the whole of them."""
+    hub = InMemoryHub(3)
+    said: list[str] = []
+    table = Table("go-out-girl", 3, {}, 0, hub.channel(0), None, None,  # type: ignore[arg-type]
+                  names=NAMES[:3], say=said.append, audit=False, peer_turn_time=13.0)
+    with pytest.raises(TableStopped):
+        await asyncio.wait_for(table._recv_game(2), 30)
+    counts = [int(x.split(": in ")[1].split(" s ")[0]) for x in said if "time for this turn" in x]
+    assert len(counts) == 2 and counts[0] >= 11 and 9 <= counts[1] <= 10, said
+
+
 def test_a_deck_message_that_does_not_check_out_is_said_as_a_cheat_caught():
     """Walked (ux23): carol's program sent a shuffle whose proof fails. Every screen said "The
     table stopped: carol: shuffle proof: shuffle proof: challenge mismatch (another statement or
