@@ -127,3 +127,24 @@ def test_a_stop_with_a_long_reason_still_says_how_to_leave_at_80x24():
             shown = "\n".join(rendered(app, "question"))
             assert "with no winner" in shown and "Press Ctrl+Q (or type quit) to leave." in shown
     asyncio.run(go())
+
+
+def test_a_notice_cut_while_a_page_was_open_is_cut_anew_for_the_new_size():
+    """The terminal enlarged while the page was open: back at the table, the notice is cut to
+    the new size (here, whole again), not left as it was cut for the old one."""
+    async def go():
+        app, _ = long_hint_question()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await hint_shown(pilot, app)
+            hint = app.texts["notice"]
+            await pilot.press("f4")
+            await pilot.pause()
+            await pilot.resize_terminal(140, 50)
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.pause()
+            shown = "\n".join(rendered(app, "notice"))
+            assert TableApp.MORE_TEXT not in shown and words(hint) <= words(shown), shown
+    asyncio.run(go())
