@@ -283,7 +283,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 return
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
-                how = "" if bot else f"; {_comeback(s)}"
+                how = "" if bot else f"; {_comeback(s, left=s in mesh.left)}"
                 say(f"** waiting for {mesh.name_of(s)} ({mesh.seat_text(s)}): away {clock_text(t)} of "
                     f"at most {clock_text(wait)}; {clock_text(used)} of at most {clock_text(allowance)} "
                     f"in all this match; past either, the match ends naming them{how}")
@@ -310,10 +310,14 @@ def _alone_too_long(name: str, t: float, used: float, wait: float, allowance: fl
             "and that was used up")
 
 
-def _comeback(seat: int, command: str = "their join command") -> str:
+def _comeback(seat: int, command: str = "their join command", *, left: bool = True) -> str:
     """How a seat that is away comes back: a joiner reruns its join command; the host (seat 0)
-    has none (running ``host`` again opens a new table), it runs ``join --resume``."""
-    return "they run 'p2pcards join --resume'" if seat == 0 else f"they rerun {command}"
+    has none (running ``host`` again opens a new table), it runs ``join --resume``. A seat away
+    without a goodbye (``left`` False) may only have lost its network, and its program comes
+    back by itself: "they rerun ..." read, to the others, as if it never would, and to nobody
+    as a reason not to start a second program for the seat (ux23)."""
+    how = "they run 'p2pcards join --resume'" if seat == 0 else f"they rerun {command}"
+    return how if left else f"their program reconnects by itself, or, if it closed, {how}"
 
 
 async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot: bool) -> None:
@@ -327,7 +331,8 @@ async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot
                     "is away at once, so most likely it is this program that is cut off (its "
                     "network); it keeps trying to reach them.")
                 continue
-            how = "" if bot else f" ({_comeback(ev.seat, 'the same join command')})"
+            how = "" if bot else \
+                f" ({_comeback(ev.seat, 'the same join command', left=ev.seat in mesh.left)})"
             say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) is away; the table waits for them to "
                 f"come back{how}.")
         elif ev.kind == "left":

@@ -67,3 +67,16 @@ async def test_a_link_that_fails_for_a_moment_is_no_news():
     finally:
         watch.cancel()
         await asyncio.gather(watch, return_exceptions=True)
+
+
+def test_a_seat_away_without_a_goodbye_may_come_back_by_itself_one_that_quit_reruns():
+    """Walked (ux23): carol's network dropped for 20 s; the others read "carol is away; the
+    table waits for them to come back (they rerun the same join command)" and the reminders
+    "...; they rerun their join command" -- as though her program were gone, and an invitation
+    to start a second one for her seat while hers was reconnecting. One that quit reruns it."""
+    from p2pcards.absence import _comeback
+
+    assert _comeback(2, left=True) == "they rerun their join command"
+    assert _comeback(2, left=False) == ("their program reconnects by itself, or, if it closed, "
+                                        "they rerun their join command")
+    assert _comeback(0, left=False).endswith("if it closed, they run 'p2pcards join --resume'")
