@@ -93,7 +93,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
     #log { height: 1fr; padding: 0 1; }
     #talk { height: auto; max-height: 3; padding: 0 1; display: none; }
     #hand { height: auto; max-height: 3; padding: 0 1; border-top: hkey $primary; }
-    #waiting { height: auto; max-height: 3; padding: 0 1; color: $warning; display: none; }
+    #waiting { height: auto; max-height: 4; padding: 0 1; color: $warning; display: none; }
     #question { height: auto; max-height: 3; padding: 0 1; text-style: bold; }
     #notice { height: auto; padding: 0 1; color: $warning; }
     #options { height: auto; max-height: 25%; border: none; padding: 0 1; }

@@ -67,8 +67,12 @@ def waiting_text(absent: Sequence[Absent], *, seats: int, me: int | None,
         if wait and a.match_left is not None and a.match_left < wait - a.seconds:
             waits = (f"It waits only {clock(a.match_left)} more for them (what is left of their "
                      "time away for the whole match)")
+        # gone without a goodbye, perhaps only their network: their program comes back by
+        # itself, and "they come back by rerunning" alone read as if it never would (ux23)
+        back = f"They come back {comeback(a.seat)}" if a.left else \
+            f"If their program closed, they come back {comeback(a.seat)}"
         return (f"The table is paused: {who_text(a)} {what}. {waits}, then the match ends, "
-                f"naming them. They come back {comeback(a.seat)}.")
+                f"naming them. {back}.")
     listed = "; ".join(f"{who_text(a)}, {'left' if a.left else 'away'} {clock(a.seconds)}"
                        for a in sorted(absent, key=lambda a: a.seat))
     return (f"The table is paused, waiting for {listed}. It waits {limit} for an absent "

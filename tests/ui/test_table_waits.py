@@ -56,7 +56,7 @@ async def test_a_player_gone_quiet_is_named_with_the_wait_and_what_happens_after
         said = app.texts["waiting"]
         assert said.startswith(f"The table is paused: carol (seat 3, {fp}) is away ("), said
         assert "It waits at most 1:00 for them, then the match ends, naming them." in said, said
-        assert "They come back by rerunning their join command." in said
+        assert "If their program closed, they come back by rerunning their join command." in said
         assert app.query_one("#waiting").display
         # the table's own lines about it are in the log, and not repeated in the notice line
         assert any(line.startswith("** carol (seat 3") for line in app.lines_seen)
@@ -99,8 +99,8 @@ def test_the_top_line_says_the_player_to_move_is_away_not_deciding():
                           "for them", top
             assert app.texts["waiting"] == (
                 "The table is paused: carol (seat 3, 7KQW-M2XD) is away (1:23). It waits at "
-                "most 2:00 for them, then the match ends, naming them. They come back by "
-                "rerunning their join command.")
+                "most 2:00 for them, then the match ends, naming them. If their program "
+                "closed, they come back by rerunning their join command.")
             await app.handle("who")  # not "Turn: carol (seat 3) is deciding."
             assert app.lines_seen[-2] == "Turn: carol (seat 3), away 1:23 · the table waits for " \
                                          "them.", app.lines_seen[-3:]
