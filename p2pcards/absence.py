@@ -143,6 +143,10 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         step = progress() if progress is not None else None
         if step != mark:  # the game moved on: nobody is stalling it
             mark, absent, spells = step, {}, {s: 1 for s in mesh.away}
+            # each seat away now is in its one spell since, counted here: a spell that began in
+            # this very look was counted twice below, and a player who quit once, as the game
+            # moved, was named as one who "kept leaving and coming back" (ux23)
+            spell_of.update({s: mesh.away_since.get(s, now) for s in mesh.away})
         for s in mesh.away:  # a new spell (however brief the return between): one more
             since = mesh.away_since.get(s, now)
             if spell_of.get(s) != since:
@@ -225,7 +229,12 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         reminded = {k: v for k, v in reminded.items()
                     if not (isinstance(k, tuple) and k[1] not in unreached)}
         for s, since in sorted(unreached.items()):
-            if now - reminded.get(("unreached", s), -1e9) >= REMIND_EVERY:
+            # not in the first seconds, as for a seat away: a link that fails for a moment (the
+            # other end reconnecting, or this program just woken from a pause) is no news. Said
+            # at once, it told a player whose own program had stood still 20 s that the others
+            # were the ones to rerun their join command, "(0 s)" (ux23)
+            if now - since >= min(5.0, wait / 2) and \
+                    now - reminded.get(("unreached", s), -1e9) >= REMIND_EVERY:
                 reminded[("unreached", s)] = now
                 how = "" if bot else f"; {_comeback(s)}"
                 say(f"** waiting for {mesh.name_of(s)} ({mesh.seat_text(s)}): our messages do not "
@@ -274,7 +283,7 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 return
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
-                how = "" if bot else f"; {_comeback(s)}"
+                how = "" if bot else f"; {_comeback(s, left=s in mesh.left)}"
                 say(f"** waiting for {mesh.name_of(s)} ({mesh.seat_text(s)}): away {clock_text(t)} of "
                     f"at most {clock_text(wait)}; {clock_text(used)} of at most {clock_text(allowance)} "
                     f"in all this match; past either, the match ends naming them{how}")
@@ -301,10 +310,14 @@ def _alone_too_long(name: str, t: float, used: float, wait: float, allowance: fl
             "and that was used up")
 
 
-def _comeback(seat: int, command: str = "their join command") -> str:
+def _comeback(seat: int, command: str = "their join command", *, left: bool = True) -> str:
     """How a seat that is away comes back: a joiner reruns its join command; the host (seat 0)
-    has none (running ``host`` again opens a new table), it runs ``join --resume``."""
-    return "they run 'p2pcards join --resume'" if seat == 0 else f"they rerun {command}"
+    has none (running ``host`` again opens a new table), it runs ``join --resume``. A seat away
+    without a goodbye (``left`` False) may only have lost its network, and its program comes
+    back by itself: "they rerun ..." read, to the others, as if it never would, and to nobody
+    as a reason not to start a second program for the seat (ux23)."""
+    how = "they run 'p2pcards join --resume'" if seat == 0 else f"they rerun {command}"
+    return how if left else f"their program reconnects by itself, or, if it closed, {how}"
 
 
 async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot: bool) -> None:
@@ -318,7 +331,8 @@ async def _announce(mesh: Mesh, q: asyncio.Queue, say: Callable[[str], Any], bot
                     "is away at once, so most likely it is this program that is cut off (its "
                     "network); it keeps trying to reach them.")
                 continue
-            how = "" if bot else f" ({_comeback(ev.seat, 'the same join command')})"
+            how = "" if bot else \
+                f" ({_comeback(ev.seat, 'the same join command', left=ev.seat in mesh.left)})"
             say(f"** {ev.name} ({mesh.seat_text(ev.seat)}) is away; the table waits for them to "
                 f"come back{how}.")
         elif ev.kind == "left":

@@ -373,12 +373,18 @@ def _network_errors(fn, rejoin: str = SAME_AGAIN):
             typer.echo(left_text(exc.wait))
             raise typer.Exit(0) from None
         except TableStopped as exc:
-            record = getattr(exc, "record", None)
-            if record is not None:  # what now: the record is kept, and re-checked offline
-                from .ui.waiting import recheck
+            # not "error: ...": this program did not fail, the match ended (a cheat caught, a
+            # player gone past the wait), and "error:" read as the reader's own program broken
+            # (ux23); the exit status stays 3
+            from .ui.text import printable
+            from .ui.waiting import recheck
 
-                fail(f"the table stopped: {exc.reason}\n{recheck(record)}", 3)
-            fail(f"the table stopped: {exc.reason}", 3)
+            record = getattr(exc, "record", None)
+            what = f"The match ended with no winner: the table stopped: {exc.reason}"
+            if record is not None:  # what now: the record is kept, and re-checked offline
+                what = f"{what}\n{recheck(record)}"
+            typer.secho(printable(what), fg=typer.colors.RED, err=True)
+            raise typer.Exit(3) from None
         except TimeoutError as exc:
             fail(str(exc) or f"a network operation timed out; {rejoin}", 1)
         except (ConfigError, MeshError, IdentityError, TranscriptError, OSError) as exc:

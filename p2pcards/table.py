@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from protocol.channel import Channel, ChannelClosed
 from protocol.envelope import is_int
-from protocol.errors import DeckError, DeckTimeout, PeerAborted
+from protocol.errors import CheatDetected, DeckError, DeckTimeout, PeerAborted
 
 from .engine import SPECTATOR, Action, Decide, Decision, Event, GameState, Request, RuleViolation
 from .games import new_game
@@ -154,7 +154,8 @@ class Table:
         self.stand_in = stand_in
         # the turn being waited for ((step, player)), the present time waited on it, and
         # whether its countdown was said: kept across the messages that end a wait
-        self._turn_wait: tuple[tuple[int, int] | None, float, bool] = (None, 0.0, False)
+        # (the turn, its time waited, how many of its countdown lines were said)
+        self._turn_wait: tuple[tuple[int, int] | None, float, int] = (None, 0.0, 0)
         self._chat_budget: dict[int, list[float]] = {}  # sender -> [tokens, last time, dropped]
         # called after every event the table's state takes (a deal, an opened card, a move), so
         # a screen redraws from it even when no line is written (the cards dealt to a seat that
@@ -214,10 +215,27 @@ class Table:
         return TableResult(outcome, verdict, self.step, self.decisions, timings, latencies,
                            self.state.result_text())
 
+    def _broke(self, culprit: int | None, reason: str) -> str:
+        """A move the rules refuse, in a stop's words: "carol made a move the rules forbid:
+        played 4 as 13". It said "carol: played 4 as 13", which a player new to the game did not
+        read as a cheat caught, nor as the reason nothing more is played (ux23, walked)."""
+        return f"{self._name(culprit)} made a move the rules forbid: {reason}"
+
     def _deck_stop(self, exc: DeckError) -> TableStopped:
-        return TableStopped(exc.peer, f"{self._name(exc.peer)}: {exc.reason} (deck step "
-                            f"{exc.step})", inferred=isinstance(exc, PeerAborted) or exc.confirm,
-                             clock=isinstance(exc, DeckTimeout))
+        reason = exc.reason
+        head, colon, rest = reason.partition(": ")
+        if colon and rest.startswith(f"{head}: "):  # "shuffle proof: shuffle proof: ..."
+            reason = rest
+        if isinstance(exc, CheatDetected):
+            # "carol: shuffle proof: challenge mismatch (another statement or context)" said
+            # nothing a player could read as a cheat caught (ux23, walked): say what it is first
+            said = f"{self._name(exc.peer)}'s program sent a deck message the protocol " \
+                   f"forbids: {reason}"
+        else:
+            said = f"{self._name(exc.peer)}: {reason}"
+        return TableStopped(exc.peer, f"{said} (deck step {exc.step})",
+                            inferred=isinstance(exc, PeerAborted) or exc.confirm,
+                            clock=isinstance(exc, DeckTimeout))
 
     async def _settle(self, ev: Decision, finding: TableStopped) -> None:
         """A peer's move that this copy refuses (``finding``). When it breaks a rule only this
@@ -243,7 +261,7 @@ class Table:
             if not checked:
                 raise finding from None
             culprit = exc.player if exc.player is not None else ev.player
-            raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
+            raise TableStopped(culprit, self._broke(culprit, exc.reason)) from None
         while (req := public.pending()) is not None and not isinstance(req, Decide):
             try:
                 out = await self.dealer.fulfil(public, req)
@@ -255,7 +273,7 @@ class Table:
                 public.apply(out)
             except RuleViolation as exc:  # the opened card is not the one claimed: public now
                 culprit = exc.player if exc.player is not None else ev.player
-                raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
+                raise TableStopped(culprit, self._broke(culprit, exc.reason)) from None
         raise finding
 
     def _apply(self, ev: Event, player: int | None) -> None:
@@ -263,7 +281,7 @@ class Table:
             self.state.apply(ev)
         except RuleViolation as exc:
             culprit = exc.player if exc.player is not None else player
-            raise TableStopped(culprit, f"{self._name(culprit)}: {exc.reason}") from None
+            raise TableStopped(culprit, self._broke(culprit, exc.reason)) from None
         if self.on_change is not None:
             self.on_change()
 
@@ -367,7 +385,7 @@ class Table:
             return await self.channel.recv("game")
         turn = (self.step, player)
         if self._turn_wait[0] != turn:
-            self._turn_wait = (turn, 0.0, False)
+            self._turn_wait = (turn, 0.0, 0)
         _, waited, warned = self._turn_wait
         away = getattr(self.channel, "away", lambda: set())
         while True:
@@ -383,10 +401,14 @@ class Table:
             if got is not None:
                 return got
             left = self.peer_turn_time - waited
-            if left <= COUNTDOWN and not warned:
-                warned = True
+            if (left <= COUNTDOWN and warned < 1) or (0 < left <= 10 and warned < 2):
+                warned = 1 if left > 10 else 2  # said again 10 s before: a notice stays up
                 self._turn_wait = (turn, waited, warned)
-                self.say(f"(waiting for {self._name(player)}'s turn: {int(left)} s left)")
+                # the person reading it wonders what is left, of what, and then what (ux23): it
+                # said "(waiting for carol's turn: 29 s left)"
+                name = self._name(player)
+                self.say(f"** {name}'s time for this turn is up, and their program has not "
+                         f"played it for them: in {int(left)} s the table stops, naming {name}")
             if left <= 0:
                 raise TableStopped(player, f"{self._name(player)}'s program did not play its turn "
                                    f"within {int(self.peer_turn_time)} s", clock=True)

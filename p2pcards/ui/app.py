@@ -36,8 +36,8 @@ from .present import (
     trigger,
     turn_line,
 )
-from .text import UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
-from .waiting import Absent, away_turn, clock, said_live, turn_away, waiting_text
+from .text import GLUE, UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
+from .waiting import Absent, away_turn, clock, deck_waits, said_live, turn_away, waiting_text
 from .widgets import (
     MIN_SIZE,
     NBSP,
@@ -48,6 +48,7 @@ from .widgets import (
     TableOptions,
     TextScreen,
     TooSmall,
+    hanging_text,
     keep_together,
     too_small_text,
     wrap_spaces,
@@ -63,6 +64,7 @@ HELP = """Playing at the table
   ↑ ↓           move the highlight; Enter on an empty line takes it; Esc goes back out of a group
   a form        type the move itself: 'play 4 4 4 as 6', 'equip 3 5 7', 'take 2', 'under 2'
   hint   (F2)   the solver's advice: the option is highlighted, with its plan and reason
+  more   (F4)   the whole of a notice too long for its lines (a long hint), on a page
   rules  (F1)   how a turn goes in this game
   card NAME     a card's text, e.g. 'card Guard', 'card Provoke'
   say TEXT      chat (the game's table-talk rule applies; local games have no one to read it)
@@ -91,9 +93,9 @@ class TableApp(HintCare, HeapCare, App[Any]):
     #log { height: 1fr; padding: 0 1; }
     #talk { height: auto; max-height: 3; padding: 0 1; display: none; }
     #hand { height: auto; max-height: 3; padding: 0 1; border-top: hkey $primary; }
-    #waiting { height: auto; max-height: 3; padding: 0 1; color: $warning; display: none; }
+    #waiting { height: auto; max-height: 4; padding: 0 1; color: $warning; display: none; }
     #question { height: auto; max-height: 3; padding: 0 1; text-style: bold; }
-    #notice { height: auto; max-height: 28%; padding: 0 1; color: $warning; }
+    #notice { height: auto; padding: 0 1; color: $warning; }
     #options { height: auto; max-height: 25%; border: none; padding: 0 1; }
     #input { height: 1; min-height: 1; border: none; padding: 0 1; background: $boost; }
     """
@@ -101,6 +103,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
         Binding("f1", "rules", "Rules"),
         Binding("f2", "hint", "Hint"),
         Binding("f3", "help", "Help"),
+        Binding("f4", "more", "More", show=False),  # told on the notice when it is cut
         Binding("escape", "back", "Back", show=False),
         Binding("up", "move(-1)", "", show=False),
         Binding("down", "move(1)", "", show=False),
@@ -113,6 +116,11 @@ class TableApp(HintCare, HeapCare, App[Any]):
     #: What a first Ctrl+C says; a second one within ``CTRL_C_WINDOW`` seconds leaves.
     CTRL_C_TEXT = "Press Ctrl+C again to leave the table (or type quit)."
     CTRL_C_WINDOW = 5.0
+    #: The last row of a notice cut to its share of the screen (``NOTICE_SHARE``): the rest was
+    #: simply not shown, a quarter of The Girl and the Robot's hints at 80×24 (ux23).
+    MORE_TEXT = "… more: press F4 (or type 'more') to read it all"
+    #: The share of the screen's rows the notice may take before it is cut.
+    NOTICE_SHARE = 0.28
 
     def __init__(self, game: str, seat: int | None, driver: Driver | None, *,
                  names: Sequence[str] = (), hinter: Callable[..., Any] | None = None,
@@ -162,6 +170,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
         self._ctrl_c_at: float | None = None  # when Ctrl+C was pressed, until it lapses
         self._question_said: str | None = None  # the notice ``question_notice`` put up
         self._order_help = ""  # how to type an order, while one is asked (``ask_order``)
+        self._notice = Text()  # the notice as said, whole (``_set`` may show it cut)
 
     # ---- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -236,6 +245,9 @@ class TableApp(HintCare, HeapCare, App[Any]):
             tiny, self._too_small = self._too_small, None
             if self.screen is tiny:
                 self.pop_screen()
+        if self._notice.plain:  # cut to the new height, or whole again
+            with contextlib.suppress(NoMatches):
+                self._set("notice", self._notice)
 
     def _page(self, text: str) -> None:
         """Open a page of text over the table (not over the notice of a terminal too small)."""
@@ -400,7 +412,7 @@ class TableApp(HintCare, HeapCare, App[Any]):
                 text = f"{name}'s turn (seat {req.player + 1}) · " + (
                     turn_away(away[req.player]) if req.player in away else
                     f"{clock} · {self.presenter.deciding(view, req.player)}")
-        elif isinstance(req, Prove):
+        elif isinstance(req, Prove) and not away:
             name = fit_cells(view.pname(req.by), TOP_NAME)
             text = f"the deck · {clock} · {name} proves a claim about a hidden card"
         elif isinstance(req, Shuffle) and req.by is not None and not req.mix:
@@ -413,6 +425,8 @@ class TableApp(HintCare, HeapCare, App[Any]):
                 text = f"{name}'s turn (seat {req.by + 1}) · " + (
                     turn_away(away[req.by]) if req.by in away else
                     f"{clock} · putting cards in order, privately")
+        elif away:  # the deck needs every seat's share: it is not dealing, it waits (ux23)
+            text = deck_waits(list(away.values()))
         elif isinstance(req, Shuffle):
             text = f"the deck · {clock} · shuffling"
         elif isinstance(req, Reveal):
@@ -424,8 +438,25 @@ class TableApp(HintCare, HeapCare, App[Any]):
         self._set("status", Text(text))
 
     def notice(self, text: str) -> None:
-        self._set("notice", Text(text))
+        self._notice = Text(text)
+        self._set("notice", self._notice)
         self.query_one("#notice").display = bool(text)
+
+    @property
+    def notice_rows(self) -> int:
+        """The most rows the notice takes on this screen, its last one saying how to read more."""
+        return max(2, int(self.size.height * self.NOTICE_SHARE))
+
+    def _notice_cut(self, content: Text, width: int) -> Text:
+        """The notice wrapped to ``width``, every row after a line's first indented under its
+        text (a hint's "  Why: ..." runs on under "Why", not at the margin), and cut to
+        ``notice_rows`` with a last row that says how to read it all."""
+        text = content.copy()
+        text.plain = text.plain.replace(NBSP, GLUE)  # held together, then an ordinary space
+        rows = list(hanging_text(text, width, self.console).split("\n", allow_blank=True))
+        if len(rows) > self.notice_rows:
+            rows = [*rows[:self.notice_rows - 1], Text(self.MORE_TEXT, style="bold")]
+        return Text("\n").join(rows)
 
     def question_notice(self, text: str) -> None:
         """A notice about the open question (its hint, its only choice, a number out of range):
@@ -438,13 +469,17 @@ class TableApp(HintCare, HeapCare, App[Any]):
         """Update a panel, keeping its plain text (what tests and the bench compare)."""
         widget = self.query_one(f"#{wid}", Static)
         width = widget.content_region.width
-        if self._shown_content.get(wid) == (content, width):
+        if wid == "notice":  # (hidden while empty: its width is the screen's, less its padding)
+            width = self.size.width - 2
+        if self._shown_content.get(wid) == (content, width, self.size.height):
             return  # unchanged: no repaint, no new layout
-        self._shown_content[wid] = (content, width)
+        self._shown_content[wid] = (content, width, self.size.height)
         # the plain text as said, not as wrapped to the panel (what tests and the bench compare)
         self.texts[wid] = (content.plain if isinstance(content, Text) else str(content)
                            ).replace(NBSP, " ")
-        if isinstance(content, Text) and width > 0 and (
+        if wid == "notice" and isinstance(content, Text) and width > 0:
+            content = self._notice_cut(content, width)
+        elif isinstance(content, Text) and width > 0 and (
                 NBSP in content.plain or UNIT_SPACE.search(content.plain)):
             # wrapped here, where a no-break space holds its words together (Textual's own
             # wrapping breaks at any white space), and a number its unit ("3 s")
@@ -530,8 +565,13 @@ class TableApp(HintCare, HeapCare, App[Any]):
         if stopped:
             if not any(text in line for line in self.lines_seen[-3:]):  # (said by the table?)
                 self.write_log([f"** {text}"])
+            # "Game over" and "Nothing more is played" left a newcomer asking who had won (ux23)
+            # (the options and the notice are gone: room for a reason of several rows, and the
+            # way out under it, which a three-row question cut off)
+            self.query_one("#question").styles.max_height = 8
             self._set("question", Text(f"{text[:1].upper()}{text[1:]}\nNothing more is played "
-                                       "at this table. Press Ctrl+Q (or type quit) to leave.",
+                                       "at this table: the match ends here, with no winner. "
+                                       "Press Ctrl+Q (or type quit) to leave.",
                                        style="bold red"))
         else:
             self.write_log([f"Result: {text}"])
@@ -645,6 +685,8 @@ class TableApp(HintCare, HeapCare, App[Any]):
             self._page(lookup(self.presenter, rest))
         elif word == "hint":
             self.action_hint()
+        elif word == "more":
+            self.action_more()
         elif word == "say":
             await self._say(rest.strip())
         elif word == "who":
@@ -698,6 +740,11 @@ class TableApp(HintCare, HeapCare, App[Any]):
 
     def action_rules(self) -> None:
         self._page(self.presenter.rules())
+
+    def action_more(self) -> None:
+        """F4 or 'more': the whole notice on a page (a long hint is cut to the notice's rows)."""
+        if self._notice.plain:
+            self._page(f"{self._notice.plain}\n\nPress Esc or q to close this page.")
 
     def action_interrupt(self) -> None:
         """Ctrl+C. A terminal program's reflex, but the table runs in raw mode: it reaches here

@@ -67,8 +67,12 @@ def waiting_text(absent: Sequence[Absent], *, seats: int, me: int | None,
         if wait and a.match_left is not None and a.match_left < wait - a.seconds:
             waits = (f"It waits only {clock(a.match_left)} more for them (what is left of their "
                      "time away for the whole match)")
+        # gone without a goodbye, perhaps only their network: their program comes back by
+        # itself, and "they come back by rerunning" alone read as if it never would (ux23)
+        back = f"They come back {comeback(a.seat)}" if a.left else \
+            f"If their program closed, they come back {comeback(a.seat)}"
         return (f"The table is paused: {who_text(a)} {what}. {waits}, then the match ends, "
-                f"naming them. They come back {comeback(a.seat)}.")
+                f"naming them. {back}.")
     listed = "; ".join(f"{who_text(a)}, {'left' if a.left else 'away'} {clock(a.seconds)}"
                        for a in sorted(absent, key=lambda a: a.seat))
     return (f"The table is paused, waiting for {listed}. It waits {limit} for an absent "
@@ -163,6 +167,18 @@ def kept(record: object) -> str:
 def turn_away(a: Absent) -> str:
     """The top line's tail when the seat to move is away: it is not deciding, it is gone."""
     return f"{'left' if a.left else 'away'} {clock(a.seconds)} · the table waits for them"
+
+
+def deck_waits(absent: Sequence[Absent]) -> str:
+    """The top line while the deck's step waits for a seat away: every seat adds its share to
+    a shuffle or an opened card, so nothing is dealt meanwhile. It said "the deck · 0:05 ·
+    dealing or turning cards over" while the table was paused for a player who had quit."""
+    from .text import fit_cells
+
+    first = max(absent, key=lambda a: (a.seconds, -a.seat))
+    more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
+    return (f"the deck · waits for {fit_cells(first.name, 20)} (seat {first.seat + 1}){more} · "
+            f"{'left' if first.left else 'away'} {clock(first.seconds)}")  # (one row at 80)
 
 
 def said_live(line: str) -> bool:

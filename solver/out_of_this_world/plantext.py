@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from p2pcards.engine import Action
+from p2pcards.engine import Action, join_names
 from p2pcards.games.out_of_this_world.game import Game
 
 from .reader import LOSE
@@ -31,21 +31,28 @@ def group_signature(p: Problem, g: Group) -> tuple:
 
 
 def group_text(view: Game, p: Problem, g: Group) -> str:
-    names = ", ".join(_kname(view, c) for c in g.cards)
-    if g.kind == "equip":
-        return f"Equip {_kname(view, g.keep)} ({names})"  # type: ignore[arg-type]
-    if g.kind == "pass":
-        return f"Pass {_kname(view, g.keep)} to {view.pname(g.to)} ({names})"  # type: ignore[arg-type]
+    """A step of the plan, in the words of the option it is on the table ("Equip Keytar (Music
+    6) (discard Harmonica (Music 4) and Mixtape (Music 5))"): the hint named cards "Keytar M6",
+    a shorthand the rulebook and the rest of the screen never use (ux23)."""
+    names = join_names(_kname(view, c) for c in g.cards)
+    if g.kind in ("equip", "pass"):
+        rest = list(g.cards)
+        rest.remove(g.keep)  # type: ignore[arg-type]
+        other = join_names(_kname(view, c) for c in rest)
+        if g.kind == "equip":
+            return f"Equip {_kname(view, g.keep)} (discard {other})"  # type: ignore[arg-type]
+        return f"Pass {_kname(view, g.keep)} to {view.pname(g.to)} (discard {other})"  # type: ignore[arg-type]
     f = p.foes[g.foe]  # type: ignore[index]
     if f.cid < 0:
         return f"keep {names} to defeat {f.name}"
-    whose = "" if f.owner == p.me else f" ({view.pname(f.owner)}'s)"
-    return f"Defeat {f.name}{whose}{' twice' if g.twice else ''} ({names})"
+    whose = "" if f.owner == p.me else f" (in front of {view.pname(f.owner)})"
+    return f"Defeat {f.name}{whose} with {names}{' twice: remove it from the game' if g.twice else ''}"
 
 
 def _kname(view: Game, cid: int) -> str:
+    """An Item as the game names it everywhere else: "Keytar (Music 6)"."""
     c = view._cinfo(cid)
-    return f"{c.name} {view._data.type_name(c.type)[0]}{c.value}"
+    return f"{c.name} ({view._data.type_name(c.type)} {c.value})"
 
 
 def plan_text(view: Game, p: Problem, plan: Plan) -> str:
@@ -58,11 +65,11 @@ def plan_text(view: Game, p: Problem, plan: Plan) -> str:
         else:
             for c in g.cards:
                 held[c] = held.get(c, 0) + k
-            pairs += [" + ".join(_kname(view, c) for c in g.cards)] * k
+            pairs += ["the pair " + " + ".join(_kname(view, c) for c in g.cards)] * k
     steps += [p.spends[i].label for i in plan.spends]
     singles = [_kname(view, c) for c, k in sorted(plan.kept.items())
                for _ in range(k - held.get(c, 0))]
-    kept = ", ".join([f"({x})" for x in pairs] + singles)
+    kept = join_names(pairs + singles)
     acts = plan.actions()
     head = (f"{acts} action{'s' * (acts != 1)} in your {p.actions} turn{'s' * (p.actions != 1)} "
             f"left this round" if steps else f"no action worth its cards in your {p.actions} "

@@ -225,3 +225,35 @@ def test_the_round_search_checks_the_hint_and_says_so():
                 assert " would " not in a.plan.split(";")[0]
                 replaced += 1
     assert kept >= 3 and replaced >= 1, (kept, replaced)
+
+
+def test_the_plan_names_items_as_the_rulebook_and_the_options_do():
+    """The rulebook names an Item by its name, Type and value ("Types: Toys, Music, Gaming,
+    Hardware, Wild."), and so does every option on the screen ("Equip Board game (Gaming 6)").
+    The hint's plan line wrote "Board game G6", "Keytar M6": a shorthand found nowhere else, that
+    a player had to decode (ux23). A step of the plan now reads as the option it will be."""
+    import re
+
+    from solver.out_of_this_world.position import build, parse
+
+    pos = {"format": 1, "game": "out-of-this-world", "adventure": "stained-glass",
+           "seats": [{"character": "Rita", "hand": ["Harmonica", "Mixtape", "Keytar", "Board game",
+                                                    "Walkie-talkie", "Dice", "Trading cards"]},
+                     {"character": "Penny", "hand": ["Kazoo"], "equipped": ["Spray paints"]},
+                     {"character": "Ned", "hand": ["Yo-Yo"], "equipped": ["Joystick"] * 2},
+                     {"character": "Zack", "hand": [], "equipped": ["Harmonica"] * 2}],
+           "to_move": 0, "time": 3,
+           "stacks": [["Electric guitar", "Slime Blob", "Glitch Gremlin"],
+                      ["Yo-Yo", "Alley Cat", "Metal detector"],
+                      ["Mixtape", "Spray paints", "Boombox"],
+                      ["Kazoo", "Water balloons", "Action figure"],
+                      ["Handheld console", "Trading cards"]]}
+    v = build(parse(pos)).view(0)
+    a = advise(v, v.legal(0), search=False)
+    said = f"{a.text}\n{a.plan}"
+    assert not re.search(r"\b[THMGW][3-8]\b", said), said  # no "Keytar M6"
+    assert "Equip Board game (Gaming 6) (discard " in a.plan, a.plan
+    assert "keep Dice (Gaming 3) and Trading cards (Gaming 4) to defeat a Foe still to come" \
+        in a.plan, a.plan
+    take = next(o for o in v.legal(0) if o.kind == "take" and "Handheld" in v.describe(o))
+    assert v.describe(take) in a.text  # the headline's take is the option's own words

@@ -82,7 +82,8 @@ async def test_a_move_naming_anothers_cards_gets_them_named_in_nobodys_stop(game
         await asyncio.wait_for(table.run(), 10)
 
     assert stop.value.culprit == liar
-    assert stop.value.reason == f"{NAMES[liar]}: {public.value.reason}"
+    assert stop.value.reason == f"{NAMES[liar]} made a move the rules forbid: " \
+        f"{public.value.reason}"  # (ux23: "carol: ..." was not read as a cheat caught)
     assert not any(name in stop.value.reason for name in secret), (secret, stop.value.reason)
 
 

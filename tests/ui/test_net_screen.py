@@ -159,7 +159,8 @@ async def test_a_cheat_caught_at_the_full_screen_table_stays_on_screen_until_the
         said = app.finished_text
         assert said.startswith("the table stopped: bob") and "as 13" in said, said
         assert said.endswith(f"(seat 2, {fp})"), said
-        assert "Nothing more is played at this table. Press Ctrl+Q" in app.texts["question"]
+        assert "Nothing more is played at this table: the match ends here, with no winner. " \
+            "Press Ctrl+Q" in app.texts["question"]  # (ux23: who won?)
         assert any(line == f"** {said}" for line in app.lines_seen), app.lines_seen[-5:]
         assert app.legal == [] and "Game over" in app.texts["status"]
         app.action_quit_game()  # the person leaves: the command gets the stop, as before

@@ -56,7 +56,7 @@ async def test_a_player_gone_quiet_is_named_with_the_wait_and_what_happens_after
         said = app.texts["waiting"]
         assert said.startswith(f"The table is paused: carol (seat 3, {fp}) is away ("), said
         assert "It waits at most 1:00 for them, then the match ends, naming them." in said, said
-        assert "They come back by rerunning their join command." in said
+        assert "If their program closed, they come back by rerunning their join command." in said
         assert app.query_one("#waiting").display
         # the table's own lines about it are in the log, and not repeated in the notice line
         assert any(line.startswith("** carol (seat 3") for line in app.lines_seen)
@@ -99,8 +99,8 @@ def test_the_top_line_says_the_player_to_move_is_away_not_deciding():
                           "for them", top
             assert app.texts["waiting"] == (
                 "The table is paused: carol (seat 3, 7KQW-M2XD) is away (1:23). It waits at "
-                "most 2:00 for them, then the match ends, naming them. They come back by "
-                "rerunning their join command.")
+                "most 2:00 for them, then the match ends, naming them. If their program "
+                "closed, they come back by rerunning their join command.")
             await app.handle("who")  # not "Turn: carol (seat 3) is deciding."
             assert app.lines_seen[-2] == "Turn: carol (seat 3), away 1:23 · the table waits for " \
                                          "them.", app.lines_seen[-3:]
@@ -286,7 +286,10 @@ def test_after_a_stop_the_screen_and_the_command_say_where_the_record_is_and_how
         _network_errors(lambda: net._played(Mesh(), None, False))()
     assert done.value.exit_code == 3
     err = capsys.readouterr().err
-    assert "error: the table stopped: bob: played 2 as 13 (seat 2, FP1)\n" in err
+    # not "error:" (ux23): the program did not fail, the match ended
+    assert "The match ended with no winner: the table stopped: bob: played 2 as 13 (seat 2, " \
+        "FP1)\n" in err
+    assert "error" not in err
     assert f"'p2pcards audit '{record}'' re-checks every proof in it" in err
 
 
@@ -443,3 +446,35 @@ def test_the_line_about_a_pause_leaves_out_the_time_this_program_heard_nobody(mo
     mesh.away, mesh.away_since = {1, 2}, {1: now - 45.0, 2: now - 44.0}
     monkeypatch.setattr(net, "counted_away", lambda m: {1: 0.2, 2: 0.1} if m is mesh else {})
     assert [round(a.seconds) for a in net._absent(mesh)] == [45, 44]
+
+
+def test_the_top_line_says_the_deck_waits_for_the_player_away_not_that_it_deals():
+    """ux23, walked: carol quit while the deck was opening a card, and the top line went on
+    saying "the deck · 0:05 · dealing or turning cards over" under "The table is paused": every
+    seat adds its share to an opened card, so nothing is dealt until she is back (or named)."""
+    from p2pcards.engine import Reveal, Shuffle
+
+    names = [*NAMES, "dave"]
+    state = new_game("go-out-girl", 4, {"names": names})
+    dealer = LocalDealer(3)
+    while not isinstance(state.pending(), (Reveal, Shuffle)):
+        state.apply(dealer.fulfil(state, state.pending()))
+    gone = [Absent(2, "carol", "7KQW-M2XD", 6.0, left=True)]
+
+    async def go():
+        app = TableApp("go-out-girl", 0, None, names=names, title="Go Out Girl",
+                       absent=lambda: gone, wait=20.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.show(state.view(0))
+            await pilot.pause()
+            top = app.texts["status"]
+            assert top == "Go Out Girl · the deck · waits for carol (seat 3) · left 6 s", top
+            assert "dealing" not in top and "shuffling" not in top
+            gone.append(Absent(1, "bob", "BBBB-BBBB", 2.0))  # two away of three others
+            app._tick()
+            assert "waits for carol (seat 3) (and 1 more) · left 6 s" in app.texts["status"]
+            gone.clear()  # back: the deck's own words again
+            app._tick()
+            assert "waits for" not in app.texts["status"]
+            assert app.texts["status"].startswith("Go Out Girl · the deck · 0:0")
+    asyncio.run(go())

@@ -95,20 +95,27 @@ class GoOutGirl(Presenter):
         phase = getattr(view, "phase", "")
         if phase == "choose":
             return f"Battle {view.battle}: which character do you play?"  # type: ignore[attr-defined]
-        if phase in ("damage", "discard"):
+        top = getattr(view, "top", None)
+        if phase in ("damage", "discard", "give"):
+            # what you passed on, not the table's last line: that was often another player's
+            # draw ("bob draws 1 card: which card do you lay face down as damage?", ux23)
+            cause = f"You passed on {self._played(view, top)}: " if top else \
+                (f"{trigger.rstrip('.')}: " if trigger else "")
+            if phase == "give":
+                to = view.pname(top["owner"]) if top else "the tableau's player"
+                return f"{cause}Let's Talk — give a card to {to}, or keep your cards?"
             left = (getattr(view, "task", None) or {}).get("left", 1)
             what = "lay face down as damage" if phase == "damage" else "discard"
-            return f"{trigger.rstrip('.') + ': ' if trigger else ''}which card do you {what}? " \
-                   f"({left} to go)"
-        if phase == "give":
-            return f"{trigger.rstrip('.') + ': ' if trigger else ''}Let's Talk — give a card to " \
-                   "the tableau's player, or keep your cards?"
-        top = getattr(view, "top", None)
+            return f"{cause}which card do you {what}? ({left} to go)"
         if top:
-            cards = " ".join(view.card_name(view.values[s]) for s in top["slots"])
-            return (f"{view.pname(top['owner'])}'s {cards} ({'●' * top['damage']}) is on the "
-                    f"field: play higher, or pass?")
+            return f"{self._played(view, top)} is on the field: play higher, or pass?"
         return "The field is empty: lead any card or set of the same number."
+
+    @staticmethod
+    def _played(view: GameState, top: dict) -> str:
+        """The field's top play as the question names it: "alice's 12 (●)"."""
+        cards = " ".join(view.card_name(view.values[s]) for s in top["slots"])
+        return f"{view.pname(top['owner'])}'s {cards} ({'●' * top['damage']})"
 
     def hand(self, view: GameState, seat: int) -> Text:
         dmg = default().damage
