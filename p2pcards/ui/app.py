@@ -26,6 +26,7 @@ from ..engine import Action, Decide, GameState, Prove, Reveal, Shuffle
 from . import arrange as arrange_ui
 from .heap import HeapCare
 from .hints import HintCare
+from .notice import NoticeCare
 from .present import (
     Entry,
     Option,
@@ -36,7 +37,7 @@ from .present import (
     trigger,
     turn_line,
 )
-from .text import GLUE, UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
+from .text import UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
 from .waiting import Absent, away_turn, clock, deck_waits, said_live, turn_away, waiting_text
 from .widgets import (
     MIN_SIZE,
@@ -48,7 +49,6 @@ from .widgets import (
     TableOptions,
     TextScreen,
     TooSmall,
-    hanging_text,
     keep_together,
     too_small_text,
     wrap_spaces,
@@ -79,7 +79,7 @@ Press Esc or q to close this page."""
 Driver = Callable[["TableApp"], Awaitable[Any]]
 
 
-class TableApp(HintCare, HeapCare, App[Any]):
+class TableApp(NoticeCare, HintCare, HeapCare, App[Any]):
     TITLE = "p2pcards"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
@@ -116,11 +116,6 @@ class TableApp(HintCare, HeapCare, App[Any]):
     #: What a first Ctrl+C says; a second one within ``CTRL_C_WINDOW`` seconds leaves.
     CTRL_C_TEXT = "Press Ctrl+C again to leave the table (or type quit)."
     CTRL_C_WINDOW = 5.0
-    #: The last row of a notice cut to its share of the screen (``NOTICE_SHARE``): the rest was
-    #: simply not shown, a quarter of The Girl and the Robot's hints at 80×24 (ux23).
-    MORE_TEXT = "… more: press F4 (or type 'more') to read it all"
-    #: The share of the screen's rows the notice may take before it is cut.
-    NOTICE_SHARE = 0.28
 
     def __init__(self, game: str, seat: int | None, driver: Driver | None, *,
                  names: Sequence[str] = (), hinter: Callable[..., Any] | None = None,
@@ -437,34 +432,6 @@ class TableApp(HintCare, HeapCare, App[Any]):
             text = f"{self.sub_title} · {text}"
         self._set("status", Text(text))
 
-    def notice(self, text: str) -> None:
-        self._notice = Text(text)
-        self._set("notice", self._notice)
-        self.query_one("#notice").display = bool(text)
-
-    @property
-    def notice_rows(self) -> int:
-        """The most rows the notice takes on this screen, its last one saying how to read more."""
-        return max(2, int(self.size.height * self.NOTICE_SHARE))
-
-    def _notice_cut(self, content: Text, width: int) -> Text:
-        """The notice wrapped to ``width``, every row after a line's first indented under its
-        text (a hint's "  Why: ..." runs on under "Why", not at the margin), and cut to
-        ``notice_rows`` with a last row that says how to read it all."""
-        text = content.copy()
-        text.plain = text.plain.replace(NBSP, GLUE)  # held together, then an ordinary space
-        rows = list(hanging_text(text, width, self.console).split("\n", allow_blank=True))
-        if len(rows) > self.notice_rows:
-            rows = [*rows[:self.notice_rows - 1], Text(self.MORE_TEXT, style="bold")]
-        return Text("\n").join(rows)
-
-    def question_notice(self, text: str) -> None:
-        """A notice about the open question (its hint, its only choice, a number out of range):
-        it goes when the question is answered. A hint left below the hand after its question
-        was gone read as advice for the next thing on screen (ux21)."""
-        self.notice(text)
-        self._question_said = self.texts.get("notice")
-
     def _set(self, wid: str, content: Text | str) -> None:
         """Update a panel, keeping its plain text (what tests and the bench compare)."""
         widget = self.query_one(f"#{wid}", Static)
@@ -740,11 +707,6 @@ class TableApp(HintCare, HeapCare, App[Any]):
 
     def action_rules(self) -> None:
         self._page(self.presenter.rules())
-
-    def action_more(self) -> None:
-        """F4 or 'more': the whole notice on a page (a long hint is cut to the notice's rows)."""
-        if self._notice.plain:
-            self._page(f"{self._notice.plain}\n\nPress Esc or q to close this page.")
 
     def action_interrupt(self) -> None:
         """Ctrl+C. A terminal program's reflex, but the table runs in raw mode: it reaches here
