@@ -37,7 +37,15 @@ from .present import (
     trigger,
     turn_line,
 )
-from .text import UNIT_SPACE, fit_cells, glued, printable, type_a_number, typed_number
+from .text import (
+    DEALT_ALREADY,
+    UNIT_SPACE,
+    fit_cells,
+    glued,
+    printable,
+    type_a_number,
+    typed_number,
+)
 from .waiting import Absent, away_turn, clock, deck_waits, said_live, turn_away, waiting_text
 from .widgets import (
     MIN_SIZE,
@@ -674,6 +682,8 @@ class TableApp(NoticeCare, HintCare, HeapCare, App[Any]):
             self.action_back()
         elif word in ("quit", "exit"):
             self.action_quit_game()
+        elif word in ("deal", "start") and not asking:  # (asking: a card's name may match)
+            self.notice(DEALT_ALREADY)
         elif asking and self.view is not None:
             found = self.presenter.match(self.view, self.legal, text)
             if len(found) == 1:

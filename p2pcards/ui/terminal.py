@@ -20,7 +20,7 @@ from ..engine import Action, GameState
 from . import arrange as arrange_ui
 from .hints import NO_ORDER_HINT, hint_text, in_background
 from .present import lookup, presenter_for, said_to, trigger, turn_line
-from .text import type_a_number, typed_number
+from .text import DEALT_ALREADY, type_a_number, typed_number
 from .waiting import Absent, away_turn, waiting_text
 
 HELP = """Commands (any time):
@@ -241,6 +241,8 @@ class TerminalPlayer:
                 self.out("No hint right now (hints are given when it is your turn).")
         elif word in ("quit", "exit"):
             raise Left()
+        elif word in ("deal", "start"):
+            self.out(DEALT_ALREADY)
         else:
             self.out(f"Unknown command {word!r}; type 'help'.")
 

@@ -162,6 +162,11 @@ def outcome_words(outcome: object, names: list[str]) -> str:
     return "; ".join(parts)
 
 
+#: What 'deal' (or 'start') typed during the game answers: a host whose input was not a terminal
+#: was dealt without typing it, and 'Unknown command' read as if the deal had not happened (ux23).
+DEALT_ALREADY = "The cards are dealt already: the game is under way ('who' says whose turn it is)."
+
+
 def type_a_number(n: int) -> str:
     """How to pick one of ``n`` numbered options, in words: "type 1" when there is one."""
     return "type 1" if n == 1 else f"type a number from 1 to {n}"

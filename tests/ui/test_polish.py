@@ -4,6 +4,7 @@ structured choices built from the action model."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
 
@@ -160,8 +161,6 @@ def test_card_lookup_in_every_game():
 
 
 def test_networked_prompt_says_whose_turn_and_repeats_the_options():
-    import asyncio
-
     from p2pcards.ui.terminal import TerminalPlayer
 
     s, _ = setup(3, {0: "4 9 G", 1: "7", 2: "3"}, start=1)
@@ -190,3 +189,33 @@ def test_a_single_option_is_not_called_a_range():
 
     assert type_a_number(1) == "type 1"
     assert type_a_number(4) == "type a number from 1 to 4"
+
+
+def test_deal_typed_during_the_game_says_the_cards_are_dealt_not_unknown_command():
+    """ux23's walk: a host whose input was not a terminal was dealt without typing 'deal'; typed
+    afterwards, 'deal' answered "Unknown command 'deal'", which read as if nothing was dealt."""
+    from p2pcards.ui.app import TableApp
+    from p2pcards.ui.terminal import TerminalPlayer
+    from p2pcards.ui.text import DEALT_ALREADY
+
+    out: list[str] = []
+    p = TerminalPlayer(0, out=out.append)
+    for word in ("deal", "start", "DEAL"):
+        asyncio.run(p.handle(word))
+        assert out[-1] == DEALT_ALREADY
+        assert "dealt already" in out[-1]
+
+    async def go():
+        s, _ = setup(3, {0: "4 9 G", 1: "7", 2: "3"}, start=1)
+        view = s.view(0)
+
+        async def driver(app):
+            await asyncio.sleep(30)
+
+        app = TableApp("go-out-girl", 0, driver, names=["Ann", "Bob", "Cy"])
+        async with app.run_test(size=(100, 30)) as pilot:
+            app.show(view)
+            await app.handle("deal")
+            await pilot.pause()
+            assert app.texts.get("notice") == DEALT_ALREADY
+    asyncio.run(go())
