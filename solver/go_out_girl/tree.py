@@ -52,6 +52,11 @@ BIAS = 1.0  # progressive bias of the tuned policy's move: BIAS / (visits + 1)
 # picks that seat's move, so her move is the model's on a hand drawn from what this seat cannot
 # see; "all": at every other seat's decision of the playout. None: one deal throughout.
 RESAMPLE: str | None = None
+# With OBSERVE (off) the in-tree nodes are closed-loop on what the seat sees: a decision's node
+# is found by the seat's own moves *and* the pile it then faces (the top's number and count,
+# and the phase: public), so its second decision is planned separately for each thing the others may have put
+# down -- their replies a chance node whose branches come as often as the deals make them.
+OBSERVE = False
 
 
 class Node:
@@ -126,17 +131,20 @@ def redeal(b: Battle, me: int, rng: random.Random,
 def playout(b: Battle, me: int, root: Node, horizon: int, prune, own, opp, *,
             noise: list[float], rng: random.Random, depth: int = DEPTH,
             width: int | None = None, alts=(), resample: str | None = None,
-            fixed: list[list[int]] | None = None) -> tuple[float, int]:
+            fixed: list[list[int]] | None = None, observe: bool = False) -> tuple[float, int]:
     """Play ``b`` (the root move already made) on: this seat's next ``depth`` decisions from the
     tree under ``root``, the rest as ``policy.rollout`` plays (``own`` for this seat, ``opp`` for
     the others with per-seat ``noise``). An in-tree decision considers ``own``'s move, then
     ``alts``' moves (other policies), then the others in ``prune``'s order, at most ``width``
     and one more every ``WIDEN`` visits of the node (progressive widening). ``resample``
     (``RESAMPLE``'s values): the others' decisions in the tree, or all of them, are taken on
-    hidden cards dealt afresh (``redeal``, ``fixed`` the cards known in each hand). Backs the
-    value up the path; (value, decisions)."""
+    hidden cards dealt afresh (``redeal``, ``fixed`` the cards known in each hand). ``observe``
+    (``OBSERVE``): ``root`` and each in-tree action lead to a hub whose nodes are keyed by the
+    public (top's number and count, phase) the seat faces at its next decision. Backs the value up the path;
+    (value, decisions)."""
     steps = 0
-    node: Node | None = root
+    node: Node | None = None if observe else root
+    hub: Node | None = root if observe else None  # observe: the nodes by what is faced
     path: list[tuple[Node, tuple]] = []
     mine = 0
     width = WIDTH if width is None else width
@@ -145,6 +153,13 @@ def playout(b: Battle, me: int, root: Node, horizon: int, prune, own, opp, *,
     while b.phase != OVER and steps < horizon:
         t = b.turn
         if t == me:
+            if hub is not None and mine < depth:
+                top = b.top
+                key = (top and top[:2], b.phase)  # the number and count faced, the phase
+                node = hub.children.get(key)  # type: ignore[call-overload]
+                if node is None:
+                    node = hub.children[key] = Node()  # type: ignore[index]
+                hub = None
             if node is not None and mine < depth:
                 legal = b.legal()
                 first = own(b)
@@ -161,7 +176,11 @@ def playout(b: Battle, me: int, root: Node, horizon: int, prune, own, opp, *,
                 mine += 1
                 b.apply(a)
                 nxt = node.children.get(a)
-                if nxt is None and mine < depth:
+                if observe:
+                    if nxt is None and mine < depth:
+                        nxt = node.children[a] = Node()  # the hub after this move
+                    hub, nxt = nxt, None
+                elif nxt is None and mine < depth:
                     node.children[a] = Node()  # one new node a playout
                 node = nxt
             else:

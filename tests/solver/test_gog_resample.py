@@ -125,11 +125,46 @@ class _Spy:
         setattr(self._b, name, value)
 
 
-@pytest.mark.parametrize("mode", ["tree", "all"])
-def test_resampled_tree_reads_only_the_view_and_the_record(monkeypatch, mode):
+def test_observe_keys_the_nodes_by_the_pile_the_seat_faces():
+    """``observe``: under the root and under each in-tree move, a node per (top, phase) the
+    seat faces at its next decision -- the others' replies branch the tree, each branch
+    visited as often as the deals (and their hands dealt afresh) produce it; values back up."""
+    branched = 0
+    for s in range(6):
+        root = tree.Node()
+        total = 0.0
+        n = 0
+        for r in range(60):
+            b = deal(s)
+            me = b.turn
+            while (m := tuned(b))[0] != "P":
+                b.apply(m)  # reveal first: the root move is a play the others reply to
+            b.apply(m)
+            v, _ = tree.playout(b, me, root, 30, _prune, tuned, heuristic, noise=[0.0] * 4,
+                                rng=random.Random(r), depth=2, resample="tree", observe=True)
+            total += v
+            n += 1
+        assert not root.stats  # the root is a hub: its nodes hold the statistics
+        for (top, phase), node in root.children.items():
+            assert top is None or len(top) == 2
+            assert isinstance(phase, int)
+            assert node.visits == sum(st[0] for st in node.stats.values())
+            for hub in node.children.values():
+                assert not hub.stats
+                assert sum(c.visits for c in hub.children.values()) <= node.visits
+        assert sum(c.visits for c in root.children.values()) <= n
+        branched += len(root.children) > 1
+    assert branched >= 3
+
+
+@pytest.mark.parametrize("mode,observe", [("tree", False), ("all", False), (None, True),
+                                          ("tree", True)])
+def test_resampled_tree_reads_only_the_view_and_the_record(monkeypatch, mode, observe):
     """Two full states with the same view and record give the same advice with the others'
-    moves taken on hands dealt afresh (in heuristic games, seat 0's turn decisions)."""
+    moves taken on hands dealt afresh, or the tree keyed by what the seat faces (in heuristic
+    games, seat 0's turn decisions)."""
     monkeypatch.setattr(tree, "RESAMPLE", mode)
+    monkeypatch.setattr(tree, "OBSERVE", observe)
     rng = random.Random(11)
     done = []
 
