@@ -56,7 +56,8 @@ RESAMPLE: str | None = None
 # is found by the seat's own moves *and* the pile it then faces (the top's number and count,
 # and the phase: public), so its second decision is planned separately for each thing the others may have put
 # down -- their replies a chance node whose branches come as often as the deals make them.
-OBSERVE = False
+# OBSERVE = "lead": keyed only by whether the seat then leads or follows (and the phase).
+OBSERVE: bool | str = False
 
 
 class Node:
@@ -131,7 +132,8 @@ def redeal(b: Battle, me: int, rng: random.Random,
 def playout(b: Battle, me: int, root: Node, horizon: int, prune, own, opp, *,
             noise: list[float], rng: random.Random, depth: int = DEPTH,
             width: int | None = None, alts=(), resample: str | None = None,
-            fixed: list[list[int]] | None = None, observe: bool = False) -> tuple[float, int]:
+            fixed: list[list[int]] | None = None,
+            observe: bool | str = False) -> tuple[float, int]:
     """Play ``b`` (the root move already made) on: this seat's next ``depth`` decisions from the
     tree under ``root``, the rest as ``policy.rollout`` plays (``own`` for this seat, ``opp`` for
     the others with per-seat ``noise``). An in-tree decision considers ``own``'s move, then
@@ -140,7 +142,8 @@ def playout(b: Battle, me: int, root: Node, horizon: int, prune, own, opp, *,
     (``RESAMPLE``'s values): the others' decisions in the tree, or all of them, are taken on
     hidden cards dealt afresh (``redeal``, ``fixed`` the cards known in each hand). ``observe``
     (``OBSERVE``): ``root`` and each in-tree action lead to a hub whose nodes are keyed by the
-    public (top's number and count, phase) the seat faces at its next decision. Backs the value up the path;
+    public (top's number and count, phase) the seat faces at its next decision ("lead": whether
+    it leads, and the phase). Backs the value up the path;
     (value, decisions)."""
     steps = 0
     node: Node | None = None if observe else root
@@ -155,7 +158,10 @@ def playout(b: Battle, me: int, root: Node, horizon: int, prune, own, opp, *,
         if t == me:
             if hub is not None and mine < depth:
                 top = b.top
-                key = (top and top[:2], b.phase)  # the number and count faced, the phase
+                if observe == "lead":  # only whether the seat leads or follows, the phase
+                    key = (top is None, b.phase)
+                else:  # the number and count faced, the phase
+                    key = (top and top[:2], b.phase)
                 node = hub.children.get(key)  # type: ignore[call-overload]
                 if node is None:
                     node = hub.children[key] = Node()  # type: ignore[index]

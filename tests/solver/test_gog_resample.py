@@ -125,10 +125,12 @@ class _Spy:
         setattr(self._b, name, value)
 
 
-def test_observe_keys_the_nodes_by_the_pile_the_seat_faces():
+@pytest.mark.parametrize("observe", [True, "lead"])
+def test_observe_keys_the_nodes_by_the_pile_the_seat_faces(observe):
     """``observe``: under the root and under each in-tree move, a node per (top, phase) the
-    seat faces at its next decision -- the others' replies branch the tree, each branch
-    visited as often as the deals (and their hands dealt afresh) produce it; values back up."""
+    seat faces at its next decision ("lead": per whether it leads, and the phase) -- the
+    others' replies branch the tree, each branch visited as often as the deals (and their
+    hands dealt afresh) produce it; values back up."""
     branched = 0
     for s in range(6):
         root = tree.Node()
@@ -141,12 +143,15 @@ def test_observe_keys_the_nodes_by_the_pile_the_seat_faces():
                 b.apply(m)  # reveal first: the root move is a play the others reply to
             b.apply(m)
             v, _ = tree.playout(b, me, root, 30, _prune, tuned, heuristic, noise=[0.0] * 4,
-                                rng=random.Random(r), depth=2, resample="tree", observe=True)
+                                rng=random.Random(r), depth=2, resample="tree", observe=observe)
             total += v
             n += 1
         assert not root.stats  # the root is a hub: its nodes hold the statistics
         for (top, phase), node in root.children.items():
-            assert top is None or len(top) == 2
+            if observe == "lead":
+                assert top in (True, False)
+            else:
+                assert top is None or len(top) == 2
             assert isinstance(phase, int)
             assert node.visits == sum(st[0] for st in node.stats.values())
             for hub in node.children.values():
@@ -154,11 +159,11 @@ def test_observe_keys_the_nodes_by_the_pile_the_seat_faces():
                 assert sum(c.visits for c in hub.children.values()) <= node.visits
         assert sum(c.visits for c in root.children.values()) <= n
         branched += len(root.children) > 1
-    assert branched >= 3
+    assert branched >= (3 if observe is True else 1)
 
 
 @pytest.mark.parametrize("mode,observe", [("tree", False), ("all", False), (None, True),
-                                          ("tree", True)])
+                                          ("tree", True), (None, "lead")])
 def test_resampled_tree_reads_only_the_view_and_the_record(monkeypatch, mode, observe):
     """Two full states with the same view and record give the same advice with the others'
     moves taken on hands dealt afresh, or the tree keyed by what the seat faces (in heuristic
