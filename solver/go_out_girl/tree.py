@@ -29,6 +29,12 @@ flat search at 4,000 (paired +0.059 +- 0.020; +0.080 +- 0.028 on the held-out se
 beats the flat search at 12,000 on the same seeds by +0.076 +- 0.030 (0-199); depth 1 (4,000 or
 12,000) and depth 2 at 4,000 measured no better. The strong bot plays depth 2 at 12,000
 (``bots.STRONG_TREE_DEPTH``, ``STRONG_BUDGET``); the hint stays flat.
+
+Two switches of the sixteenth pass, both off (docs/solver-passes.md, Go Out Girl, sixteenth
+pass: each measured below the base on seeds 0-39): ``RESAMPLE`` takes the others' moves in the
+tree on hidden cards dealt afresh at each of their decisions (their next move a draw from its
+distribution over the deals, not one deal's hand throughout); ``OBSERVE`` keys the in-tree
+nodes by the pile the seat then faces (closed loop on the others' replies).
 """
 
 from __future__ import annotations
