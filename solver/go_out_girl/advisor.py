@@ -291,7 +291,8 @@ def advise(view: Game, legal: list[Action], *, seed: int = 0, budget: int | None
                     c.node = tree.Node()
                 v, steps = tree.playout(b, me, c.node, horizon, _prune, own, heuristic, noise=nz,
                                         rng=random.Random(deal_seed ^ 0xB07), depth=tree_depth,
-                                        alts=_tree_alts())
+                                        alts=_tree_alts(), resample=tree.RESAMPLE,
+                                        fixed=info.hand_known, observe=tree.OBSERVE)
             else:
                 v, steps = rollout(b, me, horizon, noise=noise,
                                    rng=random.Random(deal_seed ^ 0xB07), mine=own)
