@@ -324,6 +324,7 @@ class RecoveryMixin:
         now = self._last_heard[seat] = time.monotonic()
         if direct:
             self._direct_at[seat] = now
+            self._carriers.pop(seat, None)
         if seat in self.away:
             self.away.discard(seat)
             self.away_since.pop(seat, None)
@@ -383,6 +384,9 @@ class RecoveryMixin:
         if problem is not None:
             raise ValueError(f"a forwarded heads message with {problem} for seat {seat}")
         self._through_state[seat] = (sess, boot, ctr)
+        # its program signed this after every word of its we got ourselves: it was there, and
+        # ``via`` carried it (``carried``), whether or not the word shows it is recent
+        self._carriers.setdefault(seat, set()).add(via)
         self._through_tag[seat] = echo_tag(word["sig"])
         self._note_reach(word)
         now = time.monotonic()
@@ -497,6 +501,27 @@ class RecoveryMixin:
             env = chain.get(seq)
             if env is None or not self._serve(b, K_RELAY, env, now):
                 break
+
+    def carried(self, seat: int) -> list[int] | None:
+        """Whether the last we heard of ``seat`` came only through other seats: the seats that
+        carried it (forwarded us a signed word of its made after the last frame of its own that
+        reached us, fresh or not, and the seat whose relays bring us its envelopes, ``via``),
+        lowest first; ``None`` if a frame of its own was the last we heard of it.
+
+        For a seat away, this says whether its absence here is one we could tell from a carrier
+        withholding it: a seat whose own frames stopped reaching us before it went quiet (its
+        link to us cut, or cut by it) and whose word then came through the others is waited for
+        as away the moment a carrier holds back its words, or ours from it (the echo starved),
+        and its absence here may be the carrier's doing (``absence._watch_absence`` names
+        nobody for it; the seats that hear it directly count it themselves)."""
+        carriers = set(self._carriers.get(seat, ()))
+        last = self._last_heard.get(seat)
+        if not carriers and (last is None or not self._quiet(seat, last)):
+            return None  # its own frame was the last we heard of it (or we never heard it)
+        via = self._via.get(seat)
+        if via is not None:
+            carriers.add(via)
+        return sorted(carriers - {seat, self.seat})
 
     def heard_through_others(self) -> list[int]:
         """The seats heard since this program started only through the others' relays."""
