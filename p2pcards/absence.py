@@ -78,6 +78,13 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
     named, so going away for just under the wait before every step (the game moving after
     each) cannot stall the table for a wait a step either.
 
+    A seat that reached this program only through others since its last own frame did
+    (``Mesh.carried``: its link to us cut, its word passed on by a carrier) is not named here:
+    a carrier withholding its words, or ours from it, has it waited for as away, and this
+    program cannot tell that from its leaving. Past its wait or allowance it is given
+    ``away_after`` more, in which the seats that hear it directly (their count began no later)
+    name it if it left; then the match ends naming nobody, saying through whom it was heard.
+
     Time this program itself stood still (stopped with Ctrl-Z, its computer suspended or too
     busy: a look that comes ``OWN_PAUSE`` late) is nobody's absence: it is not charged to a seat
     away meanwhile (the mesh forgives it to the seats it hears), and the person is told.

@@ -355,12 +355,17 @@ class RecoveryMixin:
         """Whether ``seat``'s own frames have not reached us for a while: no heartbeat of its
         own, and nothing at all on a connection it proved is its own (an author sending us
         envelopes ahead of a gap is not quiet: the gap is filled by asking, not by a push)."""
+        return now - self._own_frame_at(seat) > 2 * self.timings.ping_after
+
+    def _own_frame_at(self, seat: int) -> float:
+        """When a frame of ``seat``'s own last reached us: a heartbeat of its own, or anything on
+        a connection it proved is its own (``_quiet``)."""
         last = self._direct_at.get(seat, self._started)
         for rid in self.budgets.by_seat.get(seat, ()):
             conn = self.budgets.seated.get(rid)
             if conn is not None and conn.seen > last:
                 last = conn.seen
-        return now - last > 2 * self.timings.ping_after
+        return last
 
     def _quiet_seats(self) -> list[int]:
         """The seats whose own frames have not reached us for a while (a relay's cue)."""
@@ -384,9 +389,15 @@ class RecoveryMixin:
         if problem is not None:
             raise ValueError(f"a forwarded heads message with {problem} for seat {seat}")
         self._through_state[seat] = (sess, boot, ctr)
-        # its program signed this after every word of its we got ourselves: it was there, and
-        # ``via`` carried it (``carried``), whether or not the word shows it is recent
-        self._carriers.setdefault(seat, set()).add(via)
+        try:
+            echoed = self._signed_time(self._parse_echo(word.get("echo"))[self.seat])
+        except ValueError:
+            echoed = None
+        t = self.timings
+        if echoed is not None and echoed - self._own_frame_at(seat) > 2 * t.ping_after + t.heads_every:
+            # it heard a word of ours signed well after its own frames stopped reaching us: its
+            # program was there, and reached us only through ``via`` (``carried``)
+            self._carriers.setdefault(seat, set()).add(via)
         self._through_tag[seat] = echo_tag(word["sig"])
         self._note_reach(word)
         now = time.monotonic()
@@ -503,21 +514,23 @@ class RecoveryMixin:
                 break
 
     def carried(self, seat: int) -> list[int] | None:
-        """Whether the last we heard of ``seat`` came only through other seats: the seats that
-        carried it (forwarded us a signed word of its made after the last frame of its own that
-        reached us, fresh or not, and the seat whose relays bring us its envelopes, ``via``),
-        lowest first; ``None`` if a frame of its own was the last we heard of it.
+        """Whether ``seat`` has reached us only through other seats since the last frame of its
+        own did: the seats that carried it, lowest first (each forwarded us a signed word of its
+        that echoes a message of ours signed well after -- ``2 ping_after + heads_every`` -- its
+        own frames stopped reaching us: its program was there and heard us, and its frames did
+        not come; with the seat whose relays bring us its envelopes, ``via``); ``None`` if no
+        such word came since its last own frame (a seat that went quiet on a working link, or
+        one whose carrier passed nothing on from the moment its link to us was cut: nothing
+        here tells either from the seat leaving).
 
-        For a seat away, this says whether its absence here is one we could tell from a carrier
-        withholding it: a seat whose own frames stopped reaching us before it went quiet (its
-        link to us cut, or cut by it) and whose word then came through the others is waited for
-        as away the moment a carrier holds back its words, or ours from it (the echo starved),
-        and its absence here may be the carrier's doing (``absence._watch_absence`` names
-        nobody for it; the seats that hear it directly count it themselves)."""
+        For a seat away, this says whether its absence here is one we cannot tell from a carrier
+        withholding it: a seat heard only through others is waited for as away the moment a
+        carrier holds back its words, or ours from it (the echo starved), its messages carried
+        all along (``absence._watch_absence`` names nobody for it; the seats that hear it
+        directly count it themselves)."""
         carriers = set(self._carriers.get(seat, ()))
-        last = self._last_heard.get(seat)
-        if not carriers and (last is None or not self._quiet(seat, last)):
-            return None  # its own frame was the last we heard of it (or we never heard it)
+        if not carriers:
+            return None
         via = self._via.get(seat)
         if via is not None:
             carriers.add(via)
