@@ -22,6 +22,7 @@ import asyncio
 import pytest
 
 from p2pcards.absence import _watch_absence
+from p2pcards.audit import audit_transcript
 from tests.mesh.helpers import close_all, make_table, run_async, short_claim_window, until
 from tests.mesh.test_hoarded_presence import bob_heard_only_through_carol
 
@@ -76,8 +77,13 @@ async def test_an_honest_seat_whose_carrier_starves_its_echo_is_not_named(tmp_pa
         await asyncio.sleep(0.5)
         for m in meshes:  # nobody names alice or bob, nor shows a claim that does
             assert m.stopped.culprit is None and m.stopped.claimed is None, (m.seat, m.stopped)
-            stops = [e for e in m.events if e.kind == "stop"]  # the record says the same
+            stops = [e for e in m.events if e.kind == "stop"]
             assert stops and all(e.seat is None for e in stops), (m.seat, stops)
+        # the record and its audit say the same: a stop naming nobody, with the stopper's reason
+        rep = audit_transcript(str(first.transcript_path))
+        assert rep.to_json()["culprit"] is None
+        line = [d for w, ok, d in rep.checks if w == "the table stopped"]
+        assert line and line[0].startswith(st.reason) and "no culprit recorded" in line[0], line
     finally:
         for t in tasks:
             t.cancel()
