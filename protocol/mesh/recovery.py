@@ -357,6 +357,19 @@ class RecoveryMixin:
         envelopes ahead of a gap is not quiet: the gap is filled by asking, not by a push)."""
         return now - self._own_frame_at(seat) > 2 * self.timings.ping_after
 
+    def _note_carrier(self, seat: int, via: int, echoed: float | None, ours: object) -> None:
+        """``via`` brought us a signed word or envelope of ``seat``'s that shows its program got
+        something of ours: the message of ours it echoes, signed at ``echoed``, or our envelope
+        ``ours`` (the seq of our chain its heads state it holds), sent when we know. If that was
+        well after its own frames stopped reaching us (``2 ping_after + heads_every``), its
+        program was there and reached us only through ``via`` (``carried``)."""
+        times = [] if echoed is None else [echoed]
+        if is_int(ours) and 0 < ours <= len(self._sent_at):
+            times.append(self._sent_at[ours - 1])
+        t = self.timings
+        if times and max(times) - self._own_frame_at(seat) > 2 * t.ping_after + t.heads_every:
+            self._carriers.setdefault(seat, set()).add(via)
+
     def _own_frame_at(self, seat: int) -> float:
         """When a frame of ``seat``'s own last reached us: a heartbeat of its own, or anything on
         a connection it proved is its own (``_quiet``)."""
@@ -393,11 +406,8 @@ class RecoveryMixin:
             echoed = self._signed_time(self._parse_echo(word.get("echo"))[self.seat])
         except ValueError:
             echoed = None
-        t = self.timings
-        if echoed is not None and echoed - self._own_frame_at(seat) > 2 * t.ping_after + t.heads_every:
-            # it heard a word of ours signed well after its own frames stopped reaching us: its
-            # program was there, and reached us only through ``via`` (``carried``)
-            self._carriers.setdefault(seat, set()).add(via)
+        # counted whether or not the word is still fresh enough to count as presence below
+        self._note_carrier(seat, via, echoed, heads[self.seat][0])
         self._through_tag[seat] = echo_tag(word["sig"])
         self._note_reach(word)
         now = time.monotonic()
@@ -515,13 +525,14 @@ class RecoveryMixin:
 
     def carried(self, seat: int) -> list[int] | None:
         """Whether ``seat`` has reached us only through other seats since the last frame of its
-        own did: the seats that carried it, lowest first (each forwarded us a signed word of its
-        that echoes a message of ours signed well after -- ``2 ping_after + heads_every`` -- its
-        own frames stopped reaching us: its program was there and heard us, and its frames did
-        not come; with the seat whose relays bring us its envelopes, ``via``); ``None`` if no
-        such word came since its last own frame (a seat that went quiet on a working link, or
-        one whose carrier passed nothing on from the moment its link to us was cut: nothing
-        here tells either from the seat leaving).
+        own did: the seats that carried it, lowest first (each forwarded us a signed word or
+        envelope of its showing it got a message of ours -- echoed, or our envelope stated in
+        its heads -- signed or sent well after, ``2 ping_after + heads_every``, its own frames
+        stopped reaching us: its program was there and heard us, and its frames did not come;
+        with the seat whose relays bring us its envelopes, ``via``); ``None`` if nothing such
+        came since its last own frame (a seat that went quiet on a working link, or one whose
+        carrier passed on nothing showing it heard us from the moment its link to us was cut:
+        nothing here tells either from the seat leaving).
 
         For a seat away, this says whether its absence here is one we cannot tell from a carrier
         withholding it: a seat heard only through others is waited for as away the moment a

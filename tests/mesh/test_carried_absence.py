@@ -25,6 +25,7 @@ from p2pcards.absence import _watch_absence
 from p2pcards.audit import audit_transcript
 from tests.mesh.helpers import close_all, make_table, run_async, short_claim_window, until
 from tests.mesh.test_hoarded_presence import bob_heard_only_through_carol
+from tests.table.test_forked_move import cut_between_alice_and_bob
 
 pytestmark = pytest.mark.network
 ALICE, BOB, CAROL, DAVE = range(4)
@@ -84,6 +85,47 @@ async def test_an_honest_seat_whose_carrier_starves_its_echo_is_not_named(tmp_pa
         assert rep.to_json()["culprit"] is None
         line = [d for w, ok, d in rep.checks if w == "the table stopped"]
         assert line and line[0].startswith(st.reason) and "no culprit recorded" in line[0], line
+    finally:
+        for t in tasks:
+            t.cancel()
+        await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_carrier_starving_the_echo_from_the_cut_on_gets_nobody_named_once_moves_pass(
+        tmp_path):
+    """Carol starves the echo from the very moment the link is cut (no word of bob's shows
+    alice that he heard one of hers since), but the game goes on: bob's and alice's moves are
+    carried, and each states what its author held. Bob's next move states alice's move made
+    after the cut: his program was there, and reached her only through carol. On main alice's
+    program named bob; now nobody is named, at either end."""
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    said: dict[int, list[str]] = {s: [] for s in range(3)}
+    tasks = []
+    try:
+        await asyncio.sleep(1.0)
+        real_send = carol._send_frames
+
+        def starve(seat, frames):  # neither's words reach the other: only their messages
+            if seat in (ALICE, BOB) and b'"t":"vouch"' in frames[-1]:
+                return
+            real_send(seat, frames)
+
+        carol._send_frames = starve
+        cut_between_alice_and_bob(meshes)
+        tasks = watch(meshes, (ALICE, BOB), said)
+        await asyncio.sleep(1.0)  # the link down for a while: then the moves go on
+        for mover, other in ((alice, bob), (bob, alice), (alice, bob)):
+            await mover.channel.broadcast("hist", {"i": mover.seat})
+            await until(lambda m=mover, o=other: o.verifier.chains[m.seat].seq
+                        == m.verifier.chains[m.seat].seq, 5.0, "the move carried")
+        await until(lambda: all(m.stopped is not None for m in meshes), 15.0,
+                    "the match to stop everywhere")
+        for m in meshes:  # on main: alice named bob, or bob named alice
+            assert m.stopped.culprit is None and m.stopped.claimed is None, (m.seat, m.stopped)
+        first = next(m for m in meshes if m.stopped.by == m.seat)
+        assert "only through carol" in first.stopped.reason, first.stopped.reason
     finally:
         for t in tasks:
             t.cancel()
