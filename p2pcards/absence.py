@@ -78,6 +78,13 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
     named, so going away for just under the wait before every step (the game moving after
     each) cannot stall the table for a wait a step either.
 
+    A seat that reached this program only through others since its last own frame did
+    (``Mesh.carried``: its link to us cut, its word passed on by a carrier) is not named here:
+    a carrier withholding its words, or ours from it, has it waited for as away, and this
+    program cannot tell that from its leaving. Past its wait or allowance it is given
+    ``away_after`` more, in which the seats that hear it directly (their count began no later)
+    name it if it left; then the match ends naming nobody, saying through whom it was heard.
+
     Time this program itself stood still (stopped with Ctrl-Z, its computer suspended or too
     busy: a look that comes ``OWN_PAUSE`` late) is nobody's absence: it is not charged to a seat
     away meanwhile (the mesh forgives it to the seats it hears), and the person is told.
@@ -182,7 +189,11 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 if due and mesh.stopped is None:  # the one away longest (the lower seat on a tie)
                     t, u, x = min(due)
                     t, u = -t, -u
-                    mesh.stop(x, _alone_too_long(mesh.name_of(x), t, u, wait, allowance))
+                    via = _carried(mesh, x)
+                    if via is not None:  # heard only through others: as below
+                        mesh.stop(None, _carried_away(mesh, x, via, t, u, wait, allowance))
+                    else:
+                        mesh.stop(x, _alone_too_long(mesh.name_of(x), t, u, wait, allowance))
                     return
             stretch, held = [0.0, 0.0], {}
         for s in mesh.away:  # the time away in this tick, not the whole tick
@@ -267,6 +278,17 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
         for s, t in sorted(away.items(), key=lambda kv: (-kv[1], kv[0])):
             if mesh.stopped is not None and s != mesh.stopped.claimed:
                 continue  # stopped: only another's claim is still checked (the others may go)
+            used = total.get(s, 0.0)
+            via = _carried(mesh, s)
+            if via is not None and (t >= wait or used >= allowance):
+                # heard only through others: its absence here may be a carrier's withholding,
+                # which this program cannot tell from it. The seats that hear it directly count
+                # it themselves, from no later than here: they are given a moment more to name
+                # it (their stop comes here as their claim); then this program names nobody
+                if t >= wait + _grace(mesh) or used >= allowance + _grace(mesh):
+                    mesh.stop(None, _carried_away(mesh, s, via, t, used, wait, allowance))
+                    return
+                continue
             if t >= wait:
                 verb = "left the table" if s in mesh.left else "was away"
                 if spells.get(s, 1) > 1:  # in spells, coming and going
@@ -275,7 +297,6 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
                 else:
                     mesh.stop(s, f"{mesh.name_of(s)} {verb} and did not come back within {clock_text(wait)}")
                 return
-            used = total.get(s, 0.0)
             if used >= allowance:  # every spell under the wait, but again and again
                 mesh.stop(s, f"{mesh.name_of(s)} was away too often: {clock_text(used)} in all over "
                           f"the match (at most {clock_text(allowance)}, {ABSENCE_IN_ALL} times the "
@@ -284,9 +305,47 @@ async def _watch_absence(mesh: Mesh, wait: float, say: Callable[[str], Any], bot
             if t >= min(5.0, wait / 2) and now - reminded.get(s, -1e9) >= REMIND_EVERY:
                 reminded[s] = now
                 how = "" if bot else f"; {_comeback(s, left=s in mesh.left)}"
+                whom = "them" if via is None else (
+                    f"nobody here (this program hears them only through "
+                    f"{', '.join(mesh.name_of(x) for x in via) or 'the others'})")
                 say(f"** waiting for {mesh.name_of(s)} ({mesh.seat_text(s)}): away {clock_text(t)} of "
                     f"at most {clock_text(wait)}; {clock_text(used)} of at most {clock_text(allowance)} "
-                    f"in all this match; past either, the match ends naming them{how}")
+                    f"in all this match; past either, the match ends naming {whom}{how}")
+
+
+def _carried(mesh: Mesh, seat: int) -> list[int] | None:
+    """The seats that carried ``seat`` to this program, if the last it heard of ``seat`` came
+    only through them (``Mesh.carried``); ``None`` if a frame of its own was (or for a stand-in
+    mesh that cannot tell)."""
+    carried = getattr(mesh, "carried", None)
+    return None if carried is None else carried(seat)
+
+
+def _grace(mesh: Mesh) -> float:
+    """How much longer than the wait a seat heard only through others is waited for before this
+    program ends the match naming nobody: the time after which a seat is marked away, within
+    which the seats that hear it directly have counted the same wait (their count began no later
+    than ours, give or take a forwarded word's way, at most ``heads_every``) and named it."""
+    timings = getattr(mesh, "timings", None)
+    return float(getattr(timings, "away_after", 0.0))
+
+
+def _carried_away(mesh: Mesh, seat: int, via: list[int], t: float, used: float, wait: float,
+                  allowance: float) -> str:
+    """The stop naming nobody for a seat past its wait or allowance that this program heard only
+    through others (``_watch_absence``): what it knows, and why it names nobody."""
+    name = mesh.name_of(seat)
+    if t >= wait:
+        how = f"was away {clock_text(t)} as far as this program can tell (at most {clock_text(wait)})"
+    else:
+        how = (f"was away {clock_text(used)} in all over the match as far as this program can tell "
+               f"(at most {clock_text(allowance)}, {ABSENCE_IN_ALL} times the table's wait)")
+    names = [mesh.name_of(x) for x in via]
+    carriers = (" and ".join(names) if len(names) <= 2 else
+                ", ".join(names[:-1]) + f" and {names[-1]}") if names else "the other players"
+    return (f"{name} {how}; it hears {name} only through {carriers}, so it cannot tell {name} "
+            f"leaving from {carriers} not passing {name}'s messages on; the match ends naming "
+            "nobody")
 
 
 def _nobody_heard(length: float, allowance: float, wait: float) -> str:

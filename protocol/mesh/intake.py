@@ -120,6 +120,10 @@ class IntakeMixin:
         via = self.budgets.seat_of(rid)
         if via is not None and via != sender:  # the first copy came from a relay: its carrier
             self._new_via(sender, via)
+            stated = env.get("heads")  # what it held of ours when it signed this (``carried``)
+            seqs = stated.get("seqs") if isinstance(stated, dict) else None
+            if isinstance(seqs, list) and len(seqs) == self.seats:
+                self._note_carrier(sender, via, None, seqs[self.seat])
         self._accept(env, h, data)
         buf = self._future.get(sender)
         while buf:

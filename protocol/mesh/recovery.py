@@ -324,6 +324,7 @@ class RecoveryMixin:
         now = self._last_heard[seat] = time.monotonic()
         if direct:
             self._direct_at[seat] = now
+            self._carriers.pop(seat, None)
         if seat in self.away:
             self.away.discard(seat)
             self.away_since.pop(seat, None)
@@ -354,12 +355,30 @@ class RecoveryMixin:
         """Whether ``seat``'s own frames have not reached us for a while: no heartbeat of its
         own, and nothing at all on a connection it proved is its own (an author sending us
         envelopes ahead of a gap is not quiet: the gap is filled by asking, not by a push)."""
+        return now - self._own_frame_at(seat) > 2 * self.timings.ping_after
+
+    def _note_carrier(self, seat: int, via: int, echoed: float | None, ours: object) -> None:
+        """``via`` brought us a signed word or envelope of ``seat``'s that shows its program got
+        something of ours: the message of ours it echoes, signed at ``echoed``, or our envelope
+        ``ours`` (the seq of our chain its heads state it holds), sent when we know. If that was
+        well after its own frames stopped reaching us (``2 ping_after + heads_every``), its
+        program was there and reached us only through ``via`` (``carried``)."""
+        times = [] if echoed is None else [echoed]
+        if is_int(ours) and 0 < ours <= len(self._sent_at):
+            times.append(self._sent_at[ours - 1])
+        t = self.timings
+        if times and max(times) - self._own_frame_at(seat) > 2 * t.ping_after + t.heads_every:
+            self._carriers.setdefault(seat, set()).add(via)
+
+    def _own_frame_at(self, seat: int) -> float:
+        """When a frame of ``seat``'s own last reached us: a heartbeat of its own, or anything on
+        a connection it proved is its own (``_quiet``)."""
         last = self._direct_at.get(seat, self._started)
         for rid in self.budgets.by_seat.get(seat, ()):
             conn = self.budgets.seated.get(rid)
             if conn is not None and conn.seen > last:
                 last = conn.seen
-        return now - last > 2 * self.timings.ping_after
+        return last
 
     def _quiet_seats(self) -> list[int]:
         """The seats whose own frames have not reached us for a while (a relay's cue)."""
@@ -383,6 +402,12 @@ class RecoveryMixin:
         if problem is not None:
             raise ValueError(f"a forwarded heads message with {problem} for seat {seat}")
         self._through_state[seat] = (sess, boot, ctr)
+        try:
+            echoed = self._signed_time(self._parse_echo(word.get("echo"))[self.seat])
+        except ValueError:
+            echoed = None
+        # counted whether or not the word is still fresh enough to count as presence below
+        self._note_carrier(seat, via, echoed, heads[self.seat][0])
         self._through_tag[seat] = echo_tag(word["sig"])
         self._note_reach(word)
         now = time.monotonic()
@@ -497,6 +522,30 @@ class RecoveryMixin:
             env = chain.get(seq)
             if env is None or not self._serve(b, K_RELAY, env, now):
                 break
+
+    def carried(self, seat: int) -> list[int] | None:
+        """Whether ``seat`` has reached us only through other seats since the last frame of its
+        own did: the seats that carried it, lowest first (each forwarded us a signed word or
+        envelope of its showing it got a message of ours -- echoed, or our envelope stated in
+        its heads -- signed or sent well after, ``2 ping_after + heads_every``, its own frames
+        stopped reaching us: its program was there and heard us, and its frames did not come;
+        with the seat whose relays bring us its envelopes, ``via``); ``None`` if nothing such
+        came since its last own frame (a seat that went quiet on a working link, or one whose
+        carrier passed on nothing showing it heard us from the moment its link to us was cut:
+        nothing here tells either from the seat leaving).
+
+        For a seat away, this says whether its absence here is one we cannot tell from a carrier
+        withholding it: a seat heard only through others is waited for as away the moment a
+        carrier holds back its words, or ours from it (the echo starved), its messages carried
+        all along (``absence._watch_absence`` names nobody for it; the seats that hear it
+        directly count it themselves)."""
+        carriers = set(self._carriers.get(seat, ()))
+        if not carriers:
+            return None
+        via = self._via.get(seat)
+        if via is not None:
+            carriers.add(via)
+        return sorted(carriers - {seat, self.seat})
 
     def heard_through_others(self) -> list[int]:
         """The seats heard since this program started only through the others' relays."""
