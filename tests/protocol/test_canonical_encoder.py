@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol import envelope
@@ -28,13 +29,16 @@ def by_dumps(obj) -> bytes:
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
                       | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=25)
+EXAMPLES = 2000 if os.environ.get("P2PCARDS_LONG") == "1" else 60
 
 
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(VALUES)
 def test_the_bytes_are_json_dumps_bytes(value):
     assert canonical(value) == by_dumps(value)
 
 
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(st.dictionaries(st.text(max_size=6), VALUES, max_size=4))
 def test_a_canonical_frame_parses_back_to_its_value(value):
     assert parse_canonical(canonical(value)) == json.loads(canonical(value))
