@@ -2,9 +2,35 @@
 
 from __future__ import annotations
 
+import gc
 import logging
+import time
 
 import pytest
+
+
+@pytest.fixture(autouse=True)
+def _a_test_process_heap_set_aside(request, monkeypatch):
+    """The full-screen table settles the heap at each question (``p2pcards/ui/heap.py``): a
+    collection of what is new since the last settle, and the whole heap at its first settle and
+    once a minute. A program has one table; a test process runs a table in test after test,
+    each first settle walking the worker's whole heap (every test module, hypothesis, the
+    solvers: 50 ms a time, 8.9 s of CPU over tests/ui), and the table's end hands the heap back
+    to the collector. Here the heap this test starts with is set aside as a program's would be
+    after its first walk, and the clock of the whole walk starts with the test: the same
+    settles, over what this test made. test_redraw.py tests the settles themselves, as a program
+    runs them: left alone."""
+    if request.module.__name__.endswith("test_redraw"):
+        yield
+        return
+    from p2pcards.ui import heap
+
+    monkeypatch.setattr(heap.HeapCare, "_walked_at", time.monotonic())
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()  # (a table's end does it too)
 
 
 @pytest.fixture
