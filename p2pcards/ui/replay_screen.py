@@ -3,10 +3,12 @@ one seat saw it (or as a spectator). ← → step, Home/End jump, q leaves."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.widgets import Input, RichLog
 
 from .app import TableApp
@@ -56,6 +58,10 @@ class ReplayApp(TableApp):
             style="bold"))
 
     def _tick(self) -> None:
+        with contextlib.suppress(NoMatches):  # the screen is closing: no status line to update
+            self._replay_status()
+
+    def _replay_status(self) -> None:
         view = self.view
         if view is None:
             return

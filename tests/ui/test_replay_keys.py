@@ -25,3 +25,16 @@ def test_page_keys_step_ten_and_stop_at_both_ends(replay_app):
             assert app.at == last and app.lines_seen == app.frames[last].log  # and the end the end
             await pilot.press("q")
     asyncio.run(go())
+
+
+def test_the_status_clock_firing_as_the_replay_closes_is_not_an_error(replay_app):
+    """speed2's loaded run: the replay's once-a-second status tick fired while the app was closing
+    and no longer found '#status' (NoMatches, a traceback for the person who pressed q); the
+    table's own tick already let it go."""
+    async def go():
+        app = replay_app()
+        async with app.run_test(size=(140, 45)) as pilot:
+            await pilot.pause()
+            await pilot.press("q")
+        app._tick()  # the tick that comes as the screen is gone
+    asyncio.run(go())
