@@ -195,3 +195,50 @@ async def test_a_move_stating_one_of_ours_it_never_held_is_no_evidence_of_being_
         assert alice.carried(BOB) is None, alice.carried(BOB)
     finally:
         await close_all(meshes)
+
+
+@run_async(timeout=60)
+async def test_a_word_stating_one_of_ours_it_never_held_is_no_evidence_of_being_carried(
+        tmp_path):
+    """The same forgery in bob's signed words (heads) rather than a move: each states alice's
+    chain one message ahead of what he holds, with a hash he cannot know; carol passes them on
+    once alice has sent that message. On main alice took it as proof (``carried`` == [carol]);
+    now only our own hash at that seq counts."""
+    meshes = await make_table(tmp_path, 3)
+    alice, bob, carol = meshes
+    try:
+        await asyncio.sleep(1.0)
+        real_carol = carol._send_frames
+        release = {"bob": False}
+
+        def gate(seat, frames):  # nothing of alice's to bob; bob's words held until told
+            if seat == BOB and (b'"t":"vouch"' in frames[-1] or b'"from":0' in frames[-1]):
+                return
+            if seat == ALICE and b'"from":1' in frames[-1] and not release["bob"]:
+                return
+            real_carol(seat, frames)
+
+        carol._send_frames = gate
+        cut_between_alice_and_bob(meshes)
+        real_heads = bob._heads_list
+        ahead = alice.verifier.chains[ALICE].seq + 1
+
+        def forged():  # "I hold alice's next message": he never gets it
+            heads = real_heads()
+            heads[ALICE] = [ahead, heads[ALICE][1]]
+            return heads
+
+        bob._heads_list = forged
+        await asyncio.sleep(1.0)  # well after bob's own frames stopped reaching alice
+        await alice.channel.broadcast("hist", {"i": 0})
+        await asyncio.sleep(0.3)
+        assert bob.verifier.chains[ALICE].seq < ahead
+        release["bob"] = True
+        await until(lambda: alice._through_state.get(BOB) is not None, 5.0,
+                    "a word of bob's forwarded to alice")
+        await asyncio.sleep(0.5)  # a few of them
+        assert bob.verifier.chains[ALICE].seq < ahead
+        # on main: alice took the stated message as evidence ([carol])
+        assert alice.carried(BOB) is None, alice.carried(BOB)
+    finally:
+        await close_all(meshes)
