@@ -173,6 +173,9 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, 
         # per seat, the seats that forwarded us a word of its signed after the last frame of its
         # own reached us (fresh or not: ``_heard_through``); ``carried``
         self._carriers: dict[int, set[int]] = {}
+        # per seat, relayed envelopes' stated heads not yet checkable (a seq we do not hold
+        # yet): (via, heads), at most a few (``_stated_carrier``)
+        self._carrier_claims: dict[int, list[tuple[int, dict]]] = {}
         self._forwarded: dict[tuple[int, int], tuple[tuple[str, int], float]] = {}
         self._pushed: dict[tuple[int, int], tuple[int, float]] = {}  # (author, to) -> (seq, when)
         # per author we do not hear directly, the seat whose relay last brought us one of its
@@ -630,7 +633,7 @@ class Mesh(TransportMixin, HandshakeMixin, IntakeMixin, ChainMixin, FaultMixin, 
                   self._rejects, self._reject_budget, self._asked_holder, self._ctl_budget,
                   self._useless_ctl, self._useless_budget,
                   self._held_ours, self._latest_heads, self._direct_at, self._through_state,
-                  self._ctl_tag, self._through_tag, self._carriers):
+                  self._ctl_tag, self._through_tag, self._carriers, self._carrier_claims):
             d.pop(seat, None)
         for k in [k for k in (*self._forwarded, *self._pushed) if seat in k]:
             self._forwarded.pop(k, None)

@@ -123,7 +123,9 @@ class IntakeMixin:
             stated = env.get("heads")  # what it held of ours when it signed this (``carried``)
             seqs = stated.get("seqs") if isinstance(stated, dict) else None
             if isinstance(seqs, list) and len(seqs) == self.seats:
-                self._note_carrier(sender, via, None, seqs[self.seat])
+                # evidence only once the heads are what we hold (``_stated_carrier``): a seq of
+                # ours stated ahead of what it held is no proof it heard us (red team 27)
+                self._stated_carrier(sender, via, stated)
         self._accept(env, h, data)
         buf = self._future.get(sender)
         while buf:

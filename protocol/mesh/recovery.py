@@ -325,6 +325,7 @@ class RecoveryMixin:
         if direct:
             self._direct_at[seat] = now
             self._carriers.pop(seat, None)
+            self._carrier_claims.pop(seat, None)
         if seat in self.away:
             self.away.discard(seat)
             self.away_since.pop(seat, None)
@@ -370,6 +371,25 @@ class RecoveryMixin:
         if times and max(times) - self._own_frame_at(seat) > 2 * t.ping_after + t.heads_every:
             self._carriers.setdefault(seat, set()).add(via)
 
+    def _stated_carrier(self, seat: int, via: int, heads: Message) -> None:
+        """A relayed envelope of ``seat``'s, first brought by ``via``, states ``heads``: the
+        envelope of ours they name is evidence for ``_note_carrier`` only if those heads are what
+        we hold (``heads_hold``): a seq of ours stated ahead of what its author held, with a hash
+        it could not know, is no proof it heard us (red team 27: bob's move signed in advance,
+        stating alice's next message, kept by carol until alice sent it, made alice hold him
+        "carried", a seat that left shielded by one forged move). Heads naming a seq we do not
+        hold yet are kept (a few) and checked again (``carried``)."""
+        assert self.verifier is not None
+        chains = self.verifier.chains
+        held = heads_hold(heads, lambda s, n: chains[s].hash_at(n))
+        if held is None:
+            claims = self._carrier_claims.setdefault(seat, [])
+            claims.append((via, heads))
+            del claims[:-8]
+            return
+        if held:
+            self._note_carrier(seat, via, None, heads["seqs"][self.seat])
+
     def _own_frame_at(self, seat: int) -> float:
         """When a frame of ``seat``'s own last reached us: a heartbeat of its own, or anything on
         a connection it proved is its own (``_quiet``)."""
@@ -406,8 +426,12 @@ class RecoveryMixin:
             echoed = self._signed_time(self._parse_echo(word.get("echo"))[self.seat])
         except ValueError:
             echoed = None
-        # counted whether or not the word is still fresh enough to count as presence below
-        self._note_carrier(seat, via, echoed, heads[self.seat][0])
+        # counted whether or not the word is still fresh enough to count as presence below; the
+        # envelope of ours it states, only with our hash at that seq (a seq stated ahead of what
+        # it held, in a word signed in advance, is no proof it heard us: ``_stated_carrier``)
+        ours, our_hash = heads[self.seat]
+        held = self.verifier.chains[self.seat].hash_at(ours) == our_hash
+        self._note_carrier(seat, via, echoed, ours if held else None)
         self._through_tag[seat] = echo_tag(word["sig"])
         self._note_reach(word)
         now = time.monotonic()
@@ -539,6 +563,8 @@ class RecoveryMixin:
         carrier holds back its words, or ours from it (the echo starved), its messages carried
         all along (``absence._watch_absence`` names nobody for it; the seats that hear it
         directly count it themselves)."""
+        for via, heads in self._carrier_claims.pop(seat, []):  # checkable now, or kept again
+            self._stated_carrier(seat, via, heads)
         carriers = set(self._carriers.get(seat, ()))
         if not carriers:
             return None
