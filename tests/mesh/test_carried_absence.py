@@ -27,7 +27,7 @@ from tests.mesh.helpers import close_all, make_table, run_async, short_claim_win
 from tests.mesh.test_hoarded_presence import bob_heard_only_through_carol
 from tests.table.test_forked_move import cut_between_alice_and_bob
 
-pytestmark = pytest.mark.network
+pytestmark = [pytest.mark.network, pytest.mark.slow]  # waits on timers: goes first (tests/conftest.py)
 ALICE, BOB, CAROL, DAVE = range(4)
 WAIT = 2.0  # the table's wait (seconds)
 

@@ -25,7 +25,7 @@ from p2pcards.absence import _watch_absence
 from tests.mesh.helpers import close_all, make_table, run_async, until
 from tests.table.test_forked_move import cut_between_alice_and_bob
 
-pytestmark = pytest.mark.network
+pytestmark = [pytest.mark.network, pytest.mark.slow]  # waits on timers: goes first (tests/conftest.py)
 ALICE, BOB, CAROL, DAVE = range(4)
 WAIT = 2.0  # the table's wait (seconds)
 

@@ -33,6 +33,7 @@ async def test_a_turn_sat_on_past_its_time_says_when_the_table_stops_and_whom_it
     assert line.endswith(f" s the table stops, naming {name}"), line
 
 
+@pytest.mark.slow  # 13 s on its timers: goes first (tests/conftest.py)
 @run_async(timeout=40)
 async def test_the_countdown_is_said_again_ten_seconds_before_the_stop():
     """A notice stays up: said once, at 30 s, it read "in 29 s" for the whole of them."""
