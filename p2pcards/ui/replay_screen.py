@@ -3,12 +3,10 @@ one seat saw it (or as a spectator). ← → step, Home/End jump, q leaves."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.css.query import NoMatches
 from textual.widgets import Input, RichLog
 
 from .app import TableApp
@@ -57,11 +55,7 @@ class ReplayApp(TableApp):
             f"Replay: step {self.at} of {last} ({where}) · ← → step · Home/End · q leaves",
             style="bold"))
 
-    def _tick(self) -> None:
-        with contextlib.suppress(NoMatches):  # the screen is closing: no status line to update
-            self._replay_status()
-
-    def _replay_status(self) -> None:
+    def _tick_status(self) -> None:  # (the table's ``_tick`` lets it go as the screen closes)
         view = self.view
         if view is None:
             return
